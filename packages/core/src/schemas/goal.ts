@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { Cost, CostLimits, QuotaPolicy } from "./budget.ts";
+import { Instant, Login, Scope, ShortText, TodoKey, Uuid } from "./primitives.ts";
+
+export const GoalStatus = z.enum(["active", "paused", "stopped", "done"]);
+export type GoalStatus = z.infer<typeof GoalStatus>;
+
+export const RepoRef = z.object({
+  id: z.number().int().positive(),
+  ownerId: z.number().int().positive(),
+  owner: Login,
+  name: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "a repository name (letters, digits, . _ -)"),
+});
+export type RepoRef = z.infer<typeof RepoRef>;
+
+/** The objective as it was when the label was added; later edits count only from writers. */
+export const Objective = z.object({
+  title: z.string().trim().min(1).max(256),
+  body: z.string().max(65536),
+  author: Login,
+  /** Whether the issue's author had write access: if not, the body enters briefs as data only. */
+  authorTrusted: z.boolean(),
+  snapshotAt: Instant,
+});
+export type Objective = z.infer<typeof Objective>;
+
+export const Backoff = z.object({
+  /** Index into the backoff ladder; 0 means no backoff. */
+  level: z.number().int().nonnegative(),
+  /** Consecutive finished ticks without a material delta. */
+  stalledTicks: z.number().int().nonnegative(),
+  /** No run before this instant (null: no window). */
+  until: Instant.nullable(),
+});
+export type Backoff = z.infer<typeof Backoff>;
+
+export const Goal = z.object({
+  id: Uuid,
+  installationId: z.number().int().positive(),
+  repo: RepoRef,
+  issue: z.object({ id: z.number().int().positive(), number: z.number().int().positive() }),
+  objective: Objective,
+  status: GoalStatus,
+  statusReason: ShortText.default(""),
+  owners: z.array(Login).min(1, "a goal has at least one owner"),
+  harness: z.string().min(1).max(64),
+  /** The command whose pass makes a slice's progress "validated". */
+  validationCommand: z.string().max(500).nullable().default(null),
+  budget: CostLimits,
+  quota: QuotaPolicy,
+  /** Scopes granted for the whole goal (standing approvals). */
+  grantedScopes: z.array(Scope).default([]),
+  /** Compare-and-swap counter; every accepted transition bumps it by one. */
+  version: z.number().int().nonnegative(),
+  nextWakeAt: Instant.nullable(),
+  backoff: Backoff,
+  replanRequested: z.boolean().default(false),
+  /** Next numbers to hand out for T#, G# and tick numbers; keys are never reused. */
+  counters: z.object({
+    todo: z.number().int().positive(),
+    gate: z.number().int().positive(),
+    tick: z.number().int().positive(),
+  }),
+  /** The cost ledger's running total for this goal. */
+  spent: Cost.extend({ ticks: z.number().int().nonnegative() }),
+  /** The last todo a completion pointed at as its successor, for display. */
+  focus: TodoKey.nullable().default(null),
+  createdAt: Instant,
+  updatedAt: Instant,
+});
+export type Goal = z.infer<typeof Goal>;

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/** A point in time. Accepts a Date or an ISO-8601 string so JSON round-trips parse back. */
+export const Instant = z.coerce.date();
+
+/** Todo keys are stable, human-typable handles: `T1`, `T2`, … never reused within a goal. */
+export const TodoKey = z
+  .string()
+  .regex(/^T[1-9][0-9]*$/, "a todo key looks like T1, T2, … (T followed by a number)");
+export type TodoKey = z.infer<typeof TodoKey>;
+
+/** Gate keys: `G1`, `G2`, … never reused within a goal. */
+export const GateKey = z
+  .string()
+  .regex(/^G[1-9][0-9]*$/, "a gate key looks like G1, G2, … (G followed by a number)");
+export type GateKey = z.infer<typeof GateKey>;
+
+/**
+ * A decision scope: the authority a gate grants and a todo requires, e.g. `merge`,
+ * `deploy:production`, `write:.github`. A gate covers a todo when one of its scopes equals
+ * one of the todo's required scopes or is a prefix of it ending at `:` (`deploy` covers
+ * `deploy:production`).
+ */
+export const Scope = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_.-]*(:[a-zA-Z0-9_./-]+)*$/,
+    "a scope is lowercase words joined by ':' (e.g. merge, deploy:production, write:.github)",
+  );
+export type Scope = z.infer<typeof Scope>;
+
+export const Uuid = z.uuid();
+
+/** A GitHub login, as GitHub allows it (bots end in `[bot]`). */
+export const Login = z
+  .string()
+  .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, "a GitHub login (letters, digits, -)");
+export type Login = z.infer<typeof Login>;
+
+/** Who acted. `trusted` is the edge's verdict, taken at the time of the act. */
+export const Actor = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("human"),
+    login: Login,
+    /** Write/maintain/admin on the repository (read from the collaborators API), or a listed owner. */
+    trusted: z.boolean(),
+  }),
+  z.object({ kind: z.literal("agent"), tickId: Uuid, harness: z.string().min(1) }),
+  z.object({ kind: z.literal("app") }),
+  z.object({ kind: z.literal("system"), reason: z.string().min(1) }),
+]);
+export type Actor = z.infer<typeof Actor>;
+
+/** Short free text shown to people; bounded so a body or comment stays under GitHub's limit. */
+export const Title = z.string().trim().min(1, "must not be empty").max(256);
+export const ShortText = z.string().max(2000);

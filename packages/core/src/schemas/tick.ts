@@ -1,0 +1,154 @@
+import { z } from "zod";
+import { Cost } from "./budget.ts";
+import { EvidenceKind, HandoffInput } from "./evidence.ts";
+import { Instant, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+
+/** Why a slice did not make progress. `host_failure` also covers ticks that died unseen. */
+export const FailureKind = z.enum([
+  "host_failure",
+  "validation_failed",
+  "timeout",
+  "turn_limit",
+  "budget_exceeded",
+  "harness_error",
+  "auth_required",
+  "capability_missing",
+  "lease_expired",
+]);
+export type FailureKind = z.infer<typeof FailureKind>;
+
+export const TickOutcome = z.enum(["progress", "completed", "no_change", "failed"]);
+export type TickOutcome = z.infer<typeof TickOutcome>;
+
+export const Validation = z.object({
+  command: z.string().min(1).max(500),
+  exitCode: z.number().int().nullable(),
+  passed: z.boolean(),
+  summary: z.string().max(2000).default(""),
+});
+export type Validation = z.infer<typeof Validation>;
+
+/** What a completed todo proposes to happen next (the kernel turns a successor into a todo). */
+export const ContinuationInput = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("successor"),
+    title: Title,
+    detail: ShortText.default(""),
+    requiredScopes: z.array(Scope).max(10).default([]),
+  }),
+  z.object({ kind: z.literal("no_followup"), reason: ShortText.min(1) }),
+  z.object({ kind: z.literal("goal_active") }),
+]);
+export type ContinuationInput = z.infer<typeof ContinuationInput>;
+
+/**
+ * What the agent job reports for one slice. Parsed at the API edge; everything in it is the
+ * agent's claim, which the kernel checks (validation decides progress, not the agent's prose).
+ */
+export const HarnessResult = z
+  .object({
+    todo: TodoKey,
+    outcome: TickOutcome,
+    failure: FailureKind.nullable().default(null),
+    validation: Validation.nullable().default(null),
+    commits: z
+      .array(z.object({ sha: z.string().regex(/^[0-9a-f]{7,64}$/), message: z.string().max(1000) }))
+      .max(100)
+      .default([]),
+    evidence: z
+      .array(
+        z.object({
+          kind: EvidenceKind,
+          summary: z.string().trim().min(1).max(500),
+          url: z.url().nullable().default(null),
+          sha: z
+            .string()
+            .regex(/^[0-9a-f]{7,64}$/)
+            .nullable()
+            .default(null),
+        }),
+      )
+      .max(20)
+      .default([]),
+    handoff: HandoffInput,
+    continuation: ContinuationInput.nullable().default(null),
+    proposedTodos: z
+      .array(
+        z.object({
+          title: Title,
+          detail: ShortText.default(""),
+          requiredScopes: z.array(Scope).max(10).default([]),
+        }),
+      )
+      .max(10)
+      .default([]),
+    gateRequests: z
+      .array(
+        z.object({
+          question: z.string().trim().min(1).max(2000),
+          scopes: z.array(Scope).min(1).max(10),
+        }),
+      )
+      .max(3)
+      .default([]),
+    cost: Cost,
+    sessionId: z.string().max(200).nullable().default(null),
+  })
+  .superRefine((r, ctx) => {
+    if (r.outcome === "completed" && r.continuation === null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["continuation"],
+        message:
+          "a completed todo needs exactly one continuation: successor, no_followup (with a reason) or goal_active",
+      });
+    }
+    if (r.outcome !== "completed" && r.continuation !== null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["continuation"],
+        message: `continuation is only for outcome "completed" (got "${r.outcome}")`,
+      });
+    }
+    if (r.outcome === "failed" && r.failure === null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["failure"],
+        message: 'outcome "failed" needs a failure kind',
+      });
+    }
+    if (r.outcome !== "failed" && r.failure !== null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["failure"],
+        message: `failure is only for outcome "failed" (got "${r.outcome}")`,
+      });
+    }
+  });
+export type HarnessResult = z.infer<typeof HarnessResult>;
+
+/** One run of the tick workflow: a claim on one todo under a lease, then a result. */
+export const Tick = z.object({
+  id: Uuid,
+  number: z.number().int().positive(),
+  todo: TodoKey,
+  agent: z.string().min(1),
+  harness: z.string().min(1),
+  run: z
+    .object({ id: z.number().int().positive(), attempt: z.number().int().positive() })
+    .nullable()
+    .default(null),
+  /** Binds a result to its tick; secret to the tick's workflow run. */
+  leaseToken: z.string().min(16),
+  leaseExpiresAt: Instant,
+  startedAt: Instant,
+  finishedAt: Instant.nullable().default(null),
+  outcome: TickOutcome.nullable().default(null),
+  failure: FailureKind.nullable().default(null),
+  /** Charged to the cost ledger once, when the tick finishes (a failure at its cap). */
+  cost: Cost.nullable().default(null),
+  /** The slot quota is spent at most once per tick, and only for validated progress. */
+  slotSpent: z.boolean().default(false),
+  sessionId: z.string().max(200).nullable().default(null),
+});
+export type Tick = z.infer<typeof Tick>;

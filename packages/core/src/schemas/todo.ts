@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { Instant, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+
+export const TodoStatus = z.enum(["ready", "blocked", "deferred", "done", "dropped"]);
+export type TodoStatus = z.infer<typeof TodoStatus>;
+
+/** Priority among runnable todos follows this order: repair → review → rebase → task. */
+export const TodoKind = z.enum(["task", "repair", "review", "rebase", "monitor", "user_action"]);
+export type TodoKind = z.infer<typeof TodoKind>;
+
+export const TodoOrigin = z.enum(["human", "agent", "pr-monitor", "config"]);
+export type TodoOrigin = z.infer<typeof TodoOrigin>;
+
+/** A todo that waits for something is not runnable until that holds. */
+export const ResumeWhen = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("todo_done"), todo: TodoKey }),
+  z.object({ kind: z.literal("pr_merged"), pr: z.number().int().positive() }),
+  z.object({ kind: z.literal("at"), at: Instant }),
+]);
+export type ResumeWhen = z.infer<typeof ResumeWhen>;
+
+/**
+ * How work goes on after a todo is done — exactly one, always. A todo never just stops:
+ * it names a successor, says there is no follow-up (and why), or says the goal stays active.
+ */
+export const Continuation = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("successor"), todo: TodoKey }),
+  z.object({ kind: z.literal("no_followup"), reason: ShortText.min(1) }),
+  z.object({ kind: z.literal("goal_active") }),
+]);
+export type Continuation = z.infer<typeof Continuation>;
+
+/** A lease on a todo, held by one tick. "Running" is derived from a live lease, never stored. */
+export const Claim = z.object({
+  tickId: Uuid,
+  agent: z.string().min(1),
+  leaseExpiresAt: Instant,
+});
+export type Claim = z.infer<typeof Claim>;
+
+export const Todo = z.object({
+  key: TodoKey,
+  title: Title,
+  detail: ShortText.default(""),
+  status: TodoStatus,
+  kind: TodoKind,
+  /** Order among tasks of the same kind; smaller runs first. */
+  position: z.number().int(),
+  origin: TodoOrigin,
+  requiredScopes: z.array(Scope).default([]),
+  subIssue: z
+    .object({ id: z.number().int().positive(), number: z.number().int().positive() })
+    .nullable()
+    .default(null),
+  claim: Claim.nullable().default(null),
+  attempts: z.number().int().nonnegative().default(0),
+  resumeWhen: ResumeWhen.nullable().default(null),
+  blockedReason: ShortText.nullable().default(null),
+  /** Set exactly when status is done. */
+  completion: z
+    .object({
+      continuation: Continuation,
+      evidenceIds: z.array(Uuid).min(1, "a todo is done only with evidence"),
+      tickId: Uuid.nullable(),
+      at: Instant,
+    })
+    .nullable()
+    .default(null),
+  createdAt: Instant,
+  updatedAt: Instant,
+});
+export type Todo = z.infer<typeof Todo>;

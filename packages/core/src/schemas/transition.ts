@@ -1,0 +1,112 @@
+import { z } from "zod";
+import type { Actor } from "./primitives.ts";
+import { GateKey, Instant, Login, TodoKey, Uuid } from "./primitives.ts";
+import type { GoalState } from "./state.ts";
+
+export const EventType = z.enum([
+  "goal.created",
+  "goal.paused",
+  "goal.resumed",
+  "goal.stopped",
+  "goal.done",
+  "goal.replan_requested",
+  "goal.budget_changed",
+  "todo.added",
+  "todo.edited",
+  "todo.dropped",
+  "todo.reordered",
+  "todo.completed",
+  "todo.reopened",
+  "todo.claimed",
+  "lease.renewed",
+  "lease.released",
+  "lease.expired",
+  "tick.finished",
+  "quota.slot_spent",
+  "cost.charged",
+  "gate.opened",
+  "gate.approved",
+  "gate.rejected",
+  "backoff.grown",
+  "backoff.reset",
+  "note.queued",
+  "evidence.added",
+]);
+export type EventType = z.infer<typeof EventType>;
+
+/** One accepted change, appended to the ledger: the audit trail and the receipts. */
+export interface DomainEvent {
+  type: EventType;
+  goalId: string;
+  actor: Actor;
+  at: Date;
+  data: Record<string, unknown>;
+}
+
+/**
+ * What a transition asks to be shown on GitHub. Each has a `key`, stable within the goal:
+ * the outbox writes it once (and coalesces `body`/`status`, which always render the newest
+ * goal version).
+ */
+export const Effect = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("body"), key: z.literal("body") }),
+  z.object({ kind: z.literal("status"), key: z.literal("status") }),
+  z.object({ kind: z.literal("tick_comment"), key: z.string(), tickId: Uuid }),
+  z.object({ kind: z.literal("gate_comment"), key: z.string(), gate: GateKey }),
+  z.object({ kind: z.literal("receipt"), key: z.string(), text: z.string().max(2000) }),
+  z.object({
+    kind: z.literal("review_request"),
+    key: z.string(),
+    pr: z.number().int().positive(),
+    reviewers: z.array(Login),
+    gate: GateKey,
+  }),
+  z.object({ kind: z.literal("create_sub_issue"), key: z.string(), todo: TodoKey }),
+  z.object({
+    kind: z.literal("close_sub_issue"),
+    key: z.string(),
+    todo: TodoKey,
+    reason: z.enum(["completed", "not_planned"]),
+  }),
+  z.object({
+    kind: z.literal("dispatch"),
+    key: z.string(),
+    reason: z.string().max(200),
+    at: Instant,
+  }),
+  z.object({ kind: z.literal("close_issue"), key: z.literal("close_issue") }),
+]);
+export type Effect = z.infer<typeof Effect>;
+
+export const RefusalCode = z.enum([
+  "stale_version",
+  "not_found",
+  "invalid_input",
+  "invalid_state",
+  "goal_inactive",
+  "not_authorized",
+  "lease_held",
+  "lease_not_held",
+  "lease_expired",
+  "over_budget",
+  "duplicate",
+]);
+export type RefusalCode = z.infer<typeof RefusalCode>;
+
+/** An expected "no": returned, never thrown. `message` tells the person what would work. */
+export interface Refusal {
+  code: RefusalCode;
+  message: string;
+}
+
+export type TransitionResult =
+  | { ok: true; state: GoalState; events: DomainEvent[]; effects: Effect[] }
+  | { ok: false; refusal: Refusal };
+
+/** Every transition takes this: who acts, when (the one clock), and optionally the version they saw. */
+export interface TransitionContext {
+  actor: Actor;
+  now: Date;
+  /** When given, the transition is refused unless it matches the goal's current version. */
+  expectedVersion?: number;
+}
