@@ -47,6 +47,8 @@ export const Goal = z.object({
   /** The command whose pass makes a slice's progress "validated". */
   validationCommand: z.string().max(500).nullable().default(null),
   budget: CostLimits,
+  /** The most one tick may cost; a tick that crashed or never reported is charged this. */
+  tickCap: Cost,
   quota: QuotaPolicy,
   /** Scopes granted for the whole goal (standing approvals). */
   grantedScopes: z.array(Scope).default([]),

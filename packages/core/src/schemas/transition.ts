@@ -109,4 +109,6 @@ export interface TransitionContext {
   now: Date;
   /** When given, the transition is refused unless it matches the goal's current version. */
   expectedVersion?: number;
+  /** Mints ids for new rows (evidence, notes, ticks): the kernel stays deterministic under test. */
+  newId: () => string;
 }

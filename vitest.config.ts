@@ -1,0 +1,20 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test/**/*.test.ts",
+      "app/**/*.test.ts",
+      "action/**/*.test.ts",
+      "test/**/*.test.ts",
+    ],
+    exclude: ["**/node_modules/**", "**/dist/**"],
+    // Starts a throwaway real PostgreSQL when its binaries exist (see the file).
+    globalSetup: ["test/support/global-setup.ts"],
+    // PGlite costs ~2 s and ~800 MB per instance: workers share one each, so keep them few.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
