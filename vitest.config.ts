@@ -1,7 +1,12 @@
 import { defineConfig } from "vitest/config";
 
+// CI asks for a JSON report to print its "N passed, N failed" line (.ci/summarise.mjs).
+const jsonReport = process.env.VITEST_JSON_REPORT;
+
 export default defineConfig({
   test: {
+    reporters: jsonReport ? ["default", "json"] : ["default"],
+    ...(jsonReport ? { outputFile: { json: jsonReport } } : {}),
     include: [
       "packages/*/src/**/*.test.ts",
       "packages/*/test/**/*.test.ts",
