@@ -3,6 +3,7 @@ export * from "./decision.ts";
 export * from "./evidence.ts";
 export * from "./gate.ts";
 export * from "./goal.ts";
+export * from "./inputs.ts";
 export * from "./primitives.ts";
 export * from "./state.ts";
 export * from "./tick.ts";

@@ -1,0 +1,231 @@
+import { STALLED_TICKS_ASK_HUMAN, STALLED_TICKS_REPLAN } from "./backoff.ts";
+import { costLeft, exhaustedDimensions } from "./cost-ledger.ts";
+import type { Frontier } from "./frontier.ts";
+import { analyseFrontier } from "./frontier.ts";
+import type { CostLimits, SharedAllowance } from "./schemas/budget.ts";
+import type { Decision, Route } from "./schemas/decision.ts";
+import type { Gate } from "./schemas/gate.ts";
+import type { GoalState } from "./schemas/state.ts";
+import { slotUsage } from "./slot-quota.ts";
+
+export interface DecideOptions {
+  /** What the repository and installation have left (the store computes it). */
+  allowance?: SharedAllowance;
+  /** Limits the caller asks for; they can only lower what is left, never raise it. */
+  callerLimits?: CostLimits;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+function make(
+  route: Route,
+  fields: Partial<Omit<Decision, "route" | "reason">> & { reason: string },
+): Decision {
+  return {
+    route,
+    todo: fields.todo ?? null,
+    gates: fields.gates ?? [],
+    reason: fields.reason,
+    userInstruction: fields.userInstruction ?? "",
+    agentInstruction: fields.agentInstruction ?? "",
+    nextWakeAt: fields.nextWakeAt ?? null,
+  };
+}
+
+function approveInstruction(gate: Gate): string {
+  const command = `\`/loopx approve ${gate.key}\``;
+  const allow = gate.scopes.join(", ");
+  return gate.pr
+    ? `Approve PR #${gate.pr.number} at ${gate.pr.headSha.slice(0, 7)} or comment ${command} to allow ${allow}`
+    : `Comment ${command} to allow ${allow}`;
+}
+
+/**
+ * What happens next for a goal, decided from its state and one clock — no model call.
+ * Precedence: stopped/paused/done → blocking gate → leased elsewhere → (for work that would
+ * spend a tick) over budget → backoff window → runnable todo → replan → done → wait.
+ */
+export function decide(
+  state: GoalState,
+  now: Date,
+  agent: string,
+  opts: DecideOptions = {},
+): Decision {
+  const { goal } = state;
+  const openGates = state.gates.filter((g) => g.status === "open").map((g) => g.key);
+  const why = goal.statusReason ? ` (${goal.statusReason})` : "";
+
+  if (goal.status === "stopped") {
+    return make("stopped", {
+      reason: `The goal is stopped${why}.`,
+      userInstruction: "Comment `/loopx resume` to start it again.",
+      gates: openGates,
+    });
+  }
+  if (goal.status === "paused") {
+    return make("stopped", {
+      reason: `The goal is paused${why}.`,
+      userInstruction: "Comment `/loopx resume` to let it run again.",
+      gates: openGates,
+    });
+  }
+  if (goal.status === "done") {
+    return make("done", { reason: "The goal is done." });
+  }
+
+  const frontier = analyseFrontier(state, now);
+
+  if (frontier.candidates.length > 0 && frontier.runnable.length === 0) {
+    return askForGates(state, frontier);
+  }
+
+  const lease = frontier.leased[0]?.claim;
+  const leasedTodo = frontier.leased[0];
+  if (lease && leasedTodo) {
+    const mine = lease.agent === agent ? " (this agent, another tick)" : "";
+    return make("wait", {
+      todo: leasedTodo.key,
+      gates: openGates,
+      reason: `${leasedTodo.key} is being worked on by ${lease.agent}${mine} under a lease until ${iso(lease.leaseExpiresAt)}.`,
+      nextWakeAt: lease.leaseExpiresAt,
+    });
+  }
+
+  const work = pickWork(state, frontier, now, openGates);
+  if (work.route !== "run" && work.route !== "replan") return work;
+
+  const left = costLeft(goal, opts.allowance, opts.callerLimits);
+  const exhausted = exhaustedDimensions(left);
+  if (exhausted.length > 0) {
+    const parts = exhausted.map((d) => {
+      const limit = goal.budget[d];
+      return limit !== undefined
+        ? `${d} (spent ${goal.spent[d]} of ${limit})`
+        : `${d} (shared allowance)`;
+    });
+    return make("over_budget", {
+      gates: openGates,
+      reason: `The cost budget is used up: ${parts.join(", ")}.`,
+      userInstruction: `An owner can raise it with \`/loopx budget ${exhausted[0]}=<amount>\` (up to the ceiling in .github/loopx.yml).`,
+    });
+  }
+
+  const slots = slotUsage(goal.quota, state.ticks, now);
+  if (slots.allowed === 0) {
+    return make("over_budget", {
+      gates: openGates,
+      reason: "The slot quota allows no ticks (compute is 0): the goal is on a hard pause.",
+      userInstruction: "Raise `quota.compute` above 0 in .github/loopx.yml to let it run.",
+    });
+  }
+  if (slots.spent >= slots.allowed) {
+    return make("over_budget", {
+      gates: openGates,
+      reason: `All ${slots.allowed} slots of the ${goal.quota.windowHours}h window are spent; the next frees at ${iso(slots.nextFreeAt ?? now)}.`,
+      nextWakeAt: slots.nextFreeAt,
+    });
+  }
+
+  const until = goal.backoff.until;
+  if (until !== null && until.getTime() > now.getTime()) {
+    return make("wait", {
+      gates: openGates,
+      todo: work.todo,
+      reason: `Backing off after ${goal.backoff.stalledTicks} tick(s) without a material change; next try at ${iso(until)}.`,
+      userInstruction: "A comment with guidance, a new todo or new evidence lets it try again now.",
+      nextWakeAt: until,
+    });
+  }
+  return work;
+}
+
+function askForGates(state: GoalState, frontier: Frontier): Decision {
+  const keys: string[] = [];
+  for (const b of frontier.blocked) for (const k of b.gates) if (!keys.includes(k)) keys.push(k);
+  const gates = state.gates.filter((g) => keys.includes(g.key));
+  const open = gates.filter((g) => g.status === "open");
+  const rejected = gates.filter((g) => g.status === "rejected");
+  const todos = frontier.blocked.map((b) => b.todo.key).join(", ");
+  if (open.length > 0) {
+    return make("ask_human", {
+      gates: open.map((g) => g.key),
+      reason: `Every runnable todo (${todos}) needs a decision: ${open.map((g) => `${g.key} "${g.question}"`).join("; ")}.`,
+      userInstruction: `${open.map(approveInstruction).join("; ")}.`,
+    });
+  }
+  return make("ask_human", {
+    gates: rejected.map((g) => g.key),
+    reason: `Every runnable todo (${todos}) needs authority that was refused (${rejected.map((g) => g.key).join(", ")}).`,
+    userInstruction: `Drop the todo with \`/loopx todo drop ${frontier.blocked[0]?.todo.key ?? "T#"}\`, ask for a replan with \`/loopx replan\`, or approve a new gate.`,
+  });
+}
+
+/** Runnable todo → replan → done → wait, before budgets and backoff are applied to it. */
+function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: string[]): Decision {
+  const { goal } = state;
+  const next = frontier.runnable[0];
+  if (next) {
+    const validate = goal.validationCommand
+      ? ` Run \`${goal.validationCommand}\` before reporting.`
+      : "";
+    return make("run", {
+      todo: next.key,
+      gates: openGates,
+      reason: `${next.key} (${next.kind}) is the highest-priority runnable todo.`,
+      agentInstruction: `Work one bounded slice on ${next.key}: ${next.title}.${validate} Report evidence and a handoff; complete it only with evidence and one continuation.`,
+      nextWakeAt: now,
+    });
+  }
+
+  const stalled = goal.backoff.stalledTicks;
+  const frontierEmpty = frontier.open.length === 0;
+  const replanWhy = goal.replanRequested
+    ? "a replan was requested"
+    : stalled >= STALLED_TICKS_REPLAN
+      ? `${stalled} ticks in a row made no material change`
+      : state.todos.length === 0
+        ? "the goal has no todos yet"
+        : frontierEmpty && frontier.lastContinuation?.kind === "goal_active"
+          ? "every todo is finished but the last completion said the goal is still active"
+          : null;
+  if (replanWhy !== null) {
+    if (stalled >= STALLED_TICKS_ASK_HUMAN) {
+      return make("ask_human", {
+        gates: openGates,
+        reason: `${stalled} ticks in a row made no material change; replanning alone has not helped.`,
+        userInstruction:
+          "Leave a comment with guidance, add a todo with `/loopx todo add <text>`, or `/loopx stop`.",
+      });
+    }
+    return make("replan", {
+      gates: openGates,
+      reason: `Replan: ${replanWhy}.`,
+      agentInstruction:
+        "Plan, do not code: review the objective, todos and evidence; propose the next todos (or say there is no follow-up) in a short handoff.",
+      nextWakeAt: now,
+    });
+  }
+
+  const openPrs = state.pullRequests.filter((p) => p.state === "open").map((p) => `#${p.number}`);
+  if (frontierEmpty && openPrs.length === 0) {
+    return make("done", {
+      reason: "Every todo is finished with no follow-up, and no linked pull request is open.",
+    });
+  }
+
+  const waits: string[] = [];
+  if (openPrs.length > 0) waits.push(`pull request ${openPrs.join(", ")} to merge or close`);
+  const people = frontier.open.filter((t) => t.kind === "user_action");
+  if (people.length > 0) waits.push(`people to finish ${people.map((t) => t.key).join(", ")}`);
+  const parked = frontier.open.filter((t) => t.status === "blocked" || t.status === "deferred");
+  if (parked.length > 0) waits.push(`${parked.map((t) => t.key).join(", ")} (blocked or deferred)`);
+  if (frontier.resumeAt !== null) waits.push(`a todo's resume time ${iso(frontier.resumeAt)}`);
+  if (frontier.open.some((t) => t.kind === "monitor")) waits.push("monitors to report a change");
+  return make("wait", {
+    gates: openGates,
+    reason: `Nothing to run now; waiting for ${waits.length > 0 ? waits.join("; ") : "an event"}.`,
+    userInstruction:
+      people.length > 0 ? `Finish ${people.map((t) => `${t.key} "${t.title}"`).join(", ")}.` : "",
+    nextWakeAt: frontier.resumeAt,
+  });
+}

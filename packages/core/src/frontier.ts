@@ -1,0 +1,109 @@
+import { isLeaseLive } from "./lease.ts";
+import type { GoalState } from "./schemas/state.ts";
+import type { Continuation, Todo } from "./schemas/todo.ts";
+import type { ScopeIndex } from "./scope.ts";
+import { blockingGatesFor, buildScopeIndex } from "./scope.ts";
+import { compareTodos, isAgentKind } from "./todo-order.ts";
+
+export interface BlockedTodo {
+  todo: Todo;
+  gates: string[];
+}
+
+/** The goal's work frontier as decide() sees it at one instant. */
+export interface Frontier {
+  scopes: ScopeIndex;
+  /** Ready agent todos whose resume condition holds, gate-blocked or not. */
+  candidates: Todo[];
+  /** Candidates no unresolved gate blocks, best first (leases aside). */
+  runnable: Todo[];
+  blocked: BlockedTodo[];
+  /** Todos with a live lease, soonest expiry first. */
+  leased: Todo[];
+  /** Todos still open (ready, blocked, deferred) of any kind. */
+  open: Todo[];
+  /** Future `resumeWhen.at` instants of ready todos: the loop should look again then. */
+  resumeAt: Date | null;
+  /** The most recent completion's continuation, if any todo is done. */
+  lastContinuation: Continuation | null;
+}
+
+function resumeSatisfied(
+  todo: Todo,
+  now: Date,
+  byKey: Map<string, Todo>,
+  merged: Set<number>,
+): boolean {
+  const rw = todo.resumeWhen;
+  if (rw === null) return true;
+  switch (rw.kind) {
+    case "at":
+      return rw.at.getTime() <= now.getTime();
+    case "todo_done": {
+      const other = byKey.get(rw.todo);
+      // A dropped predecessor will never finish; waiting on it forever would stall the goal.
+      return other !== undefined && (other.status === "done" || other.status === "dropped");
+    }
+    case "pr_merged":
+      return merged.has(rw.pr);
+  }
+}
+
+export function analyseFrontier(state: GoalState, now: Date): Frontier {
+  const scopes = buildScopeIndex(state.gates, state.goal.grantedScopes);
+  const byKey = new Map<string, Todo>();
+  for (const t of state.todos) byKey.set(t.key, t);
+  const merged = new Set<number>();
+  for (const pr of state.pullRequests) if (pr.state === "merged") merged.add(pr.number);
+
+  const candidates: Todo[] = [];
+  const runnable: Todo[] = [];
+  const blocked: BlockedTodo[] = [];
+  const leased: Todo[] = [];
+  const open: Todo[] = [];
+  let resumeAt: Date | null = null;
+  let last: Todo | null = null;
+
+  for (const todo of state.todos) {
+    if (isLeaseLive(todo.claim, now)) leased.push(todo);
+    if (todo.status === "done") {
+      if (
+        todo.completion !== null &&
+        (last === null ||
+          last.completion === null ||
+          todo.completion.at.getTime() >= last.completion.at.getTime())
+      ) {
+        last = todo;
+      }
+      continue;
+    }
+    if (todo.status === "dropped") continue;
+    open.push(todo);
+    if (todo.status !== "ready" || !isAgentKind(todo.kind)) continue;
+    if (!resumeSatisfied(todo, now, byKey, merged)) {
+      const rw = todo.resumeWhen;
+      if (rw?.kind === "at" && (resumeAt === null || rw.at.getTime() < resumeAt.getTime())) {
+        resumeAt = rw.at;
+      }
+      continue;
+    }
+    candidates.push(todo);
+    const gates = blockingGatesFor(scopes, todo.requiredScopes);
+    if (gates.length > 0) blocked.push({ todo, gates });
+    else runnable.push(todo);
+  }
+  runnable.sort(compareTodos);
+  leased.sort(
+    (a, b) => (a.claim?.leaseExpiresAt.getTime() ?? 0) - (b.claim?.leaseExpiresAt.getTime() ?? 0),
+  );
+  return {
+    scopes,
+    candidates,
+    runnable,
+    blocked,
+    leased,
+    open,
+    resumeAt,
+    lastContinuation: last?.completion?.continuation ?? null,
+  };
+}

@@ -1,0 +1,159 @@
+import { z } from "zod";
+import { Cost, CostLimits, QuotaPolicy, SharedAllowance } from "./budget.ts";
+import { Objective, RepoRef } from "./goal.ts";
+import { GateKey, Login, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+import { HarnessResult } from "./tick.ts";
+import { ResumeWhen, TodoKind } from "./todo.ts";
+
+/** Inputs of the kernel's transitions, parsed at its edge so bad input is a refusal. */
+
+export const TodoDraft = z.object({
+  title: Title,
+  detail: ShortText.default(""),
+  kind: TodoKind.default("task"),
+  requiredScopes: z.array(Scope).max(10).default([]),
+});
+export type TodoDraft = z.input<typeof TodoDraft>;
+
+export const CreateGoalInput = z.object({
+  id: Uuid,
+  installationId: z.number().int().positive(),
+  repo: RepoRef,
+  issue: z.object({ id: z.number().int().positive(), number: z.number().int().positive() }),
+  objective: Objective,
+  owners: z.array(Login).min(1, "a goal has at least one owner"),
+  harness: z.string().min(1).max(64),
+  validationCommand: z.string().min(1).max(500).nullable().optional(),
+  budget: CostLimits.optional(),
+  tickCap: Cost.optional(),
+  quota: QuotaPolicy.optional(),
+  todos: z.array(TodoDraft).max(200).optional(),
+});
+export type CreateGoalInput = z.input<typeof CreateGoalInput>;
+
+export const AddTodoInput = TodoDraft.extend({
+  origin: z.enum(["human", "agent", "pr-monitor", "config"]).default("human"),
+  resumeWhen: ResumeWhen.nullable().default(null),
+  /** Promote it to a sub-issue on GitHub. */
+  asSubIssue: z.boolean().default(false),
+});
+export type AddTodoInput = z.input<typeof AddTodoInput>;
+
+export const EditTodoInput = z.object({
+  todo: TodoKey,
+  title: Title.optional(),
+  detail: ShortText.optional(),
+  kind: TodoKind.optional(),
+  requiredScopes: z.array(Scope).max(10).optional(),
+  resumeWhen: ResumeWhen.nullable().optional(),
+  status: z.enum(["ready", "blocked", "deferred"]).optional(),
+  blockedReason: ShortText.nullable().optional(),
+});
+export type EditTodoInput = z.input<typeof EditTodoInput>;
+
+export const ReorderTodoInput = z
+  .object({
+    todo: TodoKey,
+    /** Zero-based index among open todos, or … */
+    position: z.number().int().nonnegative().optional(),
+    /** … the todo to move in front of. */
+    before: TodoKey.optional(),
+  })
+  .refine((r) => (r.position === undefined) !== (r.before === undefined), {
+    message: "give exactly one of position (a number) or before (a todo key)",
+    path: ["position"],
+  });
+export type ReorderTodoInput = z.input<typeof ReorderTodoInput>;
+
+export const ClaimInput = z.object({
+  tickId: Uuid,
+  leaseToken: z.string().min(16, "a lease token has at least 16 characters"),
+  agent: z.string().min(1),
+  harness: z.string().min(1),
+  run: z
+    .object({ id: z.number().int().positive(), attempt: z.number().int().positive() })
+    .nullable(),
+  leaseTtlMs: z
+    .number()
+    .int()
+    .min(60_000, "a lease lasts at least a minute")
+    .max(24 * 3_600_000, "a lease lasts at most 24 hours"),
+  /** When given, claim only this todo (refused if decide() would pick another). */
+  todo: TodoKey.optional(),
+  allowance: SharedAllowance.optional(),
+  callerLimits: CostLimits.optional(),
+});
+export type ClaimInput = z.input<typeof ClaimInput>;
+
+export const LeaseInput = z.object({
+  tickId: Uuid,
+  leaseToken: z.string().min(1),
+});
+export type LeaseInput = z.input<typeof LeaseInput>;
+
+export const RenewLeaseInput = LeaseInput.extend({
+  leaseTtlMs: z
+    .number()
+    .int()
+    .min(60_000)
+    .max(24 * 3_600_000),
+});
+export type RenewLeaseInput = z.input<typeof RenewLeaseInput>;
+
+export const TickResultInput = LeaseInput.extend({ result: HarnessResult });
+export type TickResultInput = z.input<typeof TickResultInput>;
+
+export const OpenGateInput = z.object({
+  question: z.string().trim().min(1).max(2000),
+  scopes: z.array(Scope).min(1, "a gate covers at least one scope").max(10),
+  requestedFrom: z.array(Login).default([]),
+  todo: TodoKey.nullable().default(null),
+  pr: z
+    .object({ number: z.number().int().positive(), headSha: z.string().regex(/^[0-9a-f]{7,64}$/) })
+    .nullable()
+    .default(null),
+});
+export type OpenGateInput = z.input<typeof OpenGateInput>;
+
+export const ApproveGateInput = z.object({
+  gate: GateKey,
+  note: ShortText.nullable().default(null),
+  /** For a PR-bound gate: the head the approver saw (a review's commit_id). */
+  headSha: z
+    .string()
+    .regex(/^[0-9a-f]{7,64}$/)
+    .optional(),
+});
+export type ApproveGateInput = z.input<typeof ApproveGateInput>;
+
+export const RejectGateInput = z.object({
+  gate: GateKey,
+  reason: ShortText.min(1, "a rejection needs a reason"),
+});
+export type RejectGateInput = z.input<typeof RejectGateInput>;
+
+export const SetBudgetInput = z.object({
+  limits: CostLimits,
+  /** The most `.github/loopx.yml` allows; no limit may be set above it. */
+  ceiling: CostLimits.default({}),
+});
+export type SetBudgetInput = z.input<typeof SetBudgetInput>;
+
+export const QueueNoteInput = z.object({ text: z.string().trim().min(1).max(4000) });
+export type QueueNoteInput = z.input<typeof QueueNoteInput>;
+
+export const AddEvidenceInput = z.object({
+  kind: z.enum(["test", "commit", "pr", "check", "log", "note", "metric", "host_failure"]),
+  summary: z.string().trim().min(1).max(500),
+  todo: TodoKey.nullable().default(null),
+  url: z.url().nullable().default(null),
+  sha: z
+    .string()
+    .regex(/^[0-9a-f]{7,64}$/)
+    .nullable()
+    .default(null),
+});
+export type AddEvidenceInput = z.input<typeof AddEvidenceInput>;
+
+export const ReasonInput = z.object({ reason: ShortText.default("") });
+export type ReasonInput = z.input<typeof ReasonInput>;

@@ -1,0 +1,195 @@
+import type { Gate } from "../schemas/gate.ts";
+import type { ApproveGateInput, OpenGateInput, RejectGateInput } from "../schemas/inputs.ts";
+import {
+  ApproveGateInput as ApproveSchema,
+  OpenGateInput as OpenSchema,
+  RejectGateInput as RejectSchema,
+} from "../schemas/inputs.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import type { Draft, Refused } from "./kit.ts";
+import {
+  addEffect,
+  begin,
+  commit,
+  emit,
+  isRefused,
+  parseInput,
+  refuse,
+  resetBackoff,
+} from "./kit.ts";
+
+export interface GateSpec {
+  question: string;
+  scopes: string[];
+  requestedFrom?: string[];
+  todo?: string | null;
+  pr?: { number: number; headSha: string } | null;
+}
+
+/** Opens a gate inside a transition; shared with tick results that ask for authority. */
+export function openGateIn(d: Draft, spec: GateSpec): Gate {
+  const goal = d.state.goal;
+  const key = `G${goal.counters.gate}`;
+  goal.counters.gate += 1;
+  const gate: Gate = {
+    key,
+    question: spec.question,
+    scopes: spec.scopes,
+    status: "open",
+    requestedFrom: spec.requestedFrom ?? [],
+    todo: spec.todo ?? null,
+    pr: spec.pr ?? null,
+    openedAt: d.ctx.now,
+    resolvedBy: null,
+    resolvedAt: null,
+    note: null,
+  };
+  d.state.gates.push(gate);
+  emit(d, "gate.opened", {
+    gate: key,
+    scopes: gate.scopes,
+    todo: gate.todo,
+    pr: gate.pr?.number ?? null,
+  });
+  addEffect(d, { kind: "gate_comment", key: `gate:${key}:opened`, gate: key });
+  if (gate.pr) {
+    addEffect(d, {
+      kind: "review_request",
+      key: `gate:${key}:review`,
+      pr: gate.pr.number,
+      reviewers: gate.requestedFrom.length > 0 ? gate.requestedFrom : goal.owners,
+      gate: key,
+    });
+  }
+  return gate;
+}
+
+export function openGate(
+  state: GoalState,
+  input: OpenGateInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(OpenSchema, input);
+  if (isRefused(parsed)) return parsed;
+  if (ctx.actor.kind === "human" && !ctx.actor.trusted) {
+    return refuse("not_authorized", `@${ctx.actor.login} may not open gates without write access.`);
+  }
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  if (parsed.todo !== null && !d.state.todos.some((t) => t.key === parsed.todo)) {
+    return refuse("not_found", `todo: there is no todo ${parsed.todo} on this goal.`);
+  }
+  openGateIn(d, parsed);
+  return commit(d);
+}
+
+/** Short and full SHAs of one commit name the same head. */
+function sameHead(a: string, b: string): boolean {
+  return a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
+}
+
+function resolvable(d: Draft, key: string, verb: string): Gate | Refused {
+  const gate = d.state.gates.find((g) => g.key === key);
+  if (!gate) {
+    const open = d.state.gates.filter((g) => g.status === "open").map((g) => g.key);
+    return refuse(
+      "not_found",
+      `There is no gate ${key} (open gates: ${open.join(", ") || "none"}).`,
+    );
+  }
+  if (gate.status === "approved" && verb === "approve") {
+    return refuse("duplicate", `${key} is already approved by @${gate.resolvedBy ?? "someone"}.`);
+  }
+  if (gate.status !== "open") {
+    return refuse(
+      "invalid_state",
+      `${key} is ${gate.status}, not open; only an open gate can be ${verb}d.`,
+    );
+  }
+  return gate;
+}
+
+function requireWriter(ctx: TransitionContext, verb: string): { login: string } | Refused {
+  const actor = ctx.actor;
+  if (actor.kind === "human" && actor.trusted) return { login: actor.login };
+  const who = actor.kind === "human" ? `@${actor.login}` : `the ${actor.kind}`;
+  return refuse(
+    "not_authorized",
+    `${who} cannot ${verb} gates: only a person with write access to the repository can.`,
+  );
+}
+
+export function approveGate(
+  state: GoalState,
+  input: ApproveGateInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(ApproveSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const who = requireWriter(ctx, "approve");
+  if (isRefused(who)) return who;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const gate = resolvable(d, parsed.gate, "approve");
+  if (isRefused(gate)) return gate;
+  if (gate.pr && parsed.headSha !== undefined && !sameHead(parsed.headSha, gate.pr.headSha)) {
+    return refuse(
+      "stale_version",
+      `${gate.key} is bound to PR #${gate.pr.number} at ${gate.pr.headSha.slice(0, 7)}, but the approval was for ${parsed.headSha.slice(0, 7)}; review the current head.`,
+    );
+  }
+  gate.status = "approved";
+  gate.resolvedBy = who.login;
+  gate.resolvedAt = ctx.now;
+  gate.note = parsed.note;
+  emit(d, "gate.approved", {
+    gate: gate.key,
+    by: who.login,
+    scopes: gate.scopes,
+    note: parsed.note,
+  });
+  const note = parsed.note ? `: ${parsed.note}` : "";
+  addEffect(d, {
+    kind: "receipt",
+    key: `receipt:gate:${gate.key}:approved`,
+    text: `@${who.login} approved ${gate.key} (${gate.scopes.join(", ")})${note}`.slice(0, 2000),
+  });
+  resetBackoff(d, `${gate.key} approved`);
+  return commit(d);
+}
+
+export function rejectGate(
+  state: GoalState,
+  input: RejectGateInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(RejectSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const who = requireWriter(ctx, "reject");
+  if (isRefused(who)) return who;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const gate = resolvable(d, parsed.gate, "reject");
+  if (isRefused(gate)) return gate;
+  gate.status = "rejected";
+  gate.resolvedBy = who.login;
+  gate.resolvedAt = ctx.now;
+  gate.note = parsed.reason;
+  emit(d, "gate.rejected", {
+    gate: gate.key,
+    by: who.login,
+    scopes: gate.scopes,
+    reason: parsed.reason,
+  });
+  addEffect(d, {
+    kind: "receipt",
+    key: `receipt:gate:${gate.key}:rejected`,
+    text: `@${who.login} rejected ${gate.key} (${gate.scopes.join(", ")}): ${parsed.reason}`.slice(
+      0,
+      2000,
+    ),
+  });
+  resetBackoff(d, `${gate.key} rejected`);
+  return commit(d);
+}

@@ -1,0 +1,10 @@
+export { createGoal } from "./create-goal.ts";
+export { approveGate, openGate, rejectGate } from "./gates.ts";
+export { pauseGoal, requestReplan, resumeGoal, setBudget, stopGoal } from "./goal-control.ts";
+export { isTrustedActor } from "./kit.ts";
+export type { ClaimOutcome } from "./leases.ts";
+export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./leases.ts";
+export { addEvidence, queueNote } from "./notes.ts";
+export { applyTickResult, isMaterialDelta, isValidatedProgress } from "./tick-result.ts";
+export { completeTodoByHuman, reopenTodo } from "./todo-completion.ts";
+export { addTodo, dropTodo, editTodo, reorderTodo } from "./todo-edits.ts";

@@ -1,0 +1,258 @@
+import type { z } from "zod";
+import { prettifyError } from "zod";
+import { growBackoff, INITIAL_BACKOFF, isInitialBackoff } from "../backoff.ts";
+import type { DecideOptions } from "../decide.ts";
+import { decide } from "../decide.ts";
+import type { EvidenceKind } from "../schemas/evidence.ts";
+import type { GoalStatus } from "../schemas/goal.ts";
+import type { Actor } from "../schemas/primitives.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { Todo, TodoKind, TodoOrigin } from "../schemas/todo.ts";
+import type {
+  DomainEvent,
+  Effect,
+  EventType,
+  Refusal,
+  RefusalCode,
+  TransitionContext,
+  TransitionResult,
+} from "../schemas/transition.ts";
+
+/** A transition in progress: a private copy of the state plus what it will emit. */
+export interface Draft {
+  state: GoalState;
+  ctx: TransitionContext;
+  events: DomainEvent[];
+  effects: Effect[];
+  /** The issue body's checklist must be re-rendered. */
+  checklist: boolean;
+  /** The sticky status comment must be re-rendered. */
+  status: boolean;
+}
+
+export type Refused = { ok: false; refusal: Refusal };
+
+export function refuse(code: RefusalCode, message: string): Refused {
+  return { ok: false, refusal: { code, message } };
+}
+
+export function isRefused(x: unknown): x is Refused {
+  return typeof x === "object" && x !== null && "ok" in x && x.ok === false;
+}
+
+/** Parses a transition's input at the kernel's edge: bad input is a refusal that names the field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> | Refused {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  return refuse("invalid_input", prettifyError(parsed.error));
+}
+
+export interface BeginOptions {
+  /** Statuses in which this transition is accepted (default: all but done). */
+  statuses?: readonly GoalStatus[];
+}
+
+const NOT_DONE: readonly GoalStatus[] = ["active", "paused", "stopped"];
+
+export function begin(
+  state: GoalState,
+  ctx: TransitionContext,
+  opts: BeginOptions = {},
+): Draft | Refused {
+  const goal = state.goal;
+  if (ctx.expectedVersion !== undefined && ctx.expectedVersion !== goal.version) {
+    return refuse(
+      "stale_version",
+      `The goal changed since you read it (you saw version ${ctx.expectedVersion}, it is now ${goal.version}); reload and retry.`,
+    );
+  }
+  const statuses = opts.statuses ?? NOT_DONE;
+  if (!statuses.includes(goal.status)) {
+    return refuse(
+      "goal_inactive",
+      `The goal is ${goal.status}; this is only possible while it is ${statuses.join(" or ")}.`,
+    );
+  }
+  return {
+    state: structuredClone(state),
+    ctx,
+    events: [],
+    effects: [],
+    checklist: false,
+    status: true,
+  };
+}
+
+export function emit(d: Draft, type: EventType, data: Record<string, unknown> = {}): void {
+  d.events.push({ type, goalId: d.state.goal.id, actor: d.ctx.actor, at: d.ctx.now, data });
+}
+
+/** Adds an effect; a later effect with the same key replaces the earlier one. */
+export function addEffect(d: Draft, effect: Effect): void {
+  const i = d.effects.findIndex((e) => e.key === effect.key);
+  if (i >= 0) d.effects.splice(i, 1);
+  d.effects.push(effect);
+}
+
+/** Trusted input may reset backoff and edit the plan: writers, the app itself, the system. */
+export function isTrustedActor(actor: Actor): boolean {
+  if (actor.kind === "human") return actor.trusted;
+  return actor.kind === "app" || actor.kind === "system";
+}
+
+export function actorName(actor: Actor): string {
+  switch (actor.kind) {
+    case "human":
+      return `@${actor.login}`;
+    case "agent":
+      return `agent (${actor.harness})`;
+    case "app":
+      return "LoopX";
+    case "system":
+      return `system (${actor.reason})`;
+  }
+}
+
+export function requireTrusted(ctx: TransitionContext, what: string): Refused | null {
+  if (isTrustedActor(ctx.actor)) return null;
+  return refuse(
+    "not_authorized",
+    `${actorName(ctx.actor)} may not ${what}: it needs write access to the repository (or being a listed owner).`,
+  );
+}
+
+export function findTodo(d: Draft, key: string): Todo | Refused {
+  const todo = d.state.todos.find((t) => t.key === key);
+  if (todo) return todo;
+  const keys = d.state.todos.map((t) => t.key).join(", ") || "none";
+  return refuse("not_found", `There is no todo ${key} on this goal (todos: ${keys}).`);
+}
+
+/** Trusted input starts the loop afresh: the stall count and any wait are cleared. */
+export function resetBackoff(d: Draft, reason: string): void {
+  if (isInitialBackoff(d.state.goal.backoff)) return;
+  d.state.goal.backoff = { ...INITIAL_BACKOFF };
+  emit(d, "backoff.reset", { reason });
+}
+
+export function stall(d: Draft, reason: string): void {
+  const next = growBackoff(d.state.goal.backoff, d.ctx.now);
+  d.state.goal.backoff = next;
+  emit(d, "backoff.grown", {
+    reason,
+    level: next.level,
+    stalledTicks: next.stalledTicks,
+    until: next.until,
+  });
+}
+
+export interface NewTodo {
+  title: string;
+  detail?: string;
+  kind?: TodoKind;
+  requiredScopes?: string[];
+  origin: TodoOrigin;
+  position?: number;
+}
+
+export function appendTodo(d: Draft, input: NewTodo): Todo {
+  const goal = d.state.goal;
+  const key = `T${goal.counters.todo}`;
+  goal.counters.todo += 1;
+  const last = d.state.todos.reduce((m, t) => Math.max(m, t.position), 0);
+  const todo: Todo = {
+    key,
+    title: input.title,
+    detail: input.detail ?? "",
+    status: "ready",
+    kind: input.kind ?? "task",
+    position: input.position ?? last + 1,
+    origin: input.origin,
+    requiredScopes: input.requiredScopes ?? [],
+    subIssue: null,
+    claim: null,
+    attempts: 0,
+    resumeWhen: null,
+    blockedReason: null,
+    completion: null,
+    createdAt: d.ctx.now,
+    updatedAt: d.ctx.now,
+  };
+  d.state.todos.push(todo);
+  d.checklist = true;
+  emit(d, "todo.added", { todo: key, title: todo.title, origin: todo.origin });
+  return todo;
+}
+
+export interface NewEvidence {
+  kind: EvidenceKind;
+  summary: string;
+  todo?: string | null;
+  tickId?: string | null;
+  url?: string | null;
+  sha?: string | null;
+}
+
+export function appendEvidence(d: Draft, input: NewEvidence): string {
+  const id = d.ctx.newId();
+  d.state.evidence.push({
+    id,
+    todo: input.todo ?? null,
+    tickId: input.tickId ?? null,
+    kind: input.kind,
+    summary: input.summary.slice(0, 500),
+    url: input.url ?? null,
+    sha: input.sha ?? null,
+    observedAt: d.ctx.now,
+    stale: false,
+  });
+  emit(d, "evidence.added", { id, kind: input.kind, todo: input.todo ?? null });
+  return id;
+}
+
+export interface CommitOptions {
+  decide?: DecideOptions;
+}
+
+/**
+ * Seals a transition: one version bump, derived completion, the next wake, and the
+ * projection effects. Completion is derived here so no transition can forget it.
+ */
+export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
+  const { ctx } = d;
+  const goal = d.state.goal;
+  goal.version += 1;
+  goal.updatedAt = ctx.now;
+
+  let decision = decide(d.state, ctx.now, actorName(ctx.actor), opts.decide);
+  if (goal.status === "active" && decision.route === "done") {
+    goal.status = "done";
+    goal.statusReason = decision.reason;
+    emit(d, "goal.done", { reason: decision.reason });
+    addEffect(d, { kind: "close_issue", key: "close_issue" });
+    d.status = true;
+    decision = decide(d.state, ctx.now, actorName(ctx.actor), opts.decide);
+  }
+  goal.nextWakeAt = decision.nextWakeAt;
+  if (
+    (decision.route === "run" || decision.route === "replan") &&
+    decision.nextWakeAt !== null &&
+    decision.nextWakeAt.getTime() <= ctx.now.getTime()
+  ) {
+    addEffect(d, {
+      kind: "dispatch",
+      key: `dispatch:v${goal.version}`,
+      reason: decision.reason.slice(0, 200),
+      at: ctx.now,
+    });
+  }
+  const projections: Effect[] = [];
+  if (d.checklist) projections.push({ kind: "body", key: "body" });
+  if (d.status) projections.push({ kind: "status", key: "status" });
+  return {
+    ok: true,
+    state: d.state,
+    events: d.events,
+    effects: [...projections, ...d.effects],
+  };
+}

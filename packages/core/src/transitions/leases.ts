@@ -1,0 +1,177 @@
+import { decide } from "../decide.ts";
+import { isLeaseLive } from "../lease.ts";
+import type { Decision } from "../schemas/decision.ts";
+import { GoalStatus } from "../schemas/goal.ts";
+import type { ClaimInput, LeaseInput, RenewLeaseInput } from "../schemas/inputs.ts";
+import {
+  ClaimInput as ClaimSchema,
+  LeaseInput as LeaseSchema,
+  RenewLeaseInput as RenewSchema,
+} from "../schemas/inputs.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { RefusalCode, TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { abandonTick, expireDeadLeases, findLiveTick } from "./tick-ledger.ts";
+
+const ANY_STATUS = GoalStatus.options;
+
+function refusalFor(decision: Decision, leaseHeld: boolean): RefusalCode {
+  if (leaseHeld) return "lease_held";
+  switch (decision.route) {
+    case "over_budget":
+      return "over_budget";
+    case "stopped":
+    case "done":
+      return "goal_inactive";
+    default:
+      return "invalid_state";
+  }
+}
+
+export interface ClaimOutcome {
+  /** decide()'s answer after dead leases were expired: tells a wait from a run. */
+  decision: Decision | null;
+  result: TransitionResult;
+}
+
+/**
+ * Claims the todo decide() picks, under a lease. Dead leases are expired first, in the same
+ * transition, so a crashed tick never holds the goal hostage past its expiry.
+ */
+export function claimNext(
+  state: GoalState,
+  input: ClaimInput,
+  ctx: TransitionContext,
+): ClaimOutcome {
+  const parsed = parseInput(ClaimSchema, input);
+  if (isRefused(parsed)) return { decision: null, result: parsed };
+  const d = begin(state, ctx, { statuses: ANY_STATUS });
+  if (isRefused(d)) return { decision: null, result: d };
+  if (d.state.ticks.some((t) => t.id === parsed.tickId)) {
+    return { decision: null, result: refuse("duplicate", `Tick ${parsed.tickId} already exists.`) };
+  }
+  const run = parsed.run;
+  if (run && d.state.ticks.some((t) => t.run?.id === run.id && t.run.attempt === run.attempt)) {
+    return {
+      decision: null,
+      result: refuse(
+        "duplicate",
+        `Workflow run ${run.id} attempt ${run.attempt} already claimed a tick; one claim per run attempt.`,
+      ),
+    };
+  }
+  expireDeadLeases(d);
+  const decideOpts = {
+    ...(parsed.allowance ? { allowance: parsed.allowance } : {}),
+    ...(parsed.callerLimits ? { callerLimits: parsed.callerLimits } : {}),
+  };
+  const decision = decide(d.state, ctx.now, parsed.agent, decideOpts);
+  if (decision.route !== "run" || decision.todo === null) {
+    const leaseHeld = d.state.todos.some((t) => isLeaseLive(t.claim, ctx.now));
+    return { decision, result: refuse(refusalFor(decision, leaseHeld), decision.reason) };
+  }
+  if (parsed.todo !== undefined && parsed.todo !== decision.todo) {
+    return {
+      decision,
+      result: refuse(
+        "invalid_state",
+        `${parsed.todo} cannot be claimed now: ${decision.todo} comes first (${decision.reason})`,
+      ),
+    };
+  }
+  const todo = d.state.todos.find((t) => t.key === decision.todo);
+  if (!todo) return { decision, result: refuse("not_found", `There is no todo ${decision.todo}.`) };
+  const leaseExpiresAt = new Date(ctx.now.getTime() + parsed.leaseTtlMs);
+  const number = d.state.goal.counters.tick;
+  d.state.goal.counters.tick += 1;
+  todo.claim = { tickId: parsed.tickId, agent: parsed.agent, leaseExpiresAt };
+  todo.attempts += 1;
+  todo.updatedAt = ctx.now;
+  d.state.ticks.push({
+    id: parsed.tickId,
+    number,
+    todo: todo.key,
+    agent: parsed.agent,
+    harness: parsed.harness,
+    run: parsed.run,
+    leaseToken: parsed.leaseToken,
+    leaseExpiresAt,
+    startedAt: ctx.now,
+    finishedAt: null,
+    outcome: null,
+    failure: null,
+    cost: null,
+    slotSpent: false,
+    sessionId: null,
+  });
+  // Notes waiting in the inbox ride along with this tick's brief, once.
+  for (const note of d.state.notes) if (note.deliveredTo === null) note.deliveredTo = parsed.tickId;
+  emit(d, "todo.claimed", {
+    todo: todo.key,
+    tickId: parsed.tickId,
+    number,
+    agent: parsed.agent,
+    leaseExpiresAt,
+  });
+  return { decision, result: commit(d, { decide: decideOpts }) };
+}
+
+export function claimTodo(
+  state: GoalState,
+  input: ClaimInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  return claimNext(state, input, ctx).result;
+}
+
+export function renewLease(
+  state: GoalState,
+  input: RenewLeaseInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(RenewSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const d = begin(state, ctx, { statuses: ANY_STATUS });
+  if (isRefused(d)) return d;
+  const tick = findLiveTick(d, parsed.tickId, parsed.leaseToken);
+  if (isRefused(tick)) return tick;
+  const proposed = ctx.now.getTime() + parsed.leaseTtlMs;
+  const leaseExpiresAt = new Date(Math.max(proposed, tick.leaseExpiresAt.getTime()));
+  tick.leaseExpiresAt = leaseExpiresAt;
+  const todo = d.state.todos.find((t) => t.claim?.tickId === tick.id);
+  if (todo?.claim) todo.claim.leaseExpiresAt = leaseExpiresAt;
+  d.status = false;
+  emit(d, "lease.renewed", { tickId: tick.id, todo: tick.todo, leaseExpiresAt });
+  return commit(d);
+}
+
+/** The tick gives up without a result: it is charged at its cap, like a crash. */
+export function releaseLease(
+  state: GoalState,
+  input: LeaseInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(LeaseSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const d = begin(state, ctx, { statuses: ANY_STATUS });
+  if (isRefused(d)) return d;
+  const tick = findLiveTick(d, parsed.tickId, parsed.leaseToken);
+  if (isRefused(tick)) return tick;
+  emit(d, "lease.released", { tickId: tick.id, todo: tick.todo });
+  abandonTick(
+    d,
+    tick,
+    "host_failure",
+    `tick #${tick.number} on ${tick.todo} gave up without a result`,
+  );
+  return commit(d);
+}
+
+export function expireLeases(state: GoalState, ctx: TransitionContext): TransitionResult {
+  const d = begin(state, ctx, { statuses: ANY_STATUS });
+  if (isRefused(d)) return d;
+  if (expireDeadLeases(d) === 0) {
+    return refuse("not_found", `No lease has expired at ${ctx.now.toISOString()}; nothing to do.`);
+  }
+  return commit(d);
+}

@@ -1,0 +1,164 @@
+import { GoalStatus } from "../schemas/goal.ts";
+import type { TickResultInput } from "../schemas/inputs.ts";
+import { TickResultInput as TickResultSchema } from "../schemas/inputs.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { HarnessResult } from "../schemas/tick.ts";
+import type { Continuation, Todo } from "../schemas/todo.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { openGateIn } from "./gates.ts";
+import type { Draft } from "./kit.ts";
+import {
+  addEffect,
+  appendEvidence,
+  appendTodo,
+  begin,
+  commit,
+  emit,
+  isRefused,
+  parseInput,
+  refuse,
+  resetBackoff,
+  stall,
+} from "./kit.ts";
+import { findLiveTick, finishTick } from "./tick-ledger.ts";
+
+/** Progress the kernel believes: the agent said so AND the validation command passed. */
+export function isValidatedProgress(result: HarnessResult): boolean {
+  return (
+    (result.outcome === "progress" || result.outcome === "completed") &&
+    result.validation?.passed === true
+  );
+}
+
+/** A material delta: validated progress, or commits that changed the branch. */
+export function isMaterialDelta(result: HarnessResult): boolean {
+  return isValidatedProgress(result) || result.commits.length > 0;
+}
+
+/** Records what the slice observed; returns the ids that can support a completion. */
+function recordEvidence(d: Draft, result: HarnessResult, tickId: string, todo: string): string[] {
+  const support: string[] = [];
+  for (const e of result.evidence) {
+    support.push(appendEvidence(d, { ...e, todo, tickId }));
+  }
+  for (const c of result.commits) {
+    const summary = c.message.split("\n")[0]?.trim() || `commit ${c.sha.slice(0, 7)}`;
+    support.push(appendEvidence(d, { kind: "commit", summary, sha: c.sha, todo, tickId }));
+  }
+  const v = result.validation;
+  if (v !== null) {
+    const verdict = v.passed ? "passed" : `failed (exit ${v.exitCode ?? "none"})`;
+    const id = appendEvidence(d, {
+      kind: "test",
+      summary: `\`${v.command}\` ${verdict}${v.summary ? `: ${v.summary}` : ""}`,
+      todo,
+      tickId,
+    });
+    // A failing check is recorded, but it never supports a completion.
+    if (v.passed) support.push(id);
+  }
+  return support;
+}
+
+function complete(
+  d: Draft,
+  todo: Todo,
+  result: HarnessResult,
+  tickId: string,
+  evidenceIds: string[],
+): void {
+  const input = result.continuation;
+  let continuation: Continuation;
+  if (input === null || input.kind === "goal_active") {
+    continuation = { kind: "goal_active" };
+  } else if (input.kind === "no_followup") {
+    continuation = { kind: "no_followup", reason: input.reason };
+  } else {
+    const successor = appendTodo(d, {
+      title: input.title,
+      detail: input.detail,
+      requiredScopes: input.requiredScopes,
+      origin: "agent",
+      position: todo.position,
+    });
+    continuation = { kind: "successor", todo: successor.key };
+    d.state.goal.focus = successor.key;
+  }
+  todo.status = "done";
+  todo.completion = { continuation, evidenceIds, tickId, at: d.ctx.now };
+  todo.updatedAt = d.ctx.now;
+  d.checklist = true;
+  emit(d, "todo.completed", { todo: todo.key, tickId, continuation });
+  if (todo.subIssue) {
+    addEffect(d, {
+      kind: "close_sub_issue",
+      key: `todo:${todo.key}:close`,
+      todo: todo.key,
+      reason: "completed",
+    });
+  }
+}
+
+/**
+ * Applies what one slice reported. The cost is charged exactly once (the tick finishes
+ * here); the slot is spent only for validated progress; a late or foreign result is refused.
+ */
+export function applyTickResult(
+  state: GoalState,
+  input: TickResultInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(TickResultSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const d = begin(state, ctx, { statuses: GoalStatus.options });
+  if (isRefused(d)) return d;
+  const tick = findLiveTick(d, parsed.tickId, parsed.leaseToken);
+  if (isRefused(tick)) return tick;
+  const result = parsed.result;
+  if (result.todo !== tick.todo) {
+    return refuse(
+      "invalid_input",
+      `result.todo: the result is for ${result.todo}, but tick #${tick.number} claimed ${tick.todo}.`,
+    );
+  }
+  const todo = d.state.todos.find((t) => t.key === tick.todo);
+  if (!todo)
+    return refuse("not_found", `Tick #${tick.number}'s todo ${tick.todo} no longer exists.`);
+
+  const support = recordEvidence(d, result, tick.id, todo.key);
+  // A person may have finished or dropped the todo meanwhile; the slice is still charged.
+  const stillOpen = todo.status !== "done" && todo.status !== "dropped";
+  if (result.outcome === "completed" && stillOpen) {
+    if (support.length === 0) {
+      return refuse(
+        "invalid_input",
+        "result.evidence: a completion needs evidence — report evidence, commits or a passing validation, or report outcome progress instead.",
+      );
+    }
+    complete(d, todo, result, tick.id, support);
+  }
+
+  tick.sessionId = result.sessionId;
+  if (isValidatedProgress(result)) {
+    tick.slotSpent = true;
+    emit(d, "quota.slot_spent", { tickId: tick.id, number: tick.number, todo: tick.todo });
+  }
+  finishTick(d, tick, result.outcome, result.failure, result.cost);
+
+  d.state.handoffs.push({ ...result.handoff, tickId: tick.id, createdAt: ctx.now });
+  for (const p of result.proposedTodos) appendTodo(d, { ...p, origin: "agent" });
+  if (result.proposedTodos.length > 0) d.state.goal.replanRequested = false;
+  for (const g of result.gateRequests) openGateIn(d, { ...g, todo: tick.todo });
+
+  if (isMaterialDelta(result)) {
+    resetBackoff(d, isValidatedProgress(result) ? "validated progress" : "new commits");
+  } else {
+    const why =
+      result.outcome === "failed" ? `failed (${result.failure})` : "made no material change";
+    stall(d, `tick #${tick.number} on ${tick.todo} ${why}`);
+  }
+  if (isMaterialDelta(result) || result.outcome === "completed") {
+    addEffect(d, { kind: "tick_comment", key: `tick:${tick.id}`, tickId: tick.id });
+  }
+  return commit(d);
+}

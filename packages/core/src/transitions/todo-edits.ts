@@ -1,0 +1,163 @@
+import type { AddTodoInput, EditTodoInput, ReorderTodoInput } from "../schemas/inputs.ts";
+import {
+  AddTodoInput as AddTodoSchema,
+  EditTodoInput as EditTodoSchema,
+  ReorderTodoInput as ReorderTodoSchema,
+} from "../schemas/inputs.ts";
+import { TodoKey } from "../schemas/primitives.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { keyNumber } from "../todo-order.ts";
+import type { Draft } from "./kit.ts";
+import {
+  addEffect,
+  appendTodo,
+  begin,
+  commit,
+  emit,
+  findTodo,
+  isRefused,
+  parseInput,
+  refuse,
+  requireTrusted,
+  resetBackoff,
+} from "./kit.ts";
+
+/** A trusted change to the plan: it counts as fresh input, and answers a pending replan. */
+function planChanged(d: Draft, reason: string): void {
+  d.state.goal.replanRequested = false;
+  resetBackoff(d, reason);
+}
+
+export function addTodo(
+  state: GoalState,
+  input: AddTodoInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(AddTodoSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireTrusted(ctx, "add todos");
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = appendTodo(d, parsed);
+  todo.resumeWhen = parsed.resumeWhen;
+  if (parsed.asSubIssue) {
+    addEffect(d, { kind: "create_sub_issue", key: `todo:${todo.key}:sub_issue`, todo: todo.key });
+  }
+  planChanged(d, `new todo ${todo.key}`);
+  return commit(d);
+}
+
+export function editTodo(
+  state: GoalState,
+  input: EditTodoInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(EditTodoSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireTrusted(ctx, "edit todos");
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = findTodo(d, parsed.todo);
+  if (isRefused(todo)) return todo;
+  if (todo.status === "done" || todo.status === "dropped") {
+    return refuse("invalid_state", `${todo.key} is ${todo.status}; reopen it first to edit it.`);
+  }
+  const changed: string[] = [];
+  const set = <K extends keyof typeof todo>(field: K, value: (typeof todo)[K] | undefined) => {
+    if (value === undefined) return;
+    todo[field] = value;
+    changed.push(field);
+  };
+  set("title", parsed.title);
+  set("detail", parsed.detail);
+  set("kind", parsed.kind);
+  set("requiredScopes", parsed.requiredScopes);
+  set("resumeWhen", parsed.resumeWhen);
+  set("status", parsed.status);
+  set("blockedReason", parsed.blockedReason);
+  if (todo.status === "blocked" && todo.blockedReason === null) {
+    return refuse(
+      "invalid_input",
+      "blockedReason: a blocked todo needs a reason saying what it waits for.",
+    );
+  }
+  if (todo.status !== "blocked") todo.blockedReason = null;
+  if (changed.length === 0) {
+    return refuse("invalid_input", "Nothing to change: give at least one field besides todo.");
+  }
+  todo.updatedAt = ctx.now;
+  d.checklist = true;
+  emit(d, "todo.edited", { todo: todo.key, fields: changed });
+  planChanged(d, `${todo.key} edited`);
+  return commit(d);
+}
+
+export function dropTodo(
+  state: GoalState,
+  input: { todo: string; reason?: string },
+  ctx: TransitionContext,
+): TransitionResult {
+  const key = parseInput(TodoKey, input.todo);
+  if (isRefused(key)) return key;
+  const denied = requireTrusted(ctx, "drop todos");
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = findTodo(d, key);
+  if (isRefused(todo)) return todo;
+  if (todo.status === "done" || todo.status === "dropped") {
+    return refuse("invalid_state", `${todo.key} is already ${todo.status}.`);
+  }
+  todo.status = "dropped";
+  todo.updatedAt = ctx.now;
+  d.checklist = true;
+  emit(d, "todo.dropped", { todo: todo.key, reason: input.reason ?? "" });
+  if (todo.subIssue) {
+    addEffect(d, {
+      kind: "close_sub_issue",
+      key: `todo:${todo.key}:close`,
+      todo: todo.key,
+      reason: "not_planned",
+    });
+  }
+  planChanged(d, `${todo.key} dropped`);
+  return commit(d);
+}
+
+export function reorderTodo(
+  state: GoalState,
+  input: ReorderTodoInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(ReorderTodoSchema, input);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireTrusted(ctx, "reorder todos");
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = findTodo(d, parsed.todo);
+  if (isRefused(todo)) return todo;
+  const order = [...d.state.todos]
+    .filter((t) => t.key !== todo.key)
+    .sort((a, b) => a.position - b.position || keyNumber(a.key) - keyNumber(b.key));
+  let index: number;
+  if (parsed.before !== undefined) {
+    if (parsed.before === todo.key)
+      return refuse("invalid_input", "before: a todo cannot move before itself.");
+    index = order.findIndex((t) => t.key === parsed.before);
+    if (index < 0)
+      return refuse("not_found", `before: there is no todo ${parsed.before} on this goal.`);
+  } else {
+    index = Math.min(parsed.position ?? 0, order.length);
+  }
+  order.splice(index, 0, todo);
+  for (const [i, t] of order.entries()) t.position = i + 1;
+  todo.updatedAt = ctx.now;
+  d.checklist = true;
+  emit(d, "todo.reordered", { todo: todo.key, position: todo.position });
+  planChanged(d, `${todo.key} reordered`);
+  return commit(d);
+}
