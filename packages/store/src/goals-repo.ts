@@ -1,0 +1,270 @@
+/**
+ * Goal aggregates: create, load, and apply a kernel transition as ONE transaction
+ * (row lock, version compare-and-swap, changed rows, events, outbox, inbox).
+ */
+import type { DomainEvent, Effect, GoalState, Refusal, TransitionResult } from "@loopx/core";
+import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
+import { txNow } from "./clock.ts";
+import { goalToRow } from "./codec.ts";
+import type { Db } from "./db.ts";
+import { RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
+import { type GoalRow, type LoadWindow, loadAggregate } from "./load.ts";
+import { appendEvents, enqueueEffects, writeChildren } from "./persist.ts";
+import * as s from "./schema/index.ts";
+
+/** A kernel transition, bound to its input; `now` is the database's transaction clock. */
+export type Transition = (state: GoalState, now: Date) => TransitionResult;
+
+export type Applied =
+  | { ok: true; state: GoalState; events: DomainEvent[]; effects: Effect[] }
+  | { ok: false; refusal: Refusal };
+
+export interface DeliveryOptions {
+  /** The inbox delivery that caused this: marked processed in the same transaction. */
+  deliveryId?: string | undefined;
+  /**
+   * What a refusal does to that delivery. A refusal is deterministic (the same command is
+   * refused again), so by default it leaves the queue with outcome `refused:<code>`;
+   * `leave_pending` keeps it for a retry (e.g. when the caller expects state to change).
+   */
+  onRefusal?: "mark_processed" | "leave_pending" | undefined;
+}
+
+export interface ApplyOptions extends DeliveryOptions {
+  expectedVersion?: number | undefined;
+  source?: { tickId?: string | undefined } | undefined;
+}
+
+/** Runs `body` in a transaction; a RefusalError or a known unique violation becomes a refusal. */
+export async function inTx<T>(
+  db: Db,
+  body: (tx: Db) => Promise<T | { ok: false; refusal: Refusal }>,
+): Promise<T | { ok: false; refusal: Refusal }> {
+  try {
+    return await db.transaction((tx) => body(tx));
+  } catch (err) {
+    if (err instanceof RefusalError) return { ok: false, refusal: err.refusal };
+    const constraint = uniqueViolation(err);
+    if (constraint) return { ok: false, refusal: refusalForConstraint(constraint) };
+    throw err;
+  }
+}
+
+/** Locks the delivery row: a second processor of the same delivery waits, then sees it done. */
+async function takeDelivery(tx: Db, deliveryId: string | undefined): Promise<void> {
+  if (deliveryId === undefined) return;
+  const [row] = await tx
+    .select({ processedAt: s.inbox.processedAt })
+    .from(s.inbox)
+    .where(eq(s.inbox.deliveryId, deliveryId))
+    .for("update");
+  if (!row) {
+    throw new RefusalError({
+      code: "not_found",
+      message: `delivery ${deliveryId} is not in the inbox; record it with recordDelivery first`,
+    });
+  }
+  if (row.processedAt !== null) {
+    throw new RefusalError({
+      code: "duplicate",
+      message: `delivery ${deliveryId} was already processed`,
+    });
+  }
+}
+
+async function finishDelivery(tx: Db, deliveryId: string | undefined, outcome: string) {
+  if (deliveryId === undefined) return;
+  await tx
+    .update(s.inbox)
+    .set({ processedAt: sql`now()`, outcome, error: null })
+    .where(eq(s.inbox.deliveryId, deliveryId));
+}
+
+/** A refusal writes nothing — except, if asked, that its delivery has been dealt with. */
+async function refuse(tx: Db, refusal: Refusal, opts: DeliveryOptions) {
+  if (opts.deliveryId !== undefined && opts.onRefusal !== "leave_pending") {
+    await finishDelivery(tx, opts.deliveryId, `refused:${refusal.code}`);
+  }
+  return { ok: false as const, refusal };
+}
+
+/** Writes an accepted transition on a locked goal row. The store owns the version bump. */
+async function commit(
+  tx: Db,
+  before: GoalState,
+  result: Extract<TransitionResult, { ok: true }>,
+  opts: ApplyOptions,
+): Promise<Applied> {
+  const version = before.goal.version + 1;
+  if (result.state.goal.id !== before.goal.id) {
+    throw new Error(`a transition on goal ${before.goal.id} returned goal ${result.state.goal.id}`);
+  }
+  const state: GoalState = { ...result.state, goal: { ...result.state.goal, version } };
+  const { id: _id, ...row } = goalToRow(state.goal);
+  const updated = await tx
+    .update(s.goals)
+    .set(row)
+    .where(and(eq(s.goals.id, before.goal.id), eq(s.goals.version, before.goal.version)))
+    .returning({ id: s.goals.id });
+  if (updated.length === 0) {
+    throw new RefusalError({
+      code: "stale_version",
+      message: `goal ${before.goal.id} changed since version ${before.goal.version}; reload and retry`,
+    });
+  }
+  await writeChildren(tx, before, state);
+  const source = { deliveryId: opts.deliveryId, tickId: opts.source?.tickId };
+  await appendEvents(
+    tx,
+    result.events,
+    state.goal.id,
+    { before: before.goal.version, after: version },
+    source,
+  );
+  await enqueueEffects(tx, result.effects, state.goal.id, version);
+  await finishDelivery(tx, opts.deliveryId, "applied");
+  return { ok: true, state, events: result.events, effects: result.effects };
+}
+
+export async function createGoal(
+  db: Db,
+  build: (now: Date) => TransitionResult,
+  opts: DeliveryOptions = {},
+): Promise<Applied> {
+  return inTx(db, async (tx) => {
+    const now = await txNow(tx);
+    await takeDelivery(tx, opts.deliveryId);
+    const result = build(now);
+    if (!result.ok) return refuse(tx, result.refusal, opts);
+    const { goal } = result.state;
+    const [existing] = await tx
+      .select({ id: s.goals.id })
+      .from(s.goals)
+      .where(and(eq(s.goals.repoId, goal.repo.id), eq(s.goals.issueNumber, goal.issue.number)));
+    if (existing) {
+      return refuse(
+        tx,
+        {
+          code: "duplicate",
+          message: `${goal.repo.owner}/${goal.repo.name}#${goal.issue.number} already has goal ${existing.id}`,
+        },
+        opts,
+      );
+    }
+    // Goals reference their installation; a goal can arrive before the installation event.
+    await tx.insert(s.installations).values({ id: goal.installationId }).onConflictDoNothing();
+    await tx.insert(s.goals).values(goalToRow(goal));
+    await writeChildren(tx, null, result.state);
+    const source = { deliveryId: opts.deliveryId };
+    await appendEvents(tx, result.events, goal.id, { before: null, after: goal.version }, source);
+    await enqueueEffects(tx, result.effects, goal.id, goal.version);
+    await finishDelivery(tx, opts.deliveryId, "applied");
+    return { ok: true, state: result.state, events: result.events, effects: result.effects };
+  });
+}
+
+export async function loadGoalRow(db: Db, row: GoalRow | undefined, window?: LoadWindow) {
+  if (!row) return null;
+  return loadAggregate(db, row, await txNow(db), window);
+}
+
+export async function apply(
+  db: Db,
+  goalId: string,
+  transition: Transition,
+  opts: ApplyOptions = {},
+): Promise<Applied> {
+  return inTx(db, async (tx) => {
+    const now = await txNow(tx);
+    await takeDelivery(tx, opts.deliveryId);
+    const [row] = await tx.select().from(s.goals).where(eq(s.goals.id, goalId)).for("update");
+    if (!row) return refuse(tx, { code: "not_found", message: `no goal ${goalId}` }, opts);
+    if (opts.expectedVersion !== undefined && row.version !== opts.expectedVersion) {
+      return refuse(
+        tx,
+        {
+          code: "stale_version",
+          message: `goal ${goalId} is at version ${row.version}, not ${opts.expectedVersion}; reload and retry`,
+        },
+        opts,
+      );
+    }
+    const before = await loadAggregate(tx, row, now);
+    const result = transition(before, now);
+    if (!result.ok) return refuse(tx, result.refusal, opts);
+    return commit(tx, before, result, opts);
+  });
+}
+
+export type ClaimFn = (state: GoalState, now: Date, agent: string) => TransitionResult | null;
+
+export interface ClaimNextOptions {
+  repoId?: number | undefined;
+  installationId?: number | undefined;
+  /** Goals to try in one call when the first due ones yield nothing (default 3). */
+  maxGoals?: number | undefined;
+  /** Skip goals holding a live lease (one tick at a time per goal; default true). */
+  skipLeased?: boolean | undefined;
+}
+
+export type ClaimedNext =
+  | ({ goalId: string } & Extract<Applied, { ok: true }>)
+  | { ok: false; refusal: Refusal; skipped: { goalId: string; refusal: Refusal | null }[] };
+
+/**
+ * Claims work on a due goal. `FOR UPDATE SKIP LOCKED` hands each concurrent claimer a
+ * different goal row, and the claim is applied in the same transaction, so claimers never
+ * wait on each other and never both hold one todo.
+ */
+export async function claimNextDue(
+  db: Db,
+  agent: string,
+  claim: ClaimFn,
+  opts: ClaimNextOptions = {},
+): Promise<ClaimedNext> {
+  const skipped: { goalId: string; refusal: Refusal | null }[] = [];
+  const outcome = await inTx(db, async (tx): Promise<ClaimedNext> => {
+    const now = await txNow(tx);
+    for (let i = 0; i < (opts.maxGoals ?? 3); i++) {
+      const conditions = [eq(s.goals.status, "active"), lte(s.goals.nextWakeAt, sql`now()`)];
+      if (opts.repoId !== undefined) conditions.push(eq(s.goals.repoId, opts.repoId));
+      if (opts.installationId !== undefined) {
+        conditions.push(eq(s.goals.installationId, opts.installationId));
+      }
+      if (skipped.length > 0)
+        conditions.push(
+          notInArray(
+            s.goals.id,
+            skipped.map((k) => k.goalId),
+          ),
+        );
+      if (opts.skipLeased !== false) {
+        conditions.push(
+          sql`NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = ${s.goals.id} AND t.finished_at IS NULL AND t.lease_expires_at > now())`,
+        );
+      }
+      const [row] = await tx
+        .select()
+        .from(s.goals)
+        .where(and(...conditions))
+        .orderBy(asc(s.goals.nextWakeAt), asc(s.goals.id))
+        .limit(1)
+        .for("update", { skipLocked: true });
+      if (!row) break;
+      const before = await loadAggregate(tx, row, now);
+      const result = claim(before, now, agent);
+      if (result === null || !result.ok) {
+        skipped.push({ goalId: row.id, refusal: result?.refusal ?? null });
+        continue;
+      }
+      const applied = await commit(tx, before, result, {});
+      if (applied.ok) return { ...applied, goalId: row.id };
+    }
+    return {
+      ok: false,
+      refusal: { code: "not_found", message: "no due goal had claimable work" },
+      skipped,
+    };
+  });
+  return "skipped" in outcome || outcome.ok ? outcome : { ...outcome, skipped };
+}

@@ -1,0 +1,104 @@
+/** Webhook deliveries: stored as received, processed from here, at most once each. */
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type Db, rowsOf } from "./db.ts";
+import * as s from "./schema/index.ts";
+
+export interface DeliveryInput {
+  /** GitHub's X-GitHub-Delivery header. */
+  deliveryId: string;
+  event: string;
+  action?: string | null | undefined;
+  installationId?: number | null | undefined;
+  payload: unknown;
+}
+
+export type Delivery = typeof s.inbox.$inferSelect;
+
+/** Redeliveries (GitHub's or the reconciler's) carry the same id and are inserted once. */
+export async function recordDelivery(db: Db, d: DeliveryInput): Promise<{ inserted: boolean }> {
+  const rows = await db
+    .insert(s.inbox)
+    .values({
+      deliveryId: d.deliveryId,
+      event: d.event,
+      action: d.action ?? null,
+      installationId: d.installationId ?? null,
+      payload: d.payload ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: s.inbox.deliveryId });
+  return { inserted: rows.length > 0 };
+}
+
+const Ranked = z.object({ delivery_id: z.string() });
+
+/**
+ * Pending deliveries, round-robin across installations (the first of each, then the second
+ * of each, …) and at most `perInstallation` each, so one organisation's check-run
+ * firehose cannot starve the rest.
+ */
+export async function pendingDeliveries(
+  db: Db,
+  limit: number,
+  opts: { perInstallation?: number } = {},
+): Promise<Delivery[]> {
+  const per = opts.perInstallation ?? limit;
+  const ranked = rowsOf(
+    await db.execute(sql`
+      SELECT delivery_id FROM (
+        SELECT delivery_id, received_at,
+               row_number() OVER (PARTITION BY installation_id ORDER BY received_at, delivery_id) AS rn
+        FROM inbox
+        WHERE processed_at IS NULL AND next_attempt_at <= now()
+      ) q
+      WHERE rn <= ${per}
+      ORDER BY rn, received_at, delivery_id
+      LIMIT ${limit}`),
+  ).map((r) => Ranked.parse(r).delivery_id);
+  if (ranked.length === 0) return [];
+  const rows = await db.select().from(s.inbox).where(inArray(s.inbox.deliveryId, ranked));
+  const order = new Map(ranked.map((id, i) => [id, i]));
+  return rows.sort((a, b) => (order.get(a.deliveryId) ?? 0) - (order.get(b.deliveryId) ?? 0));
+}
+
+/**
+ * For a delivery that caused no transition (ignored event, or handled elsewhere). A
+ * delivery that causes one is marked by `apply({ deliveryId })` in that transaction.
+ * Returns false if it was already processed.
+ */
+export async function markDeliveryProcessed(
+  db: Db,
+  deliveryId: string,
+  outcome = "ignored",
+): Promise<boolean> {
+  const rows = await db
+    .update(s.inbox)
+    .set({ processedAt: sql`now()`, outcome })
+    .where(and(eq(s.inbox.deliveryId, deliveryId), isNull(s.inbox.processedAt)))
+    .returning({ id: s.inbox.deliveryId });
+  return rows.length > 0;
+}
+
+/** Keeps it pending and retries later: at `retryAt`, or after 2^attempts minutes (capped). */
+export async function markDeliveryFailed(
+  db: Db,
+  deliveryId: string,
+  error: string,
+  retryAt?: Date,
+): Promise<void> {
+  await db
+    .update(s.inbox)
+    .set({
+      attempts: sql`${s.inbox.attempts} + 1`,
+      error: error.slice(0, 2000),
+      nextAttemptAt:
+        retryAt ?? sql`now() + interval '1 minute' * power(2, least(${s.inbox.attempts}, 8))`,
+    })
+    .where(and(eq(s.inbox.deliveryId, deliveryId), isNull(s.inbox.processedAt)));
+}
+
+export async function getDelivery(db: Db, deliveryId: string): Promise<Delivery | null> {
+  const [row] = await db.select().from(s.inbox).where(eq(s.inbox.deliveryId, deliveryId));
+  return row ?? null;
+}

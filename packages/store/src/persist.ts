@@ -1,0 +1,227 @@
+/**
+ * Writing a transition's outcome: only the rows that changed, the events, the outbox.
+ * Runs inside the caller's transaction; it never commits or catches.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { type DomainEvent, Effect, EventType, type GoalState } from "@loopx/core";
+import { and, eq, getTableColumns, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import type { PgTable } from "drizzle-orm/pg-core";
+import {
+  evidenceToRow,
+  gateToRow,
+  handoffToRow,
+  noteToRow,
+  pullRequestToRow,
+  tickToRow,
+  todoToRow,
+} from "./codec.ts";
+import type { Db } from "./db.ts";
+import * as s from "./schema/index.ts";
+
+/** `SET col = excluded.col` for every column but the conflict target and insertion order. */
+function excludedSet(table: PgTable, keep: string[]): Record<string, SQL> {
+  const set: Record<string, SQL> = {};
+  for (const [prop, col] of Object.entries(getTableColumns(table))) {
+    if (keep.includes(prop)) continue;
+    set[prop] = sql.raw(`excluded."${col.name}"`);
+  }
+  return set;
+}
+
+/** Items of `after` that are new or differ from `before` (matched by `key`). */
+function changed<T>(before: T[], after: T[], key: (t: T) => string): T[] {
+  const old = new Map(before.map((t) => [key(t), t]));
+  return after.filter((t) => !isDeepStrictEqual(old.get(key(t)), t));
+}
+
+type Collections = Omit<GoalState, "goal">;
+
+const EMPTY: Collections = {
+  todos: [],
+  gates: [],
+  evidence: [],
+  ticks: [],
+  handoffs: [],
+  notes: [],
+  pullRequests: [],
+};
+
+export async function writeChildren(
+  tx: Db,
+  before: Collections | null,
+  after: GoalState,
+): Promise<void> {
+  const b = before ?? EMPTY;
+  const id = after.goal.id;
+
+  const todos = changed(b.todos, after.todos, (t) => t.key);
+  if (todos.length > 0) {
+    await tx
+      .insert(s.todos)
+      .values(todos.map((t) => todoToRow(id, t)))
+      .onConflictDoUpdate({
+        target: [s.todos.goalId, s.todos.key],
+        set: excludedSet(s.todos, ["goalId", "key"]),
+      });
+  }
+  const gates = changed(b.gates, after.gates, (g) => g.key);
+  if (gates.length > 0) {
+    await tx
+      .insert(s.gates)
+      .values(gates.map((g) => gateToRow(id, g)))
+      .onConflictDoUpdate({
+        target: [s.gates.goalId, s.gates.key],
+        set: excludedSet(s.gates, ["goalId", "key"]),
+      });
+  }
+  const ticks = changed(b.ticks, after.ticks, (t) => t.id);
+  if (ticks.length > 0) {
+    await tx
+      .insert(s.ticks)
+      .values(ticks.map((t) => tickToRow(id, t)))
+      .onConflictDoUpdate({ target: s.ticks.id, set: excludedSet(s.ticks, ["id", "goalId"]) });
+  }
+  const evidence = changed(b.evidence, after.evidence, (e) => e.id);
+  if (evidence.length > 0) {
+    await tx
+      .insert(s.evidence)
+      .values(evidence.map((e) => evidenceToRow(id, e)))
+      .onConflictDoUpdate({
+        target: s.evidence.id,
+        set: excludedSet(s.evidence, ["id", "goalId", "seq"]),
+      });
+  }
+  const handoffs = changed(b.handoffs, after.handoffs, (h) => h.tickId);
+  if (handoffs.length > 0) {
+    await tx
+      .insert(s.handoffs)
+      .values(handoffs.map((h) => handoffToRow(id, h)))
+      .onConflictDoUpdate({
+        target: [s.handoffs.goalId, s.handoffs.tickId],
+        set: excludedSet(s.handoffs, ["seq", "goalId", "tickId"]),
+      });
+  }
+  const notes = changed(b.notes, after.notes, (n) => n.id);
+  if (notes.length > 0) {
+    await tx
+      .insert(s.notes)
+      .values(notes.map((n) => noteToRow(id, n)))
+      .onConflictDoUpdate({
+        target: s.notes.id,
+        set: excludedSet(s.notes, ["id", "goalId", "seq"]),
+      });
+  }
+  const prs = changed(b.pullRequests, after.pullRequests, (p) => String(p.number));
+  if (prs.length > 0) {
+    await tx
+      .insert(s.pullRequests)
+      .values(prs.map((p) => pullRequestToRow(id, p)))
+      .onConflictDoUpdate({
+        target: [s.pullRequests.goalId, s.pullRequests.number],
+        set: excludedSet(s.pullRequests, ["goalId", "number", "seq"]),
+      });
+  }
+  // Todos, gates and PRs are loaded whole, so one missing from `after` was removed by the
+  // transition. Windowed collections (ticks, evidence, …) are never deleted this way.
+  if (before) {
+    await deleteMissing(tx, s.todos, s.todos.key, id, b.todos, after.todos, (t) => t.key);
+    await deleteMissing(tx, s.gates, s.gates.key, id, b.gates, after.gates, (g) => g.key);
+    const goneprs = b.pullRequests
+      .filter((p) => !after.pullRequests.some((q) => q.number === p.number))
+      .map((p) => p.number);
+    if (goneprs.length > 0) {
+      await tx
+        .delete(s.pullRequests)
+        .where(and(eq(s.pullRequests.goalId, id), inArray(s.pullRequests.number, goneprs)));
+    }
+  }
+}
+
+async function deleteMissing<T>(
+  tx: Db,
+  table: typeof s.todos | typeof s.gates,
+  keyCol: typeof s.todos.key | typeof s.gates.key,
+  goalId: string,
+  before: T[],
+  after: T[],
+  key: (t: T) => string,
+): Promise<void> {
+  const keep = after.map(key);
+  if (before.every((t) => keep.includes(key(t)))) return;
+  await tx
+    .delete(table)
+    .where(and(eq(table.goalId, goalId), keep.length > 0 ? notInArray(keyCol, keep) : sql`true`));
+}
+
+export interface EventSource {
+  deliveryId?: string | undefined;
+  tickId?: string | undefined;
+}
+
+export async function appendEvents(
+  tx: Db,
+  events: DomainEvent[],
+  goalId: string,
+  versions: { before: number | null; after: number },
+  source: EventSource,
+): Promise<void> {
+  if (events.length === 0) return;
+  await tx.insert(s.events).values(
+    events.map((e) => ({
+      goalId,
+      type: EventType.parse(e.type),
+      actor: e.actor,
+      deliveryId: source.deliveryId ?? null,
+      tickId: source.tickId ?? (e.actor.kind === "agent" ? e.actor.tickId : null),
+      at: e.at,
+      data: e.data,
+      versionBefore: versions.before,
+      versionAfter: versions.after,
+    })),
+  );
+}
+
+/** Body and status always render the newest goal version: one row each, moved forward. */
+const COALESCED = new Set(["body", "status"]);
+
+export async function enqueueEffects(
+  tx: Db,
+  effects: Effect[],
+  goalId: string,
+  goalVersion: number,
+): Promise<void> {
+  // One statement cannot touch a row twice: the last effect with a key wins within a batch.
+  const byKey = new Map<string, Effect>();
+  for (const e of effects) byKey.set(e.key, Effect.parse(e));
+  const rows = [...byKey.values()].map((e) => ({
+    goalId,
+    key: e.key,
+    kind: e.kind,
+    payload: e,
+    goalVersion,
+  }));
+  const coalesced = rows.filter((r) => COALESCED.has(r.kind));
+  const once = rows.filter((r) => !COALESCED.has(r.kind));
+  if (coalesced.length > 0) {
+    await tx
+      .insert(s.outbox)
+      .values(coalesced)
+      .onConflictDoUpdate({
+        target: [s.outbox.goalId, s.outbox.key],
+        // A newer render is a new write: revive the row even if it was done or dead-lettered.
+        set: {
+          payload: sql`excluded.payload`,
+          goalVersion: sql`greatest(${s.outbox.goalVersion}, excluded.goal_version)`,
+          attempts: 0,
+          nextAttemptAt: sql`now()`,
+          doneAt: null,
+          deadAt: null,
+          lastError: null,
+          updatedAt: sql`now()`,
+        },
+      });
+  }
+  if (once.length > 0) {
+    await tx.insert(s.outbox).values(once).onConflictDoNothing();
+  }
+}

@@ -1,0 +1,4 @@
+export * from "./goals.ts";
+export * from "./ledger.ts";
+export * from "./records.ts";
+export * from "./work.ts";

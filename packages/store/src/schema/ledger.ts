@@ -1,0 +1,87 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { goals } from "./goals.ts";
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+/** Append-only: every accepted transition, with who, what caused it and the versions around it. */
+export const events = pgTable(
+  "events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    goalId: uuid("goal_id")
+      .notNull()
+      .references(() => goals.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    actor: jsonb("actor").notNull(),
+    deliveryId: text("delivery_id"),
+    tickId: uuid("tick_id"),
+    at: tstz("at").notNull(),
+    data: jsonb("data").notNull(),
+    versionBefore: integer("version_before"),
+    versionAfter: integer("version_after").notNull(),
+  },
+  (t) => [index("events_goal_idx").on(t.goalId, t.id)],
+);
+
+/** Webhook deliveries as received; processed_at is set in the transaction they caused. */
+export const inbox = pgTable(
+  "inbox",
+  {
+    deliveryId: text("delivery_id").primaryKey(),
+    event: text("event").notNull(),
+    action: text("action"),
+    installationId: bigint("installation_id", { mode: "number" }),
+    payload: jsonb("payload").notNull(),
+    receivedAt: tstz("received_at").notNull().defaultNow(),
+    nextAttemptAt: tstz("next_attempt_at").notNull().defaultNow(),
+    processedAt: tstz("processed_at"),
+    /** applied, ignored, or refused:<code> — why it left the queue. */
+    outcome: text("outcome"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [
+    index("inbox_pending_idx").on(t.installationId, t.receivedAt).where(sql`processed_at IS NULL`),
+  ],
+);
+
+/**
+ * GitHub writes still to do. UNIQUE(goal_id, key): `body`/`status` rows are upserted to the
+ * newest goal version (coalesced); every other key is written once.
+ */
+export const outbox = pgTable(
+  "outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    goalId: uuid("goal_id")
+      .notNull()
+      .references(() => goals.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    kind: text("kind").notNull(),
+    payload: jsonb("payload").notNull(),
+    goalVersion: integer("goal_version").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: tstz("next_attempt_at").notNull().defaultNow(),
+    doneAt: tstz("done_at"),
+    deadAt: tstz("dead_at"),
+    lastError: text("last_error"),
+    createdAt: tstz("created_at").notNull().defaultNow(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("outbox_goal_key_uniq").on(t.goalId, t.key),
+    index("outbox_due_idx").on(t.nextAttemptAt).where(sql`done_at IS NULL AND dead_at IS NULL`),
+  ],
+);

@@ -1,0 +1,83 @@
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { goals } from "./goals.ts";
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const goalRef = () =>
+  uuid("goal_id")
+    .notNull()
+    .references(() => goals.id, { onDelete: "cascade" });
+
+/** `seq` keeps insertion order: several rows of one tick share an observed_at. */
+export const evidence = pgTable(
+  "evidence",
+  {
+    id: uuid("id").primaryKey(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    goalId: goalRef(),
+    todo: text("todo"),
+    tickId: uuid("tick_id"),
+    kind: text("kind").notNull(),
+    summary: text("summary").notNull(),
+    url: text("url"),
+    sha: text("sha"),
+    observedAt: timestamp("observed_at", { withTimezone: true, mode: "date" }).notNull(),
+    stale: boolean("stale").notNull().default(false),
+  },
+  (t) => [index("evidence_goal_seq_idx").on(t.goalId, t.seq)],
+);
+
+export const handoffs = pgTable(
+  "handoffs",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    goalId: goalRef(),
+    tickId: uuid("tick_id").notNull(),
+    done: text("done").notNull(),
+    next: text("next").notNull(),
+    questions: jsonb("questions").notNull(),
+    createdAt: tstz("created_at").notNull(),
+  },
+  // One handoff per tick.
+  (t) => [uniqueIndex("handoffs_goal_tick_uniq").on(t.goalId, t.tickId)],
+);
+
+export const notes = pgTable(
+  "notes",
+  {
+    id: uuid("id").primaryKey(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    goalId: goalRef(),
+    from: text("from_login").notNull(),
+    trusted: boolean("trusted").notNull(),
+    text: text("text").notNull(),
+    at: tstz("at").notNull(),
+    deliveredTo: uuid("delivered_to"),
+  },
+  (t) => [index("notes_goal_seq_idx").on(t.goalId, t.seq)],
+);
+
+export const pullRequests = pgTable(
+  "pull_requests",
+  {
+    goalId: goalRef(),
+    number: integer("number").notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    todo: text("todo"),
+    headRef: text("head_ref").notNull(),
+    headSha: text("head_sha").notNull(),
+    state: text("state").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.number] })],
+);

@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { goals } from "./goals.ts";
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const goalRef = () =>
+  uuid("goal_id")
+    .notNull()
+    .references(() => goals.id, { onDelete: "cascade" });
+
+export const todos = pgTable(
+  "todos",
+  {
+    goalId: goalRef(),
+    key: text("key").notNull(),
+    // Key order is creation order (keys are minted from a counter and never reused).
+    ordinal: integer("ordinal").notNull(),
+    title: text("title").notNull(),
+    detail: text("detail").notNull().default(""),
+    status: text("status").notNull(),
+    kind: text("kind").notNull(),
+    position: integer("position").notNull(),
+    origin: text("origin").notNull(),
+    requiredScopes: jsonb("required_scopes").notNull(),
+    subIssueId: bigint("sub_issue_id", { mode: "number" }),
+    subIssueNumber: integer("sub_issue_number"),
+    claimTickId: uuid("claim_tick_id"),
+    claimedBy: text("claimed_by"),
+    leaseExpiresAt: tstz("lease_expires_at"),
+    attempts: integer("attempts").notNull().default(0),
+    resumeWhen: jsonb("resume_when"),
+    blockedReason: text("blocked_reason"),
+    completion: jsonb("completion"),
+    createdAt: tstz("created_at").notNull(),
+    updatedAt: tstz("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.key] })],
+);
+
+export const gates = pgTable(
+  "gates",
+  {
+    goalId: goalRef(),
+    key: text("key").notNull(),
+    ordinal: integer("ordinal").notNull(),
+    question: text("question").notNull(),
+    scopes: jsonb("scopes").notNull(),
+    status: text("status").notNull(),
+    requestedFrom: jsonb("requested_from").notNull(),
+    todo: text("todo"),
+    prNumber: integer("pr_number"),
+    prHeadSha: text("pr_head_sha"),
+    openedAt: tstz("opened_at").notNull(),
+    resolvedBy: text("resolved_by"),
+    resolvedAt: tstz("resolved_at"),
+    note: text("note"),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.key] })],
+);
+
+export const ticks = pgTable(
+  "ticks",
+  {
+    id: uuid("id").primaryKey(),
+    goalId: goalRef(),
+    number: integer("number").notNull(),
+    todo: text("todo").notNull(),
+    agent: text("agent").notNull(),
+    harness: text("harness").notNull(),
+    runId: bigint("run_id", { mode: "number" }),
+    runAttempt: integer("run_attempt"),
+    leaseToken: text("lease_token").notNull(),
+    leaseExpiresAt: tstz("lease_expires_at").notNull(),
+    startedAt: tstz("started_at").notNull(),
+    finishedAt: tstz("finished_at"),
+    outcome: text("outcome"),
+    failure: text("failure"),
+    cost: jsonb("cost"),
+    slotSpent: boolean("slot_spent").notNull().default(false),
+    sessionId: text("session_id"),
+  },
+  (t) => [
+    uniqueIndex("ticks_goal_number_uniq").on(t.goalId, t.number),
+    // One claim per workflow run attempt: a replayed OIDC token cannot open a second tick.
+    uniqueIndex("ticks_run_uniq").on(t.runId, t.runAttempt).where(sql`run_id IS NOT NULL`),
+    // Open ticks (live or expired leases) are always loaded and swept.
+    index("ticks_open_idx").on(t.goalId, t.leaseExpiresAt).where(sql`finished_at IS NULL`),
+    index("ticks_goal_started_idx").on(t.goalId, t.startedAt),
+  ],
+);

@@ -1,0 +1,64 @@
+/** Per-file databases on the real server, and one PGlite per test worker. */
+import { randomBytes } from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import type { Store } from "@loopx/store";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+
+/**
+ * A database of its own on the shared server, so test files running in parallel workers
+ * never truncate each other's rows.
+ */
+export async function freshDatabase(
+  serverUrl: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `loopx_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const again = postgres(serverUrl, { max: 1, onnotice: () => {} });
+      try {
+        await again.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await again.end();
+      }
+    },
+  };
+}
+
+const KEY = Symbol.for("loopx.test.pglite");
+type WithPglite = typeof globalThis & { [KEY]?: Promise<PGlite> };
+
+/** PGlite costs ~2 s and ~800 MB per instance: one per worker, reset by truncation. */
+export function sharedPglite(): Promise<PGlite> {
+  const g: WithPglite = globalThis;
+  g[KEY] ??= PGlite.create("memory://");
+  return g[KEY];
+}
+
+const TABLES = [
+  "outbox",
+  "events",
+  "inbox",
+  "pull_requests",
+  "notes",
+  "handoffs",
+  "evidence",
+  "ticks",
+  "gates",
+  "todos",
+  "goals",
+  "installations",
+];
+
+export async function truncateAll(store: Store): Promise<void> {
+  await store.db.execute(sql.raw(`TRUNCATE ${TABLES.join(", ")} RESTART IDENTITY CASCADE`));
+}
