@@ -1,0 +1,124 @@
+import { Login, Scope } from "@loopx/core";
+import { z } from "zod";
+import { HarnessName } from "./command.ts";
+
+// No .refine/.superRefine anywhere in this file: z.toJSONSchema cannot express them, and the
+// editor schema must say everything the parser checks. Every object is strict so a typo
+// (`lable:`) is an error with a path, never a silently ignored key.
+
+/** A gate LoopX opens by itself before a kind of action. */
+const EventGateRule = z
+  .strictObject({
+    /** The action that needs approval: merging a LoopX pull request, or opening one. */
+    when: z.enum(["merge", "open_pr"]).describe("The action that needs approval."),
+    /** The scopes the gate covers; work needing them waits for an approval. */
+    scopes: z.array(Scope).min(1).describe("Scopes the gate covers, e.g. merge."),
+  })
+  .describe("Open a gate before an action, e.g. { when: merge, scopes: [merge] }.");
+
+/** A gate LoopX opens before changing files that match. */
+const PathGateRule = z
+  .strictObject({
+    /** Glob patterns (`.github/**`, `migrations/*.sql`) of files whose change needs approval. */
+    paths: z.array(z.string().min(1).max(200)).min(1).describe("Globs of guarded files."),
+    /** The scopes the gate covers, e.g. `write:.github`. */
+    scopes: z.array(Scope).min(1).describe("Scopes the gate covers, e.g. write:.github."),
+  })
+  .describe("Open a gate before touching matching files.");
+
+export const GateRule = z.union([EventGateRule, PathGateRule]);
+export type GateRule = z.infer<typeof GateRule>;
+
+const usd = z.number().nonnegative().max(100_000);
+const tokens = z.number().int().nonnegative();
+const minutes = z
+  .number()
+  .nonnegative()
+  .max(60 * 24 * 365);
+
+/** Per-goal ceilings. Only a configured owner can raise a goal's budget, and never above these. */
+const GoalBudget = z.strictObject({
+  /** US dollars the harness may spend on one goal. */
+  usd: usd.default(25).describe("USD one goal may spend in total."),
+  /** Model tokens (input + output) for one goal. */
+  tokens: tokens.default(10_000_000).describe("Model tokens one goal may use in total."),
+  /** GitHub Actions minutes of tick runs for one goal. */
+  runnerMinutes: minutes.default(600).describe("Actions runner minutes one goal may use."),
+  /** Ticks (workflow runs of the agent) for one goal. */
+  ticks: z.number().int().positive().default(100).describe("Ticks one goal may run."),
+});
+
+/** The most one tick may cost. A tick that crashes or never reports is charged this cap. */
+const TickCap = z.strictObject({
+  /** US dollars one slice may spend. */
+  usd: usd.default(2).describe("USD one tick may spend."),
+  /** Model tokens one slice may use. */
+  tokens: tokens.default(1_000_000).describe("Model tokens one tick may use."),
+  /** Wall-clock minutes of one tick's agent job. */
+  runnerMinutes: minutes.default(30).describe("Runner minutes one tick may take."),
+});
+
+/** `.github/loopx.yml` in the target repository. Every field is optional. */
+export const LoopxConfig = z
+  .strictObject({
+    /** The issue label that starts a goal. */
+    label: z.string().trim().min(1).max(50).default("loopx").describe("Label that starts a goal."),
+    /** File name of the tick workflow in `.github/workflows/` that LoopX dispatches. */
+    tickWorkflow: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+\.ya?ml$/, "a workflow file name such as loopx-tick.yml")
+      .default("loopx-tick.yml")
+      .describe("File name of the tick workflow in .github/workflows/."),
+    /** The agent that runs slices unless a goal switches (`/loopx harness …`). */
+    harness: z
+      .strictObject({
+        /** Which adapter runs a slice. */
+        default: HarnessName.default("claude-code").describe("Which agent runs a slice."),
+        /** Tools the agent may use (Claude Code syntax, e.g. `Bash(npm test:*)`); empty: the adapter's minimal set. */
+        allowedTools: z
+          .array(z.string().min(1).max(200))
+          .max(100)
+          .default([])
+          .describe("Tools the agent may use; empty means the adapter's minimal set."),
+      })
+      .prefault({})
+      .describe("The agent and what it may do."),
+    /** The command whose pass makes a slice's progress count (e.g. `npm test`); null: none. */
+    validationCommand: z
+      .string()
+      .min(1)
+      .max(500)
+      .nullable()
+      .default(null)
+      .describe("Command whose pass validates a slice, e.g. npm test."),
+    /** Spending limits. */
+    budgets: z
+      .strictObject({
+        /** Ceilings for one goal. */
+        goal: GoalBudget.prefault({}).describe("Ceilings for one goal."),
+        /** The cap for one tick. */
+        tick: TickCap.prefault({}).describe("The cap for one tick."),
+      })
+      .prefault({})
+      .describe("Spending limits."),
+    /** Logins that own every goal here (besides whoever labelled it) and may raise budgets. */
+    owners: z.array(Login).max(50).default([]).describe("Logins that own every goal."),
+    /** Gates LoopX opens by itself. Replaces the default list when given. */
+    gates: z
+      .array(GateRule)
+      .max(50)
+      .default([
+        { when: "merge", scopes: ["merge"] },
+        { paths: [".github/**"], scopes: ["write:.github"] },
+      ])
+      .describe("Gates LoopX opens by itself; replaces the defaults when given."),
+    /** `sticky`: one status comment edited in place plus a comment per productive tick; `quiet`: the status comment only. */
+    comments: z
+      .enum(["sticky", "quiet"])
+      .default("sticky")
+      .describe("sticky: status comment plus tick comments; quiet: status comment only."),
+  })
+  .describe("LoopX for GitHub: .github/loopx.yml");
+export type LoopxConfig = z.infer<typeof LoopxConfig>;
+/** The config as written in YAML, before defaults. */
+export type LoopxConfigInput = z.input<typeof LoopxConfig>;

@@ -1,0 +1,55 @@
+import type { GoalState, Todo } from "@loopx/core";
+import { BLOCK_BEGIN, BLOCK_END, todoMarker } from "./markers.ts";
+import { neutralizeInline } from "./neutralize.ts";
+import { safeUrl } from "./safe-url.ts";
+import { truncateBody } from "./truncate-body.ts";
+
+/**
+ * The block's share of the 65,536 characters: the author's objective keeps the rest. At
+ * ~300 characters a line this still lists 100 todos.
+ */
+export const MANAGED_BLOCK_LIMIT = 32768;
+
+export interface ManagedBlockOptions {
+  /** Link to the sticky status comment; null before it has been posted. */
+  statusCommentUrl: string | null;
+}
+
+function keyNumber(key: string): number {
+  return Number.parseInt(key.slice(1), 10);
+}
+
+function byPosition(a: Todo, b: Todo): number {
+  return a.position - b.position || keyNumber(a.key) - keyNumber(b.key);
+}
+
+function item(todo: Todo): string {
+  const title = neutralizeInline(todo.title);
+  const sub = todo.subIssue ? ` (#${todo.subIssue.number})` : "";
+  // Dropped todos stay visible (struck through) so a person sees the plan changed, but get
+  // no checkbox and no marker: ticking one would have no meaning, so it must not be intake.
+  if (todo.status === "dropped") return `- ~~${todo.key} ${title}~~${sub} (dropped)`;
+  const box = todo.status === "done" ? "[x]" : "[ ]";
+  return `- ${box} ${todo.key} ${title}${sub} ${todoMarker(todo.key)}`;
+}
+
+/**
+ * The part of the goal issue body LoopX owns: the todo checklist (each item tagged with a
+ * hidden marker so a person's tick can be read back) and a link to the status comment.
+ * Status, gates and budgets deliberately live in the status comment: the body is rewritten
+ * only when the checklist changes, because PATCH on an issue is last-write-wins.
+ */
+export function renderManagedBlock(state: GoalState, options: ManagedBlockOptions): string {
+  const url = options.statusCommentUrl ? safeUrl(options.statusCommentUrl) : null;
+  const heading = url
+    ? `**LoopX checklist** · [status, gates and budget](${url})`
+    : "**LoopX checklist** · status comment coming";
+  const todos = [...state.todos].sort(byPosition);
+  const items = todos.length > 0 ? todos.map(item).join("\n") : "_No todos yet._";
+  const inner = truncateBody(
+    `${heading}\n\n${items}`,
+    MANAGED_BLOCK_LIMIT - BLOCK_BEGIN.length - BLOCK_END.length - 2,
+    url ?? undefined,
+  );
+  return `${BLOCK_BEGIN}\n${inner}\n${BLOCK_END}`;
+}
