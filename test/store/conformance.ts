@@ -9,6 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
+import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
 
 async function created(store: Store, over: Parameters<typeof createFixture>[0] = {}) {
   const r = await store.createGoal(createFixture(over));
@@ -386,6 +387,39 @@ export function describeStoreConformance(
           repository: { usd: 1.75 },
           installation: { usd: 6.75, ticks: 98 },
         });
+      });
+
+      it("round-trips the real kernel: create, claim, result, all equal to the kernel's state", async () => {
+        const made = await store.createGoal(kernelCreate({ todos: 3 }));
+        if (!made.ok) throw new Error(made.refusal.message);
+        const id = made.state.goal.id;
+        expect(made.state.goal.version).toBe(1);
+        expect(await store.loadGoal(id)).toEqual(made.state);
+        const claim = kernelClaim({ agent: "runner-1", run: { id: 321, attempt: 1 } });
+        const claimed = await store.apply(id, claim.transition, {
+          source: { tickId: claim.tickId },
+        });
+        if (!claimed.ok) throw new Error(claimed.refusal.message);
+        expect(await store.loadGoal(id)).toEqual(claimed.state);
+        const todo = claimed.state.ticks[0]!.todo;
+        // The lease is judged on the database clock the store handed the kernel.
+        const now = await store.dbNow();
+        expect(
+          claimed.state.todos.find((t) => t.key === todo)?.claim?.leaseExpiresAt.getTime(),
+        ).toBeGreaterThan(now.getTime());
+        const again = await store.apply(id, kernelClaim({ agent: "runner-2", todo }).transition);
+        expect(again.ok).toBe(false);
+        const done = await store.apply(id, kernelResult(claim.tickId, claim.leaseToken, todo));
+        if (!done.ok) throw new Error(done.refusal.message);
+        const loaded = await store.loadGoal(id);
+        expect(loaded).toEqual(done.state);
+        expect(loaded?.ticks[0]?.finishedAt).toBeInstanceOf(Date);
+        expect(loaded?.evidence.length).toBeGreaterThan(0);
+        expect(loaded?.handoffs).toHaveLength(1);
+        // Nothing to expire: a refusal, and nothing written.
+        const expired = await store.apply(id, kernelExpire);
+        expect(expired).toMatchObject({ ok: false, refusal: { code: "not_found" } });
+        expect((await store.loadGoal(id))?.goal.version).toBe(done.state.goal.version);
       });
 
       it("lists goals whose leases expired on the database clock", async () => {

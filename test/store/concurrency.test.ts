@@ -1,0 +1,86 @@
+/**
+ * Claims under real concurrency: many sessions on one PostgreSQL. PGlite is a single session
+ * (queries are serialised, advisory locks are re-entrant), so it cannot show any of this.
+ */
+import type { Store } from "@loopx/store";
+import { openStore, tables } from "@loopx/store";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freshDatabase, truncateAll } from "../support/databases.ts";
+import { kernelClaim, kernelClaimFn, kernelCreate } from "./kernel-fixtures.ts";
+
+const serverUrl = inject("pgUrl");
+const skipReason = serverUrl ? "" : inject("pgSkipReason");
+
+describe.skipIf(!serverUrl)(
+  `claims under concurrency (real PostgreSQL only; PGlite is one session and cannot race)${skipReason ? ` — skipped: ${skipReason}` : ""}`,
+  () => {
+    let admin: Store;
+    let sessions: Store[] = [];
+    let drop: () => Promise<void> = async () => {};
+
+    beforeAll(async () => {
+      const db = await freshDatabase(serverUrl ?? "");
+      drop = db.drop;
+      admin = await openStore({ databaseUrl: db.url });
+      await admin.migrate();
+      // One single-connection store per claimer: 32 separate server sessions.
+      sessions = await Promise.all(
+        Array.from({ length: 32 }, () => openStore({ databaseUrl: db.url, maxConnections: 1 })),
+      );
+    });
+    afterAll(async () => {
+      await Promise.all(sessions.map((s) => s.close()));
+      await admin?.close();
+      await drop();
+    });
+
+    it("16 sessions racing for one todo: exactly one wins, the rest are refused", async () => {
+      await truncateAll(admin);
+      const made = await admin.createGoal(kernelCreate({ todos: 1 }));
+      if (!made.ok) throw new Error(made.refusal.message);
+      const id = made.state.goal.id;
+      const racers = sessions.slice(0, 16);
+      const results = await Promise.all(
+        racers.map((s, i) =>
+          s.apply(id, kernelClaim({ agent: `racer-${i}`, todo: "T1" }).transition),
+        ),
+      );
+      const winners = results.filter((r) => r.ok);
+      expect(winners).toHaveLength(1);
+      for (const r of results) {
+        if (!r.ok) expect(["lease_held", "invalid_state"]).toContain(r.refusal.code);
+      }
+      const state = await admin.loadGoal(id);
+      expect(state?.ticks).toHaveLength(1);
+      expect(state?.goal.version).toBe(2);
+      const ticks = await admin.db.select().from(tables.ticks);
+      expect(ticks).toHaveLength(1);
+    });
+
+    it("32 claimers draining 200 due goals: each goal claimed exactly once, no waiting", async () => {
+      await truncateAll(admin);
+      const goals = 200;
+      for (let i = 0; i < goals; i++) {
+        const made = await admin.createGoal(kernelCreate({ todos: 1 }));
+        if (!made.ok) throw new Error(made.refusal.message);
+      }
+      const claimedBy = new Map<string, string[]>();
+      await Promise.all(
+        sessions.map(async (s, i) => {
+          const agent = `claimer-${i}`;
+          for (;;) {
+            const r = await s.claimNextDue(agent, kernelClaimFn);
+            if (!r.ok) break;
+            claimedBy.set(r.goalId, [...(claimedBy.get(r.goalId) ?? []), agent]);
+          }
+        }),
+      );
+      const doubles = [...claimedBy.values()].filter((who) => who.length > 1);
+      expect(doubles).toEqual([]);
+      expect(claimedBy.size).toBe(goals);
+      const ticks = await admin.db.select({ goalId: tables.ticks.goalId }).from(tables.ticks);
+      expect(ticks).toHaveLength(goals);
+      expect(new Set(ticks.map((t) => t.goalId)).size).toBe(goals);
+    });
+  },
+);

@@ -1,0 +1,106 @@
+/** The real kernel's transitions, bound for the store (its `now` is the database clock). */
+import { randomUUID } from "node:crypto";
+import {
+  type Actor,
+  applyTickResult,
+  claimTodo,
+  createGoal,
+  expireLeases,
+  type GoalState,
+  type HarnessResult,
+  type TransitionContext,
+  type TransitionResult,
+} from "@loopx/core";
+
+let issueSeq = 5000;
+
+function ctx(actor: Actor, now: Date): TransitionContext {
+  return { actor, now, newId: () => randomUUID() };
+}
+
+const _app: Actor = { kind: "app" };
+
+export function kernelCreate(over: { repoId?: number; issue?: number; todos?: number } = {}) {
+  const issue = over.issue ?? issueSeq++;
+  return (now: Date): TransitionResult =>
+    createGoal(
+      {
+        id: randomUUID(),
+        installationId: 11,
+        repo: { id: over.repoId ?? 4242, ownerId: 99, owner: "acme", name: "rocket" },
+        issue: { id: 700_000 + issue, number: issue },
+        objective: {
+          title: "Reach orbit",
+          body: "Build the rocket.",
+          author: "bob",
+          authorTrusted: true,
+          snapshotAt: now,
+        },
+        owners: ["bob"],
+        harness: "shell",
+        budget: { usd: 50 },
+        todos: Array.from({ length: over.todos ?? 3 }, (_, i) => ({ title: `Stage ${i + 1}` })),
+      },
+      ctx({ kind: "human", login: "bob", trusted: true }, now),
+    );
+}
+
+export interface KernelClaim {
+  agent: string;
+  todo?: string;
+  run?: { id: number; attempt: number } | null;
+  leaseTtlMs?: number;
+}
+
+/** Returns the claim transition and the tick id/lease token it will use. */
+export function kernelClaim(input: KernelClaim) {
+  const tickId = randomUUID();
+  const leaseToken = randomUUID().replaceAll("-", "");
+  const transition = (state: GoalState, now: Date): TransitionResult =>
+    claimTodo(
+      state,
+      {
+        tickId,
+        leaseToken,
+        agent: input.agent,
+        harness: "shell",
+        run: input.run ?? null,
+        leaseTtlMs: input.leaseTtlMs ?? 15 * 60_000,
+        ...(input.todo ? { todo: input.todo } : {}),
+      },
+      ctx({ kind: "agent", tickId, harness: "shell" }, now),
+    );
+  return { tickId, leaseToken, transition };
+}
+
+/** A ClaimFn for claimNextDue: a fresh tick per attempt. */
+export function kernelClaimFn(state: GoalState, now: Date, agent: string): TransitionResult {
+  return kernelClaim({ agent }).transition(state, now);
+}
+
+export function kernelResult(tickId: string, leaseToken: string, todo: string) {
+  const result: HarnessResult = {
+    todo,
+    outcome: "progress",
+    failure: null,
+    validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
+    commits: [{ sha: "0123456789abcdef", message: "wip" }],
+    evidence: [{ kind: "test", summary: "unit tests pass", url: null, sha: "0123456789abcdef" }],
+    handoff: { done: "stage built", next: "test it", questions: [] },
+    continuation: null,
+    proposedTodos: [],
+    gateRequests: [],
+    cost: { usd: 0.4, tokens: 1200, runnerMinutes: 4 },
+    sessionId: null,
+  };
+  return (state: GoalState, now: Date): TransitionResult =>
+    applyTickResult(
+      state,
+      { tickId, leaseToken, result },
+      ctx({ kind: "agent", tickId, harness: "shell" }, now),
+    );
+}
+
+export function kernelExpire(state: GoalState, now: Date): TransitionResult {
+  return expireLeases(state, ctx({ kind: "system", reason: "lease sweep" }, now));
+}
