@@ -1,3 +1,4 @@
+export * from "./brief.ts";
 export * from "./budget.ts";
 export * from "./decision.ts";
 export * from "./evidence.ts";

@@ -1,0 +1,67 @@
+import { z } from "zod";
+import { EvidenceKind } from "./evidence.ts";
+import { GateKey, Instant, Login, Scope, TodoKey, Uuid } from "./primitives.ts";
+import { TodoKind } from "./todo.ts";
+
+/** Text that entered from outside the writers' circle: shown to the agent only as data. */
+export const DataBlock = z.object({
+  /** What it is and where it came from, e.g. "note from @someone", "CI log: test (ubuntu)". */
+  label: z.string().min(1).max(200),
+  text: z.string(),
+});
+export type DataBlock = z.infer<typeof DataBlock>;
+
+/** What one slice receives. Rendered to at most BRIEF_MAX_BYTES of text. */
+export const HarnessBrief = z.object({
+  goalId: Uuid,
+  repo: z.string().min(1),
+  issue: z.number().int().positive(),
+  tick: z.object({ id: Uuid, number: z.number().int().positive() }).nullable(),
+  /** The only branch this slice works on: `loopx/<issue>-<todo>`. */
+  branch: z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+  objective: z.object({
+    title: z.string(),
+    /** The body when its author had write access; otherwise it is among `data`. */
+    body: z.string().nullable(),
+  }),
+  todo: z.object({
+    key: TodoKey,
+    title: z.string(),
+    detail: z.string(),
+    kind: TodoKind,
+    requiredScopes: z.array(Scope),
+    attempts: z.number().int().nonnegative(),
+  }),
+  instruction: z.string(),
+  validationCommand: z.string().nullable(),
+  /** Writers' notes: the only human text that counts as instruction. */
+  notes: z.array(z.object({ from: Login, text: z.string() })),
+  decisions: z.array(
+    z.object({
+      gate: GateKey,
+      status: z.enum(["approved", "rejected"]),
+      scopes: z.array(Scope),
+      by: Login.nullable(),
+      note: z.string().nullable(),
+    }),
+  ),
+  lastHandoff: z
+    .object({
+      tickId: Uuid,
+      done: z.string(),
+      next: z.string(),
+      questions: z.array(z.string()),
+    })
+    .nullable(),
+  evidence: z.array(
+    z.object({
+      kind: EvidenceKind,
+      summary: z.string(),
+      url: z.string().nullable(),
+      sha: z.string().nullable(),
+      observedAt: Instant,
+    }),
+  ),
+  data: z.array(DataBlock),
+});
+export type HarnessBrief = z.infer<typeof HarnessBrief>;
