@@ -1,0 +1,12 @@
+export { type Clock, createClock } from "./clock.ts";
+export type { RouteFault } from "./faults.ts";
+export { type ActionsClaims, defaultClaims, OidcIssuer } from "./oidc.ts";
+export type { Route } from "./router.ts";
+export {
+  createSandbox,
+  DEFAULT_APP_PERMISSIONS,
+  type Sandbox,
+  type SandboxOptions,
+} from "./sandbox.ts";
+export type { RequestLogEntry } from "./server.ts";
+export type { Delivery, WebhookFault } from "./webhooks/deliveries.ts";

@@ -1,0 +1,114 @@
+import type { Pull, Review } from "../state/types.ts";
+import { type Flavor, iso, isoOrNull, type Json, nodeId, type Renderer } from "./core.ts";
+import { renderIssue } from "./issues.ts";
+
+const link = (href: string) => ({ href });
+
+export function renderPull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Json {
+  const store = r.store;
+  const repo = store.repo(pull.repoId);
+  const issue = store.issueByNumber(repo.id, pull.number);
+  const base = renderIssue(r, issue, flavor);
+  const url = `${r.repoUrl(repo)}/pulls/${pull.number}`;
+  const html = `${r.repoHtml(repo)}/pull/${pull.number}`;
+  const owner = store.user(repo.ownerId);
+  const ownerJson = r.user(owner, flavor);
+  const repoJson = r.repo(repo, flavor);
+  const reviewComments = 0;
+  let mergeableState = "unknown";
+  if (pull.merged) mergeableState = "unknown";
+  else if (pull.mergeable === false) mergeableState = "dirty";
+  else if (pull.mergeable === true) mergeableState = pull.draft ? "draft" : "clean";
+  return {
+    url,
+    id: issue.id,
+    node_id: nodeId("PR", issue.id),
+    html_url: html,
+    diff_url: `${html}.diff`,
+    patch_url: `${html}.patch`,
+    issue_url: `${r.repoUrl(repo)}/issues/${pull.number}`,
+    number: pull.number,
+    state: issue.state,
+    locked: issue.locked,
+    title: issue.title,
+    user: base.user,
+    body: issue.body,
+    created_at: iso(issue.createdAt),
+    updated_at: iso(issue.updatedAt),
+    closed_at: isoOrNull(issue.closedAt),
+    merged_at: isoOrNull(pull.mergedAt),
+    merge_commit_sha: pull.mergeCommitSha,
+    assignee: base.assignee,
+    assignees: base.assignees,
+    requested_reviewers: pull.requestedReviewerIds.map((id) => r.userById(id, flavor)),
+    requested_teams: [],
+    labels: base.labels,
+    milestone: null,
+    draft: pull.draft,
+    commits_url: `${url}/commits`,
+    review_comments_url: `${url}/comments`,
+    review_comment_url: `${r.repoUrl(repo)}/pulls/comments{/number}`,
+    comments_url: `${r.repoUrl(repo)}/issues/${pull.number}/comments`,
+    statuses_url: `${r.repoUrl(repo)}/statuses/${pull.headSha}`,
+    head: {
+      label: `${owner.login}:${pull.headRef}`,
+      ref: pull.headRef,
+      sha: pull.headSha,
+      user: ownerJson,
+      repo: repoJson,
+    },
+    base: {
+      label: `${owner.login}:${pull.baseRef}`,
+      ref: pull.baseRef,
+      sha: pull.baseSha,
+      user: ownerJson,
+      repo: repoJson,
+    },
+    _links: {
+      self: link(url),
+      html: link(html),
+      issue: link(`${r.repoUrl(repo)}/issues/${pull.number}`),
+      comments: link(`${r.repoUrl(repo)}/issues/${pull.number}/comments`),
+      review_comments: link(`${url}/comments`),
+      review_comment: link(`${r.repoUrl(repo)}/pulls/comments{/number}`),
+      commits: link(`${url}/commits`),
+      statuses: link(`${r.repoUrl(repo)}/statuses/${pull.headSha}`),
+    },
+    author_association: base.author_association,
+    auto_merge: null,
+    active_lock_reason: null,
+    merged: pull.merged,
+    mergeable: pull.mergeable,
+    rebaseable: pull.mergeable,
+    mergeable_state: mergeableState,
+    merged_by: pull.mergedById === null ? null : r.userById(pull.mergedById, flavor),
+    comments: base.comments,
+    review_comments: reviewComments,
+    maintainer_can_modify: pull.maintainerCanModify,
+    commits: 1,
+    additions: 1,
+    deletions: 0,
+    changed_files: 1,
+  };
+}
+
+export function renderReview(r: Renderer, review: Review, flavor: Flavor = "rest"): Json {
+  const repo = r.store.repo(review.repoId);
+  const pullUrl = `${r.repoUrl(repo)}/pulls/${review.pullNumber}`;
+  const html = `${r.repoHtml(repo)}/pull/${review.pullNumber}#pullrequestreview-${review.id}`;
+  const out: Json = {
+    id: review.id,
+    node_id: nodeId("PRR", review.id),
+    user: r.userById(review.userId, flavor),
+    body: review.body,
+    commit_id: review.commitId,
+    submitted_at: isoOrNull(review.submittedAt),
+    state: flavor === "webhook" ? review.state.toLowerCase() : review.state,
+    html_url: html,
+    pull_request_url: pullUrl,
+    author_association: r.authorAssociation(repo, review.userId),
+    _links: { html: link(html), pull_request: link(pullUrl) },
+  };
+  if (flavor === "rest" && review.submittedAt === null) delete out.submitted_at;
+  return out;
+}

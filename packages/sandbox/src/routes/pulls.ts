@@ -1,0 +1,301 @@
+import { z } from "zod";
+import { actor, requireRepoAccess, viaApp } from "../auth.ts";
+import { HttpError, validationFailed } from "../http-error.ts";
+import { renderPull } from "../render/pulls.ts";
+import type { Route, RouteRequest } from "../router.ts";
+import { checkBody, closeIssue, newIssue, reopenIssue } from "../state/issue-ops.ts";
+import { closingIssueNumbers, codeOwners } from "../state/pull-ops.ts";
+import type { Issue, Pull, Repo, User } from "../state/types.ts";
+import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
+
+const createPull = z.object({
+  title: z.string().min(1),
+  head: z.string().min(1),
+  base: z.string().min(1),
+  body: z.string().nullable().optional(),
+  draft: z.boolean().optional(),
+  maintainer_can_modify: z.boolean().optional(),
+});
+const updatePull = z.object({
+  title: z.string().optional(),
+  body: z.string().nullable().optional(),
+  state: z.enum(["open", "closed"]).optional(),
+  base: z.string().optional(),
+  maintainer_can_modify: z.boolean().optional(),
+});
+const mergeBody = z.object({
+  commit_title: z.string().optional(),
+  commit_message: z.string().optional(),
+  sha: z.string().optional(),
+  merge_method: z.enum(["merge", "squash", "rebase"]).optional(),
+});
+
+export function pullState(
+  ctx: RouteContext,
+  req: RouteRequest,
+): { repo: Repo; pull: Pull; issue: Issue } {
+  const repo = repoOf(ctx, req);
+  const pull = ctx.store.pull(repo.id, intParam(req.params.pull_number));
+  return { repo, pull, issue: ctx.store.issueByNumber(repo.id, pull.number) };
+}
+
+export function pullRoutes(ctx: RouteContext): Route[] {
+  const { store, render, clock, bus } = ctx;
+  const announce = (
+    pull: Pull,
+    action: string,
+    sender: User,
+    extra: Record<string, unknown> = {},
+  ) => {
+    bus.emit("pull_request", store.repo(pull.repoId), sender, {
+      action,
+      number: pull.number,
+      pull_request: renderPull(render, pull, "webhook"),
+      ...extra,
+    });
+  };
+  ctx.pullEvents = (issue, action, sender, extra) =>
+    announce(store.pull(issue.repoId, issue.number), action, sender, extra);
+  const requestReviewers = (pull: Pull, ids: number[], sender: User) => {
+    for (const id of ids) {
+      if (pull.requestedReviewerIds.includes(id)) continue;
+      pull.requestedReviewerIds.push(id);
+      announce(pull, "review_requested", sender, {
+        requested_reviewer: render.userById(id, "webhook"),
+      });
+    }
+  };
+  return [
+    {
+      method: "POST",
+      template: "/repos/{owner}/{repo}/pulls",
+      operationId: "pulls/create",
+      auth: "token",
+      contentCreating: true,
+      handle: (req) => {
+        const repo = repoOf(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "write", "read");
+        const body = parseBody(createPull, req.body);
+        checkBody(body.body, "PullRequest");
+        const headRef = body.head.includes(":") ? (body.head.split(":")[1] ?? "") : body.head;
+        const headSha = repo.branches.get(headRef);
+        const baseSha = repo.branches.get(body.base);
+        if (!headSha) throw validationFailed("PullRequest", "head");
+        if (!baseSha) throw validationFailed("PullRequest", "base");
+        for (const p of store.pulls.values()) {
+          const open = store.issueByNumber(p.repoId, p.number).state === "open";
+          if (p.repoId === repo.id && open && p.headRef === headRef && p.baseRef === body.base) {
+            throw new HttpError(422, "Validation Failed", {
+              errors: [
+                {
+                  resource: "PullRequest",
+                  code: "custom",
+                  message: `A pull request already exists for ${store.user(repo.ownerId).login}:${headRef}.`,
+                },
+              ],
+            });
+          }
+        }
+        const sender = actor(req.principal);
+        const issue = newIssue(ctx, repo, {
+          title: body.title,
+          body: body.body ?? null,
+          userId: sender.id,
+          isPull: true,
+          viaAppId: viaApp(req.principal),
+        });
+        const pull: Pull = {
+          repoId: repo.id,
+          number: issue.number,
+          headRef,
+          headSha,
+          baseRef: body.base,
+          baseSha,
+          draft: body.draft ?? false,
+          merged: false,
+          mergedAt: null,
+          mergedById: null,
+          mergeCommitSha: null,
+          maintainerCanModify: body.maintainer_can_modify ?? false,
+          requestedReviewerIds: [],
+          mergeable: null,
+          conflicting: false,
+          closesIssueNumbers: closingIssueNumbers(repo, body.base, body.body ?? null),
+        };
+        store.pulls.set(`${repo.id}#${pull.number}`, pull);
+        announce(pull, "opened", sender);
+        requestReviewers(
+          pull,
+          codeOwners(store, repo, pull).filter((id) => id !== sender.id),
+          sender,
+        );
+        return ok(renderPull(render, pull), 201, {
+          location: `${render.repoUrl(repo)}/pulls/${pull.number}`,
+        });
+      },
+    },
+    {
+      method: "GET",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}",
+      operationId: "pulls/get",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "read");
+        const body = renderPull(render, pull);
+        // GitHub computes mergeability in the background: null on the first read after a change.
+        if (pull.mergeable === null && !pull.merged) pull.mergeable = !pull.conflicting;
+        return ok(body);
+      },
+    },
+    {
+      method: "PATCH",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}",
+      operationId: "pulls/update",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull, issue } = pullState(ctx, req);
+        const sender = actor(req.principal);
+        requireRepoAccess(
+          req.principal,
+          store,
+          repo,
+          "pull_requests",
+          "write",
+          issue.userId === sender.id ? "read" : "write",
+        );
+        const body = parseBody(updatePull, req.body);
+        checkBody(body.body, "PullRequest");
+        const changes: Record<string, unknown> = {};
+        if (body.title !== undefined && body.title !== issue.title) {
+          changes.title = { from: issue.title };
+          issue.title = body.title;
+        }
+        if (body.body !== undefined && body.body !== issue.body) {
+          changes.body = { from: issue.body ?? "" };
+          issue.body = body.body;
+        }
+        if (body.base !== undefined && body.base !== pull.baseRef) {
+          const sha = repo.branches.get(body.base);
+          if (!sha) throw validationFailed("PullRequest", "base");
+          changes.base = { ref: { from: pull.baseRef }, sha: { from: pull.baseSha } };
+          pull.baseRef = body.base;
+          pull.baseSha = sha;
+          pull.mergeable = null;
+        }
+        if (body.maintainer_can_modify !== undefined)
+          pull.maintainerCanModify = body.maintainer_can_modify;
+        pull.closesIssueNumbers = closingIssueNumbers(repo, pull.baseRef, issue.body);
+        issue.updatedAt = clock.now();
+        if (Object.keys(changes).length > 0) announce(pull, "edited", sender, { changes });
+        if (body.state === "closed") closeIssue(ctx, issue, sender);
+        if (body.state === "open") reopenIssue(ctx, issue, sender);
+        return ok(renderPull(render, pull));
+      },
+    },
+    {
+      method: "GET",
+      template: "/repos/{owner}/{repo}/pulls",
+      operationId: "pulls/list",
+      auth: "token",
+      handle: (req) => {
+        const repo = repoOf(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "read");
+        const state = req.query.get("state") ?? "open";
+        const head = req.query.get("head");
+        const base = req.query.get("base");
+        const all = [...store.pulls.values()]
+          .filter((p) => p.repoId === repo.id)
+          .filter((p) => state === "all" || store.issueByNumber(repo.id, p.number).state === state)
+          .filter((p) => !head || p.headRef === (head.includes(":") ? head.split(":")[1] : head))
+          .filter((p) => !base || p.baseRef === base)
+          .sort((a, b) => b.number - a.number);
+        const { page, headers } = paginate(all, req, `${render.repoUrl(repo)}/pulls`);
+        return ok(
+          page.map((p) => renderPull(render, p)),
+          200,
+          headers,
+        );
+      },
+    },
+    {
+      method: "GET",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+      operationId: "pulls/list-requested-reviewers",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "read");
+        return ok({ users: pull.requestedReviewerIds.map((id) => render.userById(id)), teams: [] });
+      },
+    },
+    {
+      method: "POST",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers",
+      operationId: "pulls/request-reviewers",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull, issue } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "write", "triage");
+        const body = parseBody(
+          z.object({
+            reviewers: z.array(z.string()).optional(),
+            team_reviewers: z.array(z.string()).optional(),
+          }),
+          req.body,
+        );
+        const ids = (body.reviewers ?? []).map((login) => {
+          const user = store.userByLogin(login);
+          if (!user || !store.roleOf(repo, user.id)) {
+            throw new HttpError(
+              422,
+              "Reviews may only be requested from collaborators. One or more of the users or teams you specified is not a collaborator of the " +
+                `${store.fullName(repo)} repository.`,
+            );
+          }
+          if (user.id === issue.userId)
+            throw new HttpError(422, "Review cannot be requested from pull request author.");
+          return user.id;
+        });
+        requestReviewers(pull, ids, actor(req.principal));
+        return ok(renderPull(render, pull), 201);
+      },
+    },
+    {
+      method: "PUT",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
+      operationId: "pulls/merge",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull, issue } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "contents", "write");
+        const body = parseBody(mergeBody, req.body);
+        if (pull.merged || issue.state === "closed")
+          throw new HttpError(405, "Pull Request is not mergeable");
+        if (pull.conflicting) throw new HttpError(405, "Pull Request is not mergeable");
+        if (body.sha && body.sha !== pull.headSha) {
+          throw new HttpError(409, "Head branch was modified. Review and try the merge again.");
+        }
+        const sender = actor(req.principal);
+        const now = clock.now();
+        const sha = store.sha(`merge:${repo.id}:${pull.number}`);
+        pull.merged = true;
+        pull.mergedAt = now;
+        pull.mergedById = sender.id;
+        pull.mergeCommitSha = sha;
+        pull.mergeable = null;
+        repo.branches.set(pull.baseRef, sha);
+        repo.files.set(pull.baseRef, new Map(repo.files.get(pull.headRef) ?? []));
+        repo.pushedAt = now;
+        closeIssue(ctx, issue, sender);
+        for (const number of pull.closesIssueNumbers) {
+          const target = [...store.issues.values()].find(
+            (i) => i.repoId === repo.id && i.number === number && !i.isPull,
+          );
+          if (target) closeIssue(ctx, target, sender, "completed");
+        }
+        return ok({ sha, merged: true, message: "Pull Request successfully merged" });
+      },
+    },
+  ];
+}

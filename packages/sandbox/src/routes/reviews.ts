@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { actor, requireRepoAccess } from "../auth.ts";
+import { HttpError, notFound } from "../http-error.ts";
+import { renderPull, renderReview } from "../render/pulls.ts";
+import type { Route } from "../router.ts";
+import type { Pull, Review, ReviewState, User } from "../state/types.ts";
+import { intParam, ok, paginate, parseBody, type RouteContext } from "./context.ts";
+import { pullState } from "./pulls.ts";
+
+const EVENTS = {
+  APPROVE: "APPROVED",
+  REQUEST_CHANGES: "CHANGES_REQUESTED",
+  COMMENT: "COMMENTED",
+} as const;
+const createReview = z.object({
+  commit_id: z.string().optional(),
+  body: z.string().optional(),
+  event: z.enum(["APPROVE", "REQUEST_CHANGES", "COMMENT"]).optional(),
+});
+const submitReview = z.object({
+  body: z.string().optional(),
+  event: z.enum(["APPROVE", "REQUEST_CHANGES", "COMMENT"]),
+});
+
+export function reviewRoutes(ctx: RouteContext): Route[] {
+  const { store, render, clock, bus } = ctx;
+  const submit = (
+    pull: Pull,
+    review: Review,
+    state: ReviewState,
+    sender: User,
+    authorId: number,
+  ) => {
+    if (state === "APPROVED" && review.userId === authorId) {
+      throw new HttpError(422, "Unprocessable Entity", {
+        errors: [{ message: "Can not approve your own pull request" }],
+      });
+    }
+    if (
+      (state === "CHANGES_REQUESTED" || state === "COMMENTED") &&
+      !review.body &&
+      state !== "COMMENTED"
+    ) {
+      throw new HttpError(422, "Unprocessable Entity", {
+        errors: [{ message: "Body is required for a request for changes" }],
+      });
+    }
+    review.state = state;
+    review.submittedAt = clock.now();
+    pull.requestedReviewerIds = pull.requestedReviewerIds.filter((id) => id !== review.userId);
+    bus.emit("pull_request_review", store.repo(pull.repoId), sender, {
+      action: "submitted",
+      review: renderReview(render, review, "webhook"),
+      pull_request: renderPull(render, pull, "webhook"),
+    });
+  };
+  return [
+    {
+      method: "GET",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+      operationId: "pulls/list-reviews",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "read");
+        const viewer =
+          req.principal.kind === "anonymous" || req.principal.kind === "app"
+            ? null
+            : actor(req.principal).id;
+        const all = [...store.reviews.values()]
+          .filter((r) => r.repoId === repo.id && r.pullNumber === pull.number)
+          .filter((r) => r.state !== "PENDING" || r.userId === viewer)
+          .sort((a, b) => a.id - b.id);
+        const { page, headers } = paginate(
+          all,
+          req,
+          `${render.repoUrl(repo)}/pulls/${pull.number}/reviews`,
+        );
+        return ok(
+          page.map((r) => renderReview(render, r)),
+          200,
+          headers,
+        );
+      },
+    },
+    {
+      method: "POST",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
+      operationId: "pulls/create-review",
+      auth: "token",
+      contentCreating: true,
+      handle: (req) => {
+        const { repo, pull, issue } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "write", "read");
+        const body = parseBody(createReview, req.body);
+        const sender = actor(req.principal);
+        const review: Review = {
+          id: store.id(),
+          repoId: repo.id,
+          pullNumber: pull.number,
+          userId: sender.id,
+          body: body.body ?? "",
+          state: "PENDING",
+          commitId: body.commit_id ?? pull.headSha,
+          submittedAt: null,
+        };
+        if (body.event) submit(pull, review, EVENTS[body.event], sender, issue.userId);
+        store.reviews.set(review.id, review);
+        return ok(renderReview(render, review));
+      },
+    },
+    {
+      method: "POST",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events",
+      operationId: "pulls/submit-review",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull, issue } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "write", "read");
+        const review = store.reviews.get(intParam(req.params.review_id));
+        const sender = actor(req.principal);
+        if (
+          !review ||
+          review.pullNumber !== pull.number ||
+          review.repoId !== repo.id ||
+          review.userId !== sender.id
+        )
+          throw notFound();
+        if (review.state !== "PENDING")
+          throw new HttpError(422, "Unprocessable Entity", {
+            errors: [{ message: "Can not submit a review that is not pending" }],
+          });
+        const body = parseBody(submitReview, req.body);
+        if (body.body !== undefined) review.body = body.body;
+        submit(pull, review, EVENTS[body.event], sender, issue.userId);
+        return ok(renderReview(render, review));
+      },
+    },
+  ];
+}

@@ -1,0 +1,218 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { authenticate, type Principal } from "./auth.ts";
+import type { Clock } from "./clock.ts";
+import { type Faults, SECONDARY_LIMIT_MESSAGE } from "./faults.ts";
+import { DOCS, HttpError } from "./http-error.ts";
+import type { OidcIssuer } from "./oidc.ts";
+import type { Method, Router } from "./router.ts";
+import type { Store } from "./state/store.ts";
+
+/** One line of the inspection log. */
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  /** The matched route template, or null for an unsupported route. */
+  route: string | null;
+  operationId: string | null;
+  status: number;
+  unsupported: boolean;
+  contentCreating: boolean;
+  body: unknown;
+  response: unknown;
+  at: number;
+}
+
+export interface ServerDeps {
+  store: Store;
+  clock: Clock;
+  router: Router;
+  faults: Faults;
+  oidc: OidcIssuer;
+  log: RequestLogEntry[];
+  inspect: (path: string) => unknown;
+}
+
+const RATE_LIMIT = 5000;
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "Problems parsing JSON");
+  }
+}
+
+function send(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string>,
+): void {
+  const text = body === undefined || status === 204 ? "" : JSON.stringify(body);
+  res.writeHead(status, {
+    ...(text ? { "content-type": "application/json; charset=utf-8" } : {}),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function startServer(deps: ServerDeps, port: number): Promise<Server> {
+  const { store, clock, router, faults, oidc, log } = deps;
+  const used = new Map<string, { window: number; count: number }>();
+
+  const rateHeaders = (principal: Principal): Record<string, string> => {
+    const key =
+      principal.kind === "installation" || principal.kind === "user"
+        ? principal.token.token
+        : "anonymous";
+    const hour = Math.floor(clock.now() / 3_600_000);
+    const entry = used.get(key);
+    const current = entry && entry.window === hour ? entry : { window: hour, count: 0 };
+    current.count += 1;
+    used.set(key, current);
+    return {
+      "x-ratelimit-limit": String(RATE_LIMIT),
+      "x-ratelimit-remaining": String(Math.max(0, RATE_LIMIT - current.count)),
+      "x-ratelimit-used": String(current.count),
+      "x-ratelimit-reset": String((hour + 1) * 3600),
+      "x-ratelimit-resource": "core",
+    };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    const method = (req.method ?? "GET").toUpperCase();
+    // GHE style: the REST API also lives under /api/v3.
+    const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, "") || "/";
+    const base: Record<string, string> = {
+      "x-github-request-id": randomUUID().toUpperCase(),
+      "x-github-media-type": "github.v3; format=json",
+      "x-github-api-version-selected": "2022-11-28",
+    };
+    const entry: RequestLogEntry = {
+      method,
+      path,
+      route: null,
+      operationId: null,
+      status: 0,
+      unsupported: false,
+      contentCreating: false,
+      body: undefined,
+      response: undefined,
+      at: clock.now(),
+    };
+    log.push(entry);
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      entry.status = status;
+      entry.response = body;
+      send(res, status, body, { ...base, ...headers });
+    };
+
+    if (method === "GET" && path === "/.well-known/openid-configuration")
+      return reply(200, oidc.discovery());
+    if (method === "GET" && path === "/.well-known/jwks") return reply(200, oidc.jwks());
+    if (method === "GET" && path === "/_services/idtoken") {
+      const answer = await oidc.answerRequest(
+        req.headers.authorization,
+        url.searchParams.get("audience"),
+      );
+      return reply(answer.status, answer.body);
+    }
+    if (method === "GET" && path.startsWith("/_sandbox/")) {
+      const body = deps.inspect(path.slice("/_sandbox/".length));
+      return body === undefined ? reply(404, { message: "Not Found" }) : reply(200, body);
+    }
+
+    const matched = router.match(method, path);
+    if (!matched) {
+      entry.unsupported = true;
+      console.warn(
+        `[sandbox] UNSUPPORTED ROUTE ${method} ${path} → 404 (add it to packages/sandbox, with its fidelity test)`,
+      );
+      return reply(404, { message: "Not Found", documentation_url: DOCS, status: "404" });
+    }
+    const { route, params } = matched;
+    entry.route = route.template;
+    entry.operationId = route.operationId;
+    entry.contentCreating = route.contentCreating === true;
+    let principal: Principal = { kind: "anonymous" };
+    let limitHeaders: Record<string, string> = {};
+    try {
+      principal = await authenticate(req.headers.authorization, store, clock);
+      limitHeaders = rateHeaders(principal);
+      const body = await readBody(req);
+      entry.body = body;
+      if (route.auth === "app" && principal.kind !== "app") {
+        throw new HttpError(401, "A JSON web token could not be decoded");
+      }
+      if (route.auth === "token" && principal.kind === "anonymous") {
+        throw new HttpError(401, "Requires authentication");
+      }
+      const fault = faults.take(method, route.template, route.operationId);
+      if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
+      if (fault?.status) {
+        const headers: Record<string, string> =
+          fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
+        if (fault.status === 429 || fault.status === 403) {
+          if (fault.retryAfter === undefined) headers["x-ratelimit-remaining"] = "0";
+          throw new HttpError(
+            fault.status,
+            fault.status === 403 ? SECONDARY_LIMIT_MESSAGE : "API rate limit exceeded",
+            { headers },
+          );
+        }
+        throw new HttpError(
+          fault.status,
+          fault.status === 500 ? "Server Error" : "Service Unavailable",
+          { headers },
+        );
+      }
+      if (route.contentCreating) {
+        const key =
+          principal.kind === "installation"
+            ? `installation:${principal.installation.id}`
+            : principal.kind === "user"
+              ? `user:${principal.user.id}`
+              : "anonymous";
+        const retryAfter = faults.contentCreation(key);
+        if (retryAfter !== null) {
+          throw new HttpError(403, SECONDARY_LIMIT_MESSAGE, {
+            headers: { "retry-after": String(retryAfter) },
+            documentationUrl:
+              "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+          });
+        }
+      }
+      const out = await route.handle({
+        method: method as Method,
+        params,
+        query: url.searchParams,
+        body,
+        headers: req.headers,
+        principal,
+      });
+      return reply(out.status, out.body, { ...limitHeaders, ...out.headers });
+    } catch (error) {
+      if (error instanceof HttpError)
+        return reply(error.status, error.body(), { ...limitHeaders, ...error.extra.headers });
+      console.error("[sandbox] route failed", method, path, error);
+      return reply(500, { message: "Server Error", documentation_url: DOCS, status: "500" });
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      console.error("[sandbox] request failed", error);
+      if (!res.headersSent) send(res, 500, { message: "Server Error" }, {});
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}

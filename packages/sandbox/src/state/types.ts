@@ -1,0 +1,222 @@
+/** The sandbox's in-memory model of GitHub. Ids are GitHub-like positive integers. */
+
+export type UserType = "User" | "Bot" | "Organization";
+export type Role = "read" | "triage" | "write" | "maintain" | "admin";
+export type PermissionLevel = "read" | "write" | "admin";
+
+export interface User {
+  id: number;
+  login: string;
+  type: UserType;
+  name: string | null;
+}
+
+export interface AppRecord {
+  id: number;
+  slug: string;
+  name: string;
+  clientId: string;
+  ownerId: number;
+  publicKeyPem: string;
+  /** Only set when the sandbox generated the key pair. */
+  privateKeyPem: string | null;
+  webhookSecret: string;
+  permissions: Record<string, PermissionLevel>;
+  events: string[];
+  botUserId: number;
+  createdAt: number;
+}
+
+export interface Installation {
+  id: number;
+  appId: number;
+  accountId: number;
+  /** Repository ids the installation may reach. */
+  repositoryIds: number[];
+  permissions: Record<string, PermissionLevel>;
+  events: string[];
+  createdAt: number;
+}
+
+export interface Token {
+  token: string;
+  kind: "installation" | "user";
+  installationId: number | null;
+  /** For user tokens: the acting user. For installation tokens: the app's bot user. */
+  userId: number;
+  expiresAt: number;
+  permissions: Record<string, PermissionLevel>;
+  repositoryIds: number[] | null;
+}
+
+export interface Label {
+  id: number;
+  name: string;
+  color: string;
+  description: string | null;
+  isDefault: boolean;
+}
+
+export interface Repo {
+  id: number;
+  ownerId: number;
+  name: string;
+  description: string | null;
+  private: boolean;
+  defaultBranch: string;
+  createdAt: number;
+  updatedAt: number;
+  pushedAt: number;
+  nextNumber: number;
+  collaborators: Map<number, Role>;
+  labels: Map<string, Label>;
+  /** branch → head sha */
+  branches: Map<string, string>;
+  /** branch → path → text */
+  files: Map<string, Map<string, string>>;
+}
+
+export interface Reaction {
+  id: number;
+  userId: number;
+  content: ReactionContent;
+  createdAt: number;
+}
+
+export const REACTIONS = [
+  "+1",
+  "-1",
+  "laugh",
+  "confused",
+  "heart",
+  "hooray",
+  "rocket",
+  "eyes",
+] as const;
+export type ReactionContent = (typeof REACTIONS)[number];
+
+export interface Issue {
+  id: number;
+  repoId: number;
+  number: number;
+  title: string;
+  body: string | null;
+  state: "open" | "closed";
+  stateReason: "completed" | "not_planned" | "reopened" | "duplicate" | null;
+  labels: string[];
+  userId: number;
+  assigneeIds: number[];
+  locked: boolean;
+  createdAt: number;
+  updatedAt: number;
+  closedAt: number | null;
+  closedById: number | null;
+  /** Set for pull requests (a PR is an issue too). */
+  isPull: boolean;
+  parentId: number | null;
+  subIssueIds: number[];
+  reactions: Reaction[];
+  viaAppId: number | null;
+}
+
+export interface Comment {
+  id: number;
+  repoId: number;
+  issueNumber: number;
+  body: string;
+  userId: number;
+  createdAt: number;
+  updatedAt: number;
+  reactions: Reaction[];
+  viaAppId: number | null;
+}
+
+export interface Pull {
+  repoId: number;
+  number: number;
+  headRef: string;
+  headSha: string;
+  baseRef: string;
+  baseSha: string;
+  draft: boolean;
+  merged: boolean;
+  mergedAt: number | null;
+  mergedById: number | null;
+  mergeCommitSha: string | null;
+  maintainerCanModify: boolean;
+  requestedReviewerIds: number[];
+  /** null until the sandbox "computes" it on the first read after a change. */
+  mergeable: boolean | null;
+  /** Tests set this to simulate a merge conflict (mergeable_state `dirty`). */
+  conflicting: boolean;
+  closesIssueNumbers: number[];
+}
+
+export type ReviewState = "PENDING" | "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED";
+
+export interface Review {
+  id: number;
+  repoId: number;
+  pullNumber: number;
+  userId: number;
+  body: string;
+  state: ReviewState;
+  commitId: string;
+  submittedAt: number | null;
+}
+
+export interface CheckSuite {
+  id: number;
+  repoId: number;
+  appId: number;
+  headSha: string;
+  headBranch: string | null;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface CheckRun {
+  id: number;
+  suiteId: number;
+  repoId: number;
+  appId: number;
+  name: string;
+  headSha: string;
+  status: "queued" | "in_progress" | "completed" | "waiting" | "requested" | "pending";
+  conclusion: string | null;
+  startedAt: number;
+  completedAt: number | null;
+  externalId: string | null;
+  detailsUrl: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+}
+
+export interface Workflow {
+  id: number;
+  repoId: number;
+  path: string;
+  name: string;
+  createdAt: number;
+}
+
+export interface WorkflowRun {
+  id: number;
+  repoId: number;
+  workflowId: number;
+  runNumber: number;
+  runAttempt: number;
+  event: string;
+  status: "queued" | "in_progress" | "completed" | "pending" | "waiting";
+  conclusion: string | null;
+  headBranch: string;
+  headSha: string;
+  actorId: number;
+  triggeringActorId: number;
+  inputs: Record<string, string>;
+  checkSuiteId: number;
+  createdAt: number;
+  updatedAt: number;
+  runStartedAt: number;
+}
