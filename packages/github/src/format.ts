@@ -1,5 +1,5 @@
 import type { Goal, Tick } from "@loopx/core";
-import { neutralize } from "./neutralize.ts";
+import { escapeTags, neutralize } from "./neutralize.ts";
 
 /** `$1.23`; sub-cent spends show as `<$0.01` rather than a misleading `$0.00`. */
 export function formatUsd(usd: number): string {
@@ -38,15 +38,13 @@ export function formatLogin(login: string): string {
   return neutralize(`@${login}`);
 }
 
-const TAG_OPEN = /<(?=[A-Za-z/!?])/g;
-
 /**
  * Multi-line text from an agent or a person, shown as a quote: neutralised, HTML tags
  * escaped (a stray `</details>` would otherwise break the surrounding layout), and bounded.
  */
 export function quoteUntrusted(text: string, max = 3000): string {
   const cut = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  const safe = neutralize(cut).replace(TAG_OPEN, "&lt;").trim();
+  const safe = escapeTags(neutralize(cut)).trim();
   if (safe === "") return "> _(empty)_";
   return safe
     .split(/\r\n|\n|\r/)

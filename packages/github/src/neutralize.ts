@@ -43,9 +43,21 @@ export function neutralize(text: string): string {
     .replace(COMMENT_OPEN, `<${ZWSP}!--`);
 }
 
-/** neutralize() for text shown on one line (a title in a list item, a table cell). */
+// A stray `</details>` or `<table>` in a title would break the layout around it; `&lt;`
+// shows the same character without opening a tag.
+const TAG_OPEN = /<(?=[A-Za-z/!?])/g;
+
+/**
+ * neutralize() for text shown on one line (a title in a list item, a table cell): newlines
+ * folded, HTML tags shown as text, length bounded.
+ */
 export function neutralizeInline(text: string, max = 256): string {
   const flat = text.replace(/\s+/g, " ").trim();
   const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return neutralize(cut);
+  return neutralize(cut).replace(TAG_OPEN, "&lt;");
+}
+
+/** Escapes tag openers in multi-line text; see neutralizeInline. */
+export function escapeTags(text: string): string {
+  return text.replace(TAG_OPEN, "&lt;");
 }

@@ -1,10 +1,13 @@
 import { findManagedBlocks } from "./find-managed-block.ts";
 import { GITHUB_BODY_LIMIT, truncateBody } from "./truncate-body.ts";
 
+const BLOCK_RESERVE = 4096;
+
 function shrinkBlock(block: string, room: number): string {
   const first = block.indexOf("\n");
   const last = block.lastIndexOf("\n");
   if (first < 0 || last <= first) return block;
+  if (block.length <= room) return block;
   const head = block.slice(0, first);
   const tail = block.slice(last + 1);
   const inner = block.slice(first + 1, last);
@@ -46,12 +49,13 @@ export function spliceManagedBlock(body: string, block: string, limit = GITHUB_B
   }
   const whole = `${before}${ours}${after}`;
   if (whole.length <= limit) return whole;
-  const MIN_BLOCK = 256;
+  // The checklist is guaranteed this much; the objective is cut only to make that room.
+  const reserve = Math.min(ours.length, BLOCK_RESERVE);
   let room = limit - before.length - after.length;
-  if (room < MIN_BLOCK) {
-    // The objective itself is too long to share the body; the kernel keeps its snapshot.
-    after = truncateBody(after, Math.max(0, (limit - MIN_BLOCK) / 4));
-    before = truncateBody(before, limit - MIN_BLOCK - after.length - 2);
+  if (room < reserve) {
+    // The objective alone nearly fills the body; the kernel keeps its full snapshot.
+    after = truncateBody(after, Math.max(0, (limit - reserve) / 4));
+    before = truncateBody(before, limit - reserve - after.length - 2 * eol.length);
     before = `${before.replace(/\s+$/, "")}${eol}${eol}`;
     room = limit - before.length - after.length;
   }
