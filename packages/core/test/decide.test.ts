@@ -13,74 +13,123 @@ interface Case {
   opts?: Parameters<typeof decide>[3];
 }
 
-const live = { tickId: "00000000-0000-4000-9000-000000000001", agent: "agent-b", leaseExpiresAt: at(minutes(10)) };
+const live = {
+  tickId: "00000000-0000-4000-9000-000000000001",
+  agent: "agent-b",
+  leaseExpiresAt: at(minutes(10)),
+};
 const dead = { ...live, leaseExpiresAt: T0 };
 const slotTicks = (n: number, finishedAt: Date) =>
-  Array.from({ length: n }, (_, i) => tick(i + 1, { finishedAt, slotSpent: true, outcome: "progress" }));
+  Array.from({ length: n }, (_, i) =>
+    tick(i + 1, { finishedAt, slotSpent: true, outcome: "progress" }),
+  );
 
 const cases: Case[] = [
-  { name: "stopped wins over everything", s: state({ todos: [todo("T1")] }, { status: "stopped" }), route: "stopped", wake: null },
-  { name: "paused is reported as stopped", s: state({ todos: [todo("T1")] }, { status: "paused" }), route: "stopped" },
-  { name: "done stays done", s: state({ todos: [doneTodo("T1")] }, { status: "done" }), route: "done" },
+  {
+    name: "stopped wins over everything",
+    s: state({ todos: [todo("T1")] }, { status: "stopped" }),
+    route: "stopped",
+    wake: null,
+  },
+  {
+    name: "paused is reported as stopped",
+    s: state({ todos: [todo("T1")] }, { status: "paused" }),
+    route: "stopped",
+  },
+  {
+    name: "done stays done",
+    s: state({ todos: [doneTodo("T1")] }, { status: "done" }),
+    route: "done",
+  },
   {
     name: "an open gate covering every runnable todo asks a person",
-    s: state({ todos: [todo("T1", { requiredScopes: ["merge"] })], gates: [gate("G1", ["merge"])] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["merge"] })],
+      gates: [gate("G1", ["merge"])],
+    }),
     route: "ask_human",
     gates: ["G1"],
     wake: null,
   },
   {
     name: "a parent scope covers a child scope",
-    s: state({ todos: [todo("T1", { requiredScopes: ["deploy:production"] })], gates: [gate("G1", ["deploy"])] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["deploy:production"] })],
+      gates: [gate("G1", ["deploy"])],
+    }),
     route: "ask_human",
     gates: ["G1"],
   },
   {
     name: "a prefix that does not end at ':' does not cover",
-    s: state({ todos: [todo("T1", { requiredScopes: ["deployment"] })], gates: [gate("G1", ["deploy"])] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["deployment"] })],
+      gates: [gate("G1", ["deploy"])],
+    }),
     route: "run",
     todo: "T1",
   },
   {
     name: "a child scope gate does not cover the parent scope",
-    s: state({ todos: [todo("T1", { requiredScopes: ["deploy"] })], gates: [gate("G1", ["deploy:production"])] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["deploy"] })],
+      gates: [gate("G1", ["deploy:production"])],
+    }),
     route: "run",
     todo: "T1",
   },
   {
     name: "a gate blocks only covered todos: others run",
-    s: state({ todos: [todo("T1", { requiredScopes: ["merge"] }), todo("T2")], gates: [gate("G1", ["merge"])] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["merge"] }), todo("T2")],
+      gates: [gate("G1", ["merge"])],
+    }),
     route: "run",
     todo: "T2",
     gates: ["G1"],
   },
   {
     name: "an approved gate grants its scope",
-    s: state({ todos: [todo("T1", { requiredScopes: ["merge"] })], gates: [gate("G1", ["merge"], { status: "approved" })] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["merge"] })],
+      gates: [gate("G1", ["merge"], { status: "approved" })],
+    }),
     route: "run",
     todo: "T1",
   },
   {
     name: "a standing grant beats an open gate on the same scope",
-    s: state({ todos: [todo("T1", { requiredScopes: ["merge"] })], gates: [gate("G1", ["merge"])] }, { grantedScopes: ["merge"] }),
+    s: state(
+      { todos: [todo("T1", { requiredScopes: ["merge"] })], gates: [gate("G1", ["merge"])] },
+      { grantedScopes: ["merge"] },
+    ),
     route: "run",
     todo: "T1",
   },
   {
     name: "a rejected gate does not grant: the todo stays blocked",
-    s: state({ todos: [todo("T1", { requiredScopes: ["merge"] })], gates: [gate("G1", ["merge"], { status: "rejected" })] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["merge"] })],
+      gates: [gate("G1", ["merge"], { status: "rejected" })],
+    }),
     route: "ask_human",
     gates: ["G1"],
   },
   {
     name: "an expired gate neither grants nor blocks",
-    s: state({ todos: [todo("T1", { requiredScopes: ["merge"] })], gates: [gate("G1", ["merge"], { status: "expired" })] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["merge"] })],
+      gates: [gate("G1", ["merge"], { status: "expired" })],
+    }),
     route: "run",
     todo: "T1",
   },
   {
     name: "a blocking gate comes before a live lease",
-    s: state({ todos: [todo("T1", { requiredScopes: ["merge"], claim: live })], gates: [gate("G1", ["merge"])] }),
+    s: state({
+      todos: [todo("T1", { requiredScopes: ["merge"], claim: live })],
+      gates: [gate("G1", ["merge"])],
+    }),
     route: "ask_human",
   },
   {
@@ -97,23 +146,35 @@ const cases: Case[] = [
   },
   {
     name: "a live lease comes before the budget",
-    s: state({ todos: [todo("T1", { claim: live })] }, { budget: { usd: 1 }, spent: { usd: 1, tokens: 0, runnerMinutes: 0, ticks: 1 } }),
+    s: state(
+      { todos: [todo("T1", { claim: live })] },
+      { budget: { usd: 1 }, spent: { usd: 1, tokens: 0, runnerMinutes: 0, ticks: 1 } },
+    ),
     route: "wait",
   },
   {
     name: "cost budget used up",
-    s: state({ todos: [todo("T1")] }, { budget: { usd: 1 }, spent: { usd: 1, tokens: 0, runnerMinutes: 0, ticks: 1 } }),
+    s: state(
+      { todos: [todo("T1")] },
+      { budget: { usd: 1 }, spent: { usd: 1, tokens: 0, runnerMinutes: 0, ticks: 1 } },
+    ),
     route: "over_budget",
     wake: null,
   },
   {
     name: "cost budget with some left runs",
-    s: state({ todos: [todo("T1")] }, { budget: { usd: 1 }, spent: { usd: 0.99, tokens: 0, runnerMinutes: 0, ticks: 1 } }),
+    s: state(
+      { todos: [todo("T1")] },
+      { budget: { usd: 1 }, spent: { usd: 0.99, tokens: 0, runnerMinutes: 0, ticks: 1 } },
+    ),
     route: "run",
   },
   {
     name: "tick limit counts ticks",
-    s: state({ todos: [todo("T1")] }, { budget: { ticks: 3 }, spent: { usd: 0, tokens: 0, runnerMinutes: 0, ticks: 3 } }),
+    s: state(
+      { todos: [todo("T1")] },
+      { budget: { ticks: 3 }, spent: { usd: 0, tokens: 0, runnerMinutes: 0, ticks: 3 } },
+    ),
     route: "over_budget",
   },
   {
@@ -136,7 +197,10 @@ const cases: Case[] = [
   },
   {
     name: "a caller cannot raise the limit",
-    s: state({ todos: [todo("T1")] }, { budget: { usd: 1 }, spent: { usd: 1, tokens: 0, runnerMinutes: 0, ticks: 1 } }),
+    s: state(
+      { todos: [todo("T1")] },
+      { budget: { usd: 1 }, spent: { usd: 1, tokens: 0, runnerMinutes: 0, ticks: 1 } },
+    ),
     opts: { callerLimits: { usd: 1000 } },
     route: "over_budget",
   },
@@ -149,28 +213,46 @@ const cases: Case[] = [
   {
     name: "all slots spent: wake when the oldest leaves the window",
     // 1h window / 30 min slots = 2 slots; both spent 10 minutes ago.
-    s: state({ todos: [todo("T3")], ticks: slotTicks(2, at(-minutes(10))) }, { quota: { windowHours: 1, slotMinutes: 30, compute: 1 } }),
+    s: state(
+      { todos: [todo("T3")], ticks: slotTicks(2, at(-minutes(10))) },
+      { quota: { windowHours: 1, slotMinutes: 30, compute: 1 } },
+    ),
     route: "over_budget",
     wake: at(minutes(50)),
   },
   {
     name: "slots spent outside the window do not count",
-    s: state({ todos: [todo("T3")], ticks: slotTicks(2, at(-minutes(61))) }, { quota: { windowHours: 1, slotMinutes: 30, compute: 1 } }),
+    s: state(
+      { todos: [todo("T3")], ticks: slotTicks(2, at(-minutes(61))) },
+      { quota: { windowHours: 1, slotMinutes: 30, compute: 1 } },
+    ),
     route: "run",
   },
   {
     name: "finished ticks without a slot do not count",
-    s: state({ todos: [todo("T3")], ticks: slotTicks(2, at(-minutes(10))).map((t) => ({ ...t, slotSpent: false })) }, { quota: { windowHours: 1, slotMinutes: 30, compute: 1 } }),
+    s: state(
+      {
+        todos: [todo("T3")],
+        ticks: slotTicks(2, at(-minutes(10))).map((t) => ({ ...t, slotSpent: false })),
+      },
+      { quota: { windowHours: 1, slotMinutes: 30, compute: 1 } },
+    ),
     route: "run",
   },
   {
     name: "over budget comes before backoff",
-    s: state({ todos: [todo("T1")] }, { budget: { usd: 0 }, backoff: { level: 1, stalledTicks: 1, until: at(minutes(3)) } }),
+    s: state(
+      { todos: [todo("T1")] },
+      { budget: { usd: 0 }, backoff: { level: 1, stalledTicks: 1, until: at(minutes(3)) } },
+    ),
     route: "over_budget",
   },
   {
     name: "a backoff window waits until it ends",
-    s: state({ todos: [todo("T1")] }, { backoff: { level: 1, stalledTicks: 1, until: at(minutes(3)) } }),
+    s: state(
+      { todos: [todo("T1")] },
+      { backoff: { level: 1, stalledTicks: 1, until: at(minutes(3)) } },
+    ),
     route: "wait",
     wake: at(minutes(3)),
   },
@@ -183,7 +265,14 @@ const cases: Case[] = [
   },
   {
     name: "repair beats review beats rebase beats task",
-    s: state({ todos: [todo("T1"), todo("T2", { kind: "rebase" }), todo("T3", { kind: "review" }), todo("T4", { kind: "repair" })] }),
+    s: state({
+      todos: [
+        todo("T1"),
+        todo("T2", { kind: "rebase" }),
+        todo("T3", { kind: "review" }),
+        todo("T4", { kind: "repair" }),
+      ],
+    }),
     route: "run",
     todo: "T4",
   },
@@ -207,7 +296,12 @@ const cases: Case[] = [
   },
   {
     name: "blocked and deferred todos are not run",
-    s: state({ todos: [todo("T1", { status: "blocked", blockedReason: "x" }), todo("T2", { status: "deferred" })] }),
+    s: state({
+      todos: [
+        todo("T1", { status: "blocked", blockedReason: "x" }),
+        todo("T2", { status: "deferred" }),
+      ],
+    }),
     route: "wait",
   },
   {
@@ -223,12 +317,19 @@ const cases: Case[] = [
   },
   {
     name: "resumeWhen todo_done waits for that todo",
-    s: state({ todos: [todo("T1", { resumeWhen: { kind: "todo_done", todo: "T2" } }), todo("T2", { kind: "user_action" })] }),
+    s: state({
+      todos: [
+        todo("T1", { resumeWhen: { kind: "todo_done", todo: "T2" } }),
+        todo("T2", { kind: "user_action" }),
+      ],
+    }),
     route: "wait",
   },
   {
     name: "resumeWhen todo_done runs once it is done",
-    s: state({ todos: [todo("T1", { resumeWhen: { kind: "todo_done", todo: "T2" } }), doneTodo("T2")] }),
+    s: state({
+      todos: [todo("T1", { resumeWhen: { kind: "todo_done", todo: "T2" } }), doneTodo("T2")],
+    }),
     route: "run",
     todo: "T1",
   },
@@ -248,7 +349,10 @@ const cases: Case[] = [
   },
   {
     name: "two stalled ticks with nothing runnable replan",
-    s: state({ todos: [todo("T1", { status: "blocked", blockedReason: "x" })] }, { backoff: { level: 2, stalledTicks: 2, until: null } }),
+    s: state(
+      { todos: [todo("T1", { status: "blocked", blockedReason: "x" })] },
+      { backoff: { level: 2, stalledTicks: 2, until: null } },
+    ),
     route: "replan",
   },
   {
@@ -258,7 +362,10 @@ const cases: Case[] = [
   },
   {
     name: `after ${STALLED_TICKS_ASK_HUMAN} stalled ticks, ask a person instead of replanning`,
-    s: state({ todos: [todo("T1", { kind: "monitor" })] }, { backoff: { level: 4, stalledTicks: STALLED_TICKS_ASK_HUMAN, until: null } }),
+    s: state(
+      { todos: [todo("T1", { kind: "monitor" })] },
+      { backoff: { level: 4, stalledTicks: STALLED_TICKS_ASK_HUMAN, until: null } },
+    ),
     route: "ask_human",
   },
   {
@@ -279,7 +386,12 @@ const cases: Case[] = [
   },
   {
     name: "not done while a linked pull request is open",
-    s: state({ todos: [doneTodo("T1")], pullRequests: [{ number: 3, todo: "T1", headRef: "loopx/42-T1", headSha: "abcdef1", state: "open" }] }),
+    s: state({
+      todos: [doneTodo("T1")],
+      pullRequests: [
+        { number: 3, todo: "T1", headRef: "loopx/42-T1", headSha: "abcdef1", state: "open" },
+      ],
+    }),
     route: "wait",
   },
   {

@@ -31,7 +31,11 @@ export const WRITER: Actor = { kind: "human", login: "writer", trusted: true };
 export const STRANGER: Actor = { kind: "human", login: "stranger", trusted: false };
 export const APP: Actor = { kind: "app" };
 
-export function ctx(now: Date = T0, actor: Actor = APP, extra: Partial<TransitionContext> = {}): TransitionContext {
+export function ctx(
+  now: Date = T0,
+  actor: Actor = APP,
+  extra: Partial<TransitionContext> = {},
+): TransitionContext {
   return { actor, now, newId: idFactory(7), ...extra };
 }
 
@@ -41,7 +45,13 @@ export function goal(over: Partial<Goal> = {}): Goal {
     installationId: 1,
     repo: { id: 10, ownerId: 20, owner: "acme", name: "widgets" },
     issue: { id: 100, number: 42 },
-    objective: { title: "Ship it", body: "Make widgets faster.", author: "octo-owner", authorTrusted: true, snapshotAt: T0 },
+    objective: {
+      title: "Ship it",
+      body: "Make widgets faster.",
+      author: "octo-owner",
+      authorTrusted: true,
+      snapshotAt: T0,
+    },
     status: "active",
     statusReason: "",
     owners: ["octo-owner"],
@@ -86,7 +96,14 @@ export function todo(key: string, over: Partial<Todo> = {}): Todo {
   };
 }
 
-export function doneTodo(key: string, continuation: NonNullable<Todo["completion"]>["continuation"] = { kind: "no_followup", reason: "finished" }, over: Partial<Todo> = {}): Todo {
+export function doneTodo(
+  key: string,
+  continuation: NonNullable<Todo["completion"]>["continuation"] = {
+    kind: "no_followup",
+    reason: "finished",
+  },
+  over: Partial<Todo> = {},
+): Todo {
   return todo(key, {
     status: "done",
     completion: { continuation, evidenceIds: [uuid(900)], tickId: null, at: T0 },
@@ -168,7 +185,9 @@ export function expectOk(r: TransitionResult): Extract<TransitionResult, { ok: t
   return r;
 }
 
-export function expectRefused(r: TransitionResult): Extract<TransitionResult, { ok: false }>["refusal"] {
+export function expectRefused(
+  r: TransitionResult,
+): Extract<TransitionResult, { ok: false }>["refusal"] {
   if (r.ok) throw new Error("expected a refusal, got ok");
   return r.refusal;
 }

@@ -135,8 +135,9 @@ export function resetBackoff(d: Draft, reason: string): void {
   emit(d, "backoff.reset", { reason });
 }
 
-export function stall(d: Draft, reason: string): void {
-  const next = growBackoff(d.state.goal.backoff, d.ctx.now);
+/** One more stalled tick; `since` is when it stalled (a lease's expiry, not when we noticed). */
+export function stall(d: Draft, reason: string, since: Date = d.ctx.now): void {
+  const next = growBackoff(d.state.goal.backoff, since);
   d.state.goal.backoff = next;
   emit(d, "backoff.grown", {
     reason,

@@ -70,10 +70,16 @@ export function finishTick(
  * A tick that ended without a result (expired or gave up) is charged its cap, leaves
  * host_failure evidence so the stall is visible, and counts as a stalled tick.
  */
-export function abandonTick(d: Draft, tick: Tick, failure: FailureKind, summary: string): void {
+export function abandonTick(
+  d: Draft,
+  tick: Tick,
+  failure: FailureKind,
+  summary: string,
+  since: Date = d.ctx.now,
+): void {
   appendEvidence(d, { kind: "host_failure", summary, todo: tick.todo, tickId: tick.id });
   finishTick(d, tick, "failed", failure, d.state.goal.tickCap);
-  stall(d, summary);
+  stall(d, summary, since);
 }
 
 /** Ends every unfinished tick whose lease is past at the transition's clock. Returns how many. */
@@ -88,6 +94,8 @@ export function expireDeadLeases(d: Draft): number {
       tick,
       "lease_expired",
       `tick #${tick.number} on ${tick.todo} stopped reporting; its lease expired at ${tick.leaseExpiresAt.toISOString()}`,
+      // Dated from the expiry, so the wait is the same whenever the expiry is noticed.
+      tick.leaseExpiresAt,
     );
     n += 1;
   }
