@@ -146,8 +146,8 @@ export function renderWorkflowRun(r: Renderer, run: WorkflowRun, flavor: Flavor 
     previous_attempt_url: null,
     workflow_url: `${r.repoUrl(repo)}/actions/workflows/${run.workflowId}`,
     head_commit: headCommit(run.headSha, run.createdAt),
-    repository: flavor === "webhook" ? r.repo(repo, "webhook") : r.repo(repo),
-    head_repository: flavor === "webhook" ? r.repo(repo, "webhook") : r.repo(repo),
+    repository: flavor === "webhook" ? r.repoLite(repo) : r.repo(repo),
+    head_repository: flavor === "webhook" ? r.repoLite(repo) : r.repo(repo),
   };
   return out;
 }

@@ -26,7 +26,7 @@ export class Renderer {
   ) {}
 
   user(user: User, flavor: Flavor = "rest"): Json {
-    const url = `${this.api}/users/${user.login}`;
+    const url = `${this.api}/users/${encodeURIComponent(user.login)}`;
     const out: Json = {
       login: user.login,
       id: user.id,
@@ -92,6 +92,29 @@ export class Renderer {
     if (repo.ownerId === userId) return "OWNER";
     if (repo.collaborators.has(userId)) return "COLLABORATOR";
     return "NONE";
+  }
+
+  /** The slim repository object workflow_run payloads carry. */
+  repoLite(repo: Repo): Json {
+    const full = this.repo(repo, "webhook");
+    const keep = [
+      "id",
+      "node_id",
+      "name",
+      "full_name",
+      "private",
+      "owner",
+      "html_url",
+      "description",
+      "fork",
+      "url",
+    ];
+    for (const key of Object.keys(full)) {
+      if (!keep.includes(key) && !key.endsWith("_url")) delete full[key];
+    }
+    for (const key of ["clone_url", "git_url", "ssh_url", "svn_url", "mirror_url"])
+      delete full[key];
+    return full;
   }
 
   repo(repo: Repo, flavor: Flavor = "rest"): Json {
@@ -225,9 +248,19 @@ export class Renderer {
   installation(installation: Installation, flavor: Flavor = "rest"): Json {
     const app = this.store.apps.get(installation.appId);
     const account = this.store.user(installation.accountId);
+    const accountJson = this.user(account, flavor);
+    if (flavor === "rest") {
+      // The list endpoint's schema wants the account's name, slug and timestamps too.
+      Object.assign(accountJson, {
+        name: account.name ?? account.login,
+        slug: account.login.toLowerCase(),
+        created_at: iso(installation.createdAt),
+        updated_at: iso(installation.createdAt),
+      });
+    }
     return {
       id: installation.id,
-      account: this.user(account, flavor),
+      account: accountJson,
       repository_selection: "selected",
       access_tokens_url: `${this.api}/app/installations/${installation.id}/access_tokens`,
       repositories_url: `${this.api}/installation/repositories`,

@@ -59,6 +59,7 @@ export function renderIssue(r: Renderer, issue: Issue, flavor: Flavor = "rest"):
     performed_via_github_app: app ? r.app(app, flavor) : null,
     state_reason: issue.stateReason,
   };
+  out.draft = false;
   if (issue.isPull) {
     const pull = store.pulls.get(`${repo.id}#${issue.number}`);
     const pullUrl = `${r.repoUrl(repo)}/pulls/${issue.number}`;

@@ -92,6 +92,28 @@ export function renderPull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Js
   };
 }
 
+const SIMPLE_ONLY_DROPS = [
+  "merged",
+  "mergeable",
+  "rebaseable",
+  "mergeable_state",
+  "merged_by",
+  "comments",
+  "review_comments",
+  "maintainer_can_modify",
+  "commits",
+  "additions",
+  "deletions",
+  "changed_files",
+];
+
+/** The pull-request-simple shape (lists, review payloads). */
+export function renderSimplePull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Json {
+  const full = renderPull(r, pull, flavor);
+  for (const key of SIMPLE_ONLY_DROPS) delete full[key];
+  return full;
+}
+
 export function renderReview(r: Renderer, review: Review, flavor: Flavor = "rest"): Json {
   const repo = r.store.repo(review.repoId);
   const pullUrl = `${r.repoUrl(repo)}/pulls/${review.pullNumber}`;

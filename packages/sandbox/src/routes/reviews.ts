@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { actor, requireRepoAccess } from "../auth.ts";
 import { HttpError, notFound } from "../http-error.ts";
-import { renderPull, renderReview } from "../render/pulls.ts";
+import { renderReview, renderSimplePull } from "../render/pulls.ts";
 import type { Route } from "../router.ts";
 import type { Pull, Review, ReviewState, User } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext } from "./context.ts";
@@ -51,7 +51,7 @@ export function reviewRoutes(ctx: RouteContext): Route[] {
     bus.emit("pull_request_review", store.repo(pull.repoId), sender, {
       action: "submitted",
       review: renderReview(render, review, "webhook"),
-      pull_request: renderPull(render, pull, "webhook"),
+      pull_request: renderSimplePull(render, pull, "webhook"),
     });
   };
   return [

@@ -64,7 +64,6 @@ export class WebhookBus {
       action,
       installation: this.render.installation(installation, "webhook"),
       repositories,
-      requester: null,
       sender: this.render.user(sender, "webhook"),
     };
     return this.deliver(installation, "installation", payload, null);

@@ -1,0 +1,103 @@
+import { createRequire } from "node:module";
+import { Octokit } from "@octokit/rest";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import { importPKCS8, SignJWT } from "jose";
+import { createSandbox, type Sandbox } from "../src/index.ts";
+
+const require = createRequire(import.meta.url);
+
+/** A sandbox with one repo, one app installed on it, a human owner and a writer. */
+export async function setup(options: Parameters<typeof createSandbox>[0] = {}) {
+  const sandbox = await createSandbox(options);
+  const repo = sandbox.createRepo("acme/widgets", {
+    files: {
+      ".github/loopx.yml": "harness: shell\n",
+      ".github/CODEOWNERS": "* @alice\n",
+      ".github/workflows/loopx.yml": "name: LoopX tick\non: workflow_dispatch\n",
+    },
+    collaborators: { alice: "maintain", bob: "write", trina: "triage" },
+  });
+  const { app, privateKey } = sandbox.createApp({ slug: "loopx" });
+  if (!privateKey) throw new Error("no key");
+  const installation = sandbox.install(app.id, "acme", ["acme/widgets"]);
+  const jwt = await appJwt(app.id, privateKey, sandbox.clock.now());
+  const appOctokit = client(sandbox, jwt);
+  const { data } = await appOctokit.rest.apps.createInstallationAccessToken({
+    installation_id: installation.id,
+  });
+  return {
+    sandbox,
+    repo,
+    app,
+    privateKey,
+    installation,
+    appOctokit,
+    bot: client(sandbox, data.token),
+    alice: client(sandbox, sandbox.createUserToken("alice")),
+    bob: client(sandbox, sandbox.createUserToken("bob")),
+  };
+}
+
+export async function appJwt(appId: number, privateKey: string, nowMs: number): Promise<string> {
+  const now = Math.floor(nowMs / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "RS256" })
+    .setIssuer(String(appId))
+    .setIssuedAt(now - 30)
+    .setExpirationTime(now + 540)
+    .sign(await importPKCS8(privateKey, "RS256"));
+}
+
+export function client(sandbox: Sandbox, token: string): Octokit {
+  return new Octokit({ auth: token, baseUrl: sandbox.url, request: { retries: 0 } });
+}
+
+export const o = { owner: "acme", repo: "widgets" } as const;
+
+interface Fixture {
+  operations: Record<string, { responses: Record<string, unknown> }>;
+  webhooks: Record<string, unknown>;
+}
+export const fixture: Fixture = require("./fixtures/openapi-subset.json");
+
+const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
+addFormats.default(ajv);
+ajv.addSchema(fixture, "openapi");
+ajv.addSchema(require("@octokit/webhooks-schemas"), "webhooks");
+
+const pointer = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/** The validator for an operation's response at a status, or undefined if the spec has none. */
+export function responseValidator(
+  operationId: string,
+  status: number,
+): ValidateFunction | undefined | null {
+  const op = fixture.operations[operationId];
+  if (!op) return undefined;
+  if (!(String(status) in op.responses)) return undefined;
+  if (op.responses[String(status)] === null) return null;
+  return ajv.getSchema(`openapi#/operations/${pointer(operationId)}/responses/${status}`);
+}
+
+export function webhookValidator(
+  event: string,
+  action: string | undefined,
+): ValidateFunction | undefined {
+  const name = action ? `${event}$${action}` : `${event}_event`;
+  const fromSchemas = ajv.getSchema(`webhooks#/definitions/${pointer(name)}`);
+  if (fromSchemas) return fromSchemas;
+  const key = `${event.replace(/_/g, "-")}-${(action ?? "").replace(/_/g, "-")}`;
+  if (key in fixture.webhooks) return ajv.getSchema(`openapi#/webhooks/${pointer(key)}`);
+  return undefined;
+}
+
+export function errorsText(v: ValidateFunction): string {
+  return ajv.errorsText(v.errors, { separator: "\n" });
+}
+
+/** The real examples GitHub sends, from @octokit/webhooks-examples. */
+export const examples: Array<{
+  name: string;
+  examples: Array<Record<string, unknown>>;
+}> = require("@octokit/webhooks-examples");
