@@ -26,7 +26,10 @@ const PathGateRule = z
   })
   .describe("Open a gate before touching matching files.");
 
-export const GateRule = z.union([EventGateRule, PathGateRule]);
+export const GateRule = z.union([EventGateRule, PathGateRule], {
+  error:
+    "a gate rule is { when: merge | open_pr, scopes: [...] } or { paths: [globs], scopes: [...] }",
+});
 export type GateRule = z.infer<typeof GateRule>;
 
 const usd = z.number().nonnegative().max(100_000);

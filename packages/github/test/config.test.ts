@@ -1,0 +1,141 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CONFIG_SCHEMA_FILE, configJsonSchema, LoopxConfig, parseConfig } from "../src/index.ts";
+
+const DEFAULTS = {
+  label: "loopx",
+  tickWorkflow: "loopx-tick.yml",
+  harness: { default: "claude-code", allowedTools: [] },
+  validationCommand: null,
+  budgets: {
+    goal: { usd: 25, tokens: 10_000_000, runnerMinutes: 600, ticks: 100 },
+    tick: { usd: 2, tokens: 1_000_000, runnerMinutes: 30 },
+  },
+  owners: [],
+  gates: [
+    { when: "merge", scopes: ["merge"] },
+    { paths: [".github/**"], scopes: ["write:.github"] },
+  ],
+  comments: "sticky",
+};
+
+describe("parseConfig", () => {
+  it.each([
+    ["an absent file (null)", null],
+    ["an absent file (undefined)", undefined],
+    ["an empty mapping", {}],
+  ])("%s gives the defaults", (_name, input) => {
+    expect(parseConfig(input)).toEqual({ ok: true, config: DEFAULTS });
+  });
+
+  it("merges a partial config with the defaults, nested budgets included", () => {
+    const result = parseConfig({
+      label: "agent",
+      harness: { default: "codex" },
+      budgets: { goal: { usd: 5 } },
+      owners: ["alice", "bob"],
+      comments: "quiet",
+    });
+    expect(result).toEqual({
+      ok: true,
+      config: {
+        ...DEFAULTS,
+        label: "agent",
+        harness: { default: "codex", allowedTools: [] },
+        budgets: { ...DEFAULTS.budgets, goal: { ...DEFAULTS.budgets.goal, usd: 5 } },
+        owners: ["alice", "bob"],
+        comments: "quiet",
+      },
+    });
+  });
+
+  it("replaces the default gate rules when gates are given", () => {
+    const result = parseConfig({
+      gates: [{ paths: ["migrations/**"], scopes: ["write:migrations"] }],
+    });
+    expect(result.ok && result.config.gates).toEqual([
+      { paths: ["migrations/**"], scopes: ["write:migrations"] },
+    ]);
+  });
+
+  it.each([
+    ["a typo'd key", { lable: "x" }, "(root)", /lable/],
+    ["a negative USD ceiling", { budgets: { goal: { usd: -1 } } }, "budgets.goal.usd", /0/],
+    ["fractional ticks", { budgets: { goal: { ticks: 1.5 } } }, "budgets.goal.ticks", /int/i],
+    ["an unknown harness", { harness: { default: "gpt" } }, "harness.default", /claude-code/],
+    [
+      "a workflow path instead of a file",
+      { tickWorkflow: ".github/workflows/t.yml" },
+      "tickWorkflow",
+      /workflow file name/,
+    ],
+    ["a bad owner login", { owners: ["not a login"] }, "owners.0", /login/],
+    [
+      "a gate rule without scopes",
+      { gates: [{ when: "merge" }] },
+      "gates.0",
+      /when: merge \| open_pr/,
+    ],
+    [
+      "a gate rule with both forms",
+      { gates: [{ when: "merge", paths: ["a"], scopes: ["merge"] }] },
+      "gates.0",
+      /paths/,
+    ],
+    [
+      "a gate rule with a bad scope",
+      { gates: [{ when: "merge", scopes: ["Merge Now"] }] },
+      "gates.0.scopes.0",
+      /lowercase words/,
+    ],
+    ["an unknown comment mode", { comments: "loud" }, "comments", /sticky/],
+    ["an empty label", { label: "  " }, "label", /./],
+    ["a string instead of a mapping", "loopx", "(root)", /object/],
+    ["a list instead of a mapping", [], "(root)", /object/],
+  ])("rejects %s with its path", (_name, input, path, message) => {
+    const result = parseConfig(input);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const error = result.errors.find((e) => e.path === path);
+    expect(error, JSON.stringify(result.errors)).toBeDefined();
+    expect(error?.message).toMatch(message);
+  });
+
+  it("reports every problem, not only the first, and never falls back to defaults", () => {
+    const result = parseConfig({ label: "", comments: "loud", budgets: { tick: { usd: "2" } } });
+    expect(result).toMatchObject({ ok: false });
+    if (result.ok) return;
+    expect(result.errors.map((e) => e.path).sort()).toEqual([
+      "budgets.tick.usd",
+      "comments",
+      "label",
+    ]);
+    expect(result).not.toHaveProperty("config");
+  });
+});
+
+describe("the committed JSON Schema", () => {
+  it("matches the zod schema (run `npx tsx packages/github/scripts/config-json-schema.ts` if not)", () => {
+    const committed = readFileSync(new URL(`../${CONFIG_SCHEMA_FILE}`, import.meta.url), "utf8");
+    expect(
+      committed === configJsonSchema(),
+      "packages/github/loopx-config.schema.json is stale: run `npx tsx packages/github/scripts/config-json-schema.ts` and commit it",
+    ).toBe(true);
+  });
+
+  it("documents every field and forbids unknown keys", () => {
+    const schema: unknown = JSON.parse(configJsonSchema());
+    expect(schema).toMatchObject({
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        label: { default: "loopx", description: expect.any(String) },
+        comments: { enum: ["sticky", "quiet"] },
+        budgets: { properties: { goal: { additionalProperties: false } } },
+      },
+    });
+    for (const key of Object.keys(LoopxConfig.shape)) {
+      expect(JSON.stringify(schema)).toContain(`"${key}"`);
+    }
+  });
+});
