@@ -1,0 +1,232 @@
+import { Octokit } from "@octokit/rest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createSandbox } from "../src/index.ts";
+import { client, o, setup } from "./helpers.ts";
+
+type T = Awaited<ReturnType<typeof setup>>;
+let t: T | undefined;
+afterEach(async () => {
+  await t?.sandbox.stop();
+  t = undefined;
+});
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: { status?: number }) => e.status,
+  );
+
+describe("sandbox behaviours", () => {
+  it("starts in under a second", async () => {
+    const started = performance.now();
+    const sandbox = await createSandbox();
+    const ms = performance.now() - started;
+    await sandbox.stop();
+    expect(ms).toBeLessThan(1000);
+  });
+
+  it("401 with GitHub's body for a missing, bad or expired token; 404 + loud log for an unsupported route", async () => {
+    t = await setup();
+    const anon = new Octokit({ baseUrl: t.sandbox.url });
+    const res = await fetch(`${t.sandbox.url}/repos/acme/widgets/issues`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({
+      message: "Requires authentication",
+      documentation_url: "https://docs.github.com/rest",
+      status: "401",
+    });
+    expect(await status(client(t.sandbox, "ghs_nope").rest.repos.get(o))).toBe(401);
+    await t.sandbox.clock.advance(61 * 60 * 1000);
+    expect(await status(t.bot.rest.repos.get(o))).toBe(401);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const miss = await fetch(`${t.sandbox.url}/repos/acme/widgets/deployments`);
+    expect(miss.status).toBe(404);
+    expect(await miss.json()).toEqual({
+      message: "Not Found",
+      documentation_url: "https://docs.github.com/rest",
+      status: "404",
+    });
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining("UNSUPPORTED ROUTE GET /repos/acme/widgets/deployments"),
+    );
+    expect(t.sandbox.unsupported().map((r) => r.path)).toEqual(["/repos/acme/widgets/deployments"]);
+    warn.mockRestore();
+    expect(await status(anon.rest.apps.getAuthenticated())).toBe(401);
+  });
+
+  it("rate-limit headers on every response, and the API under /api/v3 too", async () => {
+    t = await setup();
+    const res = await fetch(`${t.sandbox.gheUrl}/repos/acme/widgets`, {
+      headers: { authorization: `token ${t.sandbox.createUserToken("alice")}` },
+    });
+    expect(res.status).toBe(200);
+    for (const h of [
+      "x-ratelimit-limit",
+      "x-ratelimit-remaining",
+      "x-ratelimit-reset",
+      "x-ratelimit-used",
+    ])
+      expect(res.headers.get(h)).not.toBeNull();
+  });
+
+  it("content-creation secondary limit: the 81st create in a minute is a 403 with retry-after", async () => {
+    t = await setup();
+    const issue = (await t.bot.rest.issues.create({ ...o, title: "x" })).data;
+    for (let i = 0; i < 79; i++)
+      await t.bot.rest.issues.createComment({ ...o, issue_number: issue.number, body: `c${i}` });
+    const err = await t.bot.rest.issues
+      .createComment({ ...o, issue_number: issue.number, body: "one too many" })
+      .catch(
+        (e: {
+          status: number;
+          response: { headers: Record<string, string>; data: { message: string } };
+        }) => e,
+      );
+    expect(err).toMatchObject({ status: 403 });
+    if ("response" in err) {
+      expect(Number(err.response.headers["retry-after"])).toBeGreaterThan(0);
+      expect(err.response.data.message).toMatch(/secondary rate limit/);
+    }
+    await t.sandbox.clock.advance(61_000);
+    expect(
+      await status(
+        t.bot.rest.issues.createComment({ ...o, issue_number: issue.number, body: "later" }),
+      ),
+    ).toBe(200);
+    expect(t.sandbox.contentCreating()).toBe(81);
+  });
+
+  it("route faults: 5xx, 429 with retry-after, latency — switchable at run time", async () => {
+    t = await setup();
+    t.sandbox.faults.route({ route: "repos/get", status: 502, times: 1 });
+    expect(await status(t.bot.rest.repos.get(o))).toBe(502);
+    t.sandbox.faults.route({
+      route: "/repos/{owner}/{repo}",
+      status: 429,
+      retryAfter: 7,
+      times: 1,
+    });
+    const err = await t.bot.rest.repos
+      .get(o)
+      .catch((e: { status: number; response: { headers: Record<string, string> } }) => e);
+    expect(err).toMatchObject({ status: 429, response: { headers: { "retry-after": "7" } } });
+    t.sandbox.faults.route({ route: "repos/get", latencyMs: 150, times: 1 });
+    const started = performance.now();
+    await t.bot.rest.repos.get(o);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it("mergeable is null until computed, then dirty on conflicts; merge closes linked issues only on the default branch", async () => {
+    t = await setup();
+    const { bot, sandbox } = t;
+    const a = (await bot.rest.issues.create({ ...o, title: "a" })).data;
+    const b = (await bot.rest.issues.create({ ...o, title: "b" })).data;
+    sandbox.push("acme/widgets", "dev", { "x.txt": "dev" });
+    sandbox.push("acme/widgets", "feat", { "y.txt": "feat" });
+    const toDev = (
+      await bot.rest.pulls.create({
+        ...o,
+        title: "to dev",
+        head: "feat",
+        base: "dev",
+        body: `Fixes #${b.number}`,
+      })
+    ).data;
+    expect(toDev.mergeable).toBeNull();
+    await bot.rest.pulls.merge({ ...o, pull_number: toDev.number });
+    expect((await bot.rest.issues.get({ ...o, issue_number: b.number })).data.state).toBe("open");
+    sandbox.push("acme/widgets", "fix", { "z.txt": "fix" });
+    const pr = (
+      await bot.rest.pulls.create({
+        ...o,
+        title: "fix",
+        head: "fix",
+        base: "main",
+        body: `closes #${a.number}`,
+      })
+    ).data;
+    sandbox.setConflict("acme/widgets", pr.number, true);
+    expect((await bot.rest.pulls.get({ ...o, pull_number: pr.number })).data.mergeable).toBeNull();
+    const computed = (await bot.rest.pulls.get({ ...o, pull_number: pr.number })).data;
+    expect([computed.mergeable, computed.mergeable_state]).toEqual([false, "dirty"]);
+    expect(await status(bot.rest.pulls.merge({ ...o, pull_number: pr.number }))).toBe(405);
+    sandbox.setConflict("acme/widgets", pr.number, false);
+    await bot.rest.pulls.merge({ ...o, pull_number: pr.number });
+    expect((await bot.rest.issues.get({ ...o, issue_number: a.number })).data).toMatchObject({
+      state: "closed",
+      state_reason: "completed",
+    });
+    expect(pr.requested_reviewers?.map((u) => u.login)).toEqual(["alice"]);
+  });
+
+  it("sub-issues: numeric id only, 100 per parent, last writer wins on issue PATCH", async () => {
+    t = await setup({ secondaryLimits: false });
+    const { bot } = t;
+    const parent = (await bot.rest.issues.create({ ...o, title: "parent" })).data;
+    const child = (await bot.rest.issues.create({ ...o, title: "child" })).data;
+    const asString = await bot
+      .request("POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues", {
+        ...o,
+        issue_number: parent.number,
+        sub_issue_id: String(child.id),
+      })
+      .catch((e: { status: number }) => e);
+    expect(asString).toMatchObject({ status: 422 });
+    for (let i = 0; i < 100; i++) {
+      const c = (await bot.rest.issues.create({ ...o, title: `c${i}` })).data;
+      await bot.rest.issues.addSubIssue({ ...o, issue_number: parent.number, sub_issue_id: c.id });
+    }
+    expect(
+      await status(
+        bot.rest.issues.addSubIssue({ ...o, issue_number: parent.number, sub_issue_id: child.id }),
+      ),
+    ).toBe(422);
+    await Promise.all([
+      bot.rest.issues.update({ ...o, issue_number: child.number, body: "first" }),
+      t.alice.rest.issues.update({ ...o, issue_number: child.number, body: "second" }),
+    ]);
+    expect(["first", "second"]).toContain(t.sandbox.issue("acme/widgets", child.number).body);
+  });
+});
+
+describe("webhook delivery", () => {
+  it("signs, logs, drops, duplicates and redelivers with the same delivery id", async () => {
+    const received: Array<{ event: string; guid: string; sig: string }> = [];
+    const { createServer } = await import("node:http");
+    const server = createServer((req, res) => {
+      received.push({
+        event: String(req.headers["x-github-event"]),
+        guid: String(req.headers["x-github-delivery"]),
+        sig: String(req.headers["x-hub-signature-256"]),
+      });
+      req.resume();
+      res.end("ok");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    t = await setup({ webhookUrl: `http://127.0.0.1:${port}/` });
+    await t.sandbox.settle();
+    received.length = 0;
+    t.sandbox.faults.webhook({ mode: "drop", event: "issues.opened", times: 1 });
+    t.sandbox.faults.webhook({ mode: "duplicate", event: "issue_comment", times: 1 });
+    const issue = (await t.bot.rest.issues.create({ ...o, title: "x" })).data;
+    await t.bot.rest.issues.createComment({ ...o, issue_number: issue.number, body: "hi" });
+    await t.sandbox.settle();
+    expect(received.map((r) => r.event)).toEqual(["issue_comment", "issue_comment"]);
+    expect(received[0]?.sig).toMatch(/^sha256=[0-9a-f]{64}$/);
+    const failed = (await t.appOctokit.rest.apps.listWebhookDeliveries()).data.find(
+      (d) => d.event === "issues" && d.status_code !== 200,
+    );
+    expect(failed).toBeDefined();
+    if (!failed) return;
+    await t.appOctokit.rest.apps.redeliverWebhookDelivery({ delivery_id: failed.id });
+    await t.sandbox.settle();
+    expect(received.at(-1)).toMatchObject({ event: "issues", guid: failed.guid });
+    await t.sandbox.stop();
+    t = undefined;
+    server.close();
+  });
+});
