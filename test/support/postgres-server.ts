@@ -54,6 +54,8 @@ export interface PgServer {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
   url: string;
   port: number;
+  /** The server's log, for diagnosing a failed start or slow statements; removed by stop(). */
+  logFile: string;
   stop(): Promise<void>;
 }
 
@@ -92,7 +94,8 @@ export async function startPostgres(opts: { database?: string } = {}): Promise<P
     await exec("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "start"]);
     const database = opts.database ?? "loopx_test";
     await exec("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", database]);
-    return { url: `postgres://postgres@127.0.0.1:${port}/${database}`, port, stop };
+    const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
+    return { url, port, logFile: join(dir, "log"), stop };
   } catch (err) {
     await stop();
     throw new Error(

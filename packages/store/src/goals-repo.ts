@@ -112,17 +112,15 @@ async function commit(
       message: `goal ${before.goal.id} changed since version ${before.goal.version}; reload and retry`,
     });
   }
-  await writeChildren(tx, before, state);
   const source = { deliveryId: opts.deliveryId, tickId: opts.source?.tickId };
-  await appendEvents(
-    tx,
-    result.events,
-    state.goal.id,
-    { before: before.goal.version, after: version },
-    source,
-  );
-  await enqueueEffects(tx, result.effects, state.goal.id, version);
-  await finishDelivery(tx, opts.deliveryId, "applied");
+  const versions = { before: before.goal.version, after: version };
+  // Pipelined on the transaction's connection; any failure rolls the whole transaction back.
+  await Promise.all([
+    writeChildren(tx, before, state),
+    appendEvents(tx, result.events, state.goal.id, versions, source),
+    enqueueEffects(tx, result.effects, state.goal.id, version),
+    finishDelivery(tx, opts.deliveryId, "applied"),
+  ]);
   return { ok: true, state, events: result.events, effects: result.effects };
 }
 

@@ -53,88 +53,110 @@ export async function writeChildren(
 ): Promise<void> {
   const b = before ?? EMPTY;
   const id = after.goal.id;
+  // Issued together: postgres.js pipelines them on the transaction's connection (one flush,
+  // one wait) instead of a round trip each. Order does not matter: the goal row exists.
+  const writes: PromiseLike<unknown>[] = [];
 
   const todos = changed(b.todos, after.todos, (t) => t.key);
   if (todos.length > 0) {
-    await tx
-      .insert(s.todos)
-      .values(todos.map((t) => todoToRow(id, t)))
-      .onConflictDoUpdate({
-        target: [s.todos.goalId, s.todos.key],
-        set: excludedSet(s.todos, ["goalId", "key"]),
-      });
+    writes.push(
+      tx
+        .insert(s.todos)
+        .values(todos.map((t) => todoToRow(id, t)))
+        .onConflictDoUpdate({
+          target: [s.todos.goalId, s.todos.key],
+          set: excludedSet(s.todos, ["goalId", "key"]),
+        }),
+    );
   }
   const gates = changed(b.gates, after.gates, (g) => g.key);
   if (gates.length > 0) {
-    await tx
-      .insert(s.gates)
-      .values(gates.map((g) => gateToRow(id, g)))
-      .onConflictDoUpdate({
-        target: [s.gates.goalId, s.gates.key],
-        set: excludedSet(s.gates, ["goalId", "key"]),
-      });
+    writes.push(
+      tx
+        .insert(s.gates)
+        .values(gates.map((g) => gateToRow(id, g)))
+        .onConflictDoUpdate({
+          target: [s.gates.goalId, s.gates.key],
+          set: excludedSet(s.gates, ["goalId", "key"]),
+        }),
+    );
   }
   const ticks = changed(b.ticks, after.ticks, (t) => t.id);
   if (ticks.length > 0) {
-    await tx
-      .insert(s.ticks)
-      .values(ticks.map((t) => tickToRow(id, t)))
-      .onConflictDoUpdate({ target: s.ticks.id, set: excludedSet(s.ticks, ["id", "goalId"]) });
+    writes.push(
+      tx
+        .insert(s.ticks)
+        .values(ticks.map((t) => tickToRow(id, t)))
+        .onConflictDoUpdate({ target: s.ticks.id, set: excludedSet(s.ticks, ["id", "goalId"]) }),
+    );
   }
   const evidence = changed(b.evidence, after.evidence, (e) => e.id);
   if (evidence.length > 0) {
-    await tx
-      .insert(s.evidence)
-      .values(evidence.map((e) => evidenceToRow(id, e)))
-      .onConflictDoUpdate({
-        target: s.evidence.id,
-        set: excludedSet(s.evidence, ["id", "goalId", "seq"]),
-      });
+    writes.push(
+      tx
+        .insert(s.evidence)
+        .values(evidence.map((e) => evidenceToRow(id, e)))
+        .onConflictDoUpdate({
+          target: s.evidence.id,
+          set: excludedSet(s.evidence, ["id", "goalId", "seq"]),
+        }),
+    );
   }
   const handoffs = changed(b.handoffs, after.handoffs, (h) => h.tickId);
   if (handoffs.length > 0) {
-    await tx
-      .insert(s.handoffs)
-      .values(handoffs.map((h) => handoffToRow(id, h)))
-      .onConflictDoUpdate({
-        target: [s.handoffs.goalId, s.handoffs.tickId],
-        set: excludedSet(s.handoffs, ["seq", "goalId", "tickId"]),
-      });
+    writes.push(
+      tx
+        .insert(s.handoffs)
+        .values(handoffs.map((h) => handoffToRow(id, h)))
+        .onConflictDoUpdate({
+          target: [s.handoffs.goalId, s.handoffs.tickId],
+          set: excludedSet(s.handoffs, ["seq", "goalId", "tickId"]),
+        }),
+    );
   }
   const notes = changed(b.notes, after.notes, (n) => n.id);
   if (notes.length > 0) {
-    await tx
-      .insert(s.notes)
-      .values(notes.map((n) => noteToRow(id, n)))
-      .onConflictDoUpdate({
-        target: s.notes.id,
-        set: excludedSet(s.notes, ["id", "goalId", "seq"]),
-      });
+    writes.push(
+      tx
+        .insert(s.notes)
+        .values(notes.map((n) => noteToRow(id, n)))
+        .onConflictDoUpdate({
+          target: s.notes.id,
+          set: excludedSet(s.notes, ["id", "goalId", "seq"]),
+        }),
+    );
   }
   const prs = changed(b.pullRequests, after.pullRequests, (p) => String(p.number));
   if (prs.length > 0) {
-    await tx
-      .insert(s.pullRequests)
-      .values(prs.map((p) => pullRequestToRow(id, p)))
-      .onConflictDoUpdate({
-        target: [s.pullRequests.goalId, s.pullRequests.number],
-        set: excludedSet(s.pullRequests, ["goalId", "number", "seq"]),
-      });
+    writes.push(
+      tx
+        .insert(s.pullRequests)
+        .values(prs.map((p) => pullRequestToRow(id, p)))
+        .onConflictDoUpdate({
+          target: [s.pullRequests.goalId, s.pullRequests.number],
+          set: excludedSet(s.pullRequests, ["goalId", "number", "seq"]),
+        }),
+    );
   }
   // Todos, gates and PRs are loaded whole, so one missing from `after` was removed by the
   // transition. Windowed collections (ticks, evidence, …) are never deleted this way.
   if (before) {
-    await deleteMissing(tx, s.todos, s.todos.key, id, b.todos, after.todos, (t) => t.key);
-    await deleteMissing(tx, s.gates, s.gates.key, id, b.gates, after.gates, (g) => g.key);
+    writes.push(
+      deleteMissing(tx, s.todos, s.todos.key, id, b.todos, after.todos, (t) => t.key),
+      deleteMissing(tx, s.gates, s.gates.key, id, b.gates, after.gates, (g) => g.key),
+    );
     const goneprs = b.pullRequests
       .filter((p) => !after.pullRequests.some((q) => q.number === p.number))
       .map((p) => p.number);
     if (goneprs.length > 0) {
-      await tx
-        .delete(s.pullRequests)
-        .where(and(eq(s.pullRequests.goalId, id), inArray(s.pullRequests.number, goneprs)));
+      writes.push(
+        tx
+          .delete(s.pullRequests)
+          .where(and(eq(s.pullRequests.goalId, id), inArray(s.pullRequests.number, goneprs))),
+      );
     }
   }
+  await Promise.all(writes);
 }
 
 async function deleteMissing<T>(

@@ -1,0 +1,112 @@
+/**
+ * Store claim throughput on real PostgreSQL: 32 claimers (one session each) draining 1,000
+ * due goals through claimNextDue with the kernel's claim transition. Reports claims/s and
+ * double claims (target ≥ 300/s, exactly 0). Figures, not pass criteria.
+ *
+ *   npx tsx bench/store-claims.ts            # starts a throwaway server (needs PostgreSQL binaries)
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/store-claims.ts   # an existing, empty database
+ */
+import { randomUUID } from "node:crypto";
+import { pathToFileURL } from "node:url";
+import { claimTodo, createGoal, type GoalState } from "@loopx/core";
+import { openStore, type Store } from "@loopx/store";
+import { startPostgres } from "../test/support/postgres-server.ts";
+
+export interface ClaimBench {
+  claimsPerSec: number;
+  doubleClaims: number;
+  claimers: number;
+  goals: number;
+}
+
+function create(i: number) {
+  return (now: Date) =>
+    createGoal(
+      {
+        id: randomUUID(),
+        installationId: 1,
+        repo: { id: 1 + (i % 20), ownerId: 1, owner: "bench", name: `repo-${i % 20}` },
+        issue: { id: 1_000_000 + i, number: 1 + i },
+        objective: {
+          title: `goal ${i}`,
+          body: "",
+          author: "bench",
+          authorTrusted: true,
+          snapshotAt: now,
+        },
+        owners: ["bench"],
+        harness: "shell",
+        todos: [{ title: "the one task" }],
+      },
+      { actor: { kind: "app" }, now, newId: () => randomUUID() },
+    );
+}
+
+function claim(state: GoalState, now: Date, agent: string) {
+  const tickId = randomUUID();
+  return claimTodo(
+    state,
+    { tickId, leaseToken: randomUUID(), agent, harness: "shell", run: null, leaseTtlMs: 900_000 },
+    { actor: { kind: "agent", tickId, harness: "shell" }, now, newId: () => randomUUID() },
+  );
+}
+
+async function seed(store: Store, goals: number): Promise<void> {
+  for (let i = 0; i < goals; i += 50) {
+    const batch = Array.from({ length: Math.min(50, goals - i) }, (_, j) =>
+      store.createGoal(create(i + j)),
+    );
+    for (const r of await Promise.all(batch)) if (!r.ok) throw new Error(r.refusal.message);
+  }
+}
+
+export async function benchClaims(
+  pgUrl?: string,
+  opts: { claimers?: number; goals?: number } = {},
+): Promise<ClaimBench> {
+  const claimers = opts.claimers ?? 32;
+  const goals = opts.goals ?? 1000;
+  const server = pgUrl ? null : await startPostgres({ database: "loopx_bench" });
+  const url = pgUrl ?? server?.url ?? "";
+  const admin = await openStore({ databaseUrl: url, maxConnections: 16 });
+  const sessions: Store[] = [];
+  try {
+    await admin.migrate();
+    await seed(admin, goals);
+    for (let i = 0; i < claimers; i++) {
+      sessions.push(await openStore({ databaseUrl: url, maxConnections: 1 }));
+    }
+    const claims = new Map<string, number>();
+    const started = performance.now();
+    await Promise.all(
+      sessions.map(async (s, i) => {
+        for (;;) {
+          const r = await s.claimNextDue(`claimer-${i}`, claim);
+          if (!r.ok) return;
+          claims.set(r.goalId, (claims.get(r.goalId) ?? 0) + 1);
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const total = [...claims.values()].reduce((a, b) => a + b, 0);
+    const doubleClaims = [...claims.values()].reduce((n, c) => n + (c - 1), 0);
+    if (claims.size !== goals) {
+      throw new Error(
+        `only ${claims.size} of ${goals} goals were claimed: the drain stopped early`,
+      );
+    }
+    return { claimsPerSec: total / seconds, doubleClaims, claimers, goals };
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+    await admin.close();
+    await server?.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const r = await benchClaims(process.env.BENCH_DATABASE_URL);
+  console.log(
+    `claims/s, ${r.claimers} claimers over ${r.goals} goals (PostgreSQL): ${r.claimsPerSec.toFixed(0)}   target ≥ 300/s`,
+  );
+  console.log(`double claims: ${r.doubleClaims}   target exactly 0`);
+}
