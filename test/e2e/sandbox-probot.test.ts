@@ -51,7 +51,7 @@ describe("e2e: a real Probot app against the sandbox", () => {
       webhooksPath: "/api/github/webhooks",
     });
     server = createServer((req, res) => {
-      void middleware(req, res).then((handled) => {
+      void Promise.resolve(middleware(req, res)).then((handled) => {
         if (!handled) {
           res.statusCode = 404;
           res.end();

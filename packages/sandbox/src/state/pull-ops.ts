@@ -26,10 +26,9 @@ function globToRegex(pattern: string): RegExp {
   if (p.endsWith("/")) p = `${p}**`;
   const body = p
     .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*\*/g, "\u0000")
-    .replace(/\*/g, "[^/]*")
-    .replace(/\?/g, "[^/]")
-    .replace(/\u0000/g, ".*");
+    .split("**")
+    .map((part) => part.replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]"))
+    .join(".*");
   const hasSlash = p.includes("/");
   return new RegExp(`${anchored || hasSlash ? "^" : "(^|/)"}${body}(/.*)?$`);
 }
