@@ -6,6 +6,7 @@ import type { CostLimits, SharedAllowance } from "./schemas/budget.ts";
 import type { Decision, Route } from "./schemas/decision.ts";
 import type { Gate } from "./schemas/gate.ts";
 import type { GoalState } from "./schemas/state.ts";
+import { blockingGatesFor } from "./scope.ts";
 import { slotUsage } from "./slot-quota.ts";
 
 export interface DecideOptions {
@@ -141,11 +142,15 @@ export function decide(
 
 function askForGates(state: GoalState, frontier: Frontier): Decision {
   const keys: string[] = [];
-  for (const b of frontier.blocked) for (const k of b.gates) if (!keys.includes(k)) keys.push(k);
+  for (const todo of frontier.blocked) {
+    for (const k of blockingGatesFor(frontier.scopes, todo.requiredScopes)) {
+      if (!keys.includes(k)) keys.push(k);
+    }
+  }
   const gates = state.gates.filter((g) => keys.includes(g.key));
   const open = gates.filter((g) => g.status === "open");
   const rejected = gates.filter((g) => g.status === "rejected");
-  const todos = frontier.blocked.map((b) => b.todo.key).join(", ");
+  const todos = frontier.blocked.map((t) => t.key).join(", ");
   if (open.length > 0) {
     return make("ask_human", {
       gates: open.map((g) => g.key),
@@ -156,7 +161,7 @@ function askForGates(state: GoalState, frontier: Frontier): Decision {
   return make("ask_human", {
     gates: rejected.map((g) => g.key),
     reason: `Every runnable todo (${todos}) needs authority that was refused (${rejected.map((g) => g.key).join(", ")}).`,
-    userInstruction: `Drop the todo with \`/loopx todo drop ${frontier.blocked[0]?.todo.key ?? "T#"}\`, ask for a replan with \`/loopx replan\`, or approve a new gate.`,
+    userInstruction: `Drop the todo with \`/loopx todo drop ${frontier.blocked[0]?.key ?? "T#"}\`, ask for a replan with \`/loopx replan\`, or approve a new gate.`,
   });
 }
 

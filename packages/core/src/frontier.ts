@@ -5,11 +5,6 @@ import type { ScopeIndex } from "./scope.ts";
 import { blockingGatesFor, buildScopeIndex } from "./scope.ts";
 import { compareTodos, isAgentKind } from "./todo-order.ts";
 
-export interface BlockedTodo {
-  todo: Todo;
-  gates: string[];
-}
-
 /** The goal's work frontier as decide() sees it at one instant. */
 export interface Frontier {
   scopes: ScopeIndex;
@@ -17,7 +12,8 @@ export interface Frontier {
   candidates: Todo[];
   /** Candidates no unresolved gate blocks, best first (leases aside). */
   runnable: Todo[];
-  blocked: BlockedTodo[];
+  /** Candidates an unresolved gate blocks (see blockingGatesFor for which gates). */
+  blocked: Todo[];
   /** Todos with a live lease, soonest expiry first. */
   leased: Todo[];
   /** Todos still open (ready, blocked, deferred) of any kind. */
@@ -28,11 +24,16 @@ export interface Frontier {
   lastContinuation: Continuation | null;
 }
 
+interface Lookups {
+  byKey: Map<string, Todo>;
+  merged: Set<number>;
+}
+
 function resumeSatisfied(
   todo: Todo,
   now: Date,
-  byKey: Map<string, Todo>,
-  merged: Set<number>,
+  state: GoalState,
+  cache: { l: Lookups | null },
 ): boolean {
   const rw = todo.resumeWhen;
   if (rw === null) return true;
@@ -40,25 +41,33 @@ function resumeSatisfied(
     case "at":
       return rw.at.getTime() <= now.getTime();
     case "todo_done": {
-      const other = byKey.get(rw.todo);
+      const other = lookups(state, cache).byKey.get(rw.todo);
       // A dropped predecessor will never finish; waiting on it forever would stall the goal.
       return other !== undefined && (other.status === "done" || other.status === "dropped");
     }
     case "pr_merged":
-      return merged.has(rw.pr);
+      return lookups(state, cache).merged.has(rw.pr);
   }
 }
 
-export function analyseFrontier(state: GoalState, now: Date): Frontier {
-  const scopes = buildScopeIndex(state.gates, state.goal.grantedScopes);
+/** Built only when some todo waits on another todo or a PR: most decide() calls never need them. */
+function lookups(state: GoalState, cache: { l: Lookups | null }): Lookups {
+  if (cache.l) return cache.l;
   const byKey = new Map<string, Todo>();
   for (const t of state.todos) byKey.set(t.key, t);
   const merged = new Set<number>();
   for (const pr of state.pullRequests) if (pr.state === "merged") merged.add(pr.number);
+  cache.l = { byKey, merged };
+  return cache.l;
+}
+
+export function analyseFrontier(state: GoalState, now: Date): Frontier {
+  const scopes = buildScopeIndex(state.gates, state.goal.grantedScopes);
+  const cache: { l: Lookups | null } = { l: null };
 
   const candidates: Todo[] = [];
   const runnable: Todo[] = [];
-  const blocked: BlockedTodo[] = [];
+  const blocked: Todo[] = [];
   const leased: Todo[] = [];
   const open: Todo[] = [];
   let resumeAt: Date | null = null;
@@ -80,7 +89,7 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
     if (todo.status === "dropped") continue;
     open.push(todo);
     if (todo.status !== "ready" || !isAgentKind(todo.kind)) continue;
-    if (!resumeSatisfied(todo, now, byKey, merged)) {
+    if (!resumeSatisfied(todo, now, state, cache)) {
       const rw = todo.resumeWhen;
       if (rw?.kind === "at" && (resumeAt === null || rw.at.getTime() < resumeAt.getTime())) {
         resumeAt = rw.at;
@@ -88,8 +97,7 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
       continue;
     }
     candidates.push(todo);
-    const gates = blockingGatesFor(scopes, todo.requiredScopes);
-    if (gates.length > 0) blocked.push({ todo, gates });
+    if (blockingGatesFor(scopes, todo.requiredScopes).length > 0) blocked.push(todo);
     else runnable.push(todo);
   }
   runnable.sort(compareTodos);

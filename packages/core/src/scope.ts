@@ -5,15 +5,23 @@ import type { Gate } from "./schemas/gate.ts";
  * (`deploy:production:eu` is covered by `deploy:production` and `deploy`). Looking these up
  * in a set keeps coverage O(depth) instead of comparing against every gate.
  */
-export function coveringScopes(required: string): string[] {
+export function coveringScopes(required: string): readonly string[] {
+  const cached = coveringCache.get(required);
+  if (cached) return cached;
   const out = [required];
   let i = required.lastIndexOf(":");
   while (i > 0) {
     out.push(required.slice(0, i));
     i = required.lastIndexOf(":", i - 1);
   }
+  // Scopes repeat across todos and calls; a bounded memo keeps decide() allocation-free here.
+  if (coveringCache.size >= COVERING_CACHE_MAX) coveringCache.clear();
+  coveringCache.set(required, out);
   return out;
 }
+
+const COVERING_CACHE_MAX = 10_000;
+const coveringCache = new Map<string, readonly string[]>();
 
 /** Whether a gate scope covers a required scope: equal, or a prefix ending at `:`. */
 export function scopeCovers(gateScope: string, required: string): boolean {
@@ -59,16 +67,25 @@ export function isScopeGranted(index: ScopeIndex, required: string): boolean {
  * Keys of the unresolved gates that block a todo needing `requiredScopes` (empty: not blocked).
  * A scope already granted is never blocked, even when a rejected gate also covers it.
  */
-export function blockingGatesFor(index: ScopeIndex, requiredScopes: readonly string[]): string[] {
+const NONE: readonly string[] = Object.freeze([]);
+
+export function blockingGatesFor(
+  index: ScopeIndex,
+  requiredScopes: readonly string[],
+): readonly string[] {
   if (index.blocking.size === 0 || requiredScopes.length === 0) return [];
-  const keys: string[] = [];
+  let keys: string[] | null = null;
   for (const required of requiredScopes) {
     const covering = coveringScopes(required);
-    if (covering.some((s) => index.granted.has(s))) continue;
+    let granted = false;
+    for (const s of covering) if (index.granted.has(s)) granted = true;
+    if (granted) continue;
     for (const s of covering) {
       const gateKeys = index.blocking.get(s);
-      if (gateKeys) for (const k of gateKeys) if (!keys.includes(k)) keys.push(k);
+      if (!gateKeys) continue;
+      keys ??= [];
+      for (const k of gateKeys) if (!keys.includes(k)) keys.push(k);
     }
   }
-  return keys;
+  return keys ?? NONE;
 }

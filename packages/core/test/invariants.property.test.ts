@@ -1,6 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Actor, DomainEvent, GoalState, HarnessResult, TransitionResult } from "../src/index.ts";
+import type {
+  Actor,
+  DomainEvent,
+  GoalState,
+  HarnessResult,
+  TransitionResult,
+} from "../src/index.ts";
 import {
   addEvidence,
   addTodo,
@@ -8,9 +14,9 @@ import {
   approveGate,
   blockingGatesFor,
   buildScopeIndex,
+  Continuation,
   claimTodo,
   completeTodoByHuman,
-  Continuation,
   decide,
   expireLeases,
   isLeaseLive,
@@ -21,13 +27,31 @@ import {
   renewLease,
   scopeCovers,
 } from "../src/index.ts";
-import { claimInput, ctx, gate, minutes, result, STRANGER, state, T0, todo, WRITER } from "./fixtures.ts";
+import {
+  claimInput,
+  ctx,
+  gate,
+  minutes,
+  result,
+  STRANGER,
+  state,
+  T0,
+  todo,
+  WRITER,
+} from "./fixtures.ts";
 
 const SCOPES = ["merge", "deploy", "deploy:production", "write:.github"];
 
 type Cmd =
   | { op: "claim"; ttl: number }
-  | { op: "result"; outcome: "progress" | "completed" | "no_change" | "failed"; passed: boolean; commits: number; usd: number; late: boolean }
+  | {
+      op: "result";
+      outcome: "progress" | "completed" | "no_change" | "failed";
+      passed: boolean;
+      commits: number;
+      usd: number;
+      late: boolean;
+    }
   | { op: "renew" }
   | { op: "release" }
   | { op: "expire" }
@@ -41,12 +65,23 @@ type Cmd =
   | { op: "human"; todo: number };
 
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant("claim" as const), ttl: fc.integer({ min: 1, max: 60 }) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      op: fc.constant("claim" as const),
+      ttl: fc.integer({ min: 1, max: 60 }),
+    }),
+  },
   {
     weight: 4,
     arbitrary: fc.record({
       op: fc.constant("result" as const),
-      outcome: fc.constantFrom("progress" as const, "completed" as const, "no_change" as const, "failed" as const),
+      outcome: fc.constantFrom(
+        "progress" as const,
+        "completed" as const,
+        "no_change" as const,
+        "failed" as const,
+      ),
       passed: fc.boolean(),
       commits: fc.integer({ min: 0, max: 2 }),
       usd: fc.integer({ min: 0, max: 300 }).map((c) => c / 100),
@@ -56,11 +91,33 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ op: "renew" as const }) },
   { weight: 1, arbitrary: fc.constant({ op: "release" as const }) },
   { weight: 1, arbitrary: fc.constant({ op: "expire" as const }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant("advance" as const), ms: fc.integer({ min: 0, max: minutes(90) }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("openGate" as const), scope: fc.nat(SCOPES.length - 1) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("approve" as const), gate: fc.nat(4), trusted: fc.boolean() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      op: fc.constant("advance" as const),
+      ms: fc.integer({ min: 0, max: minutes(90) }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("openGate" as const),
+      scope: fc.nat(SCOPES.length - 1),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      op: fc.constant("approve" as const),
+      gate: fc.nat(4),
+      trusted: fc.boolean(),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("reject" as const), gate: fc.nat(4) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant("addTodo" as const), scope: fc.nat(SCOPES.length) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ op: fc.constant("addTodo" as const), scope: fc.nat(SCOPES.length) }),
+  },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("note" as const), trusted: fc.boolean() }) },
   { weight: 1, arbitrary: fc.constant({ op: "evidence" as const }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("human" as const), todo: fc.nat(5) }) },
@@ -77,11 +134,18 @@ interface World {
 
 /** Coverage judged the slow, obvious way — independent of the kernel's index. */
 function blockedByRule(s: GoalState, required: string[]): boolean {
-  const granted = [...s.goal.grantedScopes, ...s.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes)];
+  const granted = [
+    ...s.goal.grantedScopes,
+    ...s.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes),
+  ];
   return required.some(
     (r) =>
       !granted.some((g) => scopeCovers(g, r)) &&
-      s.gates.some((g) => (g.status === "open" || g.status === "rejected") && g.scopes.some((gs) => scopeCovers(gs, r))),
+      s.gates.some(
+        (g) =>
+          (g.status === "open" || g.status === "rejected") &&
+          g.scopes.some((gs) => scopeCovers(gs, r)),
+      ),
   );
 }
 
@@ -98,7 +162,8 @@ function checkState(w: World, before: GoalState | null, events: DomainEvent[]): 
 
   // A lease at or past its expiry is never live, and decide never runs a leased todo.
   for (const t of s.todos) {
-    if (t.claim && t.claim.leaseExpiresAt.getTime() <= now.getTime()) expect(isLeaseLive(t.claim, now)).toBe(false);
+    if (t.claim && t.claim.leaseExpiresAt.getTime() <= now.getTime())
+      expect(isLeaseLive(t.claim, now)).toBe(false);
   }
   const d = decide(s, now, "prop");
   if (d.route === "run") {
@@ -113,7 +178,10 @@ function checkState(w: World, before: GoalState | null, events: DomainEvent[]): 
   expect(finished.every((t) => t.cost !== null)).toBe(true);
   expect(s.ticks.filter((t) => t.finishedAt === null).every((t) => t.cost === null)).toBe(true);
   expect(s.goal.spent.ticks).toBe(finished.length);
-  expect(s.goal.spent.usd).toBeCloseTo(finished.reduce((n, t) => n + (t.cost?.usd ?? 0), 0), 9);
+  expect(s.goal.spent.usd).toBeCloseTo(
+    finished.reduce((n, t) => n + (t.cost?.usd ?? 0), 0),
+    9,
+  );
   expect(s.goal.spent.tokens).toBe(finished.reduce((n, t) => n + (t.cost?.tokens ?? 0), 0));
 
   // The slot: at most once per tick, only for validated progress.
@@ -130,7 +198,9 @@ function checkState(w: World, before: GoalState | null, events: DomainEvent[]): 
   // A gate blocks exactly the todos its scope covers.
   const index = buildScopeIndex(s.gates, s.goal.grantedScopes);
   for (const t of s.todos) {
-    expect(blockingGatesFor(index, t.requiredScopes).length > 0).toBe(blockedByRule(s, t.requiredScopes));
+    expect(blockingGatesFor(index, t.requiredScopes).length > 0).toBe(
+      blockedByRule(s, t.requiredScopes),
+    );
   }
 
   // A done todo has evidence that exists and exactly one continuation.
@@ -163,7 +233,11 @@ function step(w: World, c: Cmd): void {
   switch (c.op) {
     case "claim":
       w.ticks += 1;
-      r = claimTodo(w.s, { ...claimInput(w.ticks), tickId: crypto.randomUUID(), leaseTtlMs: minutes(c.ttl) }, as({ kind: "app" }));
+      r = claimTodo(
+        w.s,
+        { ...claimInput(w.ticks), tickId: crypto.randomUUID(), leaseTtlMs: minutes(c.ttl) },
+        as({ kind: "app" }),
+      );
       break;
     case "result": {
       if (!last || !lease) return;
@@ -172,12 +246,19 @@ function step(w: World, c: Cmd): void {
         outcome: c.outcome,
         failure: c.outcome === "failed" ? "harness_error" : null,
         validation: { command: "npm test", exitCode: c.passed ? 0 : 1, passed: c.passed },
-        commits: Array.from({ length: c.commits }, (_, i) => ({ sha: `abcdef${i}`.padEnd(7, "0"), message: "wip" })),
+        commits: Array.from({ length: c.commits }, (_, i) => ({
+          sha: `abcdef${i}`.padEnd(7, "0"),
+          message: "wip",
+        })),
         continuation: c.outcome === "completed" ? { kind: "no_followup", reason: "done" } : null,
         cost: { usd: c.usd, tokens: Math.round(c.usd * 100), runnerMinutes: 1 },
       });
       const when = c.late ? last.leaseExpiresAt : w.now;
-      r = applyTickResult(w.s, { ...lease, result: res }, ctx(when, { kind: "app" }, { newId: () => crypto.randomUUID() }));
+      r = applyTickResult(
+        w.s,
+        { ...lease, result: res },
+        ctx(when, { kind: "app" }, { newId: () => crypto.randomUUID() }),
+      );
       if (c.late) expect(r.ok).toBe(false);
       sent = { tickId: last.id, result: res };
       if (c.late && !r.ok) return;
@@ -199,7 +280,11 @@ function step(w: World, c: Cmd): void {
       w.now = new Date(w.now.getTime() + c.ms);
       return;
     case "openGate":
-      r = openGate(w.s, { question: "may I?", scopes: [SCOPES[c.scope] ?? "merge"] }, as({ kind: "app" }));
+      r = openGate(
+        w.s,
+        { question: "may I?", scopes: [SCOPES[c.scope] ?? "merge"] },
+        as({ kind: "app" }),
+      );
       break;
     case "approve":
       r = approveGate(w.s, { gate: `G${c.gate + 1}` }, as(c.trusted ? WRITER : STRANGER));
@@ -209,7 +294,11 @@ function step(w: World, c: Cmd): void {
       r = rejectGate(w.s, { gate: `G${c.gate + 1}`, reason: "no" }, as(WRITER));
       break;
     case "addTodo":
-      r = addTodo(w.s, { title: "more", requiredScopes: SCOPES[c.scope] ? [SCOPES[c.scope] ?? ""] : [] }, as(WRITER));
+      r = addTodo(
+        w.s,
+        { title: "more", requiredScopes: SCOPES[c.scope] ? [SCOPES[c.scope] ?? ""] : [] },
+        as(WRITER),
+      );
       break;
     case "note":
       r = queueNote(w.s, { text: "hint" }, as(c.trusted ? WRITER : STRANGER));
@@ -239,7 +328,12 @@ describe("kernel invariants over random transition sequences", () => {
       fc.property(fc.array(cmd, { minLength: 1, maxLength: 60 }), (cmds) => {
         const w: World = {
           s: state({
-            todos: [todo("T1"), todo("T2", { requiredScopes: ["merge"] }), todo("T3", { requiredScopes: ["deploy:production"] }), todo("T4", { kind: "repair" })],
+            todos: [
+              todo("T1"),
+              todo("T2", { requiredScopes: ["merge"] }),
+              todo("T3", { requiredScopes: ["deploy:production"] }),
+              todo("T4", { kind: "repair" }),
+            ],
             gates: [gate("G1", ["merge"])],
           }),
           now: T0,
