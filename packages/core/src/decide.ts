@@ -165,10 +165,53 @@ function askForGates(state: GoalState, frontier: Frontier): Decision {
   });
 }
 
-/** Runnable todo → replan → done → wait, before budgets and backoff are applied to it. */
+const PLAN_INSTRUCTION =
+  "Plan, do not code: review the objective, todos, evidence and handoffs; propose the next todos (or say there is no follow-up) and complete this planning todo with a short handoff.";
+
+/**
+ * Stall → replan → runnable todo → done → wait, before budgets and backoff are applied.
+ * A requested replan comes before runnable work: retrying a stalled todo unchanged is how
+ * loops spin. If replanning has not helped either, a person is asked.
+ */
 function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: string[]): Decision {
   const { goal } = state;
+  const stalled = goal.backoff.stalledTicks;
+  if (stalled >= STALLED_TICKS_ASK_HUMAN) {
+    return make("ask_human", {
+      gates: openGates,
+      reason: `${stalled} ticks in a row made no material change; replanning alone has not helped.`,
+      userInstruction:
+        "Leave a comment with guidance, add a todo with `/loopx todo add <text>`, or `/loopx stop`.",
+    });
+  }
   const next = frontier.runnable[0];
+  if (next?.kind === "plan") {
+    return make("replan", {
+      todo: next.key,
+      gates: openGates,
+      reason: `Replan: ${next.key} "${next.title}" is waiting for a planning slice.`,
+      agentInstruction: PLAN_INSTRUCTION,
+      nextWakeAt: now,
+    });
+  }
+  const frontierEmpty = frontier.open.length === 0;
+  const replanWhy = goal.replanRequested
+    ? stalled >= STALLED_TICKS_REPLAN
+      ? `${stalled} ticks in a row made no material change`
+      : "a replan was requested"
+    : state.todos.length === 0
+      ? "the goal has no todos yet"
+      : frontierEmpty && next === undefined && frontier.lastContinuation?.kind === "goal_active"
+        ? "every todo is finished but the last completion said the goal is still active"
+        : null;
+  if (replanWhy !== null) {
+    return make("replan", {
+      gates: openGates,
+      reason: `Replan: ${replanWhy}.`,
+      agentInstruction: PLAN_INSTRUCTION,
+      nextWakeAt: now,
+    });
+  }
   if (next) {
     const validate = goal.validationCommand
       ? ` Run \`${goal.validationCommand}\` before reporting.`
@@ -178,35 +221,6 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
       gates: openGates,
       reason: `${next.key} (${next.kind}) is the highest-priority runnable todo.`,
       agentInstruction: `Work one bounded slice on ${next.key}: ${next.title}.${validate} Report evidence and a handoff; complete it only with evidence and one continuation.`,
-      nextWakeAt: now,
-    });
-  }
-
-  const stalled = goal.backoff.stalledTicks;
-  const frontierEmpty = frontier.open.length === 0;
-  const replanWhy = goal.replanRequested
-    ? "a replan was requested"
-    : stalled >= STALLED_TICKS_REPLAN
-      ? `${stalled} ticks in a row made no material change`
-      : state.todos.length === 0
-        ? "the goal has no todos yet"
-        : frontierEmpty && frontier.lastContinuation?.kind === "goal_active"
-          ? "every todo is finished but the last completion said the goal is still active"
-          : null;
-  if (replanWhy !== null) {
-    if (stalled >= STALLED_TICKS_ASK_HUMAN) {
-      return make("ask_human", {
-        gates: openGates,
-        reason: `${stalled} ticks in a row made no material change; replanning alone has not helped.`,
-        userInstruction:
-          "Leave a comment with guidance, add a todo with `/loopx todo add <text>`, or `/loopx stop`.",
-      });
-    }
-    return make("replan", {
-      gates: openGates,
-      reason: `Replan: ${replanWhy}.`,
-      agentInstruction:
-        "Plan, do not code: review the objective, todos and evidence; propose the next todos (or say there is no follow-up) in a short handoff.",
       nextWakeAt: now,
     });
   }

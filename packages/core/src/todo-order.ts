@@ -1,13 +1,17 @@
 import type { Todo, TodoKind } from "./schemas/todo.ts";
 
-/** Repair (failing checks) first, then review feedback, then rebases, then ordered tasks. */
+/**
+ * A replan first (stalled work should not be retried unchanged), then repair (failing
+ * checks), review feedback, rebases, and ordered tasks.
+ */
 export const KIND_PRIORITY: Readonly<Record<TodoKind, number>> = Object.freeze({
-  repair: 0,
-  review: 1,
-  rebase: 2,
-  task: 3,
-  monitor: 4,
-  user_action: 5,
+  plan: 0,
+  repair: 1,
+  review: 2,
+  rebase: 3,
+  task: 4,
+  monitor: 5,
+  user_action: 6,
 });
 
 /** Kinds the agent never runs: monitors are observed by the app, user actions are for people. */

@@ -348,17 +348,39 @@ const cases: Case[] = [
     wake: T0,
   },
   {
-    name: "two stalled ticks with nothing runnable replan",
+    name: "the second stalled tick's replan request comes before runnable work",
     s: state(
-      { todos: [todo("T1", { status: "blocked", blockedReason: "x" })] },
-      { backoff: { level: 2, stalledTicks: 2, until: null } },
+      { todos: [todo("T1")] },
+      { replanRequested: true, backoff: { level: 2, stalledTicks: 2, until: null } },
     ),
     route: "replan",
+    todo: null,
   },
   {
-    name: "a runnable todo comes before a replan",
-    s: state({ todos: [todo("T1")] }, { replanRequested: true }),
+    name: "stalls after the replan do not replan again: the new plan runs",
+    s: state({ todos: [todo("T1")] }, { backoff: { level: 3, stalledTicks: 3, until: null } }),
     route: "run",
+    todo: "T1",
+  },
+  {
+    name: "a requested replan comes before runnable work (retrying unchanged is how loops spin)",
+    s: state({ todos: [todo("T1")] }, { replanRequested: true }),
+    route: "replan",
+    todo: null,
+  },
+  {
+    name: "a pending plan todo is the replan slice, ahead of repairs",
+    s: state({ todos: [todo("T1", { kind: "repair" }), todo("T2", { kind: "plan" })] }),
+    route: "replan",
+    todo: "T2",
+  },
+  {
+    name: `after ${STALLED_TICKS_ASK_HUMAN} stalled ticks a person is asked even with runnable work`,
+    s: state(
+      { todos: [todo("T1")] },
+      { backoff: { level: 4, stalledTicks: STALLED_TICKS_ASK_HUMAN, until: null } },
+    ),
+    route: "ask_human",
   },
   {
     name: `after ${STALLED_TICKS_ASK_HUMAN} stalled ticks, ask a person instead of replanning`,

@@ -331,6 +331,32 @@ describe("applyTickResult", () => {
     expect(r.state.goal.backoff.until).toEqual(at(minutes(5 + 60)));
     expect(r.effects.some((e) => e.kind === "tick_comment")).toBe(false);
   });
+  it("the second stalled tick in a row requests a replan, once per stall episode", () => {
+    const s = claimed();
+    s.goal.backoff = { level: 1, stalledTicks: 1, until: null };
+    const noChange = { ...lease1, result: result({ outcome: "no_change", validation: null }) };
+    const r = expectOk(applyTickResult(s, noChange, ctx(at(minutes(5)))));
+    expect(r.state.goal.backoff.stalledTicks).toBe(2);
+    expect(r.state.goal.replanRequested).toBe(true);
+    expect(r.events.map((e) => e.type)).toContain("goal.replan_requested");
+
+    const later = claimed();
+    later.goal.backoff = { level: 2, stalledTicks: 2, until: null };
+    const again = expectOk(applyTickResult(later, noChange, ctx(at(minutes(5)))));
+    expect(again.state.goal.replanRequested).toBe(false);
+  });
+  it("a replan is claimed as a slice on a new plan todo, ahead of the stalled one", () => {
+    const s = state({ todos: [todo("T1"), todo("T2")] }, { replanRequested: true });
+    const out = claimNext(s, claimInput(1), ctx());
+    expect(out.decision?.route).toBe("replan");
+    const r = expectOk(out.result);
+    const plan = r.state.todos.find((t) => t.kind === "plan");
+    expect(plan?.key).toBe("T3");
+    expect(plan?.claim?.tickId).toBe(uuid(501));
+    expect(Math.min(...r.state.todos.map((t) => t.position))).toBe(plan?.position);
+    expect(r.state.goal.replanRequested).toBe(false);
+    expect(r.state.ticks[0]?.todo).toBe("T3");
+  });
   it("a failure keeps the todo ready and charges what was reported", () => {
     const r = expectOk(
       applyTickResult(

@@ -4,8 +4,19 @@ import { Instant, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts
 export const TodoStatus = z.enum(["ready", "blocked", "deferred", "done", "dropped"]);
 export type TodoStatus = z.infer<typeof TodoStatus>;
 
-/** Priority among runnable todos follows this order: repair → review → rebase → task. */
-export const TodoKind = z.enum(["task", "repair", "review", "rebase", "monitor", "user_action"]);
+/**
+ * Priority among runnable todos: plan → repair → review → rebase → task. A `plan` todo is a
+ * replan slice: the agent revises the todo list instead of writing code.
+ */
+export const TodoKind = z.enum([
+  "task",
+  "plan",
+  "repair",
+  "review",
+  "rebase",
+  "monitor",
+  "user_action",
+]);
 export type TodoKind = z.infer<typeof TodoKind>;
 
 export const TodoOrigin = z.enum(["human", "agent", "pr-monitor", "config"]);

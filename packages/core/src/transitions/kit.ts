@@ -1,6 +1,11 @@
 import type { z } from "zod";
 import { prettifyError } from "zod";
-import { growBackoff, INITIAL_BACKOFF, isInitialBackoff } from "../backoff.ts";
+import {
+  growBackoff,
+  INITIAL_BACKOFF,
+  isInitialBackoff,
+  STALLED_TICKS_REPLAN,
+} from "../backoff.ts";
 import type { DecideOptions } from "../decide.ts";
 import { decide } from "../decide.ts";
 import type { EvidenceKind } from "../schemas/evidence.ts";
@@ -139,6 +144,12 @@ export function resetBackoff(d: Draft, reason: string): void {
 export function stall(d: Draft, reason: string, since: Date = d.ctx.now): void {
   const next = growBackoff(d.state.goal.backoff, since);
   d.state.goal.backoff = next;
+  // Once per stall episode: retrying the same plan unchanged is how loops spin. Later
+  // stalls do not ask again; if the new plan stalls too, decide() asks a person.
+  if (next.stalledTicks === STALLED_TICKS_REPLAN && !d.state.goal.replanRequested) {
+    d.state.goal.replanRequested = true;
+    emit(d, "goal.replan_requested", { reason: `${next.stalledTicks} stalled ticks` });
+  }
   emit(d, "backoff.grown", {
     reason,
     level: next.level,

@@ -10,7 +10,7 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { RefusalCode, TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { appendTodo, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
 import { abandonTick, expireDeadLeases, findLiveTick } from "./tick-ledger.ts";
 
 const ANY_STATUS = GoalStatus.options;
@@ -66,7 +66,19 @@ export function claimNext(
     ...(parsed.callerLimits ? { callerLimits: parsed.callerLimits } : {}),
   };
   const decision = decide(d.state, ctx.now, parsed.agent, decideOpts);
-  if (decision.route !== "run" || decision.todo === null) {
+  if (decision.route === "replan" && decision.todo === null && parsed.todo === undefined) {
+    // A replan is a slice of its own, on a planning todo everyone can see in the checklist.
+    const plan = appendTodo(d, {
+      title: planTitle(decision.reason),
+      kind: "plan",
+      origin: "agent",
+      position: d.state.todos.reduce((m, t) => Math.min(m, t.position), 1) - 1,
+    });
+    decision.todo = plan.key;
+  }
+  if (decision.route === "replan") d.state.goal.replanRequested = false;
+  const claimable = decision.route === "run" || decision.route === "replan";
+  if (!claimable || decision.todo === null) {
     const leaseHeld = d.state.todos.some((t) => isLeaseLive(t.claim, ctx.now));
     return { decision, result: refuse(refusalFor(decision, leaseHeld), decision.reason) };
   }
@@ -114,6 +126,11 @@ export function claimNext(
     leaseExpiresAt,
   });
   return { decision, result: commit(d, { decide: decideOpts }) };
+}
+
+function planTitle(reason: string): string {
+  const title = reason.replace(/\.$/, "");
+  return title.length <= 256 ? title : `${title.slice(0, 255)}…`;
 }
 
 export function claimTodo(
