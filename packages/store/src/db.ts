@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
@@ -72,6 +73,10 @@ export async function connect(opts: OpenOptions): Promise<Connection> {
     );
   }
   const owned = !opts.pglite;
+  // A file-backed store's directory is created on first use; PGlite only makes the last level.
+  if (!opts.pglite && opts.dataDir && !opts.dataDir.includes("://")) {
+    mkdirSync(opts.dataDir, { recursive: true });
+  }
   const client = opts.pglite ?? (await PGlite.create(opts.dataDir));
   const db = drizzlePglite(client, { schema });
   return {
