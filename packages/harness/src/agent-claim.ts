@@ -1,0 +1,86 @@
+import { readFile } from "node:fs/promises";
+import { ContinuationInput, EvidenceKind } from "@loopx/core";
+import { z } from "zod";
+
+/** The result file is read up to this size; a larger one is malformed. */
+export const CLAIM_MAX_BYTES = 256 * 1024;
+
+/**
+ * What the agent writes to $LOOPX_RESULT. It is a claim: the outcome here never decides
+ * progress (validation and the work tree do). Lengths are clamped later, not refused,
+ * so a verbose but well-formed handoff still counts.
+ */
+export const AgentClaim = z.object({
+  outcome: z.enum(["progress", "completed", "no_change", "failed"]),
+  handoff: z.object({
+    done: z.string(),
+    next: z.string(),
+    questions: z.array(z.string()).default([]),
+  }),
+  evidence: z
+    .array(
+      z.object({
+        kind: EvidenceKind.default("note"),
+        summary: z.string().trim().min(1),
+        url: z.url().nullable().default(null),
+        sha: z
+          .string()
+          .regex(/^[0-9a-f]{7,64}$/)
+          .nullable()
+          .default(null),
+      }),
+    )
+    .default([]),
+  continuation: ContinuationInput.nullable().default(null),
+  proposedTodos: z
+    .array(z.object({ title: z.string().trim().min(1), detail: z.string().default("") }))
+    .default([]),
+  gateRequests: z
+    .array(z.object({ question: z.string().trim().min(1), scopes: z.array(z.string()).min(1) }))
+    .default([]),
+});
+export type AgentClaim = z.infer<typeof AgentClaim>;
+
+export type ClaimRead =
+  | { ok: true; claim: AgentClaim; raw: string }
+  | { ok: false; error: string; raw: string };
+
+/** Reads and validates the agent's result file; never throws. */
+export async function readAgentClaim(path: string): Promise<ClaimRead> {
+  let raw: string;
+  try {
+    const buf = await readFile(path);
+    if (buf.length > CLAIM_MAX_BYTES) {
+      return {
+        ok: false,
+        error: `result file is ${buf.length} bytes, over the ${CLAIM_MAX_BYTES}-byte limit`,
+        raw: buf.subarray(0, 4096).toString("utf8"),
+      };
+    }
+    raw = buf.toString("utf8");
+  } catch (err) {
+    const missing = err instanceof Error && "code" in err && err.code === "ENOENT";
+    return {
+      ok: false,
+      error: missing
+        ? "the agent wrote no result file ($LOOPX_RESULT)"
+        : `could not read the result file: ${String(err)}`,
+      raw: "",
+    };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch (err) {
+    return {
+      ok: false,
+      error: `result file is not JSON: ${err instanceof Error ? err.message : String(err)}`,
+      raw,
+    };
+  }
+  const parsed = AgentClaim.safeParse(data);
+  if (!parsed.success) {
+    return { ok: false, error: `result file is malformed: ${z.prettifyError(parsed.error)}`, raw };
+  }
+  return { ok: true, claim: parsed.data, raw };
+}

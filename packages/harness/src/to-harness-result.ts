@@ -1,0 +1,124 @@
+import {
+  type FailureKind,
+  HANDOFF_MAX_CHARS,
+  HarnessResult,
+  Scope,
+  type TickOutcome,
+} from "@loopx/core";
+import type { SliceOutcome, SliceReport } from "./slice-types.ts";
+
+const EVIDENCE_MAX = 20;
+const SUMMARY_MAX = 500;
+
+const OUTCOMES: Record<SliceOutcome, { outcome: TickOutcome; failure: FailureKind | null }> = {
+  validated_progress: { outcome: "progress", failure: null },
+  validated_completion: { outcome: "completed", failure: null },
+  no_progress: { outcome: "no_change", failure: null },
+  host_failure: { outcome: "failed", failure: "host_failure" },
+  validation_failed: { outcome: "failed", failure: "validation_failed" },
+  timeout: { outcome: "failed", failure: "timeout" },
+  turn_limit: { outcome: "failed", failure: "turn_limit" },
+  over_budget: { outcome: "failed", failure: "budget_exceeded" },
+};
+
+/**
+ * The report as the tick API takes it (core's HarnessResult). Pure. The agent's words fill
+ * the handoff and evidence, clamped to the schema's bounds; outcome, failure, validation,
+ * commits and cost come from what the adapter observed.
+ */
+export function toHarnessResult(report: SliceReport, todo: string): HarnessResult {
+  const mapped = OUTCOMES[report.outcome];
+  const failure =
+    report.outcome === "host_failure" ? (report.failure ?? "host_failure") : mapped.failure;
+  const claim = report.claim;
+  const observed: HarnessResult["evidence"] = [];
+  if (report.validation) {
+    const v = report.validation;
+    observed.push({
+      kind: "test",
+      summary: clamp(`validation ${v.passed ? "passed" : "failed"}: ${v.summary}`, SUMMARY_MAX),
+      url: null,
+      sha: null,
+    });
+  }
+  if (mapped.outcome === "failed") {
+    const detail = report.claimError ?? report.reason;
+    const room = SUMMARY_MAX - detail.length - 8;
+    const tail = room > 0 ? report.outputTail.slice(-room) : "";
+    observed.push({
+      kind: "log",
+      summary: clamp(`${detail}\n…${tail}`, SUMMARY_MAX),
+      url: null,
+      sha: null,
+    });
+  }
+  const claimed = (claim?.evidence ?? []).map((e) => ({
+    kind: e.kind,
+    summary: clamp(e.summary, SUMMARY_MAX),
+    url: e.url,
+    sha: e.sha,
+  }));
+
+  return HarnessResult.parse({
+    todo,
+    outcome: mapped.outcome,
+    failure,
+    validation: report.validation
+      ? {
+          command: report.validation.command,
+          exitCode: report.validation.exitCode,
+          passed: report.validation.passed,
+          summary: report.validation.summary,
+        }
+      : null,
+    commits: report.delta.commits,
+    evidence: [...observed, ...claimed].slice(0, EVIDENCE_MAX),
+    handoff: handoff(report, todo),
+    continuation: mapped.outcome === "completed" ? (claim?.continuation ?? null) : null,
+    proposedTodos: (claim?.proposedTodos ?? []).slice(0, 10).map((t) => ({
+      title: clamp(t.title, 256),
+      detail: clamp(t.detail, 2000),
+      requiredScopes: [],
+    })),
+    gateRequests: (claim?.gateRequests ?? [])
+      .map((g) => ({
+        question: clamp(g.question, 2000),
+        scopes: g.scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10),
+      }))
+      .filter((g) => g.scopes.length > 0)
+      .slice(0, 3),
+    cost: report.cost,
+    sessionId: report.sessionId ? clamp(report.sessionId, 200) : null,
+  });
+}
+
+/** The agent's handoff when it gave one, clamped to the shared budget; otherwise ours. */
+function handoff(report: SliceReport, todo: string): HarnessResult["handoff"] {
+  const h = report.claim?.handoff;
+  const prefix = report.outcome.startsWith("validated_")
+    ? ""
+    : `[${report.outcome}] ${report.reason}. `;
+  if (!h) {
+    return {
+      done: clamp(`${prefix}No handoff from the agent.`, 1000),
+      next: `Continue ${todo} from the brief; the branch holds any work in progress.`,
+      questions: [],
+    };
+  }
+  const questions: string[] = [];
+  let qChars = 0;
+  for (const q of h.questions.slice(0, 10).map((x) => clamp(x, 500))) {
+    if (qChars + q.length > HANDOFF_MAX_CHARS / 3) break;
+    questions.push(q);
+    qChars += q.length;
+  }
+  const room = HANDOFF_MAX_CHARS - qChars;
+  const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
+  const next = clamp(h.next, room - done.length);
+  return { done, next, questions };
+}
+
+function clamp(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max - 1))}…`;
+}

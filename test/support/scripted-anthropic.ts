@@ -1,0 +1,258 @@
+/**
+ * A scripted Anthropic Messages API on 127.0.0.1 for driving the REAL `claude` CLI in tests,
+ * the demo and e2e runs. Each conversation turn answers with the next scripted assistant
+ * message, streamed as the Messages API SSE events; tool_use blocks make the CLI act on the
+ * working copy (Write a file, run Bash, write the LoopX result JSON).
+ *
+ * The turn is chosen by counting the assistant messages already in the request, so retries
+ * and side requests (titles, summaries: they carry no `tools`) never advance the script.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type AnthropicBlock =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; name: string; input: Record<string, unknown> };
+
+export interface AnthropicTurn {
+  content: AnthropicBlock[];
+  /** Token counts reported for this turn (defaults: 10 in, 5 out). */
+  usage?: { input_tokens?: number; output_tokens?: number };
+  /** Send nothing at all for this long before answering (idle-timeout tests). */
+  stallMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage["headers"];
+  body: unknown;
+}
+
+export interface ScriptedAnthropic {
+  /** Base URL for ANTHROPIC_BASE_URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  requests: RecordedRequest[];
+  /** Conversation turns served from the script so far (side requests excluded). */
+  turnsServed(): number;
+  close(): Promise<void>;
+}
+
+export const text = (t: string): AnthropicBlock => ({ type: "text", text: t });
+export const toolUse = (name: string, input: Record<string, unknown>): AnthropicBlock => ({
+  type: "tool_use",
+  name,
+  input,
+});
+/** Claude Code's Write tool wants an absolute path. */
+export const writeFile = (filePath: string, content: string): AnthropicBlock =>
+  toolUse("Write", { file_path: filePath, content });
+export const bash = (command: string): AnthropicBlock =>
+  toolUse("Bash", { command, description: "scripted command" });
+
+const FINAL_TEXT = "Done.";
+
+export async function startScriptedAnthropic(opts: {
+  turns: AnthropicTurn[];
+  model?: string;
+}): Promise<ScriptedAnthropic> {
+  const requests: RecordedRequest[] = [];
+  const model = opts.model ?? "claude-sonnet-4-5";
+  let served = 0;
+  let nextId = 1;
+  const sockets = new Set<import("node:net").Socket>();
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ type: "error", error: { type: "api_error", message: String(err) } }),
+      );
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const raw = await readBody(req);
+    const body = parseJson(raw);
+    requests.push({ method: req.method ?? "", path, headers: req.headers, body });
+
+    if (req.method === "HEAD" || (req.method === "GET" && path === "/")) {
+      res.writeHead(200).end();
+      return;
+    }
+    if (req.method === "POST" && path === "/v1/messages/count_tokens") {
+      json(res, 200, { input_tokens: 100 });
+      return;
+    }
+    if (req.method !== "POST" || path !== "/v1/messages") {
+      json(res, 404, { type: "error", error: { type: "not_found_error", message: path } });
+      return;
+    }
+
+    const isConversation = hasTools(body);
+    let turn: AnthropicTurn;
+    if (!isConversation) {
+      turn = { content: [text("LoopX slice")], usage: { input_tokens: 1, output_tokens: 1 } };
+    } else {
+      const index = countAssistantMessages(body);
+      turn = opts.turns[index] ?? { content: [text(FINAL_TEXT)] };
+      if (index < opts.turns.length) served = Math.max(served, index + 1);
+    }
+    if (turn.stallMs) await sleep(turn.stallMs);
+    if (res.destroyed) return;
+
+    if (!isStreaming(body)) {
+      json(
+        res,
+        200,
+        messageObject(turn, model, `msg_${nextId++}`, () => `toolu_${nextId++}`),
+      );
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    const id = `msg_scripted_${nextId++}`;
+    const usage = { input_tokens: turn.usage?.input_tokens ?? 10, output_tokens: 0 };
+    sse(res, "message_start", {
+      type: "message_start",
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      },
+    });
+    turn.content.forEach((block, index) => {
+      if (block.type === "text") {
+        sse(res, "content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "text", text: "" },
+        });
+        sse(res, "content_block_delta", {
+          type: "content_block_delta",
+          index,
+          delta: { type: "text_delta", text: block.text },
+        });
+      } else {
+        sse(res, "content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: `toolu_${nextId++}`, name: block.name, input: {} },
+        });
+        sse(res, "content_block_delta", {
+          type: "content_block_delta",
+          index,
+          delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) },
+        });
+      }
+      sse(res, "content_block_stop", { type: "content_block_stop", index });
+    });
+    sse(res, "message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: stopReason(turn), stop_sequence: null },
+      usage: { output_tokens: turn.usage?.output_tokens ?? 5 },
+    });
+    sse(res, "message_stop", { type: "message_stop" });
+    res.end();
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    turnsServed: () => served,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function stopReason(turn: AnthropicTurn): "tool_use" | "end_turn" {
+  return turn.content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn";
+}
+
+function messageObject(
+  turn: AnthropicTurn,
+  model: string,
+  id: string,
+  toolId: () => string,
+): Record<string, unknown> {
+  return {
+    id,
+    type: "message",
+    role: "assistant",
+    model,
+    content: turn.content.map((b) =>
+      b.type === "text" ? b : { type: "tool_use", id: toolId(), name: b.name, input: b.input },
+    ),
+    stop_reason: stopReason(turn),
+    stop_sequence: null,
+    usage: {
+      input_tokens: turn.usage?.input_tokens ?? 10,
+      output_tokens: turn.usage?.output_tokens ?? 5,
+    },
+  };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function hasTools(body: unknown): boolean {
+  return isRecord(body) && Array.isArray(body.tools) && body.tools.length > 0;
+}
+
+function isStreaming(body: unknown): boolean {
+  return isRecord(body) && body.stream === true;
+}
+
+function countAssistantMessages(body: unknown): number {
+  if (!isRecord(body) || !Array.isArray(body.messages)) return 0;
+  return body.messages.filter((m) => isRecord(m) && m.role === "assistant").length;
+}
+
+function sse(res: ServerResponse, event: string, data: unknown): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function json(res: ServerResponse, status: number, data: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(data));
+}
+
+function parseJson(raw: string): unknown {
+  if (raw === "") return null;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
