@@ -22,6 +22,16 @@ export interface AnthropicTurn {
   stallMs?: number;
 }
 
+/** What a dynamic turn can look at: e.g. the prompt, to find the result path it names. */
+export interface TurnRequest {
+  body: unknown;
+  /** All user text in the conversation, joined. */
+  prompt: string;
+}
+
+/** A turn, or a function of the request that builds it. */
+export type AnthropicScriptStep = AnthropicTurn | ((req: TurnRequest) => AnthropicTurn);
+
 export interface RecordedRequest {
   method: string;
   path: string;
@@ -53,7 +63,7 @@ export const bash = (command: string): AnthropicBlock =>
 const FINAL_TEXT = "Done.";
 
 export async function startScriptedAnthropic(opts: {
-  turns: AnthropicTurn[];
+  turns: AnthropicScriptStep[];
   model?: string;
 }): Promise<ScriptedAnthropic> {
   const requests: RecordedRequest[] = [];
@@ -100,7 +110,8 @@ export async function startScriptedAnthropic(opts: {
       turn = { content: [text("LoopX slice")], usage: { input_tokens: 1, output_tokens: 1 } };
     } else {
       const index = countAssistantMessages(body);
-      turn = opts.turns[index] ?? { content: [text(FINAL_TEXT)] };
+      const step = opts.turns[index] ?? { content: [text(FINAL_TEXT)] };
+      turn = typeof step === "function" ? step({ body, prompt: userText(body) }) : step;
       if (index < opts.turns.length) served = Math.max(served, index + 1);
     }
     if (turn.stallMs) await sleep(turn.stallMs);
@@ -225,6 +236,19 @@ function isStreaming(body: unknown): boolean {
 function countAssistantMessages(body: unknown): number {
   if (!isRecord(body) || !Array.isArray(body.messages)) return 0;
   return body.messages.filter((m) => isRecord(m) && m.role === "assistant").length;
+}
+
+function userText(body: unknown): string {
+  if (!isRecord(body) || !Array.isArray(body.messages)) return "";
+  const out: string[] = [];
+  for (const m of body.messages) {
+    if (!isRecord(m) || m.role !== "user") continue;
+    if (typeof m.content === "string") out.push(m.content);
+    else if (Array.isArray(m.content)) {
+      for (const c of m.content) if (isRecord(c) && typeof c.text === "string") out.push(c.text);
+    }
+  }
+  return out.join("\n");
 }
 
 function sse(res: ServerResponse, event: string, data: unknown): void {

@@ -25,6 +25,15 @@ export interface OpenAITurn {
   stallMs?: number;
 }
 
+/** What a dynamic turn can look at: e.g. the prompt, to find the result path it names. */
+export interface OpenAITurnRequest {
+  body: unknown;
+  /** All user text in the input, joined. */
+  prompt: string;
+}
+
+export type OpenAIScriptStep = OpenAITurn | ((req: OpenAITurnRequest) => OpenAITurn);
+
 export interface RecordedOpenAIRequest {
   method: string;
   path: string;
@@ -65,7 +74,7 @@ export const execCommand = (cmd: string): OpenAIItem =>
 const FINAL_TEXT = "Done.";
 
 export async function startScriptedOpenAI(opts: {
-  turns: OpenAITurn[];
+  turns: OpenAIScriptStep[];
   model?: string;
 }): Promise<ScriptedOpenAI> {
   const requests: RecordedOpenAIRequest[] = [];
@@ -105,7 +114,8 @@ export async function startScriptedOpenAI(opts: {
     }
 
     const index = countAssistantTurns(body);
-    const turn = opts.turns[index] ?? { output: [message(FINAL_TEXT)] };
+    const step = opts.turns[index] ?? { output: [message(FINAL_TEXT)] };
+    const turn = typeof step === "function" ? step({ body, prompt: userText(body) }) : step;
     if (index < opts.turns.length) served = Math.max(served, index + 1);
     if (turn.stallMs) await sleep(turn.stallMs);
     if (res.destroyed) return;
@@ -270,6 +280,19 @@ function countAssistantTurns(body: unknown): number {
     }
   }
   return turns;
+}
+
+function userText(body: unknown): string {
+  if (!isRecord(body) || !Array.isArray(body.input)) return "";
+  const out: string[] = [];
+  for (const item of body.input) {
+    if (!isRecord(item) || item.role !== "user") continue;
+    if (typeof item.content === "string") out.push(item.content);
+    else if (Array.isArray(item.content)) {
+      for (const c of item.content) if (isRecord(c) && typeof c.text === "string") out.push(c.text);
+    }
+  }
+  return out.join("\n");
 }
 
 function sse(res: ServerResponse, event: string, data: unknown): void {

@@ -83,3 +83,10 @@ export async function waitGone(pid: number, ms = 3000): Promise<boolean> {
   }
   return !isAlive(pid);
 }
+
+/** The result path the slice prompt names (the scripted model reads it like a real one would). */
+export function resultPathIn(prompt: string): string {
+  const m = /write a JSON file at (\S+) \(also given as \$LOOPX_RESULT\)/.exec(prompt);
+  if (!m?.[1]) throw new Error(`the prompt names no result path:\n${prompt.slice(0, 2000)}`);
+  return m[1];
+}

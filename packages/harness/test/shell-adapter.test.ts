@@ -88,7 +88,9 @@ describe("shell adapter", () => {
   it("a malformed $LOOPX_RESULT is validation_failed with the raw text as evidence", async () => {
     const work = gitWorkdir();
     const report = await runSlice(
-      shellAdapter({ command: `echo hi > hello.txt; echo '{"outcome": "progress", "hand' > "$LOOPX_RESULT"` }),
+      shellAdapter({
+        command: `echo hi > hello.txt; echo '{"outcome": "progress", "hand' > "$LOOPX_RESULT"`,
+      }),
       sliceInput(work),
     );
     expect(report.outcome).toBe("validation_failed");
@@ -102,12 +104,17 @@ describe("shell adapter", () => {
   it("a result of the wrong shape or no result at all is validation_failed", async () => {
     const work = gitWorkdir();
     const wrong = await runSlice(
-      shellAdapter({ command: `echo hi > hello.txt; echo '{"outcome": "great"}' > "$LOOPX_RESULT"` }),
+      shellAdapter({
+        command: `echo hi > hello.txt; echo '{"outcome": "great"}' > "$LOOPX_RESULT"`,
+      }),
       sliceInput(work),
     );
     expect(wrong.outcome).toBe("validation_failed");
     expect(wrong.claimError).toContain("outcome");
-    const none = await runSlice(shellAdapter({ command: "echo hi > hello2.txt" }), sliceInput(work));
+    const none = await runSlice(
+      shellAdapter({ command: "echo hi > hello2.txt" }),
+      sliceInput(work),
+    );
     expect(none.outcome).toBe("validation_failed");
     expect(none.claimError).toContain("no result file");
   });
@@ -122,7 +129,11 @@ describe("shell adapter", () => {
     expect(report.outcome).toBe("validation_failed");
     expect(report.validation).toMatchObject({ passed: false, exitCode: 1 });
     const result = toHarnessResult(report, "T1");
-    expect(result).toMatchObject({ outcome: "failed", failure: "validation_failed", continuation: null });
+    expect(result).toMatchObject({
+      outcome: "failed",
+      failure: "validation_failed",
+      continuation: null,
+    });
     expect(result.evidence[0]?.summary).toContain("FAIL: hello.txt missing");
   });
 
@@ -141,13 +152,20 @@ describe("shell adapter", () => {
     const secret = "s3cret-value-1234";
     const claim = {
       ...GOOD_CLAIM,
-      handoff: { done: `used ${secret}`, next: "ghp_abcdefghijklmnopqrstuvwxyz0123", questions: [] },
+      handoff: {
+        done: `used ${secret}`,
+        next: "ghp_abcdefghijklmnopqrstuvwxyz0123",
+        questions: [],
+      },
     };
     const report = await runSlice(
       shellAdapter({
         command: `echo "key=$MY_API_KEY tok=gho_ABCDEFGHIJKLMNOP ant=sk-ant-api03-xyzxyzxyzxyz"; echo "$EXTRA" ; echo hi > hello.txt; ${writeClaim(claim)}`,
       }),
-      sliceInput(work, { env: { MY_API_KEY: "plainvalue-from-env", EXTRA: secret }, secrets: [secret] }),
+      sliceInput(work, {
+        env: { MY_API_KEY: "plainvalue-from-env", EXTRA: secret },
+        secrets: [secret],
+      }),
     );
     const all = JSON.stringify(report);
     expect(report.outputTail).toContain("[redacted]");

@@ -63,9 +63,11 @@ export function claudeStreamMeter(prices: PriceTable): OutputMeter {
   const reading = (): MeterReading => {
     if (result) {
       const u = result.usage;
+      // A result printed on SIGTERM carries the cost but zero usage: keep what streamed.
+      const usd = result.total_cost_usd;
       return {
-        usd: result.total_cost_usd ?? estimate(),
-        tokens: u ? totalTokens(u) : streamedTokens(),
+        usd: usd !== undefined && usd > 0 ? usd : estimate(),
+        tokens: Math.max(u ? totalTokens(u) : 0, streamedTokens()),
         turns: result.num_turns ?? messages.size,
         sessionId: result.session_id ?? sessionId,
       };
