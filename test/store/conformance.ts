@@ -422,6 +422,25 @@ export function describeStoreConformance(
         expect((await store.loadGoal(id))?.goal.version).toBe(done.state.goal.version);
       });
 
+      it("keeps what was last written to each GitHub surface, field by field", async () => {
+        const a = await created(store);
+        expect(await store.getProjection(a.goal.id, "status")).toBeNull();
+        await store.setProjection(a.goal.id, "status", { githubId: 4242 });
+        await store.setProjection(a.goal.id, "body", { readBody: "mine", wroteBody: "mine+block" });
+        await store.setProjection(a.goal.id, "body", { wroteBody: "mine+block v2" });
+        expect(await store.getProjection(a.goal.id, "status")).toEqual({
+          githubId: 4242,
+          readBody: null,
+          wroteBody: null,
+        });
+        // Undefined fields keep their value: the read body survives a later write's record.
+        expect(await store.getProjection(a.goal.id, "body")).toEqual({
+          githubId: null,
+          readBody: "mine",
+          wroteBody: "mine+block v2",
+        });
+      });
+
       it("lists goals whose leases expired on the database clock", async () => {
         const a = await created(store);
         await store.apply(a.goal.id, claimFixture({ agent: "w", leaseTtlMs: -1000 }));

@@ -45,6 +45,7 @@ export function sharedPglite(): Promise<PGlite> {
 }
 
 const TABLES = [
+  "projections",
   "outbox",
   "events",
   "inbox",

@@ -16,3 +16,4 @@ export * from "./safe-url.ts";
 export * from "./splice-managed-block.ts";
 export * from "./truncate-body.ts";
 export * from "./with-key.ts";
+export * from "./port.ts";

@@ -11,5 +11,6 @@ export type {
 export type { Delivery, DeliveryInput } from "./inbox.ts";
 export { DEFAULT_WINDOW, type LoadWindow } from "./load.ts";
 export type { OutboxItem } from "./outbox.ts";
+export type { Projection, ProjectionTarget } from "./projections.ts";
 export * as tables from "./schema/index.ts";
 export { createStore, type InstallationInput, openStore, type Store } from "./store.ts";

@@ -36,6 +36,12 @@ import {
   type OutboxItem,
   outboxForGoal,
 } from "./outbox.ts";
+import {
+  getProjection,
+  type Projection,
+  type ProjectionTarget,
+  setProjection,
+} from "./projections.ts";
 import * as s from "./schema/index.ts";
 
 export interface InstallationInput {
@@ -103,6 +109,10 @@ export function createStore(conn: Connection) {
         .onConflictDoUpdate({ target: s.installations.id, set: { ...set, updatedAt: sql`now()` } });
     },
     sharedAllowance: (goalId: string) => sharedAllowance(db, goalId),
+
+    getProjection: (goalId: string, target: ProjectionTarget) => getProjection(db, goalId, target),
+    setProjection: (goalId: string, target: ProjectionTarget, fields: Partial<Projection>) =>
+      setProjection(db, goalId, target, fields),
 
     recordDelivery: (d: DeliveryInput) => recordDelivery(db, d),
     pendingDeliveries: (limit: number, opts?: { perInstallation?: number }): Promise<Delivery[]> =>

@@ -1,4 +1,5 @@
 export * from "./goals.ts";
 export * from "./ledger.ts";
+export * from "./projections.ts";
 export * from "./records.ts";
 export * from "./work.ts";

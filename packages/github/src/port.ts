@@ -1,0 +1,87 @@
+/**
+ * The GitHub port: the small set of idempotent verbs LoopX writes and reads GitHub through.
+ * The app implements it over Octokit for one installation; tests and the demo run it against
+ * the sandbox. Passed in, never imported as a global.
+ */
+export interface RepoName {
+  owner: string;
+  repo: string;
+}
+
+export interface IssueRef extends RepoName {
+  number: number;
+}
+
+/** A person's effective permission on a repository, as the collaborators API reports it. */
+export type Permission = "admin" | "maintain" | "write" | "triage" | "read" | "none";
+
+export interface IssueSnapshot {
+  id: number;
+  number: number;
+  title: string;
+  body: string;
+  state: "open" | "closed";
+  author: string;
+  labels: string[];
+}
+
+export interface CommentRef {
+  id: number;
+  /** Whether this call created it (false: it was found, nothing was written). */
+  created: boolean;
+}
+
+export interface GitHubPort {
+  /** The app's own login (`<slug>[bot]`): own comments are found by author and key. */
+  botLogin(): Promise<string>;
+  permission(repo: RepoName, login: string): Promise<Permission>;
+  getIssue(issue: IssueRef): Promise<IssueSnapshot>;
+  setIssueBody(issue: IssueRef, body: string): Promise<void>;
+  /** Creates a comment carrying `key` unless the app already wrote one with that key. */
+  ensureComment(issue: IssueRef, key: string, body: string): Promise<CommentRef>;
+  /**
+   * The sticky comment: updated in place when `knownId` is the app's own comment, else found
+   * by key among the app's comments, else created. Returns its id for the next time.
+   */
+  upsertComment(
+    issue: IssueRef,
+    key: string,
+    body: string,
+    knownId: number | null,
+  ): Promise<CommentRef>;
+  react(repo: RepoName, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void>;
+  /** Creates an issue and links it as a sub-issue of `parent` (by numeric id, as the API wants). */
+  createSubIssue(parent: IssueRef, title: string, body: string): Promise<{ id: number; number: number }>;
+  closeIssue(issue: IssueRef, reason: "completed" | "not_planned"): Promise<void>;
+  dispatchWorkflow(
+    repo: RepoName,
+    workflowFile: string,
+    ref: string,
+    inputs: Record<string, string>,
+  ): Promise<void>;
+  defaultBranch(repo: RepoName): Promise<string>;
+  /** `.github/loopx.yml` parsed from YAML, or null when the file does not exist. */
+  readConfig(repo: RepoName): Promise<unknown>;
+}
+
+/** A failed GitHub call, classified for the outbox: retry later, or give up (dead letter). */
+export class GitHubError extends Error {
+  override name = "GitHubError";
+  constructor(
+    message: string,
+    readonly status: number,
+    /** Seconds GitHub asked us to wait (retry-after / rate-limit reset), if it said. */
+    readonly retryAfterSeconds: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** 403/404/410 without a retry hint will not get better by waiting. */
+  get permanent(): boolean {
+    return (
+      (this.status === 403 || this.status === 404 || this.status === 410 || this.status === 422) &&
+      this.retryAfterSeconds === null
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "./db.ts";
+import * as s from "./schema/index.ts";
+
+export type ProjectionTarget = "status" | "body";
+
+export interface Projection {
+  githubId: number | null;
+  readBody: string | null;
+  wroteBody: string | null;
+}
+
+export async function getProjection(
+  db: Db,
+  goalId: string,
+  target: ProjectionTarget,
+): Promise<Projection | null> {
+  const [row] = await db
+    .select({
+      githubId: s.projections.githubId,
+      readBody: s.projections.readBody,
+      wroteBody: s.projections.wroteBody,
+    })
+    .from(s.projections)
+    .where(and(eq(s.projections.goalId, goalId), eq(s.projections.target, target)));
+  return row ?? null;
+}
+
+/** Records what was written; fields left undefined keep their stored value. */
+export async function setProjection(
+  db: Db,
+  goalId: string,
+  target: ProjectionTarget,
+  fields: Partial<Projection>,
+): Promise<void> {
+  const values = { goalId, target, ...fields, updatedAt: sql`now()` };
+  const { goalId: _g, target: _t, ...update } = values;
+  await db
+    .insert(s.projections)
+    .values(values)
+    .onConflictDoUpdate({ target: [s.projections.goalId, s.projections.target], set: update });
+}

@@ -1,0 +1,25 @@
+import { bigint, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { goals } from "./goals.ts";
+
+/**
+ * What the app last wrote to each GitHub surface of a goal: the sticky status comment's id
+ * (found again by id and author, never by marker alone) and the issue body as read before
+ * the last rewrite, so a human edit that our PATCH overwrote can be restored.
+ */
+export const projections = pgTable(
+  "projections",
+  {
+    goalId: uuid("goal_id")
+      .notNull()
+      .references(() => goals.id, { onDelete: "cascade" }),
+    /** `status` (the sticky comment) or `body` (the managed block in the issue body). */
+    target: text("target").notNull(),
+    githubId: bigint("github_id", { mode: "number" }),
+    /** For `body`: the body as read just before our last PATCH. */
+    readBody: text("read_body"),
+    /** For `body`: the body our last PATCH wrote. */
+    wroteBody: text("wrote_body"),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.goalId, t.target] })],
+);
