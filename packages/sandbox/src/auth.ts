@@ -17,7 +17,9 @@ export type Principal =
   | { kind: "anonymous" }
   | { kind: "app"; app: AppRecord }
   | { kind: "installation"; token: Token; installation: Installation; app: AppRecord; user: User }
-  | { kind: "user"; token: Token; user: User };
+  | { kind: "user"; token: Token; user: User }
+  /** A workflow job's GITHUB_TOKEN, acting as github-actions[bot]. */
+  | { kind: "job"; token: Token; user: User };
 
 export const TOKEN_TTL_MS = 60 * 60 * 1000;
 
@@ -43,6 +45,7 @@ export async function authenticate(
   const token = store.tokens.get(credential);
   if (!token || token.expiresAt <= clock.now()) throw badCredentials();
   if (token.kind === "user") return { kind: "user", token, user: store.user(token.userId) };
+  if (token.kind === "job") return { kind: "job", token, user: store.user(token.userId) };
   const installation = store.installations.get(token.installationId ?? -1);
   if (!installation) throw badCredentials();
   const app = store.apps.get(installation.appId);
@@ -103,8 +106,12 @@ export function requireRepoAccess(
         401,
         "A JSON web token could not be used to access this endpoint; use an installation token",
       );
+    case "job":
     case "installation": {
-      const scope = principal.token.repositoryIds ?? principal.installation.repositoryIds;
+      const scope =
+        principal.kind === "job"
+          ? (principal.token.repositoryIds ?? [])
+          : (principal.token.repositoryIds ?? principal.installation.repositoryIds);
       if (!scope.includes(repo.id)) throw notFound();
       const granted: PermissionLevel | undefined = principal.token.permissions[permission];
       const ok =
@@ -126,10 +133,16 @@ export function requireRepoAccess(
 
 /** The user a write is attributed to (the app's bot for installation tokens). */
 export function actor(principal: Principal): User {
-  if (principal.kind === "installation" || principal.kind === "user") return principal.user;
+  if (principal.kind === "installation" || principal.kind === "user" || principal.kind === "job")
+    return principal.user;
   throw new HttpError(401, "Requires authentication");
 }
 
 export function viaApp(principal: Principal): number | null {
   return principal.kind === "installation" ? principal.app.id : null;
+}
+
+/** Whether events this principal causes may start workflows and CI (a GITHUB_TOKEN's may not). */
+export function startsWorkflows(principal: Principal): boolean {
+  return principal.kind !== "job";
 }

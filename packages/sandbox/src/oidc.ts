@@ -161,6 +161,11 @@ export class OidcIssuer {
     return { url: `${this.issuer}/_services/idtoken?api-version=2.0`, token };
   }
 
+  /** Ends a job's OIDC request token (the runner does so when the job ends). */
+  revokeRequest(token: string): void {
+    this.requestTokens.delete(token);
+  }
+
   /** Serves the runner endpoint: bearer request token + `audience` → `{ value: jwt }`. */
   async answerRequest(
     authorization: string | undefined,

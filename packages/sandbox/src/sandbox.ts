@@ -1,11 +1,13 @@
-import { generateKeyPairSync } from "node:crypto";
 import type { Server } from "node:http";
-import { newToken, TOKEN_TTL_MS } from "./auth.ts";
+import { startsWorkflows } from "./auth.ts";
+import { Ci } from "./ci.ts";
 import { type Clock, createClock } from "./clock.ts";
+import { afterPush, refChanges } from "./events/push.ts";
 import { Faults, type RouteFault } from "./faults.ts";
+import { GitRoot } from "./git/root.ts";
+import { inspector } from "./inspect.ts";
 import { OidcIssuer } from "./oidc.ts";
 import { Renderer } from "./render/core.ts";
-import { renderComment, renderIssue } from "./render/issues.ts";
 import { renderPull } from "./render/pulls.ts";
 import { type Route, Router } from "./router.ts";
 import { actionsRoutes, announceRun, workflowsOf } from "./routes/actions.ts";
@@ -15,23 +17,20 @@ import { commentRoutes } from "./routes/comments.ts";
 import type { RouteContext } from "./routes/context.ts";
 import { deliveryRoutes } from "./routes/deliveries.ts";
 import { issueRoutes } from "./routes/issues.ts";
+import { mergeRoutes } from "./routes/merge.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
 import { subIssueRoutes } from "./routes/sub-issues.ts";
+import { Runner } from "./runner/runner.ts";
 import { type RequestLogEntry, startServer } from "./server.ts";
+import { setupApi } from "./setup.ts";
 import { Store } from "./state/store.ts";
-import type {
-  AppRecord,
-  Installation,
-  PermissionLevel,
-  Repo,
-  Role,
-  User,
-  WorkflowRun,
-} from "./state/types.ts";
+import type { WorkflowRun } from "./state/types.ts";
 import { WebhookBus } from "./webhooks/bus.ts";
 import { DeliveryLog, type WebhookFault } from "./webhooks/deliveries.ts";
+
+export { DEFAULT_APP_PERMISSIONS } from "./setup.ts";
 
 export interface SandboxOptions {
   /** 0 (default) picks a free port on 127.0.0.1. */
@@ -43,15 +42,6 @@ export interface SandboxOptions {
   /** Content-creation secondary limits (80/min, 500/h); on by default. */
   secondaryLimits?: boolean;
 }
-
-export const DEFAULT_APP_PERMISSIONS: Record<string, PermissionLevel> = {
-  actions: "write",
-  checks: "write",
-  contents: "write",
-  issues: "write",
-  metadata: "read",
-  pull_requests: "write",
-};
 
 export type Sandbox = Awaited<ReturnType<typeof createSandbox>>;
 
@@ -72,6 +62,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
     ...commentRoutes(ctx),
     ...subIssueRoutes(ctx),
     ...pullRoutes(ctx),
+    ...mergeRoutes(ctx),
     ...reviewRoutes(ctx),
     ...checkRoutes(ctx),
     ...actionsRoutes(ctx),
@@ -81,66 +72,46 @@ export async function createSandbox(options: SandboxOptions = {}) {
   faults.secondaryLimits = options.secondaryLimits ?? true;
   const oidc = await OidcIssuer.create(clock, () => url);
   const requestLog: RequestLogEntry[] = [];
-
-  const repoByFullName = (fullName: string): Repo => {
-    const [owner = "", name = ""] = fullName.split("/");
-    return store.repoByName(owner, name);
+  const root = new GitRoot();
+  const setup = setupApi({ store, clock, bus, root, webhookSecret: options.webhookSecret });
+  const { repoByFullName } = setup;
+  const ci = new Ci(ctx, root);
+  const runner = new Runner(ctx, root, oidc, () => url);
+  ctx.triggers = {
+    push: (repo, change, sender) => runner.onPush(repo, change, sender),
+    pullRequest: (pull, _action, sender) => {
+      const repo = store.repo(pull.repoId);
+      ci.start(repo, pull.headRef, pull.headSha, sender, "pull_request");
+    },
   };
-  const issueJson = (fullName: string, number: number) => {
-    const repo = repoByFullName(fullName);
-    const issue = store.issueByNumber(repo.id, number);
-    return {
-      ...renderIssue(render, issue),
-      comments_list: store.commentsOf(repo.id, number).map((c) => renderComment(render, c)),
-      sub_issue_ids: [...issue.subIssueIds],
-    };
-  };
-  const inspect = (path: string): unknown => {
-    const [kind, ...rest] = path.split("/");
-    if (kind === "requests")
-      return requestLog.map(({ method, path: p, route, status, unsupported }) => ({
-        method,
-        path: p,
-        route,
-        status,
-        unsupported,
-      }));
-    if (kind === "deliveries")
-      return deliveries.all.map(({ id, guid, event, action, statusCode, redelivery, dropped }) => ({
-        id,
-        guid,
-        event,
-        action,
-        statusCode,
-        redelivery,
-        dropped,
-      }));
-    if (kind === "issues" && rest.length === 3)
-      return issueJson(`${rest[0]}/${rest[1]}`, Number(rest[2]));
-    return undefined;
-  };
+  ctx.onDispatch = (run) => runner.enqueue(run);
+  const inspection = inspector({ store, render, deliveries, log: requestLog });
 
   const server: Server = await startServer(
-    { store, clock, router, faults, oidc, log: requestLog, inspect },
+    {
+      store,
+      clock,
+      router,
+      faults,
+      oidc,
+      log: requestLog,
+      inspect: inspection.inspect,
+      git: {
+        store,
+        clock,
+        pushed: (repo, before, principal) => {
+          if (principal.kind === "anonymous" || principal.kind === "app") return;
+          const changes = refChanges(before, store.git(repo).branches());
+          afterPush(ctx, repo, changes, principal.user, startsWorkflows(principal));
+        },
+      },
+    },
     options.port ?? 0,
   );
   const address = server.address();
   if (!address || typeof address === "string") throw new Error("sandbox: no TCP address");
   url = `http://127.0.0.1:${address.port}`;
   Object.assign(render, { api: url, web: `${url}/_html` });
-
-  const createUser = (login: string, fields: { type?: User["type"]; name?: string } = {}): User => {
-    const existing = store.userByLogin(login);
-    if (existing) return existing;
-    const user: User = {
-      id: store.id(),
-      login,
-      type: fields.type ?? "User",
-      name: fields.name ?? null,
-    };
-    store.users.set(user.id, user);
-    return user;
-  };
 
   const sandbox = {
     url,
@@ -149,6 +120,10 @@ export async function createSandbox(options: SandboxOptions = {}) {
     clock,
     oidc,
     store,
+    ci,
+    runner,
+    /** Simulated cron: `tick()` fires the `on: schedule` workflows due at the clock's minute. */
+    cron: { tick: (opts: { force?: boolean } = {}) => runner.cronTick(opts.force === true) },
     routes: router.routes as readonly Route[],
     /** Every webhook payload emitted, in order (for fidelity tests). */
     emitted: bus.emitted,
@@ -169,162 +144,47 @@ export async function createSandbox(options: SandboxOptions = {}) {
     setWebhookUrl(next: string | null) {
       bus.config.webhookUrl = next;
     },
-    createUser,
-    createRepo(
-      fullName: string,
-      fields: {
-        private?: boolean;
-        defaultBranch?: string;
-        files?: Record<string, string>;
-        collaborators?: Record<string, Role>;
-        description?: string;
-      } = {},
-    ): Repo {
-      const [ownerLogin = "", name = ""] = fullName.split("/");
-      const owner = createUser(ownerLogin);
-      const branch = fields.defaultBranch ?? "main";
-      const now = clock.now();
-      const repo: Repo = {
-        id: store.id(),
-        ownerId: owner.id,
-        name,
-        description: fields.description ?? null,
-        private: fields.private ?? true,
-        defaultBranch: branch,
-        createdAt: now,
-        updatedAt: now,
-        pushedAt: now,
-        nextNumber: 1,
-        collaborators: new Map(),
-        labels: new Map(),
-        branches: new Map([[branch, store.sha(`init:${fullName}`)]]),
-        files: new Map([[branch, new Map(Object.entries(fields.files ?? {}))]]),
-      };
-      for (const [login, role] of Object.entries(fields.collaborators ?? {}))
-        repo.collaborators.set(createUser(login).id, role);
-      store.repos.set(repo.id, repo);
-      return repo;
+    ...setup,
+    /** The clone URL of a repository (git smart HTTP; Basic auth `x-access-token:<token>`). */
+    cloneUrl: (fullName: string, token?: string) => {
+      const base = `${url}/${store.fullName(repoByFullName(fullName))}.git`;
+      return token ? base.replace("http://", `http://x-access-token:${token}@`) : base;
     },
-    /** Registers a GitHub App; generates its RSA key pair unless a public key is given. */
-    createApp(
-      fields: {
-        slug?: string;
-        name?: string;
-        id?: number;
-        publicKeyPem?: string;
-        permissions?: Record<string, PermissionLevel>;
-        events?: string[];
-        owner?: string;
-        webhookSecret?: string;
-      } = {},
-    ): { app: AppRecord; privateKey: string | null } {
-      let publicKeyPem = fields.publicKeyPem;
-      let privateKeyPem: string | null = null;
-      if (!publicKeyPem) {
-        const pair = generateKeyPairSync("rsa", {
-          modulusLength: 2048,
-          publicKeyEncoding: { type: "spki", format: "pem" },
-          privateKeyEncoding: { type: "pkcs8", format: "pem" },
-        });
-        publicKeyPem = pair.publicKey;
-        privateKeyPem = pair.privateKey;
-      }
-      const slug = fields.slug ?? "loopx";
-      const bot = createUser(`${slug}[bot]`, { type: "Bot" });
-      const app: AppRecord = {
-        id: fields.id ?? store.id(),
-        slug,
-        name: fields.name ?? slug,
-        clientId: `Iv1.${slug}`,
-        ownerId: createUser(fields.owner ?? "sandbox-owner", { type: "Organization" }).id,
-        publicKeyPem,
-        privateKeyPem,
-        webhookSecret: fields.webhookSecret ?? options.webhookSecret ?? "sandbox-secret",
-        permissions: { ...(fields.permissions ?? DEFAULT_APP_PERMISSIONS) },
-        events: fields.events ?? [],
-        botUserId: bot.id,
-        createdAt: clock.now(),
-      };
-      store.apps.set(app.id, app);
-      return { app, privateKey: privateKeyPem };
-    },
-    /** Installs an app on an account for some of its repositories; announces `installation.created`. */
-    install(
-      appId: number,
-      account: string,
-      repositories: string[],
-      sender = account,
-    ): Installation {
-      const app = store.apps.get(appId);
-      if (!app) throw new Error(`sandbox: no app ${appId}`);
-      const installation: Installation = {
-        id: store.id(),
-        appId,
-        accountId: createUser(account).id,
-        repositoryIds: repositories.map((r) => repoByFullName(r).id),
-        permissions: { ...app.permissions },
-        events: [...app.events],
-        createdAt: clock.now(),
-      };
-      store.installations.set(installation.id, installation);
-      bus.emitInstallation(installation, "created", createUser(sender));
-      return installation;
-    },
-    /** A personal access token acting as `login` (how tests play a human). */
-    createUserToken(login: string): string {
-      const token = newToken("ghp");
-      store.tokens.set(token, {
-        token,
-        kind: "user",
-        installationId: null,
-        userId: createUser(login).id,
-        expiresAt: clock.now() + 365 * 24 * TOKEN_TTL_MS,
-        permissions: {},
-        repositoryIds: null,
-      });
-      return token;
-    },
-    /** Writes files to a branch (creating it from the default branch); PRs on it get `synchronize`. */
+    /** Path of a repository's bare git directory (read it with git; write through HTTP). */
+    gitDir: (fullName: string) => repoByFullName(fullName).gitDir,
+    /**
+     * Commits files to a branch (created from the default branch), as `pusher` would push them:
+     * `push` webhook, `synchronize` on open PRs, CI and `on: push` workflows.
+     */
     push(
       fullName: string,
       branch: string,
       files: Record<string, string | null>,
       pusher?: string,
+      message = "sandbox push",
     ): string {
       const repo = repoByFullName(fullName);
-      const current = new Map(repo.files.get(branch) ?? repo.files.get(repo.defaultBranch) ?? []);
-      for (const [path, text] of Object.entries(files)) {
-        if (text === null) current.delete(path);
-        else current.set(path, text);
-      }
-      const before = repo.branches.get(branch) ?? "0".repeat(40);
-      const sha = store.sha(`push:${fullName}:${branch}`);
-      repo.files.set(branch, current);
-      repo.branches.set(branch, sha);
-      repo.pushedAt = clock.now();
-      const sender = createUser(pusher ?? store.user(repo.ownerId).login);
-      for (const pull of store.pulls.values()) {
-        if (pull.repoId !== repo.id || pull.headRef !== branch || pull.merged) continue;
-        pull.headSha = sha;
-        pull.mergeable = null;
-        bus.emit("pull_request", repo, sender, {
-          action: "synchronize",
-          number: pull.number,
-          before,
-          after: sha,
-          pull_request: renderPull(render, pull, "webhook"),
-        });
-      }
+      const sender = setup.createUser(pusher ?? store.user(repo.ownerId).login);
+      const git = store.git(repo);
+      const before = git.branches();
+      const parent = before.get(branch) ?? before.get(repo.defaultBranch) ?? null;
+      const who = {
+        name: sender.login,
+        email: `${sender.id}+${sender.login}@users.noreply.github.com`,
+        at: clock.now(),
+      };
+      const sha = git.commit(branch, files, message, who, parent);
+      afterPush(ctx, repo, refChanges(before, git.branches()), sender, true);
       return sha;
     },
-    /** Marks a PR as conflicting (mergeable false, mergeable_state dirty) or clean. */
+    /** Forces a PR to conflict (mergeable false, `dirty`) whatever git says, or lifts it. */
     setConflict(fullName: string, number: number, conflicting: boolean) {
       const pull = store.pull(repoByFullName(fullName).id, number);
       pull.conflicting = conflicting;
       pull.mergeable = null;
     },
     workflows: (fullName: string) => workflowsOf(ctx, repoByFullName(fullName)),
-    /** Moves a workflow run on (the runner's job until it exists): in_progress, then completed. */
+    /** Moves a run on by hand (for runs the runner does not execute: `runner.enabled = false`). */
     updateRun(
       runId: number,
       status: "in_progress" | "completed",
@@ -338,26 +198,42 @@ export async function createSandbox(options: SandboxOptions = {}) {
       announceRun(ctx, run, status, store.user(run.actorId));
       return run;
     },
+    /** Called for every dispatched run, besides the runner. */
     onDispatch(fn: (run: WorkflowRun) => void) {
-      ctx.onDispatch = fn;
+      ctx.onDispatch = (run) => {
+        fn(run);
+        runner.enqueue(run);
+      };
     },
     // Inspection.
     requests: (): readonly RequestLogEntry[] => requestLog,
     unsupported: () => requestLog.filter((r) => r.unsupported),
     contentCreating: () => requestLog.filter((r) => r.contentCreating && r.status < 400).length,
     contentCounts: () => faults.contentCounts(),
-    issue: issueJson,
+    issue: inspection.issue,
+    run: inspection.run,
     pull: (fullName: string, number: number) =>
       renderPull(render, store.pull(repoByFullName(fullName).id, number)),
     deliveries: () => deliveries.all,
     /** Waits until every webhook queued so far has been attempted. */
     settle: () => deliveries.settle(),
+    /** Waits for CI and workflow runs in flight, then for their webhooks. */
+    async idle(): Promise<void> {
+      await ci.idle();
+      await runner.idle();
+      await ci.idle();
+      await deliveries.settle();
+    },
     async stop(): Promise<void> {
+      runner.cancelAll();
+      await runner.idle();
+      await ci.idle();
       await deliveries.settle();
       await new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       });
+      root.dispose();
     },
   };
   return sandbox;

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { authenticate, type Principal } from "./auth.ts";
 import type { Clock } from "./clock.ts";
 import { type Faults, SECONDARY_LIMIT_MESSAGE } from "./faults.ts";
+import { type GitHttpDeps, isGitPath, serveGit } from "./git/http.ts";
 import { DOCS, HttpError } from "./http-error.ts";
 import type { OidcIssuer } from "./oidc.ts";
 import type { Method, Router } from "./router.ts";
@@ -31,6 +32,7 @@ export interface ServerDeps {
   oidc: OidcIssuer;
   log: RequestLogEntry[];
   inspect: (path: string) => unknown;
+  git: GitHttpDeps;
 }
 
 const RATE_LIMIT = 5000;
@@ -67,7 +69,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
 
   const rateHeaders = (principal: Principal): Record<string, string> => {
     const key =
-      principal.kind === "installation" || principal.kind === "user"
+      principal.kind === "installation" || principal.kind === "user" || principal.kind === "job"
         ? principal.token.token
         : "anonymous";
     const hour = Math.floor(clock.now() / 3_600_000);
@@ -107,6 +109,13 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
       at: clock.now(),
     };
     log.push(entry);
+    if (isGitPath(url.pathname)) {
+      entry.route = "git";
+      res.on("finish", () => {
+        entry.status = res.statusCode;
+      });
+      return serveGit(req, res, url.pathname, url.search.slice(1), deps.git);
+    }
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       entry.status = status;
       entry.response = body;
@@ -176,7 +185,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
         const key =
           principal.kind === "installation"
             ? `installation:${principal.installation.id}`
-            : principal.kind === "user"
+            : principal.kind === "user" || principal.kind === "job"
               ? `user:${principal.user.id}`
               : "anonymous";
         const retryAfter = faults.contentCreation(key);

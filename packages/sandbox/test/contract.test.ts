@@ -138,8 +138,8 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       { ...o, workflow_id: "loopx.yml", ref: "main", return_run_details: true },
     );
     const runId = (dispatched.data as { workflow_run_id: number }).workflow_run_id;
-    sandbox.updateRun(runId, "in_progress");
-    sandbox.updateRun(runId, "completed", "success");
+    expect((await sandbox.runner.wait(runId)).conclusion).toBe("success");
+    await sandbox.idle();
     await bot.rest.actions.getWorkflowRun({ ...o, run_id: runId });
     await bot.rest.actions.listWorkflowRunsForRepo(o);
     await bot.rest.actions.listWorkflowRuns({ ...o, workflow_id: "loopx.yml" });

@@ -14,7 +14,19 @@ export async function setup(options: Parameters<typeof createSandbox>[0] = {}) {
     files: {
       ".github/loopx.yml": "harness: shell\n",
       ".github/CODEOWNERS": "* @alice\n",
-      ".github/workflows/loopx.yml": "name: LoopX tick\non: workflow_dispatch\n",
+      ".github/workflows/loopx.yml": [
+        "name: LoopX tick",
+        "on:",
+        "  workflow_dispatch:",
+        "    inputs:",
+        "      goal: { required: false }",
+        "jobs:",
+        "  tick:",
+        "    runs-on: ubuntu-latest",
+        "    steps:",
+        '      - run: echo "goal=${{ inputs.goal }}" >> "$GITHUB_OUTPUT"',
+        "",
+      ].join("\n"),
     },
     collaborators: { alice: "maintain", bob: "write", trina: "triage" },
   });
@@ -85,7 +97,10 @@ export function webhookValidator(
   action: string | undefined,
 ): ValidateFunction | undefined {
   const name = action ? `${event}$${action}` : `${event}_event`;
-  const fromSchemas = ajv.getSchema(`webhooks#/definitions/${pointer(name)}`);
+  // Action-less events are `<event>$event` in @octokit/webhooks-schemas (e.g. `push$event`).
+  const fromSchemas =
+    ajv.getSchema(`webhooks#/definitions/${pointer(name)}`) ??
+    (action ? undefined : ajv.getSchema(`webhooks#/definitions/${pointer(`${event}$event`)}`));
   if (fromSchemas) return fromSchemas;
   const key = `${event.replace(/_/g, "-")}-${(action ?? "").replace(/_/g, "-")}`;
   if (key in fixture.webhooks) return ajv.getSchema(`openapi#/webhooks/${pointer(key)}`);

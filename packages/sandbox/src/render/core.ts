@@ -172,9 +172,10 @@ export class Renderer {
       created_at: iso(repo.createdAt),
       updated_at: iso(repo.updatedAt),
       pushed_at: iso(repo.pushedAt),
-      git_url: `${this.web.replace(/^http/, "git")}/${full}.git`,
+      git_url: `${this.api.replace(/^http/, "git")}/${full}.git`,
       ssh_url: `git@sandbox.invalid:${full}.git`,
-      clone_url: `${this.web}/${full}.git`,
+      // git smart HTTP is served at the root, github.com-style: <sandbox>/<owner>/<repo>.git
+      clone_url: `${this.api}/${full}.git`,
       svn_url: this.repoHtml(repo),
       homepage: null,
       size: 1,

@@ -15,6 +15,7 @@ export function renderPull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Js
   const ownerJson = r.user(owner, flavor);
   const repoJson = r.repo(repo, flavor);
   const reviewComments = 0;
+  const stats = store.git(repo).diffStats(pull.baseSha, pull.headSha);
   let mergeableState = "unknown";
   if (pull.merged) mergeableState = "unknown";
   else if (pull.mergeable === false) mergeableState = "dirty";
@@ -85,10 +86,10 @@ export function renderPull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Js
     comments: base.comments,
     review_comments: reviewComments,
     maintainer_can_modify: pull.maintainerCanModify,
-    commits: 1,
-    additions: 1,
-    deletions: 0,
-    changed_files: 1,
+    commits: stats.commits,
+    additions: stats.additions,
+    deletions: stats.deletions,
+    changed_files: stats.files,
   };
 }
 

@@ -15,14 +15,16 @@ const dispatchBody = z.object({
 
 /** Workflows are the `.github/workflows/*.yml` files on the default branch, plus registered ones. */
 export function workflowsOf(ctx: RouteContext, repo: Repo): Workflow[] {
-  const files = ctx.store.repo(repo.id).files.get(repo.defaultBranch) ?? new Map<string, string>();
-  for (const path of files.keys()) {
+  const git = ctx.store.git(repo);
+  const ref = `refs/heads/${repo.defaultBranch}`;
+  for (const entry of git.listDir(ref, ".github/workflows") ?? []) {
+    const path = entry.path;
     if (!/^\.github\/workflows\/[^/]+\.ya?ml$/.test(path)) continue;
     if ([...ctx.store.workflows.values()].some((w) => w.repoId === repo.id && w.path === path))
       continue;
     const name =
       /^name:\s*(.+)$/m
-        .exec(files.get(path) ?? "")?.[1]
+        .exec(git.readFile(ref, path) ?? "")?.[1]
         ?.trim()
         .replace(/^["']|["']$/g, "") ?? path;
     const workflow = {
@@ -68,6 +70,45 @@ export function announceRun(
     workflow: renderWorkflow(ctx, repo, workflow),
     workflow_run: renderWorkflowRun(ctx.render, run, "webhook"),
   });
+}
+
+/** Records a new run (queued) of a workflow and announces `workflow_run.requested`. */
+export function newRun(
+  ctx: RouteContext,
+  repo: Repo,
+  workflow: Workflow,
+  event: string,
+  branch: string,
+  sha: string,
+  sender: User,
+  inputs: Record<string, string>,
+): WorkflowRun {
+  const { store, clock } = ctx;
+  const number =
+    [...store.workflowRuns.values()].filter((r) => r.workflowId === workflow.id).length + 1;
+  const now = clock.now();
+  const run: WorkflowRun = {
+    id: store.id(),
+    repoId: repo.id,
+    workflowId: workflow.id,
+    runNumber: number,
+    runAttempt: 1,
+    event,
+    status: "queued",
+    conclusion: null,
+    headBranch: branch,
+    headSha: sha,
+    actorId: sender.id,
+    triggeringActorId: sender.id,
+    inputs,
+    checkSuiteId: store.id(),
+    createdAt: now,
+    updatedAt: now,
+    runStartedAt: now,
+  };
+  store.workflowRuns.set(run.id, run);
+  announceRun(ctx, run, "requested", sender);
+  return run;
 }
 
 export function actionsRoutes(ctx: RouteContext): Route[] {
@@ -137,30 +178,7 @@ export function actionsRoutes(ctx: RouteContext): Route[] {
             "you may only define up to 25 `inputs` for a `workflow_dispatch` event",
           );
         const sender = actor(req.principal);
-        const number =
-          [...store.workflowRuns.values()].filter((r) => r.workflowId === workflow.id).length + 1;
-        const now = clock.now();
-        const run: WorkflowRun = {
-          id: store.id(),
-          repoId: repo.id,
-          workflowId: workflow.id,
-          runNumber: number,
-          runAttempt: 1,
-          event: "workflow_dispatch",
-          status: "queued",
-          conclusion: null,
-          headBranch: ref,
-          headSha: sha,
-          actorId: sender.id,
-          triggeringActorId: sender.id,
-          inputs,
-          checkSuiteId: store.id(),
-          createdAt: now,
-          updatedAt: now,
-          runStartedAt: now,
-        };
-        store.workflowRuns.set(run.id, run);
-        announceRun(ctx, run, "requested", sender);
+        const run = newRun(ctx, repo, workflow, "workflow_dispatch", ref, sha, sender, inputs);
         ctx.onDispatch?.(run);
         if (!body.return_run_details) return { status: 204 };
         return ok({

@@ -3,6 +3,7 @@ import { actor, requireRepoAccess } from "../auth.ts";
 import { HttpError, notFound } from "../http-error.ts";
 import { renderCheckRun, renderSuite } from "../render/checks.ts";
 import type { Route, RouteRequest } from "../router.ts";
+import { findOrCreateSuite, settleCheckSuite } from "../state/check-ops.ts";
 import type { CheckRun, CheckSuite, Repo, User } from "../state/types.ts";
 import { intParam, ok, parseBody, type RouteContext, repoOf } from "./context.ts";
 
@@ -39,51 +40,8 @@ export function checkRoutes(ctx: RouteContext): Route[] {
       throw new HttpError(403, "You must authenticate via a GitHub App.");
     return req.principal.app.id;
   };
-  const suiteFor = (repo: Repo, app: number, sha: string): CheckSuite => {
-    const found = [...store.checkSuites.values()].find(
-      (s) => s.repoId === repo.id && s.appId === app && s.headSha === sha,
-    );
-    if (found) return found;
-    const branch = [...repo.branches.entries()].find(([, s]) => s === sha)?.[0] ?? null;
-    const suite: CheckSuite = {
-      id: store.id(),
-      repoId: repo.id,
-      appId: app,
-      headSha: sha,
-      headBranch: branch,
-      status: "queued",
-      conclusion: null,
-      createdAt: clock.now(),
-      updatedAt: clock.now(),
-    };
-    store.checkSuites.set(suite.id, suite);
-    return suite;
-  };
-  const settleSuite = (suite: CheckSuite, sender: User) => {
-    const runs = [...store.checkRuns.values()].filter((r) => r.suiteId === suite.id);
-    const done = runs.length > 0 && runs.every((r) => r.status === "completed");
-    suite.updatedAt = clock.now();
-    if (!done) {
-      suite.status = runs.some((r) => r.status === "in_progress") ? "in_progress" : "queued";
-      return;
-    }
-    if (suite.status === "completed") return;
-    const order = [
-      "action_required",
-      "cancelled",
-      "timed_out",
-      "failure",
-      "neutral",
-      "skipped",
-      "success",
-    ];
-    suite.status = "completed";
-    suite.conclusion = order.find((c) => runs.some((r) => r.conclusion === c)) ?? "success";
-    bus.emit("check_suite", store.repo(suite.repoId), sender, {
-      action: "completed",
-      check_suite: renderSuite(render, suite, "webhook"),
-    });
-  };
+  const suiteFor = (repo: Repo, app: number, sha: string) => findOrCreateSuite(ctx, repo, app, sha);
+  const settleSuite = (suite: CheckSuite, sender: User) => settleCheckSuite(ctx, suite, sender);
   const apply = (run: CheckRun, body: z.infer<typeof updateRun>) => {
     if (body.name) run.name = body.name;
     if (body.details_url !== undefined) run.detailsUrl = body.details_url;

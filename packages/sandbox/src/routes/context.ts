@@ -4,7 +4,7 @@ import { HttpError, notFound } from "../http-error.ts";
 import type { Renderer } from "../render/core.ts";
 import type { RouteReply, RouteRequest } from "../router.ts";
 import type { Store } from "../state/store.ts";
-import type { Issue, Repo, User, WorkflowRun } from "../state/types.ts";
+import type { Issue, Pull, Repo, User, WorkflowRun } from "../state/types.ts";
 import type { WebhookBus } from "../webhooks/bus.ts";
 
 /** What every route module gets. */
@@ -13,10 +13,17 @@ export interface RouteContext {
   render: Renderer;
   clock: Clock;
   bus: WebhookBus;
-  /** Set by the pulls module: announces a PR-backed issue's change as a `pull_request` event. */
   /** Called after a workflow_dispatch created a run (the runner hooks in here). */
   onDispatch?: (run: WorkflowRun) => void;
+  /** CI and the runner hook in here; only events not caused by a GITHUB_TOKEN reach them. */
+  triggers?: Triggers;
+  /** Set by the pulls module: announces a PR-backed issue's change as a `pull_request` event. */
   pullEvents?: (issue: Issue, action: string, sender: User, extra: Record<string, unknown>) => void;
+}
+
+export interface Triggers {
+  push(repo: Repo, change: { branch: string; before: string; after: string }, sender: User): void;
+  pullRequest(pull: Pull, action: string, sender: User): void;
 }
 
 /** Parses a request body with zod; a mismatch is GitHub's 422 "Invalid request". */

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { actor, requireRepoAccess, viaApp } from "../auth.ts";
+import { actor, requireRepoAccess, startsWorkflows, viaApp } from "../auth.ts";
 import { HttpError, validationFailed } from "../http-error.ts";
 import { renderPull } from "../render/pulls.ts";
 import type { Route, RouteRequest } from "../router.ts";
 import { checkBody, closeIssue, newIssue, reopenIssue } from "../state/issue-ops.ts";
-import { closingIssueNumbers, codeOwners } from "../state/pull-ops.ts";
+import { closingIssueNumbers, codeOwners, computeMergeable } from "../state/pull-ops.ts";
 import type { Issue, Pull, Repo, User } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
 
@@ -22,12 +22,6 @@ const updatePull = z.object({
   state: z.enum(["open", "closed"]).optional(),
   base: z.string().optional(),
   maintainer_can_modify: z.boolean().optional(),
-});
-const mergeBody = z.object({
-  commit_title: z.string().optional(),
-  commit_message: z.string().optional(),
-  sha: z.string().optional(),
-  merge_method: z.enum(["merge", "squash", "rebase"]).optional(),
 });
 
 export function pullState(
@@ -124,6 +118,7 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         };
         store.pulls.set(`${repo.id}#${pull.number}`, pull);
         announce(pull, "opened", sender);
+        if (startsWorkflows(req.principal)) ctx.triggers?.pullRequest(pull, "opened", sender);
         requestReviewers(
           pull,
           codeOwners(store, repo, pull).filter((id) => id !== sender.id),
@@ -144,7 +139,8 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         requireRepoAccess(req.principal, store, repo, "pull_requests", "read");
         const body = renderPull(render, pull);
         // GitHub computes mergeability in the background: null on the first read after a change.
-        if (pull.mergeable === null && !pull.merged) pull.mergeable = !pull.conflicting;
+        if (pull.mergeable === null && !pull.merged)
+          pull.mergeable = computeMergeable(store, repo, pull);
         return ok(body);
       },
     },
@@ -259,42 +255,6 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         });
         requestReviewers(pull, ids, actor(req.principal));
         return ok(renderPull(render, pull), 201);
-      },
-    },
-    {
-      method: "PUT",
-      template: "/repos/{owner}/{repo}/pulls/{pull_number}/merge",
-      operationId: "pulls/merge",
-      auth: "token",
-      handle: (req) => {
-        const { repo, pull, issue } = pullState(ctx, req);
-        requireRepoAccess(req.principal, store, repo, "contents", "write");
-        const body = parseBody(mergeBody, req.body);
-        if (pull.merged || issue.state === "closed")
-          throw new HttpError(405, "Pull Request is not mergeable");
-        if (pull.conflicting) throw new HttpError(405, "Pull Request is not mergeable");
-        if (body.sha && body.sha !== pull.headSha) {
-          throw new HttpError(409, "Head branch was modified. Review and try the merge again.");
-        }
-        const sender = actor(req.principal);
-        const now = clock.now();
-        const sha = store.sha(`merge:${repo.id}:${pull.number}`);
-        pull.merged = true;
-        pull.mergedAt = now;
-        pull.mergedById = sender.id;
-        pull.mergeCommitSha = sha;
-        pull.mergeable = null;
-        repo.branches.set(pull.baseRef, sha);
-        repo.files.set(pull.baseRef, new Map(repo.files.get(pull.headRef) ?? []));
-        repo.pushedAt = now;
-        closeIssue(ctx, issue, sender);
-        for (const number of pull.closesIssueNumbers) {
-          const target = [...store.issues.values()].find(
-            (i) => i.repoId === repo.id && i.number === number && !i.isPull,
-          );
-          if (target) closeIssue(ctx, target, sender, "completed");
-        }
-        return ok({ sha, merged: true, message: "Pull Request successfully merged" });
       },
     },
   ];

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { requireRepoAccess } from "../auth.ts";
+import type { TreeEntry } from "../git/git.ts";
 import { HttpError, notFound } from "../http-error.ts";
 import type { Route } from "../router.ts";
 import type { Role } from "../state/types.ts";
@@ -14,14 +14,9 @@ const LEGACY: Record<Role, string> = {
   read: "read",
 };
 
-function gitBlobSha(text: string): string {
-  const bytes = Buffer.from(text, "utf8");
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-}
-
 /** GitHub wraps base64 content at 60 characters with `\n`. */
-function base64Lines(text: string): string {
-  const b64 = Buffer.from(text, "utf8").toString("base64");
+function base64Lines(bytes: Buffer): string {
+  const b64 = bytes.toString("base64");
   return `${b64.replace(/(.{60})/g, "$1\n")}\n`;
 }
 
@@ -47,68 +42,42 @@ export function repoRoutes(ctx: RouteContext): Route[] {
       handle: (req) => {
         const repo = repoOf(ctx, req);
         requireRepoAccess(req.principal, store, repo, "contents", "read");
+        const git = store.git(repo);
         const ref = req.query.get("ref") ?? repo.defaultBranch;
-        const branch = repo.files.has(ref)
-          ? ref
-          : [...repo.branches.entries()].find(([, sha]) => sha === ref)?.[0];
-        if (!branch) throw new HttpError(404, `No commit found for the ref ${ref}`);
+        const commit = git.resolve(repo.branches.has(ref) ? `refs/heads/${ref}` : ref);
+        if (!commit) throw new HttpError(404, `No commit found for the ref ${ref}`);
         const path = (req.params.path ?? "").replace(/^\/+|\/+$/g, "");
-        const files = repo.files.get(branch) ?? new Map<string, string>();
-        const text = files.get(path);
-        const url = `${render.repoUrl(repo)}/contents/${path}?ref=${encodeURIComponent(ref)}`;
-        if (text !== undefined) {
-          const sha = gitBlobSha(text);
-          const html = `${render.repoHtml(repo)}/blob/${branch}/${path}`;
-          const git = `${render.repoUrl(repo)}/git/blobs/${sha}`;
-          return ok({
-            type: "file",
-            encoding: "base64",
-            size: Buffer.byteLength(text),
-            name: path.split("/").pop() ?? path,
-            path,
-            content: base64Lines(text),
-            sha,
+        const q = `?ref=${encodeURIComponent(ref)}`;
+        const describe = (entry: TreeEntry) => {
+          const type =
+            entry.type === "tree" ? "dir" : entry.type === "commit" ? "submodule" : "file";
+          const url = `${render.repoUrl(repo)}/contents/${entry.path}${q}`;
+          const html = `${render.repoHtml(repo)}/${type === "dir" ? "tree" : "blob"}/${ref}/${entry.path}`;
+          const gitUrl = `${render.repoUrl(repo)}/git/${type === "dir" ? "trees" : "blobs"}/${entry.sha}`;
+          return {
+            type,
+            size: entry.size,
+            name: entry.path.split("/").pop() ?? entry.path,
+            path: entry.path,
+            sha: entry.sha,
             url,
-            git_url: git,
+            git_url: gitUrl,
             html_url: html,
-            download_url: `${render.web}/raw/${store.fullName(repo)}/${branch}/${path}`,
-            _links: { self: url, git, html },
-          });
+            download_url:
+              type === "file"
+                ? `${render.web}/raw/${store.fullName(repo)}/${ref}/${entry.path}`
+                : null,
+            _links: { self: url, git: gitUrl, html },
+          };
+        };
+        const file = git.entry(commit, path);
+        if (file && file.type === "blob") {
+          const bytes = git.readBlob(file.sha);
+          return ok({ ...describe(file), encoding: "base64", content: base64Lines(bytes) });
         }
-        const prefix = `${path}/`;
-        const children = new Map<string, "file" | "dir">();
-        for (const file of files.keys()) {
-          if (path !== "" && !file.startsWith(prefix)) continue;
-          const rest = path === "" ? file : file.slice(prefix.length);
-          const [head, ...tail] = rest.split("/");
-          if (head) children.set(head, tail.length > 0 ? "dir" : "file");
-        }
-        if (children.size === 0) throw notFound();
-        return ok(
-          [...children.entries()].map(([name, type]) => {
-            const childPath = path === "" ? name : `${path}/${name}`;
-            const text = files.get(childPath) ?? "";
-            const sha = type === "file" ? gitBlobSha(text) : gitBlobSha(`tree:${childPath}`);
-            const childUrl = `${render.repoUrl(repo)}/contents/${childPath}?ref=${encodeURIComponent(ref)}`;
-            const html = `${render.repoHtml(repo)}/${type === "file" ? "blob" : "tree"}/${branch}/${childPath}`;
-            const git = `${render.repoUrl(repo)}/git/${type === "file" ? "blobs" : "trees"}/${sha}`;
-            return {
-              type,
-              size: type === "file" ? Buffer.byteLength(text) : 0,
-              name,
-              path: childPath,
-              sha,
-              url: childUrl,
-              git_url: git,
-              html_url: html,
-              download_url:
-                type === "file"
-                  ? `${render.web}/raw/${store.fullName(repo)}/${branch}/${childPath}`
-                  : null,
-              _links: { self: childUrl, git, html },
-            };
-          }),
-        );
+        const children = git.listDir(commit, path);
+        if (!children) throw notFound();
+        return ok(children.map(describe));
       },
     },
     {

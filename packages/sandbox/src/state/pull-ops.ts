@@ -11,12 +11,19 @@ export function closingIssueNumbers(repo: Repo, baseRef: string, text: string | 
   return [...numbers];
 }
 
-/** Paths whose content differs between two branches of the sandbox repository. */
-export function changedPaths(repo: Repo, head: string, base: string): string[] {
-  const a = repo.files.get(head) ?? new Map<string, string>();
-  const b = repo.files.get(base) ?? new Map<string, string>();
-  const paths = new Set([...a.keys(), ...b.keys()]);
-  return [...paths].filter((p) => a.get(p) !== b.get(p)).sort();
+/** Paths the PR changes (git's three-dot diff, as GitHub shows it). */
+export function changedPaths(store: Store, repo: Repo, pull: Pull): string[] {
+  return store.git(repo).changedPaths(pull.baseSha, pull.headSha);
+}
+
+/**
+ * Computes mergeability the way GitHub does in the background: a trial merge of the head into
+ * the base branch's current head. A forced conflict (`sandbox.setConflict`) wins.
+ */
+export function computeMergeable(store: Store, repo: Repo, pull: Pull): boolean {
+  if (pull.conflicting) return false;
+  const base = repo.branches.get(pull.baseRef) ?? pull.baseSha;
+  return store.git(repo).trialMerge(base, pull.headSha) !== null;
 }
 
 function globToRegex(pattern: string): RegExp {
@@ -35,9 +42,12 @@ function globToRegex(pattern: string): RegExp {
 
 /** Users CODEOWNERS names for the changed paths (last matching rule wins, as on GitHub). */
 export function codeOwners(store: Store, repo: Repo, pull: Pull): number[] {
-  const files = repo.files.get(pull.baseRef) ?? new Map<string, string>();
+  const git = store.git(repo);
+  const base = `refs/heads/${pull.baseRef}`;
   const text =
-    files.get(".github/CODEOWNERS") ?? files.get("CODEOWNERS") ?? files.get("docs/CODEOWNERS");
+    git.readFile(base, ".github/CODEOWNERS") ??
+    git.readFile(base, "CODEOWNERS") ??
+    git.readFile(base, "docs/CODEOWNERS");
   if (!text) return [];
   const rules = text
     .split("\n")
@@ -48,7 +58,7 @@ export function codeOwners(store: Store, repo: Repo, pull: Pull): number[] {
       return { regex: globToRegex(pattern), owners };
     });
   const ids = new Set<number>();
-  for (const path of changedPaths(repo, pull.headRef, pull.baseRef)) {
+  for (const path of changedPaths(store, repo, pull)) {
     const rule = rules.filter((r) => r.regex.test(path)).pop();
     for (const owner of rule?.owners ?? []) {
       const user =

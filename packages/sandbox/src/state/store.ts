@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { GitRepo } from "../git/git.ts";
 import { notFound } from "../http-error.ts";
 import type {
   AppRecord,
@@ -14,6 +15,7 @@ import type {
   Token,
   User,
   Workflow,
+  WorkflowJob,
   WorkflowRun,
 } from "./types.ts";
 
@@ -33,6 +35,18 @@ export class Store {
   readonly checkRuns = new Map<number, CheckRun>();
   readonly workflows = new Map<number, Workflow>();
   readonly workflowRuns = new Map<number, WorkflowRun>();
+  readonly workflowJobs = new Map<number, WorkflowJob>();
+  private readonly gits = new Map<number, GitRepo>();
+
+  /** The repository's git store (one object per repository, so its diff cache is shared). */
+  git(repo: Repo): GitRepo {
+    let git = this.gits.get(repo.id);
+    if (!git) {
+      git = new GitRepo(repo.gitDir);
+      this.gits.set(repo.id, git);
+    }
+    return git;
+  }
 
   id(): number {
     this.nextId += 1 + Math.floor(Math.random() * 7);

@@ -40,7 +40,8 @@ export interface Installation {
 
 export interface Token {
   token: string;
-  kind: "installation" | "user";
+  /** `job`: a workflow job's GITHUB_TOKEN (its events start no workflows or CI). */
+  kind: "installation" | "user" | "job";
   installationId: number | null;
   /** For user tokens: the acting user. For installation tokens: the app's bot user. */
   userId: number;
@@ -70,10 +71,10 @@ export interface Repo {
   nextNumber: number;
   collaborators: Map<number, Role>;
   labels: Map<string, Label>;
-  /** branch → head sha */
+  /** branch → head sha: a mirror of the bare repository's refs, refreshed after every write. */
   branches: Map<string, string>;
-  /** branch → path → text */
-  files: Map<string, Map<string, string>>;
+  /** The bare git repository on disk holding the code. */
+  gitDir: string;
 }
 
 export interface Reaction {
@@ -147,7 +148,7 @@ export interface Pull {
   requestedReviewerIds: number[];
   /** null until the sandbox "computes" it on the first read after a change. */
   mergeable: boolean | null;
-  /** Tests set this to simulate a merge conflict (mergeable_state `dirty`). */
+  /** Forces a conflict whatever git says (`sandbox.setConflict`); real conflicts come from git. */
   conflicting: boolean;
   closesIssueNumbers: number[];
 }
@@ -219,4 +220,36 @@ export interface WorkflowRun {
   createdAt: number;
   updatedAt: number;
   runStartedAt: number;
+  /** The evaluated `concurrency.group`, if the workflow has one. */
+  concurrencyGroup?: string | null;
+}
+
+export interface WorkflowStep {
+  name: string;
+  number: number;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: "success" | "failure" | "cancelled" | "skipped" | null;
+  startedAt: number | null;
+  completedAt: number | null;
+}
+
+/** A job of a run the sandbox's runner executed (or skipped). */
+export interface WorkflowJob {
+  id: number;
+  runId: number;
+  repoId: number;
+  /** The job's key under `jobs:` in the workflow file. */
+  key: string;
+  name: string;
+  status: "queued" | "in_progress" | "completed" | "waiting";
+  conclusion: "success" | "failure" | "cancelled" | "skipped" | null;
+  createdAt: number;
+  startedAt: number;
+  completedAt: number | null;
+  steps: WorkflowStep[];
+  outputs: Record<string, string>;
+  /** What the steps wrote to GITHUB_STEP_SUMMARY, concatenated. */
+  summary: string;
+  /** stdout and stderr of every step, in order. */
+  log: string;
 }

@@ -33,10 +33,15 @@ export class WebhookBus {
     return installation.events.length === 0 || installation.events.includes(event);
   }
 
-  emit(event: string, repo: Repo, sender: User, body: Json): Delivery[] {
+  /**
+   * Announces an event to every installation covering the repository; `onlyAppId` narrows it to
+   * one app's installations (GitHub sends `check_suite.requested` only to the suite's app).
+   */
+  emit(event: string, repo: Repo, sender: User, body: Json, onlyAppId?: number): Delivery[] {
     const out: Delivery[] = [];
     for (const installation of this.installationsFor(repo)) {
       if (!this.subscribed(installation, event)) continue;
+      if (onlyAppId !== undefined && installation.appId !== onlyAppId) continue;
       const payload: Json = {
         ...body,
         repository: this.render.repo(repo, "webhook"),

@@ -1,0 +1,324 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+/** Who a sandbox-made commit is by (seeded files, `sandbox.push`, merges). */
+export interface Person {
+  name: string;
+  email: string;
+  /** ms since the epoch (the simulated clock). */
+  at: number;
+}
+
+export interface TreeEntry {
+  mode: string;
+  type: "blob" | "tree" | "commit";
+  sha: string;
+  size: number;
+  path: string;
+}
+
+export interface CommitInfo {
+  sha: string;
+  tree: string;
+  parents: string[];
+  message: string;
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+}
+
+export const ZERO_SHA = "0".repeat(40);
+
+// A fixed identity and no user/system config: the sandbox's git must not depend on the host.
+const BASE_ENV: NodeJS.ProcessEnv = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_TERMINAL_PROMPT: "0",
+  LANG: "C",
+};
+
+/**
+ * One bare repository on disk, driven through git's plumbing. Calls are synchronous: they take
+ * milliseconds, and keeping them synchronous lets the REST routes and `sandbox.push` stay simple.
+ */
+export class GitRepo {
+  private readonly statsCache = new Map<string, DiffStats>();
+
+  constructor(readonly dir: string) {}
+
+  static init(dir: string, branch: string): GitRepo {
+    mkdirSync(dir, { recursive: true });
+    execFileSync("git", ["init", "--quiet", "--bare", "--initial-branch", branch, dir], {
+      env: BASE_ENV,
+    });
+    const repo = new GitRepo(dir);
+    // Pushes over HTTP go through http-backend; let it accept them (auth is the sandbox's job).
+    repo.run(["config", "http.receivepack", "true"]);
+    return repo;
+  }
+
+  /** Runs git in this repository; throws with git's stderr on a non-zero exit. */
+  run(args: string[], input?: string | Buffer): string {
+    return execFileSync("git", args, {
+      env: { ...BASE_ENV, GIT_DIR: this.dir },
+      input,
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["pipe", "pipe", "pipe"],
+    }).toString("utf8");
+  }
+
+  /** Like `run` but returns the exit status instead of throwing. */
+  try(args: string[]): { status: number; stdout: string } {
+    const out = spawnSync("git", args, {
+      env: { ...BASE_ENV, GIT_DIR: this.dir },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { status: out.status ?? 1, stdout: out.stdout.toString("utf8") };
+  }
+
+  /** Every branch → head sha. */
+  branches(): Map<string, string> {
+    const out = this.run([
+      "for-each-ref",
+      "--format=%(refname:strip=2) %(objectname)",
+      "refs/heads",
+    ]);
+    const map = new Map<string, string>();
+    for (const line of out.split("\n")) {
+      const [name, sha] = line.split(" ");
+      if (name && sha) map.set(name, sha);
+    }
+    return map;
+  }
+
+  /** The commit a ref (branch, tag, sha) names, or null. */
+  resolve(ref: string): string | null {
+    const out = this.try(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
+    return out.status === 0 ? out.stdout.trim() : null;
+  }
+
+  /**
+   * Commits a change to a branch with fast-import: one process however many files.
+   * `files` maps path → text, or null to delete. Returns the new head sha.
+   */
+  commit(
+    branch: string,
+    files: Record<string, string | null>,
+    message: string,
+    who: Person,
+    parent: string | null,
+  ): string {
+    const when = `${Math.floor(who.at / 1000)} +0000`;
+    const lines: Array<string | Buffer> = [
+      `commit refs/heads/${branch}\n`,
+      `author ${who.name} <${who.email}> ${when}\n`,
+      `committer ${who.name} <${who.email}> ${when}\n`,
+      `data ${Buffer.byteLength(message)}\n${message}\n`,
+    ];
+    if (parent) lines.push(`from ${parent}\n`);
+    for (const [path, text] of Object.entries(files)) {
+      if (text === null) lines.push(`D ${path}\n`);
+      else lines.push(`M 100644 inline ${path}\ndata ${Buffer.byteLength(text)}\n${text}\n`);
+    }
+    lines.push("done\n");
+    this.run(
+      ["fast-import", "--quiet", "--done", "--force"],
+      Buffer.concat(lines.map((l) => Buffer.from(l))),
+    );
+    return this.run(["rev-parse", `refs/heads/${branch}`]).trim();
+  }
+
+  /** Entries of a tree at `ref` (path "" = root); null if the path is not a directory. */
+  listDir(ref: string, path: string): TreeEntry[] | null {
+    const spec = path === "" ? `${ref}^{tree}` : `${ref}:${path}`;
+    const out = this.try(["ls-tree", "-z", "--long", spec]);
+    if (out.status !== 0) return null;
+    return parseLsTree(out.stdout, path);
+  }
+
+  /** The entry at a path in `ref`, or null. */
+  entry(ref: string, path: string): TreeEntry | null {
+    if (path === "") return null;
+    const out = this.try(["ls-tree", "-z", "--long", ref, "--", path]);
+    if (out.status !== 0) return null;
+    return parseLsTree(out.stdout, "").find((e) => e.path === path) ?? null;
+  }
+
+  readBlob(sha: string): Buffer {
+    return execFileSync("git", ["cat-file", "blob", sha], {
+      env: { ...BASE_ENV, GIT_DIR: this.dir },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  }
+
+  /** A file's text at `ref`, or null. */
+  readFile(ref: string, path: string): string | null {
+    const e = this.entry(ref, path);
+    return e && e.type === "blob" ? this.readBlob(e.sha).toString("utf8") : null;
+  }
+
+  /** Every file path at `ref`. */
+  paths(ref: string): string[] {
+    const out = this.try(["ls-tree", "-r", "-z", "--name-only", ref]);
+    return out.status === 0 ? out.stdout.split("\0").filter(Boolean) : [];
+  }
+
+  /** Paths changed on `head` since it left `base` (GitHub's three-dot PR diff). */
+  changedPaths(base: string, head: string): string[] {
+    const out = this.try(["diff", "--name-only", "-z", `${base}...${head}`]);
+    return out.status === 0 ? out.stdout.split("\0").filter(Boolean).sort() : [];
+  }
+
+  /** commits / additions / deletions / changed files of a PR, cached per sha pair. */
+  diffStats(base: string, head: string): DiffStats {
+    const key = `${base}...${head}`;
+    const cached = this.statsCache.get(key);
+    if (cached) return cached;
+    const count = this.try(["rev-list", "--count", `${base}..${head}`]);
+    const num = this.try(["diff", "--numstat", `${base}...${head}`]);
+    const stats: DiffStats = {
+      commits: Number(count.stdout.trim()) || 0,
+      additions: 0,
+      deletions: 0,
+      files: 0,
+    };
+    for (const line of num.stdout.split("\n").filter(Boolean)) {
+      const [a, d] = line.split("\t");
+      stats.additions += Number(a) || 0;
+      stats.deletions += Number(d) || 0;
+      stats.files += 1;
+    }
+    this.statsCache.set(key, stats);
+    return stats;
+  }
+
+  /** A trial merge (`merge-tree --write-tree`, no work tree): the tree, or null on conflicts. */
+  trialMerge(base: string, head: string): string | null {
+    const out = this.try(["merge-tree", "--write-tree", "--no-messages", base, head]);
+    if (out.status !== 0) return null;
+    return out.stdout.split("\n")[0]?.trim() || null;
+  }
+
+  /** Writes a commit object for a tree and moves `branch` to it if it still points at `expect`. */
+  commitTree(
+    tree: string,
+    parents: string[],
+    message: string,
+    who: Person,
+    branch: string,
+    expect: string,
+  ): string {
+    const date = `${Math.floor(who.at / 1000)} +0000`;
+    const sha = execFileSync(
+      "git",
+      ["commit-tree", tree, ...parents.flatMap((p) => ["-p", p]), "-m", message],
+      {
+        env: {
+          ...BASE_ENV,
+          GIT_DIR: this.dir,
+          GIT_AUTHOR_NAME: who.name,
+          GIT_AUTHOR_EMAIL: who.email,
+          GIT_AUTHOR_DATE: date,
+          GIT_COMMITTER_NAME: who.name,
+          GIT_COMMITTER_EMAIL: who.email,
+          GIT_COMMITTER_DATE: date,
+        },
+      },
+    )
+      .toString("utf8")
+      .trim();
+    this.run(["update-ref", `refs/heads/${branch}`, sha, expect]);
+    return sha;
+  }
+
+  /** Commits reachable from `after` but not from `before` (or, for a new branch, from no other branch), oldest first. */
+  newCommits(before: string, after: string, otherHeads: string[]): CommitInfo[] {
+    const range =
+      before === ZERO_SHA ? [after, ...otherHeads.map((h) => `^${h}`)] : [`${before}..${after}`];
+    const out = this.try(["rev-list", "--reverse", "--max-count=2048", ...range]);
+    if (out.status !== 0) return [];
+    return out.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((sha) => this.commitInfo(sha));
+  }
+
+  commitInfo(sha: string): CommitInfo {
+    const fmt = ["%H", "%T", "%P", "%an", "%ae", "%aI", "%cn", "%ce", "%cI", "%B"].join("%x00");
+    const [
+      id = sha,
+      tree = "",
+      parents = "",
+      an = "",
+      ae = "",
+      ad = "",
+      cn = "",
+      ce = "",
+      cd = "",
+      ...msg
+    ] = this.run(["show", "-s", `--format=${fmt}`, sha]).split("\0");
+    return {
+      sha: id,
+      tree,
+      parents: parents.split(" ").filter(Boolean),
+      message: msg.join("\0").replace(/\n+$/, ""),
+      author: { name: an, email: ae, date: ad },
+      committer: { name: cn, email: ce, date: cd },
+    };
+  }
+
+  /** Files a commit added, removed and modified relative to its first parent. */
+  commitChanges(sha: string): { added: string[]; removed: string[]; modified: string[] } {
+    const out = this.run([
+      "diff-tree",
+      "--root",
+      "--no-commit-id",
+      "-r",
+      "-z",
+      "--name-status",
+      sha,
+    ]);
+    const parts = out.split("\0").filter(Boolean);
+    const changes = { added: [] as string[], removed: [] as string[], modified: [] as string[] };
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const status = parts[i] ?? "";
+      const path = parts[i + 1] ?? "";
+      if (status.startsWith("A")) changes.added.push(path);
+      else if (status.startsWith("D")) changes.removed.push(path);
+      else changes.modified.push(path);
+    }
+    return changes;
+  }
+
+  isAncestor(a: string, b: string): boolean {
+    return this.try(["merge-base", "--is-ancestor", a, b]).status === 0;
+  }
+}
+
+export interface DiffStats {
+  commits: number;
+  additions: number;
+  deletions: number;
+  files: number;
+}
+
+function parseLsTree(out: string, dir: string): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (const record of out.split("\0")) {
+    const m = /^(\d+) (blob|tree|commit) ([0-9a-f]{40})\s+(-|\d+)\t(.*)$/s.exec(record);
+    if (!m) continue;
+    const name = m[5] ?? "";
+    entries.push({
+      mode: m[1] ?? "",
+      type: m[2] === "tree" ? "tree" : m[2] === "commit" ? "commit" : "blob",
+      sha: m[3] ?? "",
+      size: m[4] === "-" ? 0 : Number(m[4]),
+      path: dir === "" || name.startsWith(`${dir}/`) ? name : join(dir, name),
+    });
+  }
+  return entries;
+}
+
+export { BASE_ENV as GIT_ENV };

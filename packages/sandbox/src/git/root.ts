@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GitRepo, type Person } from "./git.ts";
+
+/**
+ * The directory holding every sandbox repository as `<owner>/<name>.git` (the layout
+ * `git http-backend` serves with GIT_PROJECT_ROOT), plus scratch space for CI and runner jobs.
+ * Created on first use so the sandbox starts fast.
+ */
+export class GitRoot {
+  private dir: string | null = null;
+
+  get path(): string {
+    this.dir ??= mkdtempSync(join(tmpdir(), "loopx-sandbox-"));
+    return this.dir;
+  }
+
+  /** Creates the bare repository with an initial commit of `files` on `branch`. */
+  create(
+    fullName: string,
+    branch: string,
+    files: Record<string, string>,
+    who: Person,
+  ): { gitDir: string; head: string } {
+    const gitDir = join(this.path, "repos", `${fullName}.git`);
+    const git = GitRepo.init(gitDir, branch);
+    const head = git.commit(branch, files, "Initial commit", who, null);
+    return { gitDir, head };
+  }
+
+  /** A fresh scratch directory (job workspaces, CI checkouts). */
+  scratch(prefix: string): string {
+    return mkdtempSync(join(this.path, `${prefix}-`));
+  }
+
+  dispose(): void {
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = null;
+  }
+}

@@ -1,0 +1,278 @@
+import type { GitRoot } from "../git/root.ts";
+import type { OidcIssuer } from "../oidc.ts";
+import { announceRun, newRun, workflowsOf } from "../routes/actions.ts";
+import type { RouteContext } from "../routes/context.ts";
+import type { Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
+import { cronMatches } from "./cron.ts";
+import { interpolate, type Value } from "./expressions.ts";
+import type { ActionSpec } from "./job.ts";
+import { runJobs } from "./run-jobs.ts";
+import { parseWorkflow, type WorkflowDef } from "./workflow-file.ts";
+
+interface Group {
+  running: number | null;
+  pending: number | null;
+}
+
+/**
+ * The sandbox's Actions runner: runs dispatched, scheduled and `on: push` workflows from the
+ * repository's `.github/workflows/*.yml` at the run's commit, job by job as child processes,
+ * honouring concurrency groups (one running, one pending; a newer pending replaces the older).
+ */
+export class Runner {
+  /** When false, dispatched runs stay queued for `sandbox.updateRun` to move by hand. */
+  enabled = true;
+  /** `uses:` value → local entry (e.g. `{ "loopx/loopx@v1": "/work/main/action/dist/index.js" }`). */
+  actions: Record<string, ActionSpec> = {};
+  secrets: Record<string, string> = {};
+  vars: Record<string, string> = {};
+  /** Real milliseconds a `timeout-minutes` minute lasts (shorten it in tests). */
+  minuteMs = 60_000;
+  private readonly active = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  private readonly groups = new Map<string, Group>();
+  private readonly waiters = new Map<number, Array<(run: WorkflowRun) => void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly ctx: RouteContext,
+    private readonly root: GitRoot,
+    private readonly oidc: OidcIssuer,
+    private readonly url: () => string,
+  ) {}
+
+  /** Resolves once the run has completed (immediately if it already has). */
+  wait(runId: number): Promise<WorkflowRun> {
+    const run = this.ctx.store.workflowRuns.get(runId);
+    if (!run) return Promise.reject(new Error(`sandbox: no run ${runId}`));
+    if (run.status === "completed") return Promise.resolve(run);
+    return new Promise((resolve) => {
+      this.waiters.set(runId, [...(this.waiters.get(runId) ?? []), resolve]);
+    });
+  }
+
+  async idle(): Promise<void> {
+    while (this.active.size > 0) await Promise.all([...this.active.values()].map((a) => a.done));
+  }
+
+  cancelAll(): void {
+    this.stopping = true;
+    for (const a of this.active.values()) a.abort.abort();
+  }
+
+  /** Cancels a run: a running one is killed, a queued or pending one completes as cancelled. */
+  cancel(runId: number): void {
+    const active = this.active.get(runId);
+    if (active) return active.abort.abort();
+    const run = this.ctx.store.workflowRuns.get(runId);
+    if (run && run.status !== "completed") this.complete(run, "cancelled");
+  }
+
+  /** Takes a newly created run (dispatch, schedule, push) and starts it or queues it in its group. */
+  enqueue(run: WorkflowRun): void {
+    if (!this.enabled || this.stopping) return;
+    let def: WorkflowDef;
+    try {
+      def = this.definition(run);
+    } catch (error) {
+      console.warn(`[sandbox] run ${run.id}: ${String(error)}`);
+      this.complete(run, "failure");
+      return;
+    }
+    if (!def.concurrency) return this.start(run, def);
+    const ctx = {
+      contexts: this.contexts(run, def),
+      status: { success: true, failure: false, cancelled: false },
+    };
+    // Group names are case-insensitive on GitHub.
+    const key = `${run.repoId}:${interpolate(def.concurrency.group, ctx).toLowerCase()}`;
+    run.concurrencyGroup = key;
+    const cancelInProgress =
+      typeof def.concurrency.cancelInProgress === "boolean"
+        ? def.concurrency.cancelInProgress
+        : interpolate(def.concurrency.cancelInProgress, ctx).trim() === "true";
+    const group = this.groups.get(key) ?? { running: null, pending: null };
+    this.groups.set(key, group);
+    if (group.running === null) {
+      group.running = run.id;
+      return this.start(run, def);
+    }
+    if (group.pending !== null) {
+      const replaced = this.ctx.store.workflowRuns.get(group.pending);
+      if (replaced) this.complete(replaced, "cancelled");
+    }
+    group.pending = run.id;
+    run.status = "pending";
+    run.updatedAt = this.ctx.clock.now();
+    if (cancelInProgress) this.active.get(group.running)?.abort.abort();
+  }
+
+  /** `on: push` workflows of the pushed commit (not for GITHUB_TOKEN pushes: callers filter). */
+  onPush(repo: Repo, change: { branch: string; after: string }, sender: User): void {
+    for (const { workflow, def } of this.workflows(repo, change.after)) {
+      const push = def.triggers.push;
+      if (!push) continue;
+      if (push.branches && !push.branches.some((b) => globMatch(b, change.branch))) continue;
+      this.enqueue(
+        newRun(this.ctx, repo, workflow, "push", change.branch, change.after, sender, {}),
+      );
+    }
+  }
+
+  /** Fires `on: schedule` workflows whose cron matches the simulated minute (all of them if forced). */
+  cronTick(force: boolean): WorkflowRun[] {
+    const runs: WorkflowRun[] = [];
+    const at = new Date(this.ctx.clock.now());
+    for (const repo of this.ctx.store.repos.values()) {
+      const sha = repo.branches.get(repo.defaultBranch);
+      if (!sha) continue;
+      for (const { workflow, def } of this.workflows(repo, sha)) {
+        if (!def.triggers.schedule.some((c) => force || cronMatches(c, at))) continue;
+        const owner = this.ctx.store.user(repo.ownerId);
+        const run = newRun(
+          this.ctx,
+          repo,
+          workflow,
+          "schedule",
+          repo.defaultBranch,
+          sha,
+          owner,
+          {},
+        );
+        runs.push(run);
+        this.enqueue(run);
+      }
+    }
+    return runs;
+  }
+
+  private workflows(repo: Repo, sha: string): Array<{ workflow: Workflow; def: WorkflowDef }> {
+    const git = this.ctx.store.git(repo);
+    const out: Array<{ workflow: Workflow; def: WorkflowDef }> = [];
+    for (const workflow of workflowsOf(this.ctx, repo)) {
+      const text = git.readFile(sha, workflow.path);
+      if (text === null) continue;
+      try {
+        out.push({ workflow, def: parseWorkflow(text) });
+      } catch {
+        // An unparsable workflow starts nothing on these events.
+      }
+    }
+    return out;
+  }
+
+  private definition(run: WorkflowRun): WorkflowDef {
+    const workflow = this.ctx.store.workflows.get(run.workflowId);
+    if (!workflow) throw new Error("no such workflow");
+    const text = this.ctx.store
+      .git(this.ctx.store.repo(run.repoId))
+      .readFile(run.headSha, workflow.path);
+    if (text === null) throw new Error(`${workflow.path} not found at ${run.headSha}`);
+    return parseWorkflow(text);
+  }
+
+  /** The `github`, `inputs`, `secrets` and `vars` contexts of a run. */
+  contexts(run: WorkflowRun, def: WorkflowDef): Record<string, Value> {
+    const { store } = this.ctx;
+    const repo = store.repo(run.repoId);
+    const workflow = store.workflows.get(run.workflowId);
+    const full = store.fullName(repo);
+    const inputs: Record<string, Value> = {};
+    for (const [name, spec] of Object.entries(def.triggers.dispatch ?? {})) {
+      const given = run.inputs[name] ?? (spec.default !== undefined ? String(spec.default) : "");
+      inputs[name] = spec.type === "boolean" ? given === "true" : given;
+    }
+    for (const [name, value] of Object.entries(run.inputs))
+      if (!(name in inputs)) inputs[name] = value;
+    const ref = `refs/heads/${run.headBranch}`;
+    return {
+      github: {
+        repository: full,
+        repository_id: String(repo.id),
+        repository_owner: store.user(repo.ownerId).login,
+        repository_owner_id: String(repo.ownerId),
+        event_name: run.event,
+        ref,
+        ref_name: run.headBranch,
+        ref_type: "branch",
+        sha: run.headSha,
+        run_id: String(run.id),
+        run_number: String(run.runNumber),
+        run_attempt: String(run.runAttempt),
+        actor: store.user(run.actorId).login,
+        actor_id: String(run.actorId),
+        triggering_actor: store.user(run.triggeringActorId).login,
+        workflow: def.name ?? workflow?.path ?? "",
+        workflow_ref: `${full}/${workflow?.path ?? ""}@${ref}`,
+        workflow_sha: run.headSha,
+        server_url: this.url(),
+        api_url: this.url(),
+        event: { inputs: run.inputs },
+      },
+      inputs,
+      secrets: { ...this.secrets },
+      vars: { ...this.vars },
+    };
+  }
+
+  private start(run: WorkflowRun, def: WorkflowDef): void {
+    const abort = new AbortController();
+    const sender = this.ctx.store.user(run.actorId);
+    run.status = "in_progress";
+    run.runStartedAt = this.ctx.clock.now();
+    run.updatedAt = run.runStartedAt;
+    announceRun(this.ctx, run, "in_progress", sender);
+    const done = runJobs({
+      ctx: this.ctx,
+      root: this.root,
+      oidc: this.oidc,
+      url: this.url(),
+      run,
+      def,
+      contexts: this.contexts(run, def),
+      actions: this.actions,
+      minuteMs: this.minuteMs,
+      signal: abort.signal,
+      stopping: () => this.stopping,
+    })
+      .then((conclusion) => this.complete(run, abort.signal.aborted ? "cancelled" : conclusion))
+      .catch((error: unknown) => {
+        console.error(`[sandbox] run ${run.id} crashed`, error);
+        this.complete(run, "failure");
+      })
+      .finally(() => this.active.delete(run.id));
+    this.active.set(run.id, { abort, done });
+  }
+
+  private complete(run: WorkflowRun, conclusion: string): void {
+    run.status = "completed";
+    run.conclusion = conclusion;
+    run.updatedAt = this.ctx.clock.now();
+    announceRun(this.ctx, run, "completed", this.ctx.store.user(run.actorId));
+    for (const resolve of this.waiters.get(run.id) ?? []) resolve(run);
+    this.waiters.delete(run.id);
+    const group = run.concurrencyGroup ? this.groups.get(run.concurrencyGroup) : undefined;
+    if (!group) return;
+    if (group.pending === run.id) group.pending = null;
+    if (group.running !== run.id) return;
+    group.running = null;
+    const next =
+      group.pending === null ? undefined : this.ctx.store.workflowRuns.get(group.pending);
+    group.pending = null;
+    if (!next || this.stopping) return;
+    group.running = next.id;
+    try {
+      this.start(next, this.definition(next));
+    } catch {
+      this.complete(next, "failure");
+    }
+  }
+}
+
+function globMatch(pattern: string, value: string): boolean {
+  const re = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*\*/g, "\u0000")
+    .replace(/\*/g, "[^/]*")
+    .replace(/\u0000/g, ".*");
+  return new RegExp(`^${re}$`).test(value);
+}
