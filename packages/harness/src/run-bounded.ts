@@ -1,4 +1,6 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { killMarked } from "./kill-marked.ts";
 import { LineSplitter } from "./line-splitter.ts";
 import { OutputTail } from "./output-tail.ts";
 import type { StopReason } from "./slice-types.ts";
@@ -30,6 +32,8 @@ export interface BoundedRun {
   spawnError: string | null;
 }
 
+/** Every process of a run carries this variable, so stragglers in other sessions can be found. */
+export const RUN_MARKER = "LOOPX_RUN_ID";
 export const DEFAULT_OUTPUT_CAP = 64 * 1024;
 const DEFAULT_KILL_GRACE_MS = 2000;
 /** After the leader exits, how long to wait for pipes held by stragglers before giving up. */
@@ -38,8 +42,9 @@ const DRAIN_MS = 1000;
 /**
  * Runs one process in its own process group and stops the whole group on the first limit hit
  * (wall clock, idle output, caller's stop, abort): SIGTERM, then SIGKILL after a grace period.
- * When the leader exits by itself, leftovers in its group (background jobs) are killed too,
- * so a slice never outlives its tick.
+ * Descendants that left the group (new sessions, orphaned background jobs) are found by an
+ * environment marker and get the same signals. When the leader exits by itself, leftovers are
+ * killed too, so a slice never outlives its tick.
  */
 export function runBounded(opts: BoundedOptions): Promise<BoundedRun> {
   const started = Date.now();
@@ -53,9 +58,10 @@ export function runBounded(opts: BoundedOptions): Promise<BoundedRun> {
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
 
+    const marker = randomUUID();
     const child = spawn(opts.command, opts.args, {
       cwd: opts.cwd,
-      env: opts.env,
+      env: { ...opts.env, [RUN_MARKER]: marker },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -89,6 +95,7 @@ export function runBounded(opts: BoundedOptions): Promise<BoundedRun> {
       } catch {
         // ESRCH: the group is already gone.
       }
+      killMarked(RUN_MARKER, marker, sig);
     };
 
     const requestStop = (reason: StopReason) => {

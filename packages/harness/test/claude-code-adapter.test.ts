@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   type AnthropicScriptStep,
   bash,
@@ -14,7 +14,18 @@ import {
   writeFile,
 } from "../../../test/support/scripted-anthropic.ts";
 import { claudeCodeAdapter, runSlice, type SliceInput, toHarnessResult } from "../src/index.ts";
-import { cliBin, GOOD_CLAIM, gitWorkdir, resultPathIn, sliceInput, waitGone } from "./fixtures.ts";
+import {
+  cleanupTempDirs,
+  cliBin,
+  GOOD_CLAIM,
+  gitWorkdir,
+  resultPathIn,
+  sliceInput,
+  tempDir,
+  waitGone,
+} from "./fixtures.ts";
+
+afterAll(cleanupTempDirs);
 
 const API_KEY = "sk-ant-test-0123456789abcdef";
 const servers: ScriptedAnthropic[] = [];
@@ -31,7 +42,11 @@ async function slice(
   servers.push(server);
   const adapter = claudeCodeAdapter({ bin: cliBin("claude") });
   const input = sliceInput(work, {
-    env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: API_KEY, HOME: work },
+    env: {
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_API_KEY: API_KEY,
+      HOME: tempDir("loopx-home-"),
+    },
     secrets: [API_KEY],
     allowedTools: ["Write", "Bash"],
     ...over,
@@ -53,6 +68,8 @@ describe("claude-code adapter (real claude CLI, scripted model)", () => {
     const { report, server } = await slice(happyTurns(work), {}, work);
     expect(report.outcome, `${report.reason}\n${report.outputTail}`).toBe("validated_progress");
     expect(readFileSync(join(work, "hello.txt"), "utf8")).toBe("hi\n");
+    // Nothing of the CLI's own (config, sessions) lands in the work tree.
+    expect(report.delta.changedFiles).toEqual(["hello.txt"]);
     expect(report.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(report.cost.usd).toBeGreaterThan(0);
     expect(report.cost.tokens).toBeGreaterThan(0);
@@ -116,7 +133,7 @@ describe("claude-code adapter (real claude CLI, scripted model)", () => {
   it("a stalled model trips the idle limit and the process group is killed", async () => {
     const started = Date.now();
     const { report, server } = await slice([{ content: [text("late")], stallMs: 20_000 }], {
-      limits: { wallMs: 30_000, idleMs: 1500, maxTurns: 5, maxUsd: 5 },
+      limits: { wallMs: 30_000, idleMs: 2500, maxTurns: 5, maxUsd: 5 },
     });
     expect(report.outcome, report.outputTail).toBe("timeout");
     expect(report.process.stop).toBe("idle");
@@ -206,5 +223,75 @@ describe("claude-code adapter (real claude CLI, scripted model)", () => {
     expect(() => claudeCodeAdapter({ extraArgs: ["--dangerously-skip-permissions"] })).toThrow(
       /allowedTools/,
     );
+  });
+});
+
+describe("claude-code adapter: process group and continuity", () => {
+  it("a background job started through the Bash tool dies with the slice", async () => {
+    const work = gitWorkdir();
+    const { report } = await slice(
+      [
+        { content: [bash("(sleep 60 & echo $! > bg.pid)")] },
+        { content: [text("waiting")], stallMs: 20_000 },
+      ],
+      { limits: { wallMs: 30_000, idleMs: 1500, maxTurns: 5, maxUsd: 5 } },
+      work,
+    );
+    expect(report.outcome).toBe("timeout");
+    const bg = Number(readFileSync(join(work, "bg.pid"), "utf8"));
+    expect(bg).toBeGreaterThan(0);
+    expect(await waitGone(bg)).toBe(true);
+  });
+
+  it("--resume continues a session only when its files were kept (configDir)", async () => {
+    const work = gitWorkdir();
+    const configDir = tempDir("loopx-claude-config-");
+    const first = await startScriptedAnthropic({ turns: happyTurns(work) });
+    const second = await startScriptedAnthropic({ turns: [] });
+    servers.push(first, second);
+    const input = (url: string) =>
+      sliceInput(work, {
+        env: { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: API_KEY, HOME: tempDir("loopx-home-") },
+        secrets: [API_KEY],
+        allowedTools: ["Write"],
+        validationCommand: null,
+      });
+    const one = await runSlice(
+      claudeCodeAdapter({ bin: cliBin("claude"), configDir }),
+      input(first.url),
+    );
+    expect(one.outcome, one.reason).toBe("validated_progress");
+    expect(one.sessionId).toBeTruthy();
+    const two = await runSlice(
+      claudeCodeAdapter({ bin: cliBin("claude"), configDir, resumeSessionId: one.sessionId ?? "" }),
+      input(second.url),
+    );
+    expect(two.process.exitCode, two.outputTail).toBe(0);
+    const resumed = second.requests.find(
+      (r) => r.path === "/v1/messages" && JSON.stringify(r.body).includes('"tools"'),
+    );
+    // The resumed conversation carries the first slice's assistant turns.
+    expect(JSON.stringify(resumed?.body)).toContain("Creating the file.");
+  });
+
+  it("also reads the single-object json output format", async () => {
+    const work = gitWorkdir();
+    const server = await startScriptedAnthropic({ turns: happyTurns(work) });
+    servers.push(server);
+    const report = await runSlice(
+      claudeCodeAdapter({ bin: cliBin("claude"), outputFormat: "json" }),
+      sliceInput(work, {
+        env: {
+          ANTHROPIC_BASE_URL: server.url,
+          ANTHROPIC_API_KEY: API_KEY,
+          HOME: tempDir("loopx-home-"),
+        },
+        allowedTools: ["Write"],
+      }),
+    );
+    expect(report.outcome, report.reason).toBe("validated_progress");
+    expect(report.turns).toBe(3);
+    expect(report.cost.usd).toBeGreaterThan(0);
+    expect(report.sessionId).toBeTruthy();
   });
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   execCommand,
   message,
@@ -14,7 +14,17 @@ import {
   startScriptedOpenAI,
 } from "../../../test/support/scripted-openai.ts";
 import { codexAdapter, runSlice, type SliceInput, toHarnessResult } from "../src/index.ts";
-import { cliBin, GOOD_CLAIM, gitWorkdir, resultPathIn, sliceInput } from "./fixtures.ts";
+import {
+  cleanupTempDirs,
+  cliBin,
+  GOOD_CLAIM,
+  gitWorkdir,
+  resultPathIn,
+  sliceInput,
+  tempDir,
+} from "./fixtures.ts";
+
+afterAll(cleanupTempDirs);
 
 const API_KEY = "sk-test-codex-0123456789";
 const PRICES = { inputPerMTok: 2, outputPerMTok: 8, cachedInputPerMTok: 0.5 };
@@ -33,7 +43,11 @@ async function slice(turns: OpenAIScriptStep[], work: string, over: Partial<Slic
   });
   const report = await runSlice(
     adapter,
-    sliceInput(work, { env: { OPENAI_API_KEY: API_KEY, HOME: work }, secrets: [API_KEY], ...over }),
+    sliceInput(work, {
+      env: { OPENAI_API_KEY: API_KEY, HOME: tempDir("loopx-home-") },
+      secrets: [API_KEY],
+      ...over,
+    }),
   );
   return { report, server };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { SliceInput } from "../src/index.ts";
@@ -20,9 +20,22 @@ export function cliBin(name: "claude" | "codex"): string {
   return bin;
 }
 
+const created: string[] = [];
+
+/** A temporary directory removed by cleanupTempDirs(). */
+export function tempDir(prefix: string): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  created.push(dir);
+  return dir;
+}
+
+export function cleanupTempDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 /** A fresh git repository with one commit, as the agent job's checkout would be. */
 export function gitWorkdir(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), "loopx-work-")));
+  const dir = tempDir("loopx-work-");
   const git = (...args: string[]) =>
     execFileSync("git", args, {
       cwd: dir,

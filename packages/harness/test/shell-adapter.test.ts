@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { runSlice, shellAdapter, toHarnessResult } from "../src/index.ts";
-import { GOOD_CLAIM, gitWorkdir, sliceInput, waitGone } from "./fixtures.ts";
+import { cleanupTempDirs, GOOD_CLAIM, gitWorkdir, sliceInput, waitGone } from "./fixtures.ts";
+
+afterAll(cleanupTempDirs);
 
 const writeClaim = (claim: unknown) => `printf '%s' '${JSON.stringify(claim)}' > "$LOOPX_RESULT"`;
 
@@ -211,5 +213,19 @@ describe("shell adapter", () => {
     );
     expect(report.outcome).toBe("host_failure");
     expect(report.failure).toBe("host_failure");
+  });
+
+  it("an abort from the caller stops the slice as a host failure", async () => {
+    const work = gitWorkdir();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const report = await runSlice(
+      shellAdapter({ command: "while true; do echo busy; sleep 0.1; done" }),
+      sliceInput(work, { signal: controller.signal }),
+    );
+    expect(report.outcome).toBe("host_failure");
+    expect(report.reason).toContain("cancelled");
+    expect(report.validation).toBeNull();
+    expect(await waitGone(report.process.pid ?? -1)).toBe(true);
   });
 });
