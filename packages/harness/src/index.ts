@@ -9,6 +9,6 @@ export { AgentClaim, readAgentClaim } from "./agent-claim.ts";
 export { decideOutcome } from "./decide-outcome.ts";
 export { PriceTable, usdFor } from "./price-table.ts";
 export { runBounded } from "./run-bounded.ts";
-export { baseEnv, runSlice } from "./run-slice.ts";
+export { baseEnv, runSlice, SliceLimitsSchema } from "./run-slice.ts";
 export * from "./slice-types.ts";
 export { toHarnessResult } from "./to-harness-result.ts";

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { z } from "zod";
 import { readAgentClaim } from "./agent-claim.ts";
 import { decideOutcome } from "./decide-outcome.ts";
 import { redactDeep, secretValues } from "./redact-deep.ts";
@@ -9,6 +10,14 @@ import { runValidation } from "./run-validation.ts";
 import { slicePrompt } from "./slice-prompt.ts";
 import type { HarnessAdapter, LaunchContext, SliceInput, SliceReport } from "./slice-types.ts";
 import { snapshotWorkspace, workspaceDelta } from "./workspace-delta.ts";
+
+/** Limits come from config and workflow inputs: a bad one is refused before anything runs. */
+export const SliceLimitsSchema = z.object({
+  wallMs: z.number().int().positive(),
+  idleMs: z.number().int().positive(),
+  maxTurns: z.number().int().positive(),
+  maxUsd: z.number().nonnegative().finite(),
+});
 
 const DEFAULT_VALIDATION_TIMEOUT_MS = 10 * 60_000;
 
@@ -45,6 +54,10 @@ export function baseEnv(): Record<string, string> {
  * anything the harness does; an exception here is a bug or an unusable work dir.
  */
 export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Promise<SliceReport> {
+  const checked = SliceLimitsSchema.safeParse(input.limits);
+  if (!checked.success) {
+    throw new RangeError(`runSlice: invalid limits: ${z.prettifyError(checked.error)}`);
+  }
   const secrets = secretValues(input.secrets, input.env);
   const scratchDir = await mkdtemp(join(tmpdir(), "loopx-slice-"));
   try {
