@@ -624,3 +624,28 @@ describe("notes and evidence", () => {
     ).toContain("summary");
   });
 });
+
+describe("createGoal paused", () => {
+  it("starts paused with the reason and wakes nothing when asked to wait", () => {
+    const g = goal();
+    const r = expectOk(
+      createGoal(
+        {
+          id: g.id,
+          installationId: 1,
+          repo: g.repo,
+          issue: g.issue,
+          objective: g.objective,
+          owners: g.owners,
+          harness: "shell",
+          pausedBecause: "`.github/loopx.yml` is invalid",
+        },
+        ctx(),
+      ),
+    );
+    expect(r.state.goal.status).toBe("paused");
+    expect(r.state.goal.statusReason).toContain("loopx.yml");
+    expect(r.effects.map((e) => e.kind)).not.toContain("dispatch");
+    expect(r.events.map((e) => e.type)).toEqual(["goal.created", "goal.paused"]);
+  });
+});

@@ -28,6 +28,11 @@ export const CreateGoalInput = z.object({
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
   todos: z.array(TodoDraft).max(200).optional(),
+  /**
+   * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
+   * the goal exists and waits instead of running on defaults nobody chose.
+   */
+  pausedBecause: ShortText.min(1).optional(),
 });
 export type CreateGoalInput = z.input<typeof CreateGoalInput>;
 

@@ -22,7 +22,8 @@ export function createGoal(input: CreateGoalInput, ctx: TransitionContext): Tran
     repo: parsed.repo,
     issue: parsed.issue,
     objective: parsed.objective,
-    status: "active",
+    status: parsed.pausedBecause === undefined ? "active" : "paused",
+    statusReason: parsed.pausedBecause ?? "",
     owners: parsed.owners,
     harness: parsed.harness,
     validationCommand: parsed.validationCommand ?? null,
@@ -54,6 +55,7 @@ export function createGoal(input: CreateGoalInput, ctx: TransitionContext): Tran
     issue: parsed.issue.number,
     objective: parsed.objective.title,
   });
+  if (parsed.pausedBecause !== undefined) emit(d, "goal.paused", { reason: parsed.pausedBecause });
   for (const [i, t] of (parsed.todos ?? []).entries()) {
     appendTodo(d, { ...t, origin: "human", position: i + 1 });
   }
