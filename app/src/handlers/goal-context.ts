@@ -1,0 +1,37 @@
+import type { Actor, GoalState, TransitionContext, TransitionResult } from "@loopx/core";
+import type { GitHubPort, IssueRef, RepoName } from "@loopx/github";
+import type { Applied } from "@loopx/store";
+import type { AppDeps } from "../deps.ts";
+import type { Repository } from "../webhooks/payloads.ts";
+import { applied, ignored, type Outcome } from "./outcome.ts";
+
+export const repoName = (r: Repository): RepoName => ({ owner: r.owner.login, repo: r.name });
+export const issueRef = (r: Repository, number: number): IssueRef => ({ ...repoName(r), number });
+
+export function transitionContext(deps: AppDeps, actor: Actor, now: Date): TransitionContext {
+  return { actor, now, newId: deps.newId };
+}
+
+/**
+ * Applies one transition for a delivery. A refusal is returned (the delivery is marked
+ * processed with it, so it is not retried forever); the caller may answer the person.
+ */
+export async function applyForDelivery(
+  deps: AppDeps,
+  goal: GoalState,
+  deliveryId: string,
+  actor: Actor,
+  transition: (s: GoalState, ctx: TransitionContext) => TransitionResult,
+): Promise<Applied> {
+  return deps.store.apply(
+    goal.goal.id,
+    (s, now) => transition(s, transitionContext(deps, actor, now)),
+    { deliveryId },
+  );
+}
+
+export function outcomeOf(result: Applied): Outcome {
+  return result.ok ? applied : ignored(`refused: ${result.refusal.code}`);
+}
+
+export type { GitHubPort };

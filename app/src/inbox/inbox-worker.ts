@@ -1,0 +1,41 @@
+import type { Delivery } from "@loopx/store";
+import type { AppDeps } from "../deps.ts";
+import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
+import { processDelivery } from "./process-delivery.ts";
+
+const BATCH = 25;
+/** At most this many deliveries of one installation per pass, so none starves the others. */
+const PER_INSTALLATION = 5;
+
+/**
+ * Processes stored deliveries. A handler that commits a transition marks its delivery in
+ * that transaction; one that changes nothing is marked here; one that throws is retried
+ * with backoff (a crash in between leaves it to be processed again, never skipped).
+ */
+export function createInboxWorker(
+  deps: AppDeps,
+  process: (deps: AppDeps, d: Delivery) => ReturnType<typeof processDelivery> = processDelivery,
+): DrainLoop {
+  const { store, log } = deps;
+  return createDrainLoop(async () => {
+    const batch = await store.pendingDeliveries(BATCH, { perInstallation: PER_INSTALLATION });
+    for (const delivery of batch) {
+      try {
+        const outcome = await process(deps, delivery);
+        if (outcome.kind === "ignored") {
+          await store.markDeliveryProcessed(
+            delivery.deliveryId,
+            `ignored: ${outcome.why}`.slice(0, 500),
+          );
+        }
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        log.warn(
+          `delivery ${delivery.deliveryId} (${delivery.event}.${delivery.action}) failed, will retry: ${message}`,
+        );
+        await store.markDeliveryFailed(delivery.deliveryId, message);
+      }
+    }
+    return batch.length;
+  }, log);
+}

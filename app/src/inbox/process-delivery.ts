@@ -1,0 +1,37 @@
+import type { Delivery } from "@loopx/store";
+import type { z } from "zod";
+import type { AppDeps } from "../deps.ts";
+import { ignored, type Outcome } from "../handlers/outcome.ts";
+import { startGoal } from "../handlers/start-goal.ts";
+import { IssuesEvent } from "../webhooks/payloads.ts";
+
+type Handler = (deps: AppDeps, delivery: Delivery) => Promise<Outcome>;
+
+/** Parses the payload at the edge; a payload that is not what GitHub documents is dropped loudly. */
+function on<S extends z.ZodType>(
+  schema: S,
+  handle: (deps: AppDeps, delivery: Delivery, event: z.infer<S>) => Promise<Outcome>,
+): Handler {
+  return async (deps, delivery) => {
+    const parsed = schema.safeParse(delivery.payload);
+    if (!parsed.success) {
+      deps.log.warn(
+        `delivery ${delivery.deliveryId} (${delivery.event}.${delivery.action}) is malformed: ${parsed.error.message}`,
+      );
+      return ignored("malformed payload");
+    }
+    return handle(deps, delivery, parsed.data);
+  };
+}
+
+/** `event.action` → handler. Everything else is recorded and ignored. */
+export const HANDLERS: Record<string, Handler> = {
+  "issues.labeled": on(IssuesEvent, startGoal),
+};
+
+export async function processDelivery(deps: AppDeps, delivery: Delivery): Promise<Outcome> {
+  const handler =
+    HANDLERS[`${delivery.event}.${delivery.action ?? ""}`] ?? HANDLERS[delivery.event];
+  if (!handler) return ignored(`no handler for ${delivery.event}.${delivery.action ?? ""}`);
+  return handler(deps, delivery);
+}

@@ -1,0 +1,135 @@
+import { decide, type Effect, type GoalState } from "@loopx/core";
+import {
+  type GitHubPort,
+  type IssueRef,
+  renderGateComment,
+  renderManagedBlock,
+  renderReceipt,
+  renderStatusComment,
+  renderTickComment,
+  spliceManagedBlock,
+} from "@loopx/github";
+import type { OutboxItem, Store } from "@loopx/store";
+import type { AppDeps } from "../deps.ts";
+import { loadRepoConfig } from "../repo-config.ts";
+
+export interface EffectContext {
+  deps: AppDeps;
+  port: GitHubPort;
+  state: GoalState;
+  item: OutboxItem;
+  now: Date;
+}
+
+export const goalIssue = (state: GoalState): IssueRef => ({
+  owner: state.goal.repo.owner,
+  repo: state.goal.repo.name,
+  number: state.goal.issue.number,
+});
+
+async function statusCommentUrl(store: Store, state: GoalState, serverUrl: string) {
+  const status = await store.getProjection(state.goal.id, "status");
+  if (status?.githubId == null) return null;
+  const { owner, name } = state.goal.repo;
+  return `${serverUrl}/${owner}/${name}/issues/${state.goal.issue.number}#issuecomment-${status.githubId}`;
+}
+
+/**
+ * Rewrites the managed block only when it changed (status lives in the sticky comment). The
+ * body as read is recorded first: if a person edits between our read and our PATCH, the
+ * echo of our own edit shows it in `changes.body.from`, and the app restores their text.
+ */
+async function writeBody({ deps, port, state }: EffectContext): Promise<void> {
+  const issue = goalIssue(state);
+  const url = await statusCommentUrl(deps.store, state, deps.serverUrl);
+  const block = renderManagedBlock(state, { statusCommentUrl: url });
+  const current = await port.getIssue(issue);
+  const next = spliceManagedBlock(current.body, block);
+  if (next === current.body) return;
+  await deps.store.setProjection(state.goal.id, "body", {
+    readBody: current.body,
+    wroteBody: next,
+  });
+  await port.setIssueBody(issue, next);
+}
+
+async function writeStatus(ctx: EffectContext): Promise<void> {
+  const { deps, port, state, now } = ctx;
+  const issue = goalIssue(state);
+  const dead = await deps.store.deadLetters(state.goal.id);
+  const body = renderStatusComment(state, decide(state, now, "app"), {
+    now,
+    serverUrl: deps.serverUrl,
+    deadLetters: dead.map((d) => ({
+      what: d.effect.kind.replaceAll("_", " "),
+      reason: d.lastError ?? "unknown",
+      attempts: d.attempts,
+    })),
+  });
+  const known = await deps.store.getProjection(state.goal.id, "status");
+  const ref = await port.upsertComment(issue, "status", body, known?.githubId ?? null);
+  if (ref.id !== known?.githubId) {
+    await deps.store.setProjection(state.goal.id, "status", { githubId: ref.id });
+    // The checklist links to the status comment, which exists only now.
+    await writeBody(ctx);
+  }
+}
+
+async function dispatch({ port, state }: EffectContext): Promise<void> {
+  if (state.goal.status !== "active") return;
+  const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
+  const config = await loadRepoConfig(port, repo);
+  // An invalid config pauses the goal when it is read; a dispatch queued before that is moot.
+  if (!config.ok) return;
+  const ref = await port.defaultBranch(repo);
+  await port.dispatchWorkflow(repo, config.config.tickWorkflow, ref, {
+    goal: String(state.goal.issue.number),
+  });
+}
+
+/** Performs one outbox row against GitHub, rendering from the newest state. Idempotent. */
+export async function performEffect(ctx: EffectContext): Promise<void> {
+  const { port, state } = ctx;
+  const effect: Effect = ctx.item.effect;
+  const issue = goalIssue(state);
+  switch (effect.kind) {
+    case "body":
+      return writeBody(ctx);
+    case "status":
+      return writeStatus(ctx);
+    case "tick_comment":
+      await port.ensureComment(issue, effect.key, renderTickComment(state, effect.tickId));
+      return;
+    case "gate_comment": {
+      const gate = state.gates.find((g) => g.key === effect.gate);
+      if (gate) await port.ensureComment(issue, effect.key, renderGateComment(gate, state.goal));
+      return;
+    }
+    case "receipt":
+      await port.ensureComment(issue, effect.key, renderReceipt(effect.text));
+      return;
+    case "dispatch":
+      return dispatch(ctx);
+    case "close_issue":
+      await port.closeIssue(issue, "completed");
+      return;
+    case "close_sub_issue": {
+      const todo = state.todos.find((t) => t.key === effect.todo);
+      if (todo?.subIssue) {
+        await port.closeIssue({ ...issue, number: todo.subIssue.number }, effect.reason);
+      }
+      return;
+    }
+    case "create_sub_issue":
+    case "review_request":
+      throw new UnsupportedEffectError(effect.kind);
+  }
+}
+
+/** An effect this build cannot perform yet: parked as a dead letter, shown on the status. */
+export class UnsupportedEffectError extends Error {
+  override name = "UnsupportedEffectError";
+  constructor(kind: string) {
+    super(`${kind} is not supported by this build of the LoopX app`);
+  }
+}
