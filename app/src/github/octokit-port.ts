@@ -30,6 +30,19 @@ const CommentResponse = z.object({
   user: z.object({ login: z.string() }).nullable(),
 });
 
+const PullResponse = z.object({
+  number: z.number(),
+  state: z.enum(["open", "closed"]),
+  merged: z.boolean().nullable().optional(),
+  user: z.object({ login: z.string() }).nullable(),
+  head: z.object({ sha: z.string(), ref: z.string() }),
+  base: z.object({ ref: z.string() }),
+  requested_reviewers: z
+    .array(z.object({ login: z.string() }))
+    .nullable()
+    .optional(),
+});
+
 /** Octokit's RequestError, read without trusting its shape. */
 const RequestErrorShape = z.object({
   status: z.number(),
@@ -105,7 +118,7 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
           return z.enum(PERMISSIONS).catch("none").parse(data.permission);
         } catch (error) {
           // Not a collaborator (or no such user): no permission, not a failure.
-          if (RequestErrorShape.safeParse(error).data?.status === 404) return "none" as Permission;
+          if (RequestErrorShape.safeParse(error).data?.status === 404) return "none" as const;
           throw error;
         }
       }),
@@ -237,6 +250,48 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
       call(`reading ${repo.owner}/${repo.repo}`, async () => {
         const { data } = await octokit.rest.repos.get({ owner: repo.owner, repo: repo.repo });
         return z.object({ default_branch: z.string() }).parse(data).default_branch;
+      }),
+
+    getPull: (repo, number) =>
+      call(`reading ${repo.owner}/${repo.repo}#${number}`, async () => {
+        const { data } = await octokit.rest.pulls.get({
+          owner: repo.owner,
+          repo: repo.repo,
+          pull_number: number,
+        });
+        const p = PullResponse.parse(data);
+        return {
+          number: p.number,
+          headSha: p.head.sha,
+          headRef: p.head.ref,
+          baseRef: p.base.ref,
+          state: p.state,
+          merged: p.merged ?? false,
+          author: p.user?.login ?? "ghost",
+          requestedReviewers: (p.requested_reviewers ?? []).map((r) => r.login),
+        };
+      }),
+
+    requestReviewers: (repo, number, logins) =>
+      call(`requesting reviews on ${repo.owner}/${repo.repo}#${number}`, async () => {
+        const requested: string[] = [];
+        const refused: string[] = [];
+        // One at a time: GitHub refuses the whole request (422) if any one login is invalid.
+        for (const login of logins) {
+          try {
+            await octokit.rest.pulls.requestReviewers({
+              owner: repo.owner,
+              repo: repo.repo,
+              pull_number: number,
+              reviewers: [login],
+            });
+            requested.push(login);
+          } catch (error) {
+            if (RequestErrorShape.safeParse(error).data?.status !== 422) throw error;
+            refused.push(login);
+          }
+        }
+        return { requested, refused };
       }),
 
     readConfig: (repo) =>

@@ -1,32 +1,16 @@
 import type { Delivery } from "@loopx/store";
-import type { z } from "zod";
 import type { AppDeps } from "../deps.ts";
 import { ignored, type Outcome } from "../handlers/outcome.ts";
-import { startGoal } from "../handlers/start-goal.ts";
-import { IssuesEvent } from "../webhooks/payloads.ts";
+import { COMMAND_HANDLERS } from "./handlers-commands.ts";
+import { ISSUE_HANDLERS } from "./handlers-issues.ts";
+import { LIFECYCLE_HANDLERS } from "./handlers-lifecycle.ts";
+import type { Handler } from "./on.ts";
 
-type Handler = (deps: AppDeps, delivery: Delivery) => Promise<Outcome>;
-
-/** Parses the payload at the edge; a payload that is not what GitHub documents is dropped loudly. */
-function on<S extends z.ZodType>(
-  schema: S,
-  handle: (deps: AppDeps, delivery: Delivery, event: z.infer<S>) => Promise<Outcome>,
-): Handler {
-  return async (deps, delivery) => {
-    const parsed = schema.safeParse(delivery.payload);
-    if (!parsed.success) {
-      deps.log.warn(
-        `delivery ${delivery.deliveryId} (${delivery.event}.${delivery.action}) is malformed: ${parsed.error.message}`,
-      );
-      return ignored("malformed payload");
-    }
-    return handle(deps, delivery, parsed.data);
-  };
-}
-
-/** `event.action` → handler. Everything else is recorded and ignored. */
+/** `event.action` (or just `event`) → handler. Everything else is recorded and ignored. */
 export const HANDLERS: Record<string, Handler> = {
-  "issues.labeled": on(IssuesEvent, startGoal),
+  ...ISSUE_HANDLERS,
+  ...COMMAND_HANDLERS,
+  ...LIFECYCLE_HANDLERS,
 };
 
 export async function processDelivery(deps: AppDeps, delivery: Delivery): Promise<Outcome> {

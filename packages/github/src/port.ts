@@ -25,6 +25,17 @@ export interface IssueSnapshot {
   labels: string[];
 }
 
+export interface PullSnapshot {
+  number: number;
+  headSha: string;
+  headRef: string;
+  baseRef: string;
+  state: "open" | "closed";
+  merged: boolean;
+  author: string;
+  requestedReviewers: string[];
+}
+
 export interface CommentRef {
   id: number;
   /** Whether this call created it (false: it was found, nothing was written). */
@@ -51,7 +62,11 @@ export interface GitHubPort {
   ): Promise<CommentRef>;
   react(repo: RepoName, commentId: number, content: "eyes" | "+1" | "confused"): Promise<void>;
   /** Creates an issue and links it as a sub-issue of `parent` (by numeric id, as the API wants). */
-  createSubIssue(parent: IssueRef, title: string, body: string): Promise<{ id: number; number: number }>;
+  createSubIssue(
+    parent: IssueRef,
+    title: string,
+    body: string,
+  ): Promise<{ id: number; number: number }>;
   closeIssue(issue: IssueRef, reason: "completed" | "not_planned"): Promise<void>;
   dispatchWorkflow(
     repo: RepoName,
@@ -60,6 +75,16 @@ export interface GitHubPort {
     inputs: Record<string, string>,
   ): Promise<void>;
   defaultBranch(repo: RepoName): Promise<string>;
+  getPull(repo: RepoName, number: number): Promise<PullSnapshot>;
+  /**
+   * Requests reviews; GitHub refuses some logins (not collaborators, the PR's author): those
+   * come back in `refused`, so the caller can fall back to one @mention comment.
+   */
+  requestReviewers(
+    repo: RepoName,
+    number: number,
+    logins: string[],
+  ): Promise<{ requested: string[]; refused: string[] }>;
   /** `.github/loopx.yml` parsed from YAML, or null when the file does not exist. */
   readConfig(repo: RepoName): Promise<unknown>;
 }

@@ -1,0 +1,23 @@
+import type { Delivery } from "@loopx/store";
+import type { z } from "zod";
+import type { AppDeps } from "../deps.ts";
+import { ignored, type Outcome } from "../handlers/outcome.ts";
+
+export type Handler = (deps: AppDeps, delivery: Delivery) => Promise<Outcome>;
+
+/** Parses the payload at the edge; a payload that is not what GitHub documents is dropped loudly. */
+export function on<S extends z.ZodType>(
+  schema: S,
+  handle: (deps: AppDeps, delivery: Delivery, event: z.infer<S>) => Promise<Outcome>,
+): Handler {
+  return async (deps, delivery) => {
+    const parsed = schema.safeParse(delivery.payload);
+    if (!parsed.success) {
+      deps.log.warn(
+        `delivery ${delivery.deliveryId} (${delivery.event}.${delivery.action}) is malformed: ${parsed.error.message}`,
+      );
+      return ignored("malformed payload");
+    }
+    return handle(deps, delivery, parsed.data);
+  };
+}
