@@ -18,5 +18,7 @@ const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 
 const ranNone = passed + failed === 0;
 if (ranNone) console.log("the test run executed no test");
-console.log(`${passed} passed, ${ranNone ? 1 : failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+console.log(
+  `${passed} passed, ${ranNone ? 1 : failed} failed${skipped ? `, ${skipped} skipped` : ""}`,
+);
 process.exit(status !== 0 ? status : failed > 0 || ranNone ? 1 : 0);
