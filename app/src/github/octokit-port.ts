@@ -1,12 +1,4 @@
-import {
-  GitHubError,
-  type GitHubPort,
-  type IssueRef,
-  type Permission,
-  type RepoName,
-  readKey,
-  withKey,
-} from "@loopx/github";
+import { GitHubError, type GitHubPort, type IssueRef, readKey, withKey } from "@loopx/github";
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
 

@@ -179,7 +179,7 @@ describe("parseChecklist", () => {
   it("ignores items in fenced code inside the block", () => {
     const fenced = body.replace(
       BLOCK_END,
-      "```\n- [x] T5 <!-- loopx:todo=T5 -->\n```\n" + BLOCK_END,
+      `\`\`\`\n- [x] T5 <!-- loopx:todo=T5 -->\n\`\`\`\n${BLOCK_END}`,
     );
     expect(parseChecklist(fenced).map((i) => i.todo)).toEqual(["T1", "T2"]);
   });
