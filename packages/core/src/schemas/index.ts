@@ -8,5 +8,6 @@ export * from "./inputs.ts";
 export * from "./primitives.ts";
 export * from "./state.ts";
 export * from "./tick.ts";
+export * from "./tick-api.ts";
 export * from "./todo.ts";
 export * from "./transition.ts";

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { HarnessBrief } from "./brief.ts";
+import { CostLimits } from "./budget.ts";
+import { Route } from "./decision.ts";
+import { Instant, TodoKey, Uuid } from "./primitives.ts";
+import { HarnessResult } from "./tick.ts";
+
+/**
+ * The tick API between the Action and the App (architecture.md, "The tick"). Every call
+ * carries a GitHub Actions OIDC ID token as `Authorization: Bearer …`; the App verifies it
+ * and binds the call to the repository and workflow run it names. Wire shapes only.
+ */
+
+/** POST /api/v1/ticks — the `ask` job: should this run work, and on what? */
+export const AskRequest = z.object({
+  /** The goal's issue number (the workflow's `goal` input). */
+  goal: z.number().int().positive(),
+  /** Limits the workflow asks for; they can only lower what the App allows. */
+  limits: CostLimits.optional(),
+});
+export type AskRequest = z.infer<typeof AskRequest>;
+
+/** The bounds one slice runs under; the adapter enforces them itself. */
+export const SliceLimits = z.object({
+  wallMinutes: z.number().positive(),
+  idleMinutes: z.number().positive(),
+  maxTurns: z.number().int().positive(),
+  usd: z.number().nonnegative(),
+});
+export type SliceLimits = z.infer<typeof SliceLimits>;
+
+export const AskResponse = z.discriminatedUnion("run", [
+  z.object({
+    run: z.literal(false),
+    route: Route,
+    reason: z.string(),
+    nextWakeAt: Instant.nullable(),
+  }),
+  z.object({
+    run: z.literal(true),
+    route: z.enum(["run", "replan"]),
+    reason: z.string(),
+    tickId: Uuid,
+    /** Binds the result to this tick; a secret of this workflow run. */
+    leaseToken: z.string().min(16),
+    leaseExpiresAt: Instant,
+    todo: TodoKey,
+    /** `loopx/<issue>-<todo>`: the only branch the slice works on and the report may push. */
+    branch: z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+    harness: z.string().min(1),
+    allowedTools: z.array(z.string()),
+    validationCommand: z.string().nullable(),
+    limits: SliceLimits,
+    brief: HarnessBrief,
+    /** The brief rendered for the harness (at most 8 KiB). */
+    briefText: z.string(),
+  }),
+]);
+export type AskResponse = z.infer<typeof AskResponse>;
+
+/** POST /api/v1/ticks/:id/result — the `report` job, with a fresh OIDC token. */
+export const ResultRequest = z.object({
+  leaseToken: z.string().min(16),
+  result: HarnessResult,
+});
+export type ResultRequest = z.infer<typeof ResultRequest>;
+
+/** A token minted for this tick only: contents + pull requests, this repository, loopx/* pushes. */
+export const PushGrant = z.object({
+  token: z.string().min(1),
+  expiresAt: Instant,
+  branch: z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+  /** Paths under .github/ may be pushed only when a gate approved `write:.github`. */
+  allowWorkflowPaths: z.boolean(),
+});
+export type PushGrant = z.infer<typeof PushGrant>;
+
+export const ResultResponse = z.object({
+  accepted: z.literal(true),
+  /** Null when the result carried no commits: nothing to push. */
+  push: PushGrant.nullable(),
+  next: z.object({ route: Route, reason: z.string(), nextWakeAt: Instant.nullable() }),
+});
+export type ResultResponse = z.infer<typeof ResultResponse>;
+
+/** POST /api/v1/ticks/:id/pushed — the branch is on GitHub; the App may open or update the PR. */
+export const PushedRequest = z.object({
+  leaseToken: z.string().min(16),
+  branch: z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+  headSha: z.string().regex(/^[0-9a-f]{40}$/),
+});
+export type PushedRequest = z.infer<typeof PushedRequest>;
+
+/** POST /api/v1/wake — the cron backstop: dispatch this repository's due goals. */
+export const WakeResponse = z.object({ dispatched: z.array(z.number().int().positive()) });
+export type WakeResponse = z.infer<typeof WakeResponse>;
+
+/** Every refusal: a code the Action can branch on and a message for the job log. */
+export const ApiError = z.object({
+  error: z.enum([
+    "unauthenticated",
+    "forbidden",
+    "not_found",
+    "invalid_request",
+    "conflict",
+    "rate_limited",
+    "unavailable",
+  ]),
+  message: z.string(),
+});
+export type ApiError = z.infer<typeof ApiError>;
