@@ -45,6 +45,8 @@ export function sharedPglite(): Promise<PGlite> {
 }
 
 const TABLES = [
+  "content_budget",
+  "cursors",
   "projections",
   "outbox",
   "events",

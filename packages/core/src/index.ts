@@ -8,4 +8,8 @@ export * from "./schemas/index.ts";
 export * from "./scope.ts";
 export * from "./slot-quota.ts";
 export * from "./todo-order.ts";
+export * from "./transitions/harness.ts";
 export * from "./transitions/index.ts";
+export * from "./transitions/link-pull-request.ts";
+export * from "./transitions/reopen-gate.ts";
+export * from "./transitions/wake.ts";

@@ -14,3 +14,10 @@ export type { OutboxItem } from "./outbox.ts";
 export type { Projection, ProjectionTarget } from "./projections.ts";
 export * as tables from "./schema/index.ts";
 export { createStore, type InstallationInput, openStore, type Store } from "./store.ts";
+export {
+  type ContentLimits,
+  GITHUB_CONTENT_LIMITS,
+  type Reservation,
+} from "./content-budget.ts";
+export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
+export { createOpsStore, type OpsStore } from "./ops-store.ts";

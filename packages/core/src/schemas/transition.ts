@@ -31,6 +31,15 @@ export const EventType = z.enum([
   "backoff.reset",
   "note.queued",
   "evidence.added",
+  "goal.harness_changed",
+  "goal.woken",
+  "goal.status_requested",
+  "gate.reopened",
+  "pull_request.linked",
+  "goal.repo_renamed",
+  "goal.projections_refreshed",
+  "todo.sub_issue_linked",
+  "todo.sub_issue_unlinked",
 ]);
 export type EventType = z.infer<typeof EventType>;
 

@@ -1,0 +1,74 @@
+import { z } from "zod";
+import type { GoalState } from "../schemas/state.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+
+export const PullRequestPushedInput = z.object({
+  pr: z.number().int().positive(),
+  headSha: z.string().regex(/^[0-9a-f]{7,64}$/),
+});
+export type PullRequestPushedInput = z.input<typeof PullRequestPushedInput>;
+
+/**
+ * A push to a pull request moves its head: an approval covered the old head only, so an
+ * approved gate bound to that PR opens again (with a fresh gate comment and review request),
+ * and an open one now asks about the new head. Anyone's push does this — it only ever takes
+ * authority away, so it needs none.
+ */
+export function reopenGatesForPush(
+  state: GoalState,
+  input: PullRequestPushedInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(PullRequestPushedInput, input);
+  if (isRefused(parsed)) return parsed;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const head = parsed.headSha;
+  let changed = 0;
+  for (const gate of d.state.gates) {
+    if (gate.pr?.number !== parsed.pr || gate.pr.headSha === head) continue;
+    if (gate.status !== "open" && gate.status !== "approved") continue;
+    const from = gate.pr.headSha;
+    gate.pr = { number: parsed.pr, headSha: head };
+    changed += 1;
+    if (gate.status === "open") {
+      emit(d, "gate.reopened", {
+        gate: gate.key,
+        pr: parsed.pr,
+        from,
+        to: head,
+        wasApproved: false,
+      });
+      continue;
+    }
+    const approvedBy = gate.resolvedBy;
+    gate.status = "open";
+    gate.resolvedBy = null;
+    gate.resolvedAt = null;
+    gate.note = null;
+    emit(d, "gate.reopened", { gate: gate.key, pr: parsed.pr, from, to: head, approvedBy });
+    const at = head.slice(0, 12);
+    addEffect(d, { kind: "gate_comment", key: `gate:${gate.key}:reopened:${at}`, gate: gate.key });
+    addEffect(d, {
+      kind: "review_request",
+      key: `gate:${gate.key}:review:${at}`,
+      pr: parsed.pr,
+      reviewers: gate.requestedFrom.length > 0 ? gate.requestedFrom : d.state.goal.owners,
+      gate: gate.key,
+    });
+  }
+  for (const pr of d.state.pullRequests) {
+    if (pr.number === parsed.pr && pr.headSha !== head) {
+      pr.headSha = head;
+      changed += 1;
+    }
+  }
+  if (changed === 0) {
+    return refuse(
+      "invalid_state",
+      `No gate or linked PR of this goal follows #${parsed.pr}'s head.`,
+    );
+  }
+  return commit(d);
+}

@@ -1,0 +1,120 @@
+/**
+ * The operational store: the content budget (GitHub's secondary limits, shared by replicas),
+ * installation controls from the deployment's settings, deferral and cursors. The budget's
+ * race runs on real PostgreSQL only: PGlite is one session and cannot race.
+ */
+import { createOpsStore, openStore, type Store, tables } from "@loopx/store";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freshDatabase, sharedPglite, truncateAll } from "../support/databases.ts";
+
+const serverUrl = inject("pgUrl");
+
+describe("operations store on PGlite", () => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await openStore({ pglite: await sharedPglite() });
+    await store.migrate();
+    await truncateAll(store);
+  });
+
+  it("grants the budget up to the limit, then says when a slot frees", async () => {
+    const ops = createOpsStore(store.db);
+    const limits = { perMinute: 3, perHour: 5 };
+    const got = [];
+    for (let i = 0; i < 4; i++) got.push(await ops.reserveContent(7, limits));
+    expect(got.slice(0, 3).every((r) => r.ok)).toBe(true);
+    const refused = got[3];
+    if (!refused || refused.ok) throw new Error("the fourth request should be refused");
+    const now = await store.dbNow();
+    expect(refused.retryAt.getTime()).toBeGreaterThan(now.getTime() + 50_000);
+    // Another installation has its own budget.
+    expect((await ops.reserveContent(8, limits)).ok).toBe(true);
+    // Past the minute, the hour still caps it: 3 more rows a minute old, 6 in the hour.
+    await store.db.execute(
+      sql`UPDATE content_budget SET at = now() - interval '2 minutes' WHERE installation_id = 7`,
+    );
+    expect((await ops.reserveContent(7, limits)).ok).toBe(true);
+    expect((await ops.reserveContent(7, limits)).ok).toBe(true);
+    const hour = await ops.reserveContent(7, limits);
+    if (hour.ok) throw new Error("the hour's budget should be spent");
+    expect(hour.retryAt.getTime()).toBeGreaterThan(now.getTime() + 55 * 60_000);
+  });
+
+  it("applies the kill switch and the USD ceiling without touching other ceiling fields", async () => {
+    const ops = createOpsStore(store.db);
+    await store.upsertInstallation({ id: 11, spendCeiling: { tokens: 1000 } });
+    await store.upsertInstallation({ id: 12 });
+    await ops.applyInstallationControls({
+      killed: [12, 13],
+      spendCeilingUsd: 50,
+      spendCeilingUsdByInstallation: { "12": 5 },
+    });
+    const rows = await store.db
+      .select()
+      .from(tables.installations)
+      .orderBy(tables.installations.id);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(11)?.spendCeiling).toEqual({ tokens: 1000, usd: 50 });
+    expect(byId.get(11)?.killSwitch).toBe(false);
+    expect(byId.get(12)?.spendCeiling).toEqual({ usd: 5 });
+    expect(await ops.isInstallationKilled(12)).toBe(true);
+    expect(await ops.isInstallationKilled(13)).toBe(true);
+    expect(await ops.isInstallationKilled(99)).toBe(false);
+
+    // Lifting the controls lifts them everywhere.
+    await ops.applyInstallationControls({
+      killed: [],
+      spendCeilingUsd: null,
+      spendCeilingUsdByInstallation: {},
+    });
+    const [eleven] = await store.db
+      .select()
+      .from(tables.installations)
+      .where(eq(tables.installations.id, 11));
+    expect(eleven?.spendCeiling).toEqual({ tokens: 1000 });
+    expect(await ops.isInstallationKilled(12)).toBe(false);
+  });
+
+  it("keeps cursors and reports an empty snapshot on an empty store", async () => {
+    const ops = createOpsStore(store.db);
+    expect(await ops.getCursor("x")).toBeNull();
+    await ops.setCursor("x", "41");
+    await ops.setCursor("x", "42");
+    expect(await ops.getCursor("x")).toBe("42");
+    await ops.ping();
+    const snap = await ops.snapshot();
+    expect(snap.inbox).toMatchObject({ count: 0, oldestAgeSeconds: null, failing: 0 });
+    expect(snap.outbox).toMatchObject({ count: 0, pending: 0 });
+    expect(snap.deadLetters).toBe(0);
+  });
+});
+
+describe.skipIf(!serverUrl)("content budget under concurrency (real PostgreSQL)", () => {
+  let admin: Store;
+  let sessions: Store[] = [];
+  let drop: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const db = await freshDatabase(serverUrl ?? "");
+    drop = db.drop;
+    admin = await openStore({ databaseUrl: db.url });
+    await admin.migrate();
+    sessions = await Promise.all(
+      Array.from({ length: 12 }, () => openStore({ databaseUrl: db.url, maxConnections: 1 })),
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(sessions.map((s) => s.close()));
+    await admin?.close();
+    await drop();
+  });
+
+  it("12 replicas racing for 5 slots: exactly 5 granted", async () => {
+    const results = await Promise.all(
+      sessions.map((s) => createOpsStore(s.db).reserveContent(21, { perMinute: 5, perHour: 100 })),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
+    const rows = await admin.db.select().from(tables.contentBudget);
+    expect(rows).toHaveLength(5);
+  });
+});
