@@ -16,6 +16,12 @@ const IssueResponse = z.object({
   labels: z.array(z.union([z.string(), z.object({ name: z.string().optional() })])),
 });
 
+const SubIssueResponse = z.object({
+  id: z.number(),
+  number: z.number(),
+  body: z.string().nullable().optional(),
+});
+
 const CommentResponse = z.object({
   id: z.number(),
   body: z.string().optional().nullable(),
@@ -216,6 +222,27 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         });
         return { id: data.id, number: data.number };
       }),
+
+    listSubIssues: (parent) =>
+      call(
+        `listing the sub-issues of ${parent.owner}/${parent.repo}#${parent.number}`,
+        async () => {
+          const found: { id: number; number: number; body: string }[] = [];
+          const pages = octokit.paginate.iterator(octokit.rest.issues.listSubIssues, {
+            owner: parent.owner,
+            repo: parent.repo,
+            issue_number: parent.number,
+            per_page: 100,
+          });
+          for await (const page of pages) {
+            for (const raw of page.data) {
+              const i = SubIssueResponse.parse(raw);
+              found.push({ id: i.id, number: i.number, body: i.body ?? "" });
+            }
+          }
+          return found;
+        },
+      ),
 
     closeIssue: (issue, reason) =>
       call(`closing ${issue.owner}/${issue.repo}#${issue.number}`, async () => {

@@ -12,6 +12,7 @@ import {
 import type { OutboxItem, Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
+import { createSubIssue } from "./create-sub-issue.ts";
 
 export interface EffectContext {
   deps: AppDeps;
@@ -121,6 +122,7 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return;
     }
     case "create_sub_issue":
+      return createSubIssue(ctx.deps, port, state, effect.todo);
     case "review_request":
       throw new UnsupportedEffectError(effect.kind);
   }

@@ -67,6 +67,11 @@ export interface GitHubPort {
     title: string,
     body: string,
   ): Promise<{ id: number; number: number }>;
+  /**
+   * The sub-issues of `parent` (id, number, body): the outbox looks for the one it created
+   * (by the key hidden in its body) before creating another after a crash.
+   */
+  listSubIssues(parent: IssueRef): Promise<{ id: number; number: number; body: string }[]>;
   closeIssue(issue: IssueRef, reason: "completed" | "not_planned"): Promise<void>;
   dispatchWorkflow(
     repo: RepoName,

@@ -21,3 +21,5 @@ export {
 } from "./content-budget.ts";
 export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
 export { createOpsStore, type OpsStore } from "./ops-store.ts";
+export { findBySubIssue } from "./find-by-sub-issue.ts";
+export { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";

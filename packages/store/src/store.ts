@@ -4,6 +4,8 @@ import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { sharedAllowance } from "./allowance.ts";
 import { txNow } from "./clock.ts";
 import { type Connection, connect, type Db, type OpenOptions } from "./db.ts";
+import { findBySubIssue } from "./find-by-sub-issue.ts";
+import { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";
 import {
   type Applied,
   type ApplyOptions,
@@ -131,6 +133,13 @@ export function createStore(conn: Connection) {
     deadLetter: (id: number, reason: string) => deadLetter(db, id, reason),
     deadLetters: (goalId: string) => deadLetters(db, goalId),
     outboxForGoal: (goalId: string) => outboxForGoal(db, goalId),
+
+    /** The goal and todo whose sub-issue has this numeric issue id, or null. */
+    findBySubIssue: (subIssueId: number) => findBySubIssue(db, subIssueId),
+    /** Live (active or paused) goals of an installation. */
+    goalIdsByInstallation: (installationId: number) => goalIdsByInstallation(db, installationId),
+    /** Every goal of these repositories (by GitHub's numeric repository id). */
+    goalIdsByRepos: (repoIds: readonly number[]) => goalIdsByRepos(db, repoIds),
   };
 }
 
