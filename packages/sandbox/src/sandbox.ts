@@ -6,6 +6,7 @@ import { afterPush, refChanges } from "./events/push.ts";
 import { Faults, type RouteFault } from "./faults.ts";
 import { GitRoot } from "./git/root.ts";
 import { inspector } from "./inspect.ts";
+import { lifecycleApi } from "./lifecycle.ts";
 import { OidcIssuer } from "./oidc.ts";
 import { Renderer } from "./render/core.ts";
 import { renderPull } from "./render/pulls.ts";
@@ -145,6 +146,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
       bus.config.webhookUrl = next;
     },
     ...setup,
+    ...lifecycleApi({ store, bus, user: setup.createUser, repoByFullName }),
     /** The clone URL of a repository (git smart HTTP; Basic auth `x-access-token:<token>`). */
     cloneUrl: (fullName: string, token?: string) => {
       const base = `${url}/${store.fullName(repoByFullName(fullName))}.git`;

@@ -62,7 +62,10 @@ export class Runner {
   /** Cancels a run: a running one is killed, a queued or pending one completes as cancelled. */
   cancel(runId: number): void {
     const active = this.active.get(runId);
-    if (active) return active.abort.abort();
+    if (active) {
+      active.abort.abort();
+      return;
+    }
     const run = this.ctx.store.workflowRuns.get(runId);
     if (run && run.status !== "completed") this.complete(run, "cancelled");
   }
@@ -78,7 +81,10 @@ export class Runner {
       this.complete(run, "failure");
       return;
     }
-    if (!def.concurrency) return this.start(run, def);
+    if (!def.concurrency) {
+      this.start(run, def);
+      return;
+    }
     const ctx = {
       contexts: this.contexts(run, def),
       status: { success: true, failure: false, cancelled: false },
@@ -94,7 +100,8 @@ export class Runner {
     this.groups.set(key, group);
     if (group.running === null) {
       group.running = run.id;
-      return this.start(run, def);
+      this.start(run, def);
+      return;
     }
     if (group.pending !== null) {
       const replaced = this.ctx.store.workflowRuns.get(group.pending);
@@ -270,9 +277,8 @@ export class Runner {
 
 function globMatch(pattern: string, value: string): boolean {
   const re = pattern
-    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
-    .replace(/\*\*/g, "\u0000")
-    .replace(/\*/g, "[^/]*")
-    .replace(/\u0000/g, ".*");
+    .split("**")
+    .map((part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))
+    .join(".*");
   return new RegExp(`^${re}$`).test(value);
 }
