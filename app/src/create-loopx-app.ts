@@ -1,14 +1,23 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GitHubPort } from "@loopx/github";
-import type { Store } from "@loopx/store";
+import {
+  type ContentLimits,
+  createOpsStore,
+  type InstallationControls,
+  type OpsStore,
+  type Store,
+} from "@loopx/store";
 import { createNodeMiddleware, type Probot } from "probot";
 import { z } from "zod";
+import { withContentBudget } from "./content-budget.ts";
 import type { AppDeps, Logger } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
-import { createOutboxWorker } from "./outbox/outbox-worker.ts";
+import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
+import { type ReconcileResult, reconcileDeliveries } from "./reconcile-deliveries.ts";
+import { serveOperations } from "./server.ts";
 import { Routable } from "./webhooks/payloads.ts";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
@@ -20,16 +29,39 @@ export interface LoopxAppOptions {
   serverUrl: string;
   log?: Logger;
   newId?: () => string;
+  /** The deployment's kill switch and spend ceilings, written onto installations. */
+  controls?: InstallationControls;
+  /** Content-creation budget per installation (default: GitHub's 80/min, 500/h). */
+  contentLimits?: ContentLimits;
+  /** Retry timing of failed GitHub writes. */
+  outbox?: Omit<OutboxOptions, "ops">;
+  /** Test hook: wraps each installation's port (e.g. to crash right after a write). */
+  wrapPort?: (port: GitHubPort) => GitHubPort;
+}
+
+export interface BackgroundOptions {
+  /** Queues are polled this often for work that fell due (retries, deferrals). */
+  pollIntervalMs: number;
+  /** Failed deliveries are fetched back from GitHub this often (and once at start). */
+  reconcileIntervalMs: number;
 }
 
 export interface LoopxApp {
   deps: AppDeps;
+  ops: OpsStore;
   inbox: DrainLoop;
   outbox: DrainLoop;
-  /** The HTTP handler: webhooks (verified by Probot), /healthz. */
+  /** The HTTP handler: webhooks (verified by Probot), /healthz, /metrics. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Resolves when no delivery or write is in flight (tests, shutdown). */
   settled(): Promise<void>;
+  /** Fetches failed deliveries back from GitHub into the inbox, then processes them. */
+  reconcile(): Promise<ReconcileResult>;
+  /** Writes the deployment's controls (kill switch, ceilings) onto every installation. */
+  applyControls(): Promise<void>;
+  /** Starts the background timers (production; tests drive the loops themselves). */
+  start(opts: BackgroundOptions): Promise<void>;
+  /** Stops timers and workers; waits for what is in flight. Does not close the store. */
   close(): Promise<void>;
 }
 
@@ -55,8 +87,17 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
       });
     return bot;
   };
-  const portFor = async (installationId: number): Promise<GitHubPort> =>
-    createOctokitPort(await probot.auth(installationId), await botLogin());
+  const ops = createOpsStore(store.db);
+  const portFor = async (installationId: number): Promise<GitHubPort> => {
+    const octokit = withContentBudget(
+      await probot.auth(installationId),
+      installationId,
+      ops,
+      opts.contentLimits,
+    );
+    const port = createOctokitPort(octokit, await botLogin());
+    return opts.wrapPort ? opts.wrapPort(port) : port;
+  };
 
   const deps: AppDeps = {
     store,
@@ -65,7 +106,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     log,
     newId: opts.newId ?? randomUUID,
   };
-  const outbox = createOutboxWorker(deps);
+  const outbox = createOutboxWorker(deps, { ...opts.outbox, ops });
   const inboxLoop = createInboxWorker(deps);
   // Processing a delivery queues writes; drain them as soon as the inbox pass is done.
   const inbox: DrainLoop = {
@@ -92,11 +133,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   const middleware = await createNodeMiddleware(() => {}, { probot, webhooksPath: WEBHOOK_PATH });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method === "GET" && req.url === "/healthz") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ ok: true }));
-      return;
-    }
+    if (await serveOperations(req, res, ops, log)) return;
     const handled = await middleware(req, res);
     if (!handled && !res.headersSent) {
       res.writeHead(404, { "content-type": "application/json" });
@@ -112,13 +149,61 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     }
   }
 
+  const controls = opts.controls;
+  const applyControls = async () => {
+    if (controls) await ops.applyInstallationControls(controls);
+  };
+
+  let reconciling: Promise<ReconcileResult> | null = null;
+  const reconcile = (): Promise<ReconcileResult> => {
+    reconciling ??= reconcileDeliveries({
+      appOctokit: () => probot.auth(),
+      ops,
+      recordDelivery: (d) => store.recordDelivery(d),
+      log,
+    })
+      .then((result) => {
+        if (result.recorded > 0) inbox.kick();
+        return result;
+      })
+      .finally(() => {
+        reconciling = null;
+      });
+    return reconciling;
+  };
+
+  const timers: NodeJS.Timeout[] = [];
+  const quietly = (what: string, work: () => Promise<unknown>) => () => {
+    work().catch((error: unknown) => {
+      log.error(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  };
+
   return {
     deps,
+    ops,
     inbox,
     outbox,
     handle,
     settled,
+    reconcile,
+    applyControls,
+    async start(background) {
+      await applyControls();
+      const poll = quietly("polling the queues", async () => {
+        await applyControls();
+        inbox.kick();
+        outbox.kick();
+      });
+      const sweep = quietly("reconciling webhook deliveries", reconcile);
+      timers.push(setInterval(poll, background.pollIntervalMs));
+      timers.push(setInterval(sweep, background.reconcileIntervalMs));
+      poll();
+      sweep();
+    },
     async close() {
+      for (const t of timers) clearInterval(t);
+      await reconciling?.catch(() => {});
       await inbox.stop();
       await outbox.stop();
     },

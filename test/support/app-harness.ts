@@ -6,7 +6,12 @@ import { createServer, type Server } from "node:http";
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { Probot, ProbotOctokit } from "probot";
-import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../../app/src/create-loopx-app.ts";
+import {
+  createLoopxApp,
+  type LoopxApp,
+  type LoopxAppOptions,
+  WEBHOOK_PATH,
+} from "../../app/src/create-loopx-app.ts";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
 
@@ -19,8 +24,22 @@ export interface Harness {
   as(login: string): Octokit;
   /** Delivers every queued webhook and drains the app's inbox and outbox until quiet. */
   settle(): Promise<void>;
+  /** The app's base URL (http://127.0.0.1:port): webhooks, /healthz, /metrics. */
+  appUrl: string;
+  webhookSecret: string;
+  /**
+   * Stops the app (workers, HTTP server) and starts a new one on the same store and sandbox,
+   * as a process restart would; `h.app` is the new one afterwards.
+   */
+  restart(app?: AppOverrides): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a scenario may change in how the app is built (retry timing, test hooks, limits). */
+export type AppOverrides = Pick<
+  LoopxAppOptions,
+  "controls" | "contentLimits" | "outbox" | "wrapPort"
+>;
 
 export const TICK_WORKFLOW = `name: loopx tick
 on:
@@ -42,6 +61,7 @@ export interface HarnessOptions {
   collaborators?: Record<string, "admin" | "maintain" | "write" | "triage" | "read">;
   /** A store to use instead of the shared PGlite (e.g. real PostgreSQL). */
   store?: Store;
+  app?: AppOverrides;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -67,33 +87,50 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   await store.migrate();
   await truncateAll(store);
 
-  const probot = new Probot({
-    appId: appRecord.id,
-    privateKey,
-    secret,
-    baseUrl: sandbox.gheUrl,
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
-    logLevel: "warn",
-  });
-  const app = await createLoopxApp({ probot, store, serverUrl: sandbox.url, log: quietLog });
-  const server: Server = createServer((req, res) => void app.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the app server has no port");
-  sandbox.setWebhookUrl(`http://127.0.0.1:${address.port}${WEBHOOK_PATH}`);
+  const boot = async (overrides: AppOverrides | undefined) => {
+    const probot = new Probot({
+      appId: appRecord.id,
+      privateKey,
+      secret,
+      baseUrl: sandbox.gheUrl,
+      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+      logLevel: "warn",
+    });
+    const app = await createLoopxApp({
+      probot,
+      store,
+      serverUrl: sandbox.url,
+      log: quietLog,
+      ...overrides,
+    });
+    const server: Server = createServer((req, res) => void app.handle(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    if (!address || typeof address === "string") throw new Error("the app server has no port");
+    const appUrl = `http://127.0.0.1:${address.port}`;
+    sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
+    const stop = async () => {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    };
+    return { app, appUrl, stop };
+  };
+  let running = await boot(opts.app);
   sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
 
   const settle = async () => {
     for (let round = 0; round < 4; round++) {
       await sandbox.settle();
-      await app.settled();
+      await harness.app.settled();
     }
   };
-  await settle();
 
-  return {
+  const harness: Harness = {
     sandbox,
-    app,
+    app: running.app,
+    appUrl: running.appUrl,
+    webhookSecret: secret,
     store,
     repo: { owner: "acme", name: "widgets", fullName: "acme/widgets", id: repoRecord.id },
     as: (login) =>
@@ -103,11 +140,18 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
         request: { retries: 0 },
       }),
     settle,
+    async restart(overrides) {
+      await running.stop();
+      running = await boot(overrides ?? opts.app);
+      harness.app = running.app;
+      harness.appUrl = running.appUrl;
+    },
     async close() {
-      await app.close();
-      await new Promise((resolve) => server.close(resolve));
+      await running.stop();
       await sandbox.stop();
       if (!opts.store) await store.close();
     },
   };
+  await settle();
+  return harness;
 }

@@ -1,3 +1,4 @@
+import { GitHubError } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
@@ -33,7 +34,13 @@ export function createInboxWorker(
         log.warn(
           `delivery ${delivery.deliveryId} (${delivery.event}.${delivery.action}) failed, will retry: ${message}`,
         );
-        await store.markDeliveryFailed(delivery.deliveryId, message);
+        // GitHub's retry hint (rate limits, the content budget) beats the default backoff.
+        const hinted = error instanceof GitHubError ? error.retryAfterSeconds : null;
+        const retryAt =
+          hinted === null
+            ? undefined
+            : new Date((await store.dbNow()).getTime() + Math.max(hinted, 1) * 1000);
+        await store.markDeliveryFailed(delivery.deliveryId, message, retryAt);
       }
     }
     return batch.length;

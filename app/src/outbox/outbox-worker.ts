@@ -1,5 +1,6 @@
 import { GitHubError } from "@loopx/github";
-import type { OutboxItem } from "@loopx/store";
+import type { OpsStore, OutboxItem } from "@loopx/store";
+import { ContentBudgetExhausted } from "../content-budget.ts";
 import type { AppDeps } from "../deps.ts";
 import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
 import { performEffect, UnsupportedEffectError } from "./perform-effect.ts";
@@ -8,19 +9,44 @@ import { performEffect, UnsupportedEffectError } from "./perform-effect.ts";
 const DEAD_AFTER_PERMANENT_FAILURES = 3;
 const BATCH = 20;
 
-function retryDelayMs(attempts: number, error: unknown): number {
-  const hinted = error instanceof GitHubError && error.retryAfterSeconds !== null;
-  const backoff = Math.min(60_000 * 2 ** attempts, 60 * 60_000);
-  return hinted ? Math.max(error.retryAfterSeconds * 1000, 1000) : backoff;
+export interface OutboxOptions {
+  ops: OpsStore;
+  /** First retry delay for a failed write (5xx, network); doubles per attempt. */
+  retryBaseMs?: number;
+  /** The longest a failed write waits between attempts. */
+  retryMaxMs?: number;
+  /** How long a dispatch for a killed installation waits before the switch is looked at again. */
+  killSwitchRecheckMs?: number;
+}
+
+/**
+ * When to try a failed write again: when GitHub said (retry-after, rate-limit reset),
+ * else exponential backoff with ±20 % jitter so replicas do not retry in lockstep.
+ */
+export function retryDelayMs(
+  attempts: number,
+  error: unknown,
+  opts: { baseMs: number; maxMs: number },
+  random: () => number = Math.random,
+): number {
+  if (error instanceof GitHubError && error.retryAfterSeconds !== null) {
+    return Math.max(error.retryAfterSeconds * 1000, 1000);
+  }
+  const backoff = Math.min(opts.baseMs * 2 ** attempts, opts.maxMs);
+  return Math.round(backoff * (0.8 + 0.4 * random()));
 }
 
 /**
  * Drains the outbox: every GitHub write happens here, after its transition committed, and
  * renders the newest goal state. 403/404/410 that persist go to a dead letter the status
- * comment shows; everything else is retried with backoff (or when GitHub says).
+ * comment shows; 5xx and network failures are retried with backoff; 429 and 403 with a
+ * retry hint wait as long as GitHub asked. A write over the installation's content budget
+ * is deferred to when a slot frees, without counting as a failed attempt.
  */
-export function createOutboxWorker(deps: AppDeps): DrainLoop {
+export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoop {
   const { store, log } = deps;
+  const { ops } = opts;
+  const backoff = { baseMs: opts.retryBaseMs ?? 30_000, maxMs: opts.retryMaxMs ?? 60 * 60_000 };
 
   async function one(item: OutboxItem): Promise<void> {
     const state = await store.loadGoal(item.goalId);
@@ -28,18 +54,36 @@ export function createOutboxWorker(deps: AppDeps): DrainLoop {
       await store.deadLetter(item.id, "the goal no longer exists");
       return;
     }
+    const installationId = state.goal.installationId;
+    // The kill switch stops new work; the projection of what already happened still shows.
+    if (item.effect.kind === "dispatch" && (await ops.isInstallationKilled(installationId))) {
+      const now = await store.dbNow();
+      const until = new Date(now.getTime() + (opts.killSwitchRecheckMs ?? 10 * 60_000));
+      await ops.deferOutbox(
+        item.id,
+        until,
+        `installation ${installationId} is killed (LOOPX_KILL_SWITCH)`,
+      );
+      return;
+    }
     try {
-      const port = await deps.portFor(state.goal.installationId);
+      const port = await deps.portFor(installationId);
       await performEffect({ deps, port, state, item, now: await store.dbNow() });
       await store.markOutboxDone(item.id, { goalVersion: item.goalVersion });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof ContentBudgetExhausted) {
+        await ops.deferOutbox(item.id, error.retryAt, message);
+        return;
+      }
       const permanent =
         error instanceof UnsupportedEffectError ||
         (error instanceof GitHubError && error.permanent);
       if (permanent && item.attempts + 1 >= DEAD_AFTER_PERMANENT_FAILURES) {
         log.warn(`outbox ${item.key} for goal ${item.goalId}: dead letter: ${message}`);
         await store.deadLetter(item.id, message);
+        // The status comment lists dead letters: re-render it so people see this one.
+        if (item.effect.kind !== "status") await requeueStatus(item.goalId);
         return;
       }
       log.warn(`outbox ${item.key} for goal ${item.goalId}: will retry: ${message}`);
@@ -47,8 +91,16 @@ export function createOutboxWorker(deps: AppDeps): DrainLoop {
       await store.markOutboxFailed(
         item.id,
         message,
-        new Date(now.getTime() + retryDelayMs(item.attempts, error)),
+        new Date(now.getTime() + retryDelayMs(item.attempts, error, backoff)),
       );
+    }
+  }
+
+  /** Makes the goal's status row due again (it renders dead letters from the store). */
+  async function requeueStatus(goalId: string): Promise<void> {
+    const status = (await store.outboxForGoal(goalId)).find((r) => r.effect.kind === "status");
+    if (status && status.deadAt === null) {
+      await ops.reviveOutbox(status.id);
     }
   }
 

@@ -3,7 +3,7 @@
  * health, lag figures for /metrics, per-installation controls from the deployment's
  * settings, deferred outbox rows and small persistent cursors.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, rowsOf } from "./db.ts";
 import * as s from "./schema/index.ts";
@@ -131,16 +131,21 @@ export async function applyInstallationControls(
   }
   const overrides = JSON.stringify(controls.spendCeilingUsdByInstallation);
   const killed = `{${controls.killed.join(",")}}`;
+  // Only rows whose values change are written: this runs on every poll.
   await db.execute(sql`
-    UPDATE installations SET
-      kill_switch = (id = ANY(${killed}::bigint[])),
-      spend_ceiling = nullif(
-        CASE WHEN coalesce((${overrides}::jsonb->>(id::text))::float8, ${controls.spendCeilingUsd}::float8) IS NULL
-             THEN coalesce(spend_ceiling, '{}'::jsonb) - 'usd'
-             ELSE coalesce(spend_ceiling, '{}'::jsonb) || jsonb_build_object('usd',
-                    coalesce((${overrides}::jsonb->>(id::text))::float8, ${controls.spendCeilingUsd}::float8))
-        END, '{}'::jsonb),
-      updated_at = now()`);
+    UPDATE installations i SET kill_switch = v.killed, spend_ceiling = v.ceiling, updated_at = now()
+    FROM (
+      SELECT id, (id = ANY(${killed}::bigint[])) AS killed,
+        nullif(
+          CASE WHEN coalesce((${overrides}::jsonb->>(id::text))::float8, ${controls.spendCeilingUsd}::float8) IS NULL
+               THEN coalesce(spend_ceiling, '{}'::jsonb) - 'usd'
+               ELSE coalesce(spend_ceiling, '{}'::jsonb) || jsonb_build_object('usd',
+                      coalesce((${overrides}::jsonb->>(id::text))::float8, ${controls.spendCeilingUsd}::float8))
+          END, '{}'::jsonb) AS ceiling
+      FROM installations
+    ) v
+    WHERE v.id = i.id
+      AND (i.kill_switch IS DISTINCT FROM v.killed OR i.spend_ceiling IS DISTINCT FROM v.ceiling)`);
 }
 
 export async function isInstallationKilled(db: Db, installationId: number): Promise<boolean> {
@@ -157,6 +162,14 @@ export async function deferOutbox(db: Db, id: number, until: Date, why: string):
     .update(s.outbox)
     .set({ nextAttemptAt: until, lastError: why.slice(0, 2000), updatedAt: sql`now()` })
     .where(eq(s.outbox.id, id));
+}
+
+/** Makes a done row due again (e.g. the status comment, to show a new dead letter). */
+export async function reviveOutbox(db: Db, id: number): Promise<void> {
+  await db
+    .update(s.outbox)
+    .set({ doneAt: null, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(eq(s.outbox.id, id), isNull(s.outbox.deadAt)));
 }
 
 /** Which of these delivery ids the inbox already holds (processed or still pending). */

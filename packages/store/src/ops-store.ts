@@ -11,6 +11,7 @@ import {
   type OperationsSnapshot,
   operationsSnapshot,
   ping,
+  reviveOutbox,
   setCursor,
 } from "./operations.ts";
 
@@ -24,6 +25,7 @@ export function createOpsStore(db: Db) {
       applyInstallationControls(db, controls),
     isInstallationKilled: (installationId: number) => isInstallationKilled(db, installationId),
     deferOutbox: (id: number, until: Date, why: string) => deferOutbox(db, id, until, why),
+    reviveOutbox: (id: number) => reviveOutbox(db, id),
     knownDeliveries: (ids: string[]) => knownDeliveries(db, ids),
     getCursor: (name: string) => getCursor(db, name),
     setCursor: (name: string, value: string) => setCursor(db, name, value),

@@ -1,0 +1,306 @@
+/**
+ * The deployment's settings, read from the environment once at start-up and validated with
+ * zod. Every problem is reported at once, each saying what to set — an app that starts with
+ * a half-right configuration fails later, far from the cause.
+ */
+import { createPrivateKey } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { InstallationControls } from "@loopx/store";
+import { z } from "zod";
+
+/** Every variable LoopX reads; `''` counts as unset (as in shells and compose files). */
+export const SETTING_NAMES = [
+  "APP_ID",
+  "PRIVATE_KEY",
+  "PRIVATE_KEY_PATH",
+  "WEBHOOK_SECRET",
+  "DATABASE_URL",
+  "LOOPX_DATA_DIR",
+  "LOOPX_DEMO",
+  "GITHUB_API_URL",
+  "GITHUB_SERVER_URL",
+  "GHE_HOST",
+  "GHE_PROTOCOL",
+  "LOOPX_OIDC_AUDIENCE",
+  "LOOPX_OIDC_ISSUER",
+  "PORT",
+  "HOST",
+  "LOG_LEVEL",
+  "LOOPX_KILL_SWITCH",
+  "LOOPX_SPEND_CEILING_USD",
+  "LOOPX_POLL_INTERVAL_MS",
+  "LOOPX_RECONCILE_INTERVAL_SECONDS",
+] as const;
+export type SettingName = (typeof SETTING_NAMES)[number];
+
+export interface Settings {
+  appId: number;
+  privateKey: string;
+  webhookSecret: string;
+  database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+  github: {
+    /** REST API root: https://api.github.com, https://<ghes>/api/v3, or the sandbox. */
+    apiUrl: string;
+    /** Web root for links in comments. */
+    serverUrl: string;
+  };
+  oidc: { audience: string; issuer: string };
+  port: number;
+  host: string;
+  logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
+  controls: InstallationControls;
+  /** How often the inbox and outbox are polled for work that fell due (retries, deferrals). */
+  pollIntervalMs: number;
+  /** How often failed webhook deliveries are fetched back from GitHub. */
+  reconcileIntervalMs: number;
+}
+
+/** Start-up refused: `problems` lists each variable to fix and how. */
+export class SettingsError extends Error {
+  override name = "SettingsError";
+  constructor(readonly problems: string[]) {
+    super(
+      `LoopX cannot start; fix these settings (environment variables):\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+  }
+}
+
+const positiveInt = (name: SettingName, what: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be ${what} (a whole number)`)
+    .transform(Number)
+    .pipe(z.number().int().positive(`${name} must be ${what} (greater than 0)`));
+
+const httpUrl = (name: SettingName) =>
+  z.url({
+    protocol: /^https?$/,
+    error: `${name} must be an http(s) URL, e.g. https://api.github.com or https://ghes.example.com/api/v3`,
+  });
+
+const boolish = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => /^(true|1|yes)$/.test(v));
+
+/** `"50"` → every installation; `"50,123=200"` → 50 by default, 200 for installation 123. */
+const SpendCeiling = z.string().transform((raw, ctx) => {
+  let fallback: number | null = null;
+  const byInstallation: Record<string, number> = {};
+  for (const part of raw
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const m = /^(?:(\d+)=)?(\d+(?:\.\d+)?)$/.exec(part);
+    if (!m?.[2]) {
+      ctx.addIssue({
+        code: "custom",
+        message: `LOOPX_SPEND_CEILING_USD: "${part}" is neither a USD amount (50) nor installation=amount (12345=200)`,
+      });
+      return z.NEVER;
+    }
+    if (m[1]) byInstallation[m[1]] = Number(m[2]);
+    else fallback = Number(m[2]);
+  }
+  return { fallback, byInstallation };
+});
+
+const KillSwitch = z
+  .string()
+  .transform((raw) =>
+    raw
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(
+          /^\d+$/,
+          "LOOPX_KILL_SWITCH must list numeric installation ids, comma-separated (e.g. 12345,67890)",
+        )
+        .transform(Number),
+    ),
+  );
+
+const Raw = z.object({
+  APP_ID: positiveInt(
+    "APP_ID",
+    "your GitHub App's numeric App ID (App settings → General)",
+  ).optional(),
+  PRIVATE_KEY: z.string().optional(),
+  PRIVATE_KEY_PATH: z.string().optional(),
+  WEBHOOK_SECRET: z.string().optional(),
+  DATABASE_URL: z.string().optional(),
+  LOOPX_DATA_DIR: z.string().optional(),
+  LOOPX_DEMO: boolish.optional(),
+  GITHUB_API_URL: httpUrl("GITHUB_API_URL").optional(),
+  GITHUB_SERVER_URL: httpUrl("GITHUB_SERVER_URL").optional(),
+  GHE_HOST: z
+    .string()
+    .regex(/^[^/\s]+$/, "GHE_HOST must be a host name (and port), without a scheme or path")
+    .optional(),
+  GHE_PROTOCOL: z.enum(["http", "https"], "GHE_PROTOCOL must be http or https").optional(),
+  LOOPX_OIDC_AUDIENCE: z.string().min(1).optional(),
+  LOOPX_OIDC_ISSUER: httpUrl("LOOPX_OIDC_ISSUER").optional(),
+  PORT: positiveInt("PORT", "the TCP port to listen on")
+    .pipe(z.number().max(65535, "PORT must be at most 65535"))
+    .optional(),
+  HOST: z.string().optional(),
+  LOG_LEVEL: z
+    .enum(
+      ["trace", "debug", "info", "warn", "error", "fatal"],
+      "LOG_LEVEL must be one of trace, debug, info, warn, error, fatal",
+    )
+    .optional(),
+  LOOPX_KILL_SWITCH: KillSwitch.optional(),
+  LOOPX_SPEND_CEILING_USD: SpendCeiling.optional(),
+  LOOPX_POLL_INTERVAL_MS: positiveInt(
+    "LOOPX_POLL_INTERVAL_MS",
+    "milliseconds between queue polls",
+  ).optional(),
+  LOOPX_RECONCILE_INTERVAL_SECONDS: positiveInt(
+    "LOOPX_RECONCILE_INTERVAL_SECONDS",
+    "seconds between webhook-delivery reconciliations",
+  ).optional(),
+});
+
+/** A PEM as pasted into an env var: `\n` escapes (one line) become real newlines. */
+function normalisePem(value: string): string {
+  return value.includes("\\n") ? value.replaceAll("\\n", "\n").trim() : value.trim();
+}
+
+function checkPrivateKey(pem: string, from: string): string | null {
+  if (!pem.includes("-----BEGIN")) {
+    return `${from} is not a PEM private key: paste the whole .pem file GitHub gave you (from -----BEGIN RSA PRIVATE KEY----- to the END line; newlines may be written as \\n), or set PRIVATE_KEY_PATH to the file`;
+  }
+  try {
+    createPrivateKey(pem);
+    return null;
+  } catch (error) {
+    return `${from} could not be read as a private key (${error instanceof Error ? error.message : String(error)}): generate a new key in the App's settings (General → Private keys) and set it again`;
+  }
+}
+
+export interface ParseOptions {
+  readFile?: (path: string) => string;
+}
+
+/** Validates the environment into Settings, or throws a SettingsError listing every problem. */
+export function parseSettings(
+  env: Readonly<Record<string, string | undefined>>,
+  opts: ParseOptions = {},
+): Settings {
+  const readFile = opts.readFile ?? ((path: string) => readFileSync(path, "utf8"));
+  const input: Partial<Record<SettingName, string>> = {};
+  for (const name of SETTING_NAMES) {
+    const value = env[name]?.trim();
+    if (value) input[name] = value;
+  }
+  const parsed = Raw.safeParse(input);
+  const problems: string[] = parsed.success
+    ? []
+    : parsed.error.issues.map((i) =>
+        i.message.startsWith(String(i.path[0])) ? i.message : `${String(i.path[0])}: ${i.message}`,
+      );
+  const raw = parsed.success ? parsed.data : null;
+
+  if (!input.APP_ID) {
+    problems.push(
+      "APP_ID is not set: set it to your GitHub App's numeric App ID (App settings → General → About)",
+    );
+  }
+  let privateKey = "";
+  if (input.PRIVATE_KEY && input.PRIVATE_KEY_PATH) {
+    problems.push(
+      "PRIVATE_KEY and PRIVATE_KEY_PATH are both set: keep one (the key itself, or the path to its .pem file)",
+    );
+  } else if (input.PRIVATE_KEY) {
+    privateKey = normalisePem(input.PRIVATE_KEY);
+    const problem = checkPrivateKey(privateKey, "PRIVATE_KEY");
+    if (problem) problems.push(problem);
+  } else if (input.PRIVATE_KEY_PATH) {
+    try {
+      privateKey = readFile(input.PRIVATE_KEY_PATH).trim();
+      const problem = checkPrivateKey(privateKey, `PRIVATE_KEY_PATH (${input.PRIVATE_KEY_PATH})`);
+      if (problem) problems.push(problem);
+    } catch (error) {
+      problems.push(
+        `PRIVATE_KEY_PATH (${input.PRIVATE_KEY_PATH}) cannot be read (${error instanceof Error ? error.message : String(error)}): point it at the App's .pem file, readable by this process`,
+      );
+    }
+  } else {
+    problems.push(
+      "PRIVATE_KEY is not set: set it to the App's private key (PEM; newlines may be written as \\n), or set PRIVATE_KEY_PATH to the .pem file (App settings → General → Private keys)",
+    );
+  }
+  if (!input.WEBHOOK_SECRET) {
+    problems.push(
+      "WEBHOOK_SECRET is not set: set it to the webhook secret entered in the App's settings (General → Webhook secret); webhooks cannot be verified without it",
+    );
+  }
+
+  const demo = raw?.LOOPX_DEMO ?? false;
+  let database: Settings["database"] | null = null;
+  if (input.DATABASE_URL) {
+    if (!/^postgres(ql)?:\/\//.test(input.DATABASE_URL)) {
+      problems.push(
+        "DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database); unset it to use the embedded PGlite store with LOOPX_DATA_DIR",
+      );
+    } else {
+      database = { kind: "postgres", url: input.DATABASE_URL };
+    }
+  } else if (input.LOOPX_DATA_DIR) {
+    database = { kind: "pglite", dataDir: input.LOOPX_DATA_DIR };
+  } else if (demo) {
+    database = { kind: "pglite", dataDir: ".loopx/demo-db" };
+  } else {
+    problems.push(
+      "DATABASE_URL is not set, so LoopX would use the embedded PGlite store, which needs a persistent data directory: set LOOPX_DATA_DIR to a directory on a persistent volume (e.g. /var/lib/loopx), or set DATABASE_URL to a PostgreSQL server",
+    );
+  }
+
+  if (input.GITHUB_API_URL && input.GHE_HOST) {
+    problems.push(
+      "GITHUB_API_URL and GHE_HOST are both set: keep one (GITHUB_API_URL=https://<host>/api/v3 is enough for GHES)",
+    );
+  }
+
+  if (problems.length > 0 || !raw || !database) throw new SettingsError(problems);
+
+  const apiUrl = (
+    raw.GITHUB_API_URL ??
+    (raw.GHE_HOST
+      ? `${raw.GHE_PROTOCOL ?? "https"}://${raw.GHE_HOST}/api/v3`
+      : "https://api.github.com")
+  ).replace(/\/+$/, "");
+  const api = new URL(apiUrl);
+  const serverUrl = (
+    raw.GITHUB_SERVER_URL ??
+    (api.hostname === "api.github.com" ? "https://github.com" : `${api.protocol}//${api.host}`)
+  ).replace(/\/+$/, "");
+  const ceiling = raw.LOOPX_SPEND_CEILING_USD ?? { fallback: null, byInstallation: {} };
+
+  return {
+    appId: raw.APP_ID ?? 0,
+    privateKey,
+    webhookSecret: input.WEBHOOK_SECRET ?? "",
+    database,
+    github: { apiUrl, serverUrl },
+    oidc: {
+      audience: raw.LOOPX_OIDC_AUDIENCE ?? "loopx",
+      issuer: raw.LOOPX_OIDC_ISSUER ?? "https://token.actions.githubusercontent.com",
+    },
+    port: raw.PORT ?? 3000,
+    host: raw.HOST ?? "0.0.0.0",
+    logLevel: raw.LOG_LEVEL ?? "info",
+    controls: {
+      killed: raw.LOOPX_KILL_SWITCH ?? [],
+      spendCeilingUsd: ceiling.fallback,
+      spendCeilingUsdByInstallation: ceiling.byInstallation,
+    },
+    pollIntervalMs: raw.LOOPX_POLL_INTERVAL_MS ?? 5_000,
+    reconcileIntervalMs: (raw.LOOPX_RECONCILE_INTERVAL_SECONDS ?? 300) * 1000,
+  };
+}

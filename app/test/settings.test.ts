@@ -1,0 +1,150 @@
+import { generateKeyPairSync } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { parseSettings, SettingsError } from "../src/settings.ts";
+
+const { privateKey: PEM } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
+
+const base = {
+  APP_ID: "123",
+  PRIVATE_KEY: PEM,
+  WEBHOOK_SECRET: "s3cret",
+  DATABASE_URL: "postgres://loopx@db:5432/loopx",
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    parseSettings(env, { readFile: () => PEM });
+  } catch (error) {
+    if (error instanceof SettingsError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a SettingsError");
+}
+
+describe("deployment settings", () => {
+  it("accepts a complete environment and fills defaults", () => {
+    const s = parseSettings(base);
+    expect(s).toMatchObject({
+      appId: 123,
+      webhookSecret: "s3cret",
+      database: { kind: "postgres", url: base.DATABASE_URL },
+      github: { apiUrl: "https://api.github.com", serverUrl: "https://github.com" },
+      oidc: { audience: "loopx" },
+      port: 3000,
+      controls: { killed: [], spendCeilingUsd: null, spendCeilingUsdByInstallation: {} },
+    });
+  });
+
+  it("accepts a one-line PEM with \\n escapes, and a key file", () => {
+    const oneLine = PEM.trim().replaceAll("\n", "\\n");
+    expect(parseSettings({ ...base, PRIVATE_KEY: oneLine }).privateKey).toBe(PEM.trim());
+    const fromFile = parseSettings(
+      { ...base, PRIVATE_KEY: undefined, PRIVATE_KEY_PATH: "/keys/app.pem" },
+      { readFile: () => PEM },
+    );
+    expect(fromFile.privateKey).toBe(PEM.trim());
+  });
+
+  it("GHES and the sandbox: API and web roots", () => {
+    expect(parseSettings({ ...base, GHE_HOST: "ghe.acme.io" }).github).toEqual({
+      apiUrl: "https://ghe.acme.io/api/v3",
+      serverUrl: "https://ghe.acme.io",
+    });
+    expect(
+      parseSettings({ ...base, GITHUB_API_URL: "http://127.0.0.1:4010/api/v3/" }).github,
+    ).toEqual({ apiUrl: "http://127.0.0.1:4010/api/v3", serverUrl: "http://127.0.0.1:4010" });
+  });
+
+  it("kill switch and spend ceilings per installation", () => {
+    const s = parseSettings({
+      ...base,
+      LOOPX_KILL_SWITCH: "12, 34",
+      LOOPX_SPEND_CEILING_USD: "50,777=200.5",
+    });
+    expect(s.controls).toEqual({
+      killed: [12, 34],
+      spendCeilingUsd: 50,
+      spendCeilingUsdByInstallation: { "777": 200.5 },
+    });
+  });
+
+  it("PGlite with a data dir, or in demo mode", () => {
+    const env = { ...base, DATABASE_URL: undefined };
+    expect(parseSettings({ ...env, LOOPX_DATA_DIR: "/var/lib/loopx" }).database).toEqual({
+      kind: "pglite",
+      dataDir: "/var/lib/loopx",
+    });
+    expect(parseSettings({ ...env, LOOPX_DEMO: "true" }).database.kind).toBe("pglite");
+  });
+
+  it.each<{ name: string; env: Record<string, string | undefined>; says: RegExp }>([
+    { name: "missing APP_ID", env: { ...base, APP_ID: undefined }, says: /APP_ID is not set/ },
+    { name: "empty APP_ID", env: { ...base, APP_ID: "" }, says: /APP_ID is not set/ },
+    { name: "APP_ID not a number", env: { ...base, APP_ID: "loopx" }, says: /APP_ID must be/ },
+    {
+      name: "no key at all",
+      env: { ...base, PRIVATE_KEY: undefined },
+      says: /PRIVATE_KEY is not set.*PRIVATE_KEY_PATH/,
+    },
+    {
+      name: "a key that is not PEM",
+      env: { ...base, PRIVATE_KEY: "ghp_notakey" },
+      says: /not a PEM private key/,
+    },
+    {
+      name: "a broken PEM",
+      env: {
+        ...base,
+        PRIVATE_KEY: "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END RSA PRIVATE KEY-----",
+      },
+      says: /could not be read as a private key/,
+    },
+    {
+      name: "no webhook secret",
+      env: { ...base, WEBHOOK_SECRET: undefined },
+      says: /WEBHOOK_SECRET/,
+    },
+    {
+      name: "PGlite without a data dir",
+      env: { ...base, DATABASE_URL: undefined },
+      says: /set LOOPX_DATA_DIR .*or set DATABASE_URL/,
+    },
+    {
+      name: "a database URL of the wrong kind",
+      env: { ...base, DATABASE_URL: "mysql://x@y/z" },
+      says: /postgres:\/\//,
+    },
+    { name: "a bad port", env: { ...base, PORT: "http" }, says: /PORT must be/ },
+    {
+      name: "a bad kill switch",
+      env: { ...base, LOOPX_KILL_SWITCH: "acme" },
+      says: /LOOPX_KILL_SWITCH must list numeric installation ids/,
+    },
+    {
+      name: "a bad ceiling",
+      env: { ...base, LOOPX_SPEND_CEILING_USD: "lots" },
+      says: /LOOPX_SPEND_CEILING_USD/,
+    },
+  ])("$name → says what to set", ({ env, says }) => {
+    const problems = problemsOf(env);
+    expect(problems.join("\n")).toMatch(says);
+  });
+
+  it("lists every problem at once", () => {
+    const problems = problemsOf({});
+    expect(problems).toHaveLength(4);
+    const error = (() => {
+      try {
+        parseSettings({});
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(SettingsError);
+    expect(String(error)).toContain("LoopX cannot start");
+  });
+});
