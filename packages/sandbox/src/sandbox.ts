@@ -7,6 +7,7 @@ import { Faults, type RouteFault } from "./faults.ts";
 import { GitRoot } from "./git/root.ts";
 import { inspector } from "./inspect.ts";
 import { lifecycleApi } from "./lifecycle.ts";
+import { lifecycleApi } from "./lifecycle.ts";
 import { OidcIssuer } from "./oidc.ts";
 import { Renderer } from "./render/core.ts";
 import { renderPull } from "./render/pulls.ts";
@@ -146,6 +147,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
       bus.config.webhookUrl = next;
     },
     ...setup,
+    ...lifecycleApi({ store, bus, user: setup.createUser, repoByFullName }),
     ...lifecycleApi({ store, bus, user: setup.createUser, repoByFullName }),
     /** The clone URL of a repository (git smart HTTP; Basic auth `x-access-token:<token>`). */
     cloneUrl: (fullName: string, token?: string) => {
