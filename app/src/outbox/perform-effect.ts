@@ -13,6 +13,7 @@ import type { OutboxItem, Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
+import { requestReview } from "./request-review.ts";
 
 export interface EffectContext {
   deps: AppDeps;
@@ -124,7 +125,7 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     case "create_sub_issue":
       return createSubIssue(ctx.deps, port, state, effect.todo);
     case "review_request":
-      throw new UnsupportedEffectError(effect.kind);
+      return requestReview(port, state, effect);
   }
 }
 

@@ -1,0 +1,40 @@
+import { type GitHubPort, type IssueRef, neutralize, neutralizeInline } from "@loopx/github";
+import type { Logger } from "../deps.ts";
+
+/**
+ * A reaction is an acknowledgement, not state: if GitHub refuses one, the command still
+ * counts (and must not be applied twice by a retry), so a failure is logged, not thrown.
+ */
+export async function reactTo(
+  port: GitHubPort,
+  log: Logger,
+  issue: IssueRef,
+  commentId: number,
+  content: "eyes" | "+1" | "confused",
+): Promise<void> {
+  try {
+    await port.react({ owner: issue.owner, repo: issue.repo }, commentId, content);
+  } catch (error) {
+    log.warn(
+      `reacting ${content} to comment ${commentId}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/**
+ * One reply per comment (keyed by its id, so a redelivery finds it instead of posting
+ * again): the command as typed, why it was not applied, and what would work. Everything a
+ * person or the kernel wrote is neutralised; `help` is our own constant, shown as-is.
+ */
+export async function replyTo(
+  port: GitHubPort,
+  issue: IssueRef,
+  commentId: number,
+  quoted: string,
+  message: string,
+  help?: string,
+): Promise<void> {
+  const lines = [`> ${neutralizeInline(quoted, 200)}`, "", neutralize(message)];
+  if (help) lines.push("", help);
+  await port.ensureComment(issue, `reply:comment:${commentId}`, lines.join("\n"));
+}

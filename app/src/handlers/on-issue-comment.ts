@@ -1,0 +1,123 @@
+import { type GoalState, queueNote } from "@loopx/core";
+import { type CommandParse, type GitHubPort, HELP_TEXT, parseCommand } from "@loopx/github";
+import type { Applied, Delivery } from "@loopx/store";
+import { actorFor, type HumanActor } from "../authority.ts";
+import type { AppDeps } from "../deps.ts";
+import { loadRepoConfig } from "../repo-config.ts";
+import type { IssueCommentEvent } from "../webhooks/payloads.ts";
+import { reactTo, replyTo } from "./comment-replies.ts";
+import { issueRef, repoName, transitionContext } from "./goal-context.ts";
+import { commentAlreadyApplied, tagWithComment } from "./goal-lookups.ts";
+import { applied, ignored, type Outcome } from "./outcome.ts";
+import { type CommandTransition, planCommand } from "./run-command.ts";
+
+const isBot = (who: { login: string; type: string }) =>
+  who.type === "Bot" || who.login.endsWith("[bot]");
+
+/**
+ * `issue_comment.created` on a goal issue: a `/loopx` command on the first line is applied
+ * once per comment id by someone with write access; any other comment is a note for the
+ * next slice (a writer's as instruction, anyone else's as fenced data). Bots — the app
+ * included — are observed (the delivery is recorded) but never obeyed. Edited comments are
+ * not routed here at all: a command added by editing never acts.
+ */
+export async function onIssueComment(
+  deps: AppDeps,
+  delivery: Delivery,
+  e: IssueCommentEvent,
+): Promise<Outcome> {
+  if (e.issue.pull_request !== undefined) return ignored("a comment on a pull request");
+  const author = e.comment.user ?? e.sender;
+  if (isBot(author)) return ignored(`comment by ${author.login}: bots carry no authority`);
+  const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
+  if (!goal) return ignored("no goal on this issue");
+  const commentId = e.comment.id;
+  if (await commentAlreadyApplied(deps.store, goal.goal.id, commentId)) {
+    return ignored(`comment ${commentId} was already applied`);
+  }
+  const body = e.comment.body ?? "";
+  const port = await deps.portFor(e.installation.id);
+  const repo = repoName(e.repository);
+  const config = await loadRepoConfig(port, repo);
+  const owners = config.ok ? config.config.owners : [];
+  const actor = await actorFor(port, repo, author, owners);
+  const parsed = parseCommand(body);
+  const turn: Turn = { deps, delivery, port, goal, actor, commentId, e };
+  if (parsed === null) return queueCommentNote(turn, body);
+  return runCommand(turn, parsed, config);
+}
+
+interface Turn {
+  deps: AppDeps;
+  delivery: Delivery;
+  port: GitHubPort;
+  goal: GoalState;
+  actor: HumanActor;
+  commentId: number;
+  e: IssueCommentEvent;
+}
+
+/** Every comment is kept for the next slice; only a writer's becomes an instruction. */
+async function queueCommentNote(t: Turn, body: string): Promise<Outcome> {
+  const text = body.trim().slice(0, 4000);
+  if (text === "") return ignored("an empty comment");
+  const result = await applyFor(t, (s, ctx) => queueNote(s, { text }, ctx));
+  return result.ok ? applied : ignored(`note refused: ${result.refusal.code}`);
+}
+
+async function runCommand(
+  t: Turn,
+  parsed: CommandParse,
+  config: Awaited<ReturnType<typeof loadRepoConfig>>,
+): Promise<Outcome> {
+  const { deps, port, e, commentId } = t;
+  const issue = issueRef(e.repository, e.issue.number);
+  const typed = (e.comment.body ?? "").trim().split(/\r?\n/)[0] ?? "";
+  await reactTo(port, deps.log, issue, commentId, "eyes");
+  if (parsed.kind === "error") {
+    await replyTo(port, issue, commentId, typed, parsed.message, parsed.help);
+    return ignored(`malformed command: ${parsed.code}`);
+  }
+  if (parsed.command.name === "help") {
+    await replyTo(port, issue, commentId, typed, "Here is what LoopX understands.", HELP_TEXT);
+    await reactTo(port, deps.log, issue, commentId, "+1");
+    return ignored("help");
+  }
+  if (!t.actor.trusted) {
+    await replyTo(
+      port,
+      issue,
+      commentId,
+      typed,
+      `LoopX commands need write access to ${e.repository.full_name} (or being an owner listed in \`.github/loopx.yml\`); ${t.actor.login} does not have it, so nothing changed. Ask a maintainer to run it, or leave a plain comment: it reaches the next slice as a note.`,
+    );
+    return ignored(`command from ${t.actor.login}, who has no write access`);
+  }
+  const repo = repoName(e.repository);
+  const plan = await planCommand(
+    { port, repo, goal: t.goal, config, login: t.actor.login },
+    parsed.command,
+  );
+  if (plan.kind === "help") return ignored("help");
+  if (plan.kind === "refuse") {
+    await replyTo(port, issue, commentId, typed, plan.message);
+    return ignored("command refused before the kernel");
+  }
+  const result = await applyFor(t, plan.transition);
+  if (!result.ok) {
+    await replyTo(port, issue, commentId, typed, result.refusal.message);
+    return ignored(`refused: ${result.refusal.code}`);
+  }
+  await reactTo(port, deps.log, issue, commentId, "+1");
+  return applied;
+}
+
+/** Applies for this delivery; the comment id rides on every event, for the once-per-comment check. */
+function applyFor(t: Turn, transition: CommandTransition): Promise<Applied> {
+  const { deps } = t;
+  return deps.store.apply(
+    t.goal.goal.id,
+    (s, now) => tagWithComment(transition(s, transitionContext(deps, t.actor, now)), t.commentId),
+    { deliveryId: t.delivery.deliveryId },
+  );
+}

@@ -1,0 +1,35 @@
+import { reopenGatesForPush } from "@loopx/core";
+import type { Delivery } from "@loopx/store";
+import type { AppDeps } from "../deps.ts";
+import type { PullRequestEvent } from "../webhooks/review-payloads.ts";
+import { transitionContext } from "./goal-context.ts";
+import { goalIdsForPull } from "./goal-lookups.ts";
+import { applied, ignored, type Outcome } from "./outcome.ts";
+
+/**
+ * `pull_request.synchronize`: the PR's head moved, so an approval of the old head no longer
+ * covers it. Every goal with a gate on (or a link to) this PR follows the new head; an
+ * approved gate opens again. Whoever pushed, this only ever takes authority away.
+ */
+export async function onPullRequestPush(
+  deps: AppDeps,
+  delivery: Delivery,
+  e: PullRequestEvent,
+): Promise<Outcome> {
+  const pr = e.pull_request.number;
+  const headSha = e.pull_request.head.sha;
+  const ids = await goalIdsForPull(deps.store, e.repository.id, pr);
+  if (ids.length === 0) return ignored(`no goal follows #${pr}`);
+  const actor = { kind: "system", reason: `push to #${pr}` } as const;
+  let outcome: Outcome = ignored(`no gate on #${pr} changed`);
+  for (const [i, id] of ids.entries()) {
+    const last = i === ids.length - 1;
+    const result = await deps.store.apply(
+      id,
+      (s, now) => reopenGatesForPush(s, { pr, headSha }, transitionContext(deps, actor, now)),
+      last ? { deliveryId: delivery.deliveryId } : {},
+    );
+    if (result.ok) outcome = applied;
+  }
+  return outcome;
+}
