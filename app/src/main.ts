@@ -1,0 +1,46 @@
+import type { Store } from "@loopx/store";
+import type { Probot } from "probot";
+import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "./create-loopx-app.ts";
+import type { Logger } from "./deps.ts";
+import { listen } from "./server.ts";
+import type { Settings } from "./settings.ts";
+
+export interface Running {
+  app: LoopxApp;
+  port: number;
+  /** Stops taking requests, then stops the workers (in-flight work finishes). */
+  close(): Promise<void>;
+}
+
+/** Serves the app on the configured port and starts its background work. */
+export async function main(opts: {
+  settings: Settings;
+  store: Store;
+  probot: Probot;
+  log: Logger;
+}): Promise<Running> {
+  const { settings, store, probot, log } = opts;
+  const app = await createLoopxApp({
+    probot,
+    store,
+    serverUrl: settings.github.serverUrl,
+    log,
+    controls: settings.controls,
+  });
+  const server = await listen(app.handle, settings.port, settings.host);
+  await app.start({
+    pollIntervalMs: settings.pollIntervalMs,
+    reconcileIntervalMs: settings.reconcileIntervalMs,
+  });
+  log.info(
+    `LoopX listening on ${settings.host}:${server.port} (webhooks at ${WEBHOOK_PATH}, /healthz, /metrics); GitHub API ${settings.github.apiUrl}; store: ${store.kind}`,
+  );
+  return {
+    app,
+    port: server.port,
+    async close() {
+      await server.close();
+      await app.close();
+    },
+  };
+}

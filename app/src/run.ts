@@ -1,0 +1,4 @@
+// `npm start`. Do not add logic here; it belongs in runner.ts.
+import { runner } from "./runner.ts";
+
+process.exitCode = await runner(process.env);
