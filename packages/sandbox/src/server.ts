@@ -55,7 +55,11 @@ function send(
   body: unknown,
   headers: Record<string, string>,
 ): void {
-  const text = body === undefined || status === 204 ? "" : JSON.stringify(body);
+  // `Accept: application/vnd.github.raw` answers a file's bytes as they are (Probot's config
+  // loader asks for that); everything else is JSON.
+  const raw =
+    typeof body === "string" && headers["content-type"]?.startsWith("application/vnd.github");
+  const text = body === undefined || status === 204 ? "" : raw ? body : JSON.stringify(body);
   res.writeHead(status, {
     ...(text ? { "content-type": "application/json; charset=utf-8" } : {}),
     ...headers,

@@ -73,6 +73,11 @@ export function repoRoutes(ctx: RouteContext): Route[] {
         const file = git.entry(commit, path);
         if (file && file.type === "blob") {
           const bytes = git.readBlob(file.sha);
+          if (/application\/vnd\.github(\.v3)?\.raw/.test(String(req.headers.accept ?? ""))) {
+            return ok(Buffer.from(bytes).toString("utf8"), 200, {
+              "content-type": "application/vnd.github.raw; charset=utf-8",
+            });
+          }
           return ok({ ...describe(file), encoding: "base64", content: base64Lines(bytes) });
         }
         const children = git.listDir(commit, path);
