@@ -45,8 +45,8 @@ var require_tunnel = __commonJS({
     "use strict";
     var net = __require("net");
     var tls = __require("tls");
-    var http = __require("http");
-    var https = __require("https");
+    var http2 = __require("http");
+    var https2 = __require("https");
     var events = __require("events");
     var assert2 = __require("assert");
     var util = __require("util");
@@ -55,34 +55,34 @@ var require_tunnel = __commonJS({
     exports.httpOverHttps = httpOverHttps2;
     exports.httpsOverHttps = httpsOverHttps2;
     function httpOverHttp2(options) {
-      var agent = new TunnelingAgent(options);
-      agent.request = http.request;
-      return agent;
+      var agent2 = new TunnelingAgent(options);
+      agent2.request = http2.request;
+      return agent2;
     }
     function httpsOverHttp2(options) {
-      var agent = new TunnelingAgent(options);
-      agent.request = http.request;
-      agent.createSocket = createSecureSocket;
-      agent.defaultPort = 443;
-      return agent;
+      var agent2 = new TunnelingAgent(options);
+      agent2.request = http2.request;
+      agent2.createSocket = createSecureSocket;
+      agent2.defaultPort = 443;
+      return agent2;
     }
     function httpOverHttps2(options) {
-      var agent = new TunnelingAgent(options);
-      agent.request = https.request;
-      return agent;
+      var agent2 = new TunnelingAgent(options);
+      agent2.request = https2.request;
+      return agent2;
     }
     function httpsOverHttps2(options) {
-      var agent = new TunnelingAgent(options);
-      agent.request = https.request;
-      agent.createSocket = createSecureSocket;
-      agent.defaultPort = 443;
-      return agent;
+      var agent2 = new TunnelingAgent(options);
+      agent2.request = https2.request;
+      agent2.createSocket = createSecureSocket;
+      agent2.defaultPort = 443;
+      return agent2;
     }
     function TunnelingAgent(options) {
       var self = this;
       self.options = options || {};
       self.proxyOptions = self.options.proxy || {};
-      self.maxSockets = self.options.maxSockets || http.Agent.defaultMaxSockets;
+      self.maxSockets = self.options.maxSockets || http2.Agent.defaultMaxSockets;
       self.requests = [];
       self.sockets = [];
       self.on("free", function onFree(socket, host, port, localAddress) {
@@ -3310,7 +3310,7 @@ var require_data_url = __commonJS({
   "../node_modules/undici/lib/web/fetch/data-url.js"(exports, module) {
     "use strict";
     var assert2 = __require("node:assert");
-    var encoder = new TextEncoder();
+    var encoder2 = new TextEncoder();
     var HTTP_TOKEN_CODEPOINTS = /^[!#$%&'*+\-.^_|~A-Za-z0-9]+$/;
     var HTTP_WHITESPACE_REGEX = /[\u000A\u000D\u0009\u0020]/;
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
@@ -3383,7 +3383,7 @@ var require_data_url = __commonJS({
       return input2.slice(start, position.position);
     }
     function stringPercentDecode(input2) {
-      const bytes = encoder.encode(input2);
+      const bytes = encoder2.encode(input2);
       return percentDecode(bytes);
     }
     function isHexCharByte(byte) {
@@ -7626,7 +7626,7 @@ var require_client = __commonJS({
     "use strict";
     var assert2 = __require("node:assert");
     var net = __require("node:net");
-    var http = __require("node:http");
+    var http2 = __require("node:http");
     var util = require_util();
     var { channels } = require_diagnostics();
     var Request = require_request();
@@ -7815,7 +7815,7 @@ var require_client = __commonJS({
         this[kUrl] = util.parseOrigin(url2);
         this[kConnector] = connect2;
         this[kPipelining] = pipelining != null ? pipelining : 1;
-        this[kMaxHeadersSize] = maxHeaderSize || http.maxHeaderSize;
+        this[kMaxHeadersSize] = maxHeaderSize || http2.maxHeaderSize;
         this[kKeepAliveDefaultTimeout] = keepAliveTimeout == null ? 4e3 : keepAliveTimeout;
         this[kKeepAliveMaxTimeout] = keepAliveMaxTimeout == null ? 6e5 : keepAliveMaxTimeout;
         this[kKeepAliveTimeoutThreshold] = keepAliveTimeoutThreshold == null ? 2e3 : keepAliveTimeoutThreshold;
@@ -8622,7 +8622,7 @@ var require_agent = __commonJS({
     function defaultFactory(origin, opts) {
       return opts && opts.connections === 1 ? new Client(origin, opts) : new Pool(origin, opts);
     }
-    var Agent = class extends DispatcherBase {
+    var Agent3 = class extends DispatcherBase {
       constructor({ factory = defaultFactory, maxRedirections = 0, connect, tls, ...options } = {}) {
         if (typeof factory !== "function") {
           throw new InvalidArgumentError("factory must be a function.");
@@ -8697,7 +8697,7 @@ var require_agent = __commonJS({
         await Promise.all(destroyPromises);
       }
     };
-    module.exports = Agent;
+    module.exports = Agent3;
   }
 });
 
@@ -8707,7 +8707,7 @@ var require_proxy_agent = __commonJS({
     "use strict";
     var { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = require_symbols();
     var { URL: URL2 } = __require("node:url");
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var Pool = require_pool();
     var DispatcherBase = require_dispatcher_base();
     var { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = require_errors();
@@ -8822,7 +8822,7 @@ var require_proxy_agent = __commonJS({
           return agentFactory(origin2, options);
         };
         this[kClient] = clientFactory(url2, { connect });
-        this[kAgent] = new Agent({
+        this[kAgent] = new Agent3({
           ...opts,
           factory,
           connect: async (opts2, callback) => {
@@ -8931,7 +8931,7 @@ var require_env_http_proxy_agent = __commonJS({
     var DispatcherBase = require_dispatcher_base();
     var { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = require_symbols();
     var ProxyAgent2 = require_proxy_agent();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var DEFAULT_PORTS = {
       "http:": 80,
       "https:": 443
@@ -8951,7 +8951,7 @@ var require_env_http_proxy_agent = __commonJS({
           });
         }
         const { httpProxy, httpsProxy, noProxy, ...agentOpts } = opts;
-        this[kNoProxyAgent] = new Agent(agentOpts);
+        this[kNoProxyAgent] = new Agent3(agentOpts);
         const HTTP_PROXY = httpProxy ?? process.env.http_proxy ?? process.env.HTTP_PROXY;
         if (HTTP_PROXY) {
           this[kHttpProxyAgent] = new ProxyAgent2({ ...agentOpts, uri: HTTP_PROXY });
@@ -8968,8 +8968,8 @@ var require_env_http_proxy_agent = __commonJS({
       }
       [kDispatch](opts, handler) {
         const url2 = new URL(opts.origin);
-        const agent = this.#getProxyAgentForUrl(url2);
-        return agent.dispatch(opts, handler);
+        const agent2 = this.#getProxyAgentForUrl(url2);
+        return agent2.dispatch(opts, handler);
       }
       async [kClose]() {
         await this[kNoProxyAgent].close();
@@ -9418,9 +9418,9 @@ var require_retry_agent = __commonJS({
     var RetryAgent = class extends Dispatcher {
       #agent = null;
       #options = null;
-      constructor(agent, options = {}) {
+      constructor(agent2, options = {}) {
         super(options);
-        this.#agent = agent;
+        this.#agent = agent2;
         this.#options = options;
       }
       dispatch(opts, handler) {
@@ -10889,16 +10889,16 @@ var require_mock_utils = __commonJS({
       return true;
     }
     function buildMockDispatch() {
-      const agent = this[kMockAgent];
+      const agent2 = this[kMockAgent];
       const origin = this[kOrigin];
       const originalDispatch = this[kOriginalDispatch];
       return function dispatch(opts, handler) {
-        if (agent.isMockActive) {
+        if (agent2.isMockActive) {
           try {
             mockDispatch.call(this, opts, handler);
           } catch (error63) {
             if (error63 instanceof MockNotMatchedError) {
-              const netConnect = agent[kGetNetConnect]();
+              const netConnect = agent2[kGetNetConnect]();
               if (netConnect === false) {
                 throw new MockNotMatchedError(`${error63.message}: subsequent request to origin ${origin} was not allowed (net.connect disabled)`);
               }
@@ -10927,7 +10927,7 @@ var require_mock_utils = __commonJS({
     }
     function buildMockOptions(opts) {
       if (opts) {
-        const { agent, ...mockOptions } = opts;
+        const { agent: agent2, ...mockOptions } = opts;
         return mockOptions;
       }
     }
@@ -11296,7 +11296,7 @@ var require_mock_agent = __commonJS({
   "../node_modules/undici/lib/mock/mock-agent.js"(exports, module) {
     "use strict";
     var { kClients } = require_symbols();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var {
       kAgent,
       kMockAgentSet,
@@ -11323,9 +11323,9 @@ var require_mock_agent = __commonJS({
         if (opts?.agent && typeof opts.agent.dispatch !== "function") {
           throw new InvalidArgumentError("Argument opts.agent must implement Agent");
         }
-        const agent = opts?.agent ? opts.agent : new Agent(opts);
-        this[kAgent] = agent;
-        this[kClients] = agent[kClients];
+        const agent2 = opts?.agent ? opts.agent : new Agent3(opts);
+        this[kAgent] = agent2;
+        this[kClients] = agent2[kClients];
         this[kOptions] = buildMockOptions(opts);
       }
       get(origin) {
@@ -11427,16 +11427,16 @@ var require_global2 = __commonJS({
     "use strict";
     var globalDispatcher = /* @__PURE__ */ Symbol.for("undici.globalDispatcher.1");
     var { InvalidArgumentError } = require_errors();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     if (getGlobalDispatcher() === void 0) {
-      setGlobalDispatcher(new Agent());
+      setGlobalDispatcher(new Agent3());
     }
-    function setGlobalDispatcher(agent) {
-      if (!agent || typeof agent.dispatch !== "function") {
+    function setGlobalDispatcher(agent2) {
+      if (!agent2 || typeof agent2.dispatch !== "function") {
         throw new InvalidArgumentError("Argument agent must implement Agent");
       }
       Object.defineProperty(globalThis, globalDispatcher, {
-        value: agent,
+        value: agent2,
         writable: true,
         enumerable: false,
         configurable: false
@@ -13611,7 +13611,7 @@ var require_fetch = __commonJS({
     function handleFetchDone(response) {
       finalizeAndReportTiming(response, "fetch");
     }
-    function fetch(input2, init = void 0) {
+    function fetch2(input2, init = void 0) {
       webidl.argumentLengthCheck(arguments, 1, "globalThis.fetch");
       let p = createDeferredPromise();
       let requestObject;
@@ -14433,13 +14433,13 @@ var require_fetch = __commonJS({
       return response;
       function dispatch({ body }) {
         const url2 = requestCurrentURL(request);
-        const agent = fetchParams.controller.dispatcher;
-        return new Promise((resolve, reject) => agent.dispatch(
+        const agent2 = fetchParams.controller.dispatcher;
+        return new Promise((resolve, reject) => agent2.dispatch(
           {
             path: url2.pathname + url2.search,
             origin: url2.origin,
             method: request.method,
-            body: agent.isMockActive ? request.body && (request.body.source || request.body.stream) : body,
+            body: agent2.isMockActive ? request.body && (request.body.source || request.body.stream) : body,
             headers: request.headersList.entries,
             maxRedirections: 0,
             upgrade: request.mode === "websocket" ? "websocket" : void 0
@@ -14566,7 +14566,7 @@ var require_fetch = __commonJS({
       }
     }
     module.exports = {
-      fetch,
+      fetch: fetch2,
       Fetch,
       fetching,
       finalizeAndReportTiming
@@ -15049,11 +15049,11 @@ var require_util4 = __commonJS({
             dataURL += serializeAMimeType(parsed);
           }
           dataURL += ";base64,";
-          const decoder = new StringDecoder("latin1");
+          const decoder2 = new StringDecoder("latin1");
           for (const chunk of bytes) {
-            dataURL += btoa2(decoder.write(chunk));
+            dataURL += btoa2(decoder2.write(chunk));
           }
-          dataURL += btoa2(decoder.end());
+          dataURL += btoa2(decoder2.end());
           return dataURL;
         }
         case "Text": {
@@ -15078,11 +15078,11 @@ var require_util4 = __commonJS({
         }
         case "BinaryString": {
           let binaryString = "";
-          const decoder = new StringDecoder("latin1");
+          const decoder2 = new StringDecoder("latin1");
           for (const chunk of bytes) {
-            binaryString += decoder.write(chunk);
+            binaryString += decoder2.write(chunk);
           }
-          binaryString += decoder.end();
+          binaryString += decoder2.end();
           return binaryString;
         }
       }
@@ -19019,7 +19019,7 @@ var require_undici = __commonJS({
     var Dispatcher = require_dispatcher();
     var Pool = require_pool();
     var BalancedPool = require_balanced_pool();
-    var Agent = require_agent();
+    var Agent3 = require_agent();
     var ProxyAgent2 = require_proxy_agent();
     var EnvHttpProxyAgent = require_env_http_proxy_agent();
     var RetryAgent = require_retry_agent();
@@ -19042,7 +19042,7 @@ var require_undici = __commonJS({
     module.exports.Client = Client;
     module.exports.Pool = Pool;
     module.exports.BalancedPool = BalancedPool;
-    module.exports.Agent = Agent;
+    module.exports.Agent = Agent3;
     module.exports.ProxyAgent = ProxyAgent2;
     module.exports.EnvHttpProxyAgent = EnvHttpProxyAgent;
     module.exports.RetryAgent = RetryAgent;
@@ -19089,8 +19089,8 @@ var require_undici = __commonJS({
           }
           url2 = util.parseURL(url2);
         }
-        const { agent, dispatcher = getGlobalDispatcher() } = opts;
-        if (agent) {
+        const { agent: agent2, dispatcher = getGlobalDispatcher() } = opts;
+        if (agent2) {
           throw new InvalidArgumentError("unsupported opts.agent. Did you mean opts.client?");
         }
         return fn.call(dispatcher, {
@@ -19104,7 +19104,7 @@ var require_undici = __commonJS({
     module.exports.setGlobalDispatcher = setGlobalDispatcher;
     module.exports.getGlobalDispatcher = getGlobalDispatcher;
     var fetchImpl = require_fetch().fetch;
-    module.exports.fetch = async function fetch(init, options = void 0) {
+    module.exports.fetch = async function fetch2(init, options = void 0) {
       try {
         return await fetchImpl(init, options);
       } catch (err) {
@@ -19256,8 +19256,112 @@ function prepareKeyValueMessage(key, value) {
 import * as os4 from "os";
 
 // ../node_modules/@actions/http-client/lib/index.js
+import * as http from "http";
+import * as https from "https";
+
+// ../node_modules/@actions/http-client/lib/proxy.js
+function getProxyUrl(reqUrl) {
+  const usingSsl = reqUrl.protocol === "https:";
+  if (checkBypass(reqUrl)) {
+    return void 0;
+  }
+  const proxyVar = (() => {
+    if (usingSsl) {
+      return process.env["https_proxy"] || process.env["HTTPS_PROXY"];
+    } else {
+      return process.env["http_proxy"] || process.env["HTTP_PROXY"];
+    }
+  })();
+  if (proxyVar) {
+    try {
+      return new DecodedURL(proxyVar);
+    } catch (_a3) {
+      if (!proxyVar.startsWith("http://") && !proxyVar.startsWith("https://"))
+        return new DecodedURL(`http://${proxyVar}`);
+    }
+  } else {
+    return void 0;
+  }
+}
+function checkBypass(reqUrl) {
+  if (!reqUrl.hostname) {
+    return false;
+  }
+  const reqHost = reqUrl.hostname;
+  if (isLoopbackAddress(reqHost)) {
+    return true;
+  }
+  const noProxy = process.env["no_proxy"] || process.env["NO_PROXY"] || "";
+  if (!noProxy) {
+    return false;
+  }
+  let reqPort;
+  if (reqUrl.port) {
+    reqPort = Number(reqUrl.port);
+  } else if (reqUrl.protocol === "http:") {
+    reqPort = 80;
+  } else if (reqUrl.protocol === "https:") {
+    reqPort = 443;
+  }
+  const upperReqHosts = [reqUrl.hostname.toUpperCase()];
+  if (typeof reqPort === "number") {
+    upperReqHosts.push(`${upperReqHosts[0]}:${reqPort}`);
+  }
+  for (const upperNoProxyItem of noProxy.split(",").map((x) => x.trim().toUpperCase()).filter((x) => x)) {
+    if (upperNoProxyItem === "*" || upperReqHosts.some((x) => x === upperNoProxyItem || x.endsWith(`.${upperNoProxyItem}`) || upperNoProxyItem.startsWith(".") && x.endsWith(`${upperNoProxyItem}`))) {
+      return true;
+    }
+  }
+  return false;
+}
+function isLoopbackAddress(host) {
+  const hostLower = host.toLowerCase();
+  return hostLower === "localhost" || hostLower.startsWith("127.") || hostLower.startsWith("[::1]") || hostLower.startsWith("[0:0:0:0:0:0:0:1]");
+}
+var DecodedURL = class extends URL {
+  constructor(url2, base) {
+    super(url2, base);
+    this._decodedUsername = decodeURIComponent(super.username);
+    this._decodedPassword = decodeURIComponent(super.password);
+  }
+  get username() {
+    return this._decodedUsername;
+  }
+  get password() {
+    return this._decodedPassword;
+  }
+};
+
+// ../node_modules/@actions/http-client/lib/index.js
 var tunnel = __toESM(require_tunnel2(), 1);
 var import_undici = __toESM(require_undici(), 1);
+var __awaiter = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve) {
+      resolve(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
 var HttpCodes;
 (function(HttpCodes2) {
   HttpCodes2[HttpCodes2["OK"] = 200] = "OK";
@@ -19309,11 +19413,698 @@ var HttpResponseRetryCodes = [
   HttpCodes.ServiceUnavailable,
   HttpCodes.GatewayTimeout
 ];
+var RetryableHttpVerbs = ["OPTIONS", "GET", "DELETE", "HEAD"];
+var ExponentialBackoffCeiling = 10;
+var ExponentialBackoffTimeSlice = 5;
+var HttpClientError = class _HttpClientError extends Error {
+  constructor(message, statusCode) {
+    super(message);
+    this.name = "HttpClientError";
+    this.statusCode = statusCode;
+    Object.setPrototypeOf(this, _HttpClientError.prototype);
+  }
+};
+var HttpClientResponse = class {
+  constructor(message) {
+    this.message = message;
+  }
+  readBody() {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+        let output2 = Buffer.alloc(0);
+        this.message.on("data", (chunk) => {
+          output2 = Buffer.concat([output2, chunk]);
+        });
+        this.message.on("end", () => {
+          resolve(output2.toString());
+        });
+      }));
+    });
+  }
+  readBodyBuffer() {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve) => __awaiter(this, void 0, void 0, function* () {
+        const chunks = [];
+        this.message.on("data", (chunk) => {
+          chunks.push(chunk);
+        });
+        this.message.on("end", () => {
+          resolve(Buffer.concat(chunks));
+        });
+      }));
+    });
+  }
+};
+var HttpClient = class {
+  constructor(userAgent, handlers, requestOptions) {
+    this._ignoreSslError = false;
+    this._allowRedirects = true;
+    this._allowRedirectDowngrade = false;
+    this._maxRedirects = 50;
+    this._allowRetries = false;
+    this._maxRetries = 1;
+    this._keepAlive = false;
+    this._disposed = false;
+    this.userAgent = this._getUserAgentWithOrchestrationId(userAgent);
+    this.handlers = handlers || [];
+    this.requestOptions = requestOptions;
+    if (requestOptions) {
+      if (requestOptions.ignoreSslError != null) {
+        this._ignoreSslError = requestOptions.ignoreSslError;
+      }
+      this._socketTimeout = requestOptions.socketTimeout;
+      if (requestOptions.allowRedirects != null) {
+        this._allowRedirects = requestOptions.allowRedirects;
+      }
+      if (requestOptions.allowRedirectDowngrade != null) {
+        this._allowRedirectDowngrade = requestOptions.allowRedirectDowngrade;
+      }
+      if (requestOptions.maxRedirects != null) {
+        this._maxRedirects = Math.max(requestOptions.maxRedirects, 0);
+      }
+      if (requestOptions.keepAlive != null) {
+        this._keepAlive = requestOptions.keepAlive;
+      }
+      if (requestOptions.allowRetries != null) {
+        this._allowRetries = requestOptions.allowRetries;
+      }
+      if (requestOptions.maxRetries != null) {
+        this._maxRetries = requestOptions.maxRetries;
+      }
+    }
+  }
+  options(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("OPTIONS", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  get(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("GET", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  del(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("DELETE", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  post(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("POST", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  patch(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("PATCH", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  put(requestUrl, data, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("PUT", requestUrl, data, additionalHeaders || {});
+    });
+  }
+  head(requestUrl, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request("HEAD", requestUrl, null, additionalHeaders || {});
+    });
+  }
+  sendStream(verb, requestUrl, stream, additionalHeaders) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return this.request(verb, requestUrl, stream, additionalHeaders);
+    });
+  }
+  /**
+   * Gets a typed object from an endpoint
+   * Be aware that not found returns a null.  Other errors (4xx, 5xx) reject the promise
+   */
+  getJson(requestUrl_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      const res = yield this.get(requestUrl, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  postJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.post(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  putJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.put(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  patchJson(requestUrl_1, obj_1) {
+    return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
+      const data = JSON.stringify(obj, null, 2);
+      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      const res = yield this.patch(requestUrl, data, additionalHeaders);
+      return this._processResponse(res, this.requestOptions);
+    });
+  }
+  /**
+   * Makes a raw http request.
+   * All other methods such as get, post, patch, and request ultimately call this.
+   * Prefer get, del, post and patch
+   */
+  request(verb, requestUrl, data, headers) {
+    return __awaiter(this, void 0, void 0, function* () {
+      if (this._disposed) {
+        throw new Error("Client has already been disposed.");
+      }
+      const parsedUrl = new URL(requestUrl);
+      let info2 = this._prepareRequest(verb, parsedUrl, headers);
+      const maxTries = this._allowRetries && RetryableHttpVerbs.includes(verb) ? this._maxRetries + 1 : 1;
+      let numTries = 0;
+      let response;
+      do {
+        response = yield this.requestRaw(info2, data);
+        if (response && response.message && response.message.statusCode === HttpCodes.Unauthorized) {
+          let authenticationHandler;
+          for (const handler of this.handlers) {
+            if (handler.canHandleAuthentication(response)) {
+              authenticationHandler = handler;
+              break;
+            }
+          }
+          if (authenticationHandler) {
+            return authenticationHandler.handleAuthentication(this, info2, data);
+          } else {
+            return response;
+          }
+        }
+        let redirectsRemaining = this._maxRedirects;
+        while (response.message.statusCode && HttpRedirectCodes.includes(response.message.statusCode) && this._allowRedirects && redirectsRemaining > 0) {
+          const redirectUrl = response.message.headers["location"];
+          if (!redirectUrl) {
+            break;
+          }
+          const parsedRedirectUrl = new URL(redirectUrl);
+          if (parsedUrl.protocol === "https:" && parsedUrl.protocol !== parsedRedirectUrl.protocol && !this._allowRedirectDowngrade) {
+            throw new Error("Redirect from HTTPS to HTTP protocol. This downgrade is not allowed for security reasons. If you want to allow this behavior, set the allowRedirectDowngrade option to true.");
+          }
+          yield response.readBody();
+          if (parsedRedirectUrl.hostname !== parsedUrl.hostname) {
+            for (const header in headers) {
+              if (header.toLowerCase() === "authorization") {
+                delete headers[header];
+              }
+            }
+          }
+          info2 = this._prepareRequest(verb, parsedRedirectUrl, headers);
+          response = yield this.requestRaw(info2, data);
+          redirectsRemaining--;
+        }
+        if (!response.message.statusCode || !HttpResponseRetryCodes.includes(response.message.statusCode)) {
+          return response;
+        }
+        numTries += 1;
+        if (numTries < maxTries) {
+          yield response.readBody();
+          yield this._performExponentialBackoff(numTries);
+        }
+      } while (numTries < maxTries);
+      return response;
+    });
+  }
+  /**
+   * Needs to be called if keepAlive is set to true in request options.
+   */
+  dispose() {
+    if (this._agent) {
+      this._agent.destroy();
+    }
+    this._disposed = true;
+  }
+  /**
+   * Raw request.
+   * @param info
+   * @param data
+   */
+  requestRaw(info2, data) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve, reject) => {
+        function callbackForResult(err, res) {
+          if (err) {
+            reject(err);
+          } else if (!res) {
+            reject(new Error("Unknown error"));
+          } else {
+            resolve(res);
+          }
+        }
+        this.requestRawWithCallback(info2, data, callbackForResult);
+      });
+    });
+  }
+  /**
+   * Raw request with callback.
+   * @param info
+   * @param data
+   * @param onResult
+   */
+  requestRawWithCallback(info2, data, onResult) {
+    if (typeof data === "string") {
+      if (!info2.options.headers) {
+        info2.options.headers = {};
+      }
+      info2.options.headers["Content-Length"] = Buffer.byteLength(data, "utf8");
+    }
+    let callbackCalled = false;
+    function handleResult(err, res) {
+      if (!callbackCalled) {
+        callbackCalled = true;
+        onResult(err, res);
+      }
+    }
+    const req = info2.httpModule.request(info2.options, (msg) => {
+      const res = new HttpClientResponse(msg);
+      handleResult(void 0, res);
+    });
+    let socket;
+    req.on("socket", (sock) => {
+      socket = sock;
+    });
+    req.setTimeout(this._socketTimeout || 3 * 6e4, () => {
+      if (socket) {
+        socket.end();
+      }
+      handleResult(new Error(`Request timeout: ${info2.options.path}`));
+    });
+    req.on("error", function(err) {
+      handleResult(err);
+    });
+    if (data && typeof data === "string") {
+      req.write(data, "utf8");
+    }
+    if (data && typeof data !== "string") {
+      data.on("close", function() {
+        req.end();
+      });
+      data.pipe(req);
+    } else {
+      req.end();
+    }
+  }
+  /**
+   * Gets an http agent. This function is useful when you need an http agent that handles
+   * routing through a proxy server - depending upon the url and proxy environment variables.
+   * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
+   */
+  getAgent(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    return this._getAgent(parsedUrl);
+  }
+  getAgentDispatcher(serverUrl) {
+    const parsedUrl = new URL(serverUrl);
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (!useProxy) {
+      return;
+    }
+    return this._getProxyAgentDispatcher(parsedUrl, proxyUrl);
+  }
+  _prepareRequest(method, requestUrl, headers) {
+    const info2 = {};
+    info2.parsedUrl = requestUrl;
+    const usingSsl = info2.parsedUrl.protocol === "https:";
+    info2.httpModule = usingSsl ? https : http;
+    const defaultPort = usingSsl ? 443 : 80;
+    info2.options = {};
+    info2.options.host = info2.parsedUrl.hostname;
+    info2.options.port = info2.parsedUrl.port ? parseInt(info2.parsedUrl.port) : defaultPort;
+    info2.options.path = (info2.parsedUrl.pathname || "") + (info2.parsedUrl.search || "");
+    info2.options.method = method;
+    info2.options.headers = this._mergeHeaders(headers);
+    if (this.userAgent != null) {
+      info2.options.headers["user-agent"] = this.userAgent;
+    }
+    info2.options.agent = this._getAgent(info2.parsedUrl);
+    if (this.handlers) {
+      for (const handler of this.handlers) {
+        handler.prepareRequest(info2.options);
+      }
+    }
+    return info2;
+  }
+  _mergeHeaders(headers) {
+    if (this.requestOptions && this.requestOptions.headers) {
+      return Object.assign({}, lowercaseKeys(this.requestOptions.headers), lowercaseKeys(headers || {}));
+    }
+    return lowercaseKeys(headers || {});
+  }
+  /**
+   * Gets an existing header value or returns a default.
+   * Handles converting number header values to strings since HTTP headers must be strings.
+   * Note: This returns string | string[] since some headers can have multiple values.
+   * For headers that must always be a single string (like Content-Type), use the
+   * specialized _getExistingOrDefaultContentTypeHeader method instead.
+   */
+  _getExistingOrDefaultHeader(additionalHeaders, header, _default3) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[header];
+      if (headerValue) {
+        clientHeader = typeof headerValue === "number" ? headerValue.toString() : headerValue;
+      }
+    }
+    const additionalValue = additionalHeaders[header];
+    if (additionalValue !== void 0) {
+      return typeof additionalValue === "number" ? additionalValue.toString() : additionalValue;
+    }
+    if (clientHeader !== void 0) {
+      return clientHeader;
+    }
+    return _default3;
+  }
+  /**
+   * Specialized version of _getExistingOrDefaultHeader for Content-Type header.
+   * Always returns a single string (not an array) since Content-Type should be a single value.
+   * Converts arrays to comma-separated strings and numbers to strings to ensure type safety.
+   * This was split from _getExistingOrDefaultHeader to provide stricter typing for callers
+   * that assign the result to places expecting a string (e.g., additionalHeaders[Headers.ContentType]).
+   */
+  _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default3) {
+    let clientHeader;
+    if (this.requestOptions && this.requestOptions.headers) {
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+      if (headerValue) {
+        if (typeof headerValue === "number") {
+          clientHeader = String(headerValue);
+        } else if (Array.isArray(headerValue)) {
+          clientHeader = headerValue.join(", ");
+        } else {
+          clientHeader = headerValue;
+        }
+      }
+    }
+    const additionalValue = additionalHeaders[Headers.ContentType];
+    if (additionalValue !== void 0) {
+      if (typeof additionalValue === "number") {
+        return String(additionalValue);
+      } else if (Array.isArray(additionalValue)) {
+        return additionalValue.join(", ");
+      } else {
+        return additionalValue;
+      }
+    }
+    if (clientHeader !== void 0) {
+      return clientHeader;
+    }
+    return _default3;
+  }
+  _getAgent(parsedUrl) {
+    let agent2;
+    const proxyUrl = getProxyUrl(parsedUrl);
+    const useProxy = proxyUrl && proxyUrl.hostname;
+    if (this._keepAlive && useProxy) {
+      agent2 = this._proxyAgent;
+    }
+    if (!useProxy) {
+      agent2 = this._agent;
+    }
+    if (agent2) {
+      return agent2;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    let maxSockets = 100;
+    if (this.requestOptions) {
+      maxSockets = this.requestOptions.maxSockets || http.globalAgent.maxSockets;
+    }
+    if (proxyUrl && proxyUrl.hostname) {
+      const agentOptions = {
+        maxSockets,
+        keepAlive: this._keepAlive,
+        proxy: Object.assign(Object.assign({}, (proxyUrl.username || proxyUrl.password) && {
+          proxyAuth: `${proxyUrl.username}:${proxyUrl.password}`
+        }), { host: proxyUrl.hostname, port: proxyUrl.port })
+      };
+      let tunnelAgent;
+      const overHttps = proxyUrl.protocol === "https:";
+      if (usingSsl) {
+        tunnelAgent = overHttps ? tunnel.httpsOverHttps : tunnel.httpsOverHttp;
+      } else {
+        tunnelAgent = overHttps ? tunnel.httpOverHttps : tunnel.httpOverHttp;
+      }
+      agent2 = tunnelAgent(agentOptions);
+      this._proxyAgent = agent2;
+    }
+    if (!agent2) {
+      const options = { keepAlive: this._keepAlive, maxSockets };
+      agent2 = usingSsl ? new https.Agent(options) : new http.Agent(options);
+      this._agent = agent2;
+    }
+    if (usingSsl && this._ignoreSslError) {
+      agent2.options = Object.assign(agent2.options || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return agent2;
+  }
+  _getProxyAgentDispatcher(parsedUrl, proxyUrl) {
+    let proxyAgent;
+    if (this._keepAlive) {
+      proxyAgent = this._proxyAgentDispatcher;
+    }
+    if (proxyAgent) {
+      return proxyAgent;
+    }
+    const usingSsl = parsedUrl.protocol === "https:";
+    proxyAgent = new import_undici.ProxyAgent(Object.assign({ uri: proxyUrl.href, pipelining: !this._keepAlive ? 0 : 1 }, (proxyUrl.username || proxyUrl.password) && {
+      token: `Basic ${Buffer.from(`${proxyUrl.username}:${proxyUrl.password}`).toString("base64")}`
+    }));
+    this._proxyAgentDispatcher = proxyAgent;
+    if (usingSsl && this._ignoreSslError) {
+      proxyAgent.options = Object.assign(proxyAgent.options.requestTls || {}, {
+        rejectUnauthorized: false
+      });
+    }
+    return proxyAgent;
+  }
+  _getUserAgentWithOrchestrationId(userAgent) {
+    const baseUserAgent = userAgent || "actions/http-client";
+    const orchId = process.env["ACTIONS_ORCHESTRATION_ID"];
+    if (orchId) {
+      const sanitizedId = orchId.replace(/[^a-z0-9_.-]/gi, "_");
+      return `${baseUserAgent} actions_orchestration_id/${sanitizedId}`;
+    }
+    return baseUserAgent;
+  }
+  _performExponentialBackoff(retryNumber) {
+    return __awaiter(this, void 0, void 0, function* () {
+      retryNumber = Math.min(ExponentialBackoffCeiling, retryNumber);
+      const ms = ExponentialBackoffTimeSlice * Math.pow(2, retryNumber);
+      return new Promise((resolve) => setTimeout(() => resolve(), ms));
+    });
+  }
+  _processResponse(res, options) {
+    return __awaiter(this, void 0, void 0, function* () {
+      return new Promise((resolve, reject) => __awaiter(this, void 0, void 0, function* () {
+        const statusCode = res.message.statusCode || 0;
+        const response = {
+          statusCode,
+          result: null,
+          headers: {}
+        };
+        if (statusCode === HttpCodes.NotFound) {
+          resolve(response);
+        }
+        function dateTimeDeserializer(key, value) {
+          if (typeof value === "string") {
+            const a = new Date(value);
+            if (!isNaN(a.valueOf())) {
+              return a;
+            }
+          }
+          return value;
+        }
+        let obj;
+        let contents;
+        try {
+          contents = yield res.readBody();
+          if (contents && contents.length > 0) {
+            if (options && options.deserializeDates) {
+              obj = JSON.parse(contents, dateTimeDeserializer);
+            } else {
+              obj = JSON.parse(contents);
+            }
+            response.result = obj;
+          }
+          response.headers = res.message.headers;
+        } catch (err) {
+        }
+        if (statusCode > 299) {
+          let msg;
+          if (obj && obj.message) {
+            msg = obj.message;
+          } else if (contents && contents.length > 0) {
+            msg = contents;
+          } else {
+            msg = `Failed request: (${statusCode})`;
+          }
+          const err = new HttpClientError(msg, statusCode);
+          err.result = response.result;
+          reject(err);
+        } else {
+          resolve(response);
+        }
+      }));
+    });
+  }
+};
+var lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => (c[k.toLowerCase()] = obj[k], c), {});
+
+// ../node_modules/@actions/http-client/lib/auth.js
+var __awaiter2 = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve) {
+      resolve(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
+var BearerCredentialHandler = class {
+  constructor(token) {
+    this.token = token;
+  }
+  // currently implements pre-authorization
+  // TODO: support preAuth = false where it hooks on 401
+  prepareRequest(options) {
+    if (!options.headers) {
+      throw Error("The request has no headers");
+    }
+    options.headers["Authorization"] = `Bearer ${this.token}`;
+  }
+  // This handler cannot handle 401
+  canHandleAuthentication() {
+    return false;
+  }
+  handleAuthentication() {
+    return __awaiter2(this, void 0, void 0, function* () {
+      throw new Error("not implemented");
+    });
+  }
+};
+
+// ../node_modules/@actions/core/lib/oidc-utils.js
+var __awaiter3 = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve) {
+      resolve(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
+var OidcClient = class _OidcClient {
+  static createHttpClient(allowRetry = true, maxRetry = 10) {
+    const requestOptions = {
+      allowRetries: allowRetry,
+      maxRetries: maxRetry
+    };
+    return new HttpClient("actions/oidc-client", [new BearerCredentialHandler(_OidcClient.getRequestToken())], requestOptions);
+  }
+  static getRequestToken() {
+    const token = process.env["ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+    if (!token) {
+      throw new Error("Unable to get ACTIONS_ID_TOKEN_REQUEST_TOKEN env variable");
+    }
+    return token;
+  }
+  static getIDTokenUrl() {
+    const runtimeUrl = process.env["ACTIONS_ID_TOKEN_REQUEST_URL"];
+    if (!runtimeUrl) {
+      throw new Error("Unable to get ACTIONS_ID_TOKEN_REQUEST_URL env variable");
+    }
+    return runtimeUrl;
+  }
+  static getCall(id_token_url) {
+    return __awaiter3(this, void 0, void 0, function* () {
+      var _a3;
+      const httpclient = _OidcClient.createHttpClient();
+      const res = yield httpclient.getJson(id_token_url).catch((error63) => {
+        throw new Error(`Failed to get ID Token. 
+ 
+        Error Code : ${error63.statusCode}
+ 
+        Error Message: ${error63.message}`);
+      });
+      const id_token = (_a3 = res.result) === null || _a3 === void 0 ? void 0 : _a3.value;
+      if (!id_token) {
+        throw new Error("Response json body do not have ID Token field");
+      }
+      return id_token;
+    });
+  }
+  static getIDToken(audience) {
+    return __awaiter3(this, void 0, void 0, function* () {
+      try {
+        let id_token_url = _OidcClient.getIDTokenUrl();
+        if (audience) {
+          const encodedAudience = encodeURIComponent(audience);
+          id_token_url = `${id_token_url}&audience=${encodedAudience}`;
+        }
+        debug(`ID token url is ${id_token_url}`);
+        const id_token = yield _OidcClient.getCall(id_token_url);
+        setSecret(id_token);
+        return id_token;
+      } catch (error63) {
+        throw new Error(`Error message: ${error63.message}`);
+      }
+    });
+  }
+};
 
 // ../node_modules/@actions/core/lib/summary.js
 import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
-var __awaiter = function(thisArg, _arguments, P, generator) {
+var __awaiter4 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
     return value instanceof P ? value : new P(function(resolve) {
       resolve(value);
@@ -19353,7 +20144,7 @@ var Summary = class {
    * @returns step summary file path
    */
   filePath() {
-    return __awaiter(this, void 0, void 0, function* () {
+    return __awaiter4(this, void 0, void 0, function* () {
       if (this._filePath) {
         return this._filePath;
       }
@@ -19394,7 +20185,7 @@ var Summary = class {
    * @returns {Promise<Summary>} summary instance
    */
   write(options) {
-    return __awaiter(this, void 0, void 0, function* () {
+    return __awaiter4(this, void 0, void 0, function* () {
       const overwrite = !!(options === null || options === void 0 ? void 0 : options.overwrite);
       const filePath = yield this.filePath();
       const writeFunc = overwrite ? writeFile : appendFile;
@@ -19408,7 +20199,7 @@ var Summary = class {
    * @returns {Summary} summary instance
    */
   clear() {
-    return __awaiter(this, void 0, void 0, function* () {
+    return __awaiter4(this, void 0, void 0, function* () {
       return this.emptyBuffer().write({ overwrite: true });
     });
   }
@@ -19612,11 +20403,41 @@ var platform = os3.platform();
 var arch = os3.arch();
 
 // ../node_modules/@actions/core/lib/core.js
+var __awaiter5 = function(thisArg, _arguments, P, generator) {
+  function adopt(value) {
+    return value instanceof P ? value : new P(function(resolve) {
+      resolve(value);
+    });
+  }
+  return new (P || (P = Promise))(function(resolve, reject) {
+    function fulfilled(value) {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function rejected(value) {
+      try {
+        step(generator["throw"](value));
+      } catch (e) {
+        reject(e);
+      }
+    }
+    function step(result) {
+      result.done ? resolve(result.value) : adopt(result.value).then(fulfilled, rejected);
+    }
+    step((generator = generator.apply(thisArg, _arguments || [])).next());
+  });
+};
 var ExitCode;
 (function(ExitCode2) {
   ExitCode2[ExitCode2["Success"] = 0] = "Success";
   ExitCode2[ExitCode2["Failure"] = 1] = "Failure";
 })(ExitCode || (ExitCode = {}));
+function setSecret(secret) {
+  issueCommand("add-mask", {}, secret);
+}
 function getInput(name, options) {
   const val = process.env[`INPUT_${name.replace(/ /g, "_").toUpperCase()}`] || "";
   if (options && options.required && !val) {
@@ -19639,11 +20460,22 @@ function setFailed(message) {
   process.exitCode = ExitCode.Failure;
   error(message);
 }
+function debug(message) {
+  issueCommand("debug", {}, message);
+}
 function error(message, properties = {}) {
   issueCommand("error", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
+function warning(message, properties = {}) {
+  issueCommand("warning", toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+}
 function info(message) {
   process.stdout.write(message + os4.EOL);
+}
+function getIDToken(aud) {
+  return __awaiter5(this, void 0, void 0, function* () {
+    return yield OidcClient.getIDToken(aud);
+  });
 }
 
 // ../node_modules/zod/v4/classic/external.js
@@ -39365,22 +40197,58 @@ function date4(params) {
 
 // src/inputs.ts
 var Phase = external_exports.enum(["wake", "ask", "agent", "report"]);
+var HarnessName = external_exports.enum(["shell", "claude-code", "codex"]);
+var JobResult = external_exports.enum(["success", "failure", "cancelled", "skipped"]);
+var envName = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
+var nameList = external_exports.string().transform(
+  (s) => s.split(/[\s,]+/).map((n) => n.trim()).filter((n) => n !== "")
+).pipe(external_exports.array(envName));
+var positiveNumber = external_exports.coerce.number().positive().finite();
 var ActionInput = external_exports.object({
   phase: Phase,
   /** Base URL of the LoopX App's tick API. */
   "api-url": external_exports.url().optional(),
   /** The OIDC audience the App expects. */
   audience: external_exports.string().min(1).default("loopx"),
-  /** The goal's issue number (ask and report). */
+  /** The goal's issue number (ask). */
   goal: external_exports.coerce.number().int().positive().optional(),
+  /** Where the phases write and read their files (ask.json, lease.json, result.json, bundle). */
+  "tick-dir": external_exports.string().min(1).optional(),
+  /** The repository working copy the agent works in (agent). */
+  workdir: external_exports.string().min(1).optional(),
+  /** Overrides the harness the App chose (agent). */
+  harness: HarnessName.optional(),
+  /** The command the shell harness runs (agent). */
+  "shell-command": external_exports.string().min(1).optional(),
+  /** Model for claude-code or codex (agent). */
+  model: external_exports.string().min(1).optional(),
+  /** JSON price table for codex (USD per million tokens), which reports tokens only (agent). */
+  "codex-prices": external_exports.string().min(1).optional(),
+  /** Environment variables handed to the harness, e.g. ANTHROPIC_API_KEY (agent). */
+  "harness-env": nameList.optional(),
+  /** A read-only token to fetch the todo branch when the checkout lacks it (agent). */
+  token: external_exports.string().min(1).optional(),
+  /** Lower the App's cost limits for this tick (ask): USD and runner minutes. */
+  "max-usd": positiveNumber.optional(),
+  "max-minutes": positiveNumber.optional(),
+  /** `needs.agent.result`, so a crashed agent job is reported as such (report). */
+  "agent-result": JobResult.optional(),
   /** Parse and explain what would happen; send nothing. */
   "dry-run": external_exports.stringbool().default(false)
 }).superRefine((input2, ctx) => {
-  if ((input2.phase === "ask" || input2.phase === "report") && input2.goal === void 0) {
+  if (input2.phase === "ask" && input2.goal === void 0) {
     ctx.addIssue({
       code: "custom",
       path: ["goal"],
-      message: `phase "${input2.phase}" needs the goal's issue number: pass \`goal: \${{ inputs.goal }}\``
+      message: `phase "ask" needs the goal's issue number: pass \`goal: \${{ inputs.goal }}\``
+    });
+  }
+  const talksToApp = input2.phase !== "agent" && !input2["dry-run"];
+  if (talksToApp && input2["api-url"] === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["api-url"],
+      message: `phase "${input2.phase}" needs the LoopX App's URL: pass \`api-url: \${{ inputs.api-url }}\` (e.g. https://loopx.example.com)`
     });
   }
 });
@@ -39393,6 +40261,17 @@ function getActionInputs(read = getInput) {
     "api-url": get("api-url"),
     audience: get("audience"),
     goal: get("goal"),
+    "tick-dir": get("tick-dir"),
+    workdir: get("workdir"),
+    harness: get("harness"),
+    "shell-command": get("shell-command"),
+    model: get("model"),
+    "codex-prices": get("codex-prices"),
+    "harness-env": get("harness-env"),
+    token: get("token"),
+    "max-usd": get("max-usd"),
+    "max-minutes": get("max-minutes"),
+    "agent-result": get("agent-result"),
     "dry-run": get("dry-run")
   };
   const parsed = ActionInput.safeParse(raw);
@@ -39405,33 +40284,2718 @@ ${external_exports.prettifyError(parsed.error)}`, {
   return parsed.data;
 }
 
-// src/main.ts
-var PhaseUnavailableError = class extends Error {
-  name = "PhaseUnavailableError";
+// src/get-id-token.ts
+async function getIdToken(audience) {
+  if (!process.env.ACTIONS_ID_TOKEN_REQUEST_URL || !process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) {
+    throw new Error(
+      "This job cannot get an OIDC ID token for LoopX: give the job `permissions: { id-token: write }` (the ask and report jobs of loopx-tick.yml and the wake job need it; the agent job must not have it)."
+    );
+  }
+  try {
+    return await getIDToken(audience);
+  } catch (error63) {
+    const reason = error63 instanceof Error ? error63.message : String(error63);
+    throw new Error(`Could not get an OIDC ID token for audience "${audience}": ${reason}`, {
+      cause: error63
+    });
+  }
+}
+
+// ../packages/core/src/backoff.ts
+var BACKOFF_LADDER_MINUTES = Object.freeze([3, 10, 30, 60]);
+var INITIAL_BACKOFF = Object.freeze({ level: 0, stalledTicks: 0, until: null });
+
+// ../packages/core/src/brief-text.ts
+var encoder = new TextEncoder();
+var decoder = new TextDecoder();
+
+// ../packages/core/src/redact-secrets.ts
+var REDACTED = "[redacted]";
+var TOKEN_PATTERNS = [
+  /(?<![A-Za-z0-9_-])github_pat_[A-Za-z0-9_]{8,}/g,
+  /(?<![A-Za-z0-9_-])gh[pousr]_[A-Za-z0-9]{8,}/g,
+  /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{8,}/g,
+  /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{8,}/g
+];
+function redactSecrets(text, knownValues) {
+  let out = text;
+  const values = [...new Set(knownValues.filter((v) => v.length > 0))].sort(
+    (a, b) => b.length - a.length
+  );
+  for (const value of values) out = out.split(value).join(REDACTED);
+  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
+  return out;
+}
+
+// ../packages/core/src/cost-ledger.ts
+var DEFAULT_TICK_CAP = Object.freeze({
+  usd: 2,
+  tokens: 2e6,
+  runnerMinutes: 30
+});
+
+// ../packages/core/src/scope.ts
+var NONE2 = Object.freeze([]);
+
+// ../packages/core/src/todo-order.ts
+var KIND_PRIORITY = Object.freeze({
+  plan: 0,
+  repair: 1,
+  review: 2,
+  rebase: 3,
+  task: 4,
+  monitor: 5,
+  user_action: 6
+});
+
+// ../packages/core/src/schemas/primitives.ts
+var Instant = external_exports.coerce.date();
+var TodoKey = external_exports.string().regex(/^T[1-9][0-9]*$/, "a todo key looks like T1, T2, \u2026 (T followed by a number)");
+var GateKey = external_exports.string().regex(/^G[1-9][0-9]*$/, "a gate key looks like G1, G2, \u2026 (G followed by a number)");
+var Scope = external_exports.string().regex(
+  /^[a-z][a-z0-9_.-]*(:[a-zA-Z0-9_./-]+)*$/,
+  "a scope is lowercase words joined by ':' (e.g. merge, deploy:production, write:.github)"
+);
+var Uuid = external_exports.uuid();
+var Login = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, "a GitHub login (letters, digits, -)");
+var Actor = external_exports.discriminatedUnion("kind", [
+  external_exports.object({
+    kind: external_exports.literal("human"),
+    login: Login,
+    /** Write/maintain/admin on the repository (read from the collaborators API), or a listed owner. */
+    trusted: external_exports.boolean()
+  }),
+  external_exports.object({ kind: external_exports.literal("agent"), tickId: Uuid, harness: external_exports.string().min(1) }),
+  external_exports.object({ kind: external_exports.literal("app") }),
+  external_exports.object({ kind: external_exports.literal("system"), reason: external_exports.string().min(1) })
+]);
+var Title = external_exports.string().trim().min(1, "must not be empty").max(256);
+var ShortText = external_exports.string().max(2e3);
+
+// ../packages/core/src/schemas/evidence.ts
+var EvidenceKind = external_exports.enum([
+  "test",
+  "commit",
+  "pr",
+  "check",
+  "log",
+  "note",
+  "metric",
+  "host_failure"
+]);
+var Evidence = external_exports.object({
+  id: Uuid,
+  todo: TodoKey.nullable().default(null),
+  tickId: Uuid.nullable().default(null),
+  kind: EvidenceKind,
+  summary: external_exports.string().trim().min(1).max(500),
+  url: external_exports.url().nullable().default(null),
+  sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).nullable().default(null),
+  observedAt: Instant,
+  stale: external_exports.boolean().default(false)
+});
+var HANDOFF_MAX_CHARS = 3e3;
+var handoffFields = {
+  done: external_exports.string().max(HANDOFF_MAX_CHARS),
+  next: external_exports.string().max(HANDOFF_MAX_CHARS),
+  questions: external_exports.array(external_exports.string().max(500)).max(10).default([])
 };
-async function main({ input: input2 }) {
-  const target = input2.goal === void 0 ? "" : ` for goal #${input2.goal}`;
-  if (!input2["dry-run"]) {
-    throw new PhaseUnavailableError(
-      `The "${input2.phase}" phase is not available in this build of the LoopX action. Run it with \`dry-run: "true"\` to check your workflow wiring.`
+function handoffLength(h) {
+  return h.done.length + h.next.length + h.questions.reduce((n, q) => n + q.length, 0);
+}
+var withinHandoffBudget = (h) => handoffLength(h) <= HANDOFF_MAX_CHARS;
+var handoffBudgetMessage = {
+  message: `a handoff is at most ${HANDOFF_MAX_CHARS} characters across done, next and questions; summarise and link evidence instead`,
+  path: ["done"]
+};
+var HandoffInput = external_exports.object(handoffFields).refine(withinHandoffBudget, handoffBudgetMessage);
+var Handoff = external_exports.object({ ...handoffFields, tickId: Uuid, createdAt: Instant }).refine(withinHandoffBudget, handoffBudgetMessage);
+
+// ../packages/core/src/schemas/todo.ts
+var TodoStatus = external_exports.enum(["ready", "blocked", "deferred", "done", "dropped"]);
+var TodoKind = external_exports.enum([
+  "task",
+  "plan",
+  "repair",
+  "review",
+  "rebase",
+  "monitor",
+  "user_action"
+]);
+var TodoOrigin = external_exports.enum(["human", "agent", "pr-monitor", "config"]);
+var ResumeWhen = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("todo_done"), todo: TodoKey }),
+  external_exports.object({ kind: external_exports.literal("pr_merged"), pr: external_exports.number().int().positive() }),
+  external_exports.object({ kind: external_exports.literal("at"), at: Instant })
+]);
+var Continuation = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("successor"), todo: TodoKey }),
+  external_exports.object({ kind: external_exports.literal("no_followup"), reason: ShortText.min(1) }),
+  external_exports.object({ kind: external_exports.literal("goal_active") })
+]);
+var Claim = external_exports.object({
+  tickId: Uuid,
+  agent: external_exports.string().min(1),
+  leaseExpiresAt: Instant
+});
+var Todo = external_exports.object({
+  key: TodoKey,
+  title: Title,
+  detail: ShortText.default(""),
+  status: TodoStatus,
+  kind: TodoKind,
+  /** Order among tasks of the same kind; smaller runs first. */
+  position: external_exports.number().int(),
+  origin: TodoOrigin,
+  requiredScopes: external_exports.array(Scope).default([]),
+  subIssue: external_exports.object({ id: external_exports.number().int().positive(), number: external_exports.number().int().positive() }).nullable().default(null),
+  claim: Claim.nullable().default(null),
+  attempts: external_exports.number().int().nonnegative().default(0),
+  resumeWhen: ResumeWhen.nullable().default(null),
+  blockedReason: ShortText.nullable().default(null),
+  /** Set exactly when status is done. */
+  completion: external_exports.object({
+    continuation: Continuation,
+    evidenceIds: external_exports.array(Uuid).min(1, "a todo is done only with evidence"),
+    tickId: Uuid.nullable(),
+    at: Instant
+  }).nullable().default(null),
+  createdAt: Instant,
+  updatedAt: Instant
+});
+
+// ../packages/core/src/schemas/brief.ts
+var DataBlock = external_exports.object({
+  /** What it is and where it came from, e.g. "note from @someone", "CI log: test (ubuntu)". */
+  label: external_exports.string().min(1).max(200),
+  text: external_exports.string()
+});
+var HarnessBrief = external_exports.object({
+  goalId: Uuid,
+  repo: external_exports.string().min(1),
+  issue: external_exports.number().int().positive(),
+  tick: external_exports.object({ id: Uuid, number: external_exports.number().int().positive() }).nullable(),
+  /** The only branch this slice works on: `loopx/<issue>-<todo>`. */
+  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+  objective: external_exports.object({
+    title: external_exports.string(),
+    /** The body when its author had write access; otherwise it is among `data`. */
+    body: external_exports.string().nullable()
+  }),
+  todo: external_exports.object({
+    key: TodoKey,
+    title: external_exports.string(),
+    detail: external_exports.string(),
+    kind: TodoKind,
+    requiredScopes: external_exports.array(Scope),
+    attempts: external_exports.number().int().nonnegative()
+  }),
+  instruction: external_exports.string(),
+  validationCommand: external_exports.string().nullable(),
+  /** Writers' notes: the only human text that counts as instruction. */
+  notes: external_exports.array(external_exports.object({ from: Login, text: external_exports.string() })),
+  decisions: external_exports.array(
+    external_exports.object({
+      gate: GateKey,
+      status: external_exports.enum(["approved", "rejected"]),
+      scopes: external_exports.array(Scope),
+      by: Login.nullable(),
+      note: external_exports.string().nullable()
+    })
+  ),
+  lastHandoff: external_exports.object({
+    tickId: Uuid,
+    done: external_exports.string(),
+    next: external_exports.string(),
+    questions: external_exports.array(external_exports.string())
+  }).nullable(),
+  evidence: external_exports.array(
+    external_exports.object({
+      kind: EvidenceKind,
+      summary: external_exports.string(),
+      url: external_exports.string().nullable(),
+      sha: external_exports.string().nullable(),
+      observedAt: Instant
+    })
+  ),
+  data: external_exports.array(DataBlock)
+});
+
+// ../packages/core/src/schemas/budget.ts
+var Cost = external_exports.object({
+  usd: external_exports.number().nonnegative().finite(),
+  tokens: external_exports.number().int().nonnegative(),
+  runnerMinutes: external_exports.number().nonnegative().finite()
+});
+var ZERO_COST = Object.freeze({ usd: 0, tokens: 0, runnerMinutes: 0 });
+var CostLimits = external_exports.object({
+  usd: external_exports.number().nonnegative().finite().optional(),
+  tokens: external_exports.number().int().nonnegative().optional(),
+  runnerMinutes: external_exports.number().nonnegative().finite().optional(),
+  ticks: external_exports.number().int().nonnegative().optional()
+});
+var QuotaPolicy = external_exports.object({
+  windowHours: external_exports.number().positive().max(24 * 7),
+  slotMinutes: external_exports.number().positive().max(24 * 60),
+  compute: external_exports.number().min(0).max(1)
+});
+var DEFAULT_QUOTA = Object.freeze({
+  windowHours: 24,
+  slotMinutes: 30,
+  compute: 1
+});
+var SharedAllowance = external_exports.object({
+  repository: CostLimits.optional(),
+  installation: CostLimits.optional()
+});
+
+// ../packages/core/src/schemas/decision.ts
+var Route = external_exports.enum([
+  "run",
+  "wait",
+  "ask_human",
+  "replan",
+  "over_budget",
+  "stopped",
+  "done"
+]);
+var Decision = external_exports.object({
+  route: Route,
+  /** The todo to run (route run) — or the planning slice's anchor todo for replan, if any. */
+  todo: TodoKey.nullable(),
+  /** Gates that block work (route ask_human), or that a person still owes (otherwise). */
+  gates: external_exports.array(GateKey),
+  /** One sentence a person can read: why this route. */
+  reason: external_exports.string().min(1),
+  /** What the person should do, if anything ("" when nothing is asked of them). */
+  userInstruction: external_exports.string(),
+  /** What the agent should do in this slice ("" when it should not run). */
+  agentInstruction: external_exports.string(),
+  /** When the loop should look again (null: only an external event wakes it). */
+  nextWakeAt: Instant.nullable()
+});
+
+// ../packages/core/src/schemas/gate.ts
+var GateStatus = external_exports.enum(["open", "approved", "rejected", "expired"]);
+var Gate = external_exports.object({
+  key: GateKey,
+  question: external_exports.string().trim().min(1).max(2e3),
+  scopes: external_exports.array(Scope).min(1, "a gate covers at least one scope"),
+  status: GateStatus,
+  /** Logins asked to decide; empty means the goal's owners. */
+  requestedFrom: external_exports.array(Login).default([]),
+  /** The todo that asked for it, if any. */
+  todo: TodoKey.nullable().default(null),
+  /** A PR-bound gate approves exactly this head; a push reopens it. */
+  pr: external_exports.object({ number: external_exports.number().int().positive(), headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/) }).nullable().default(null),
+  openedAt: Instant,
+  resolvedBy: Login.nullable().default(null),
+  resolvedAt: Instant.nullable().default(null),
+  /** What the resolver said ("approve G2 ship it" → "ship it"), kept for the receipt. */
+  note: ShortText.nullable().default(null)
+});
+
+// ../packages/core/src/schemas/goal.ts
+var GoalStatus = external_exports.enum(["active", "paused", "stopped", "done"]);
+var RepoRef = external_exports.object({
+  id: external_exports.number().int().positive(),
+  ownerId: external_exports.number().int().positive(),
+  owner: Login,
+  name: external_exports.string().regex(/^[A-Za-z0-9._-]{1,100}$/, "a repository name (letters, digits, . _ -)")
+});
+var Objective = external_exports.object({
+  title: external_exports.string().trim().min(1).max(256),
+  body: external_exports.string().max(65536),
+  author: Login,
+  /** Whether the issue's author had write access: if not, the body enters briefs as data only. */
+  authorTrusted: external_exports.boolean(),
+  snapshotAt: Instant
+});
+var Backoff = external_exports.object({
+  /** Index into the backoff ladder; 0 means no backoff. */
+  level: external_exports.number().int().nonnegative(),
+  /** Consecutive finished ticks without a material delta. */
+  stalledTicks: external_exports.number().int().nonnegative(),
+  /** No run before this instant (null: no window). */
+  until: Instant.nullable()
+});
+var Goal = external_exports.object({
+  id: Uuid,
+  installationId: external_exports.number().int().positive(),
+  repo: RepoRef,
+  issue: external_exports.object({ id: external_exports.number().int().positive(), number: external_exports.number().int().positive() }),
+  objective: Objective,
+  status: GoalStatus,
+  statusReason: ShortText.default(""),
+  owners: external_exports.array(Login).min(1, "a goal has at least one owner"),
+  harness: external_exports.string().min(1).max(64),
+  /** The command whose pass makes a slice's progress "validated". */
+  validationCommand: external_exports.string().max(500).nullable().default(null),
+  budget: CostLimits,
+  /** The most one tick may cost; a tick that crashed or never reported is charged this. */
+  tickCap: Cost,
+  quota: QuotaPolicy,
+  /** Scopes granted for the whole goal (standing approvals). */
+  grantedScopes: external_exports.array(Scope).default([]),
+  /** Compare-and-swap counter; every accepted transition bumps it by one. */
+  version: external_exports.number().int().nonnegative(),
+  nextWakeAt: Instant.nullable(),
+  backoff: Backoff,
+  replanRequested: external_exports.boolean().default(false),
+  /** Next numbers to hand out for T#, G# and tick numbers; keys are never reused. */
+  counters: external_exports.object({
+    todo: external_exports.number().int().positive(),
+    gate: external_exports.number().int().positive(),
+    tick: external_exports.number().int().positive()
+  }),
+  /** The cost ledger's running total for this goal. */
+  spent: Cost.extend({ ticks: external_exports.number().int().nonnegative() }),
+  /** The last todo a completion pointed at as its successor, for display. */
+  focus: TodoKey.nullable().default(null),
+  createdAt: Instant,
+  updatedAt: Instant
+});
+
+// ../packages/core/src/schemas/tick.ts
+var FailureKind = external_exports.enum([
+  "host_failure",
+  "validation_failed",
+  "timeout",
+  "turn_limit",
+  "budget_exceeded",
+  "harness_error",
+  "auth_required",
+  "capability_missing",
+  "lease_expired"
+]);
+var TickOutcome = external_exports.enum(["progress", "completed", "no_change", "failed"]);
+var Validation = external_exports.object({
+  command: external_exports.string().min(1).max(500),
+  exitCode: external_exports.number().int().nullable(),
+  passed: external_exports.boolean(),
+  summary: external_exports.string().max(2e3).default("")
+});
+var ContinuationInput = external_exports.discriminatedUnion("kind", [
+  external_exports.object({
+    kind: external_exports.literal("successor"),
+    title: Title,
+    detail: ShortText.default(""),
+    requiredScopes: external_exports.array(Scope).max(10).default([])
+  }),
+  external_exports.object({ kind: external_exports.literal("no_followup"), reason: ShortText.min(1) }),
+  external_exports.object({ kind: external_exports.literal("goal_active") })
+]);
+var HarnessResult = external_exports.object({
+  todo: TodoKey,
+  outcome: TickOutcome,
+  failure: FailureKind.nullable().default(null),
+  validation: Validation.nullable().default(null),
+  commits: external_exports.array(external_exports.object({ sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/), message: external_exports.string().max(1e3) })).max(100).default([]),
+  evidence: external_exports.array(
+    external_exports.object({
+      kind: EvidenceKind,
+      summary: external_exports.string().trim().min(1).max(500),
+      url: external_exports.url().nullable().default(null),
+      sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).nullable().default(null)
+    })
+  ).max(20).default([]),
+  handoff: HandoffInput,
+  continuation: ContinuationInput.nullable().default(null),
+  proposedTodos: external_exports.array(
+    external_exports.object({
+      title: Title,
+      detail: ShortText.default(""),
+      requiredScopes: external_exports.array(Scope).max(10).default([])
+    })
+  ).max(10).default([]),
+  gateRequests: external_exports.array(
+    external_exports.object({
+      question: external_exports.string().trim().min(1).max(2e3),
+      scopes: external_exports.array(Scope).min(1).max(10)
+    })
+  ).max(3).default([]),
+  cost: Cost,
+  sessionId: external_exports.string().max(200).nullable().default(null)
+}).superRefine((r, ctx) => {
+  if (r.outcome === "completed" && r.continuation === null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["continuation"],
+      message: "a completed todo needs exactly one continuation: successor, no_followup (with a reason) or goal_active"
+    });
+  }
+  if (r.outcome !== "completed" && r.continuation !== null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["continuation"],
+      message: `continuation is only for outcome "completed" (got "${r.outcome}")`
+    });
+  }
+  if (r.outcome === "failed" && r.failure === null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["failure"],
+      message: 'outcome "failed" needs a failure kind'
+    });
+  }
+  if (r.outcome !== "failed" && r.failure !== null) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["failure"],
+      message: `failure is only for outcome "failed" (got "${r.outcome}")`
+    });
+  }
+});
+var Tick = external_exports.object({
+  id: Uuid,
+  number: external_exports.number().int().positive(),
+  todo: TodoKey,
+  agent: external_exports.string().min(1),
+  harness: external_exports.string().min(1),
+  run: external_exports.object({ id: external_exports.number().int().positive(), attempt: external_exports.number().int().positive() }).nullable().default(null),
+  /** Binds a result to its tick; secret to the tick's workflow run. */
+  leaseToken: external_exports.string().min(16),
+  leaseExpiresAt: Instant,
+  startedAt: Instant,
+  finishedAt: Instant.nullable().default(null),
+  outcome: TickOutcome.nullable().default(null),
+  failure: FailureKind.nullable().default(null),
+  /** Charged to the cost ledger once, when the tick finishes (a failure at its cap). */
+  cost: Cost.nullable().default(null),
+  /** The slot quota is spent at most once per tick, and only for validated progress. */
+  slotSpent: external_exports.boolean().default(false),
+  sessionId: external_exports.string().max(200).nullable().default(null)
+});
+
+// ../packages/core/src/schemas/inputs.ts
+var TodoDraft = external_exports.object({
+  title: Title,
+  detail: ShortText.default(""),
+  kind: TodoKind.default("task"),
+  requiredScopes: external_exports.array(Scope).max(10).default([])
+});
+var CreateGoalInput = external_exports.object({
+  id: Uuid,
+  installationId: external_exports.number().int().positive(),
+  repo: RepoRef,
+  issue: external_exports.object({ id: external_exports.number().int().positive(), number: external_exports.number().int().positive() }),
+  objective: Objective,
+  owners: external_exports.array(Login).min(1, "a goal has at least one owner"),
+  harness: external_exports.string().min(1).max(64),
+  validationCommand: external_exports.string().min(1).max(500).nullable().optional(),
+  budget: CostLimits.optional(),
+  tickCap: Cost.optional(),
+  quota: QuotaPolicy.optional(),
+  todos: external_exports.array(TodoDraft).max(200).optional(),
+  /**
+   * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
+   * the goal exists and waits instead of running on defaults nobody chose.
+   */
+  pausedBecause: ShortText.min(1).optional()
+});
+var AddTodoInput = TodoDraft.extend({
+  origin: external_exports.enum(["human", "agent", "pr-monitor", "config"]).default("human"),
+  resumeWhen: ResumeWhen.nullable().default(null),
+  /** Promote it to a sub-issue on GitHub. */
+  asSubIssue: external_exports.boolean().default(false)
+});
+var EditTodoInput = external_exports.object({
+  todo: TodoKey,
+  title: Title.optional(),
+  detail: ShortText.optional(),
+  kind: TodoKind.optional(),
+  requiredScopes: external_exports.array(Scope).max(10).optional(),
+  resumeWhen: ResumeWhen.nullable().optional(),
+  status: external_exports.enum(["ready", "blocked", "deferred"]).optional(),
+  blockedReason: ShortText.nullable().optional()
+});
+var ReorderTodoInput = external_exports.object({
+  todo: TodoKey,
+  /** Zero-based index among open todos, or … */
+  position: external_exports.number().int().nonnegative().optional(),
+  /** … the todo to move in front of. */
+  before: TodoKey.optional()
+}).refine((r) => r.position === void 0 !== (r.before === void 0), {
+  message: "give exactly one of position (a number) or before (a todo key)",
+  path: ["position"]
+});
+var ClaimInput = external_exports.object({
+  tickId: Uuid,
+  leaseToken: external_exports.string().min(16, "a lease token has at least 16 characters"),
+  agent: external_exports.string().min(1),
+  harness: external_exports.string().min(1),
+  run: external_exports.object({ id: external_exports.number().int().positive(), attempt: external_exports.number().int().positive() }).nullable(),
+  leaseTtlMs: external_exports.number().int().min(6e4, "a lease lasts at least a minute").max(24 * 36e5, "a lease lasts at most 24 hours"),
+  /** When given, claim only this todo (refused if decide() would pick another). */
+  todo: TodoKey.optional(),
+  allowance: SharedAllowance.optional(),
+  callerLimits: CostLimits.optional()
+});
+var LeaseInput = external_exports.object({
+  tickId: Uuid,
+  leaseToken: external_exports.string().min(1)
+});
+var RenewLeaseInput = LeaseInput.extend({
+  leaseTtlMs: external_exports.number().int().min(6e4).max(24 * 36e5)
+});
+var TickResultInput = LeaseInput.extend({ result: HarnessResult });
+var OpenGateInput = external_exports.object({
+  question: external_exports.string().trim().min(1).max(2e3),
+  scopes: external_exports.array(Scope).min(1, "a gate covers at least one scope").max(10),
+  requestedFrom: external_exports.array(Login).default([]),
+  todo: TodoKey.nullable().default(null),
+  pr: external_exports.object({ number: external_exports.number().int().positive(), headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/) }).nullable().default(null)
+});
+var ApproveGateInput = external_exports.object({
+  gate: GateKey,
+  note: ShortText.nullable().default(null),
+  /** For a PR-bound gate: the head the approver saw (a review's commit_id). */
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).optional()
+});
+var RejectGateInput = external_exports.object({
+  gate: GateKey,
+  reason: ShortText.min(1, "a rejection needs a reason")
+});
+var SetBudgetInput = external_exports.object({
+  limits: CostLimits,
+  /** The most `.github/loopx.yml` allows; no limit may be set above it. */
+  ceiling: CostLimits.default({})
+});
+var QueueNoteInput = external_exports.object({ text: external_exports.string().trim().min(1).max(4e3) });
+var AddEvidenceInput = external_exports.object({
+  kind: external_exports.enum(["test", "commit", "pr", "check", "log", "note", "metric", "host_failure"]),
+  summary: external_exports.string().trim().min(1).max(500),
+  todo: TodoKey.nullable().default(null),
+  url: external_exports.url().nullable().default(null),
+  sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).nullable().default(null)
+});
+var ReasonInput = external_exports.object({ reason: ShortText.default("") });
+
+// ../packages/core/src/schemas/state.ts
+var Note = external_exports.object({
+  id: Uuid,
+  from: Login,
+  trusted: external_exports.boolean(),
+  text: external_exports.string().max(4e3),
+  at: Instant,
+  /** The tick whose brief carried it; a note is delivered once. */
+  deliveredTo: Uuid.nullable().default(null)
+});
+var PullRequestState = external_exports.enum(["open", "closed", "merged"]);
+var PullRequest = external_exports.object({
+  number: external_exports.number().int().positive(),
+  todo: TodoKey.nullable(),
+  headRef: external_exports.string().min(1),
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  state: PullRequestState
+});
+var GoalState = external_exports.object({
+  goal: Goal,
+  todos: external_exports.array(Todo),
+  gates: external_exports.array(Gate),
+  evidence: external_exports.array(Evidence),
+  ticks: external_exports.array(Tick),
+  handoffs: external_exports.array(Handoff),
+  notes: external_exports.array(Note),
+  pullRequests: external_exports.array(PullRequest)
+});
+
+// ../packages/core/src/schemas/tick-api.ts
+var AskRequest = external_exports.object({
+  /** The goal's issue number (the workflow's `goal` input). */
+  goal: external_exports.number().int().positive(),
+  /** Limits the workflow asks for; they can only lower what the App allows. */
+  limits: CostLimits.optional()
+});
+var SliceLimits = external_exports.object({
+  wallMinutes: external_exports.number().positive(),
+  idleMinutes: external_exports.number().positive(),
+  maxTurns: external_exports.number().int().positive(),
+  usd: external_exports.number().nonnegative()
+});
+var AskResponse = external_exports.discriminatedUnion("run", [
+  external_exports.object({
+    run: external_exports.literal(false),
+    route: Route,
+    reason: external_exports.string(),
+    nextWakeAt: Instant.nullable()
+  }),
+  external_exports.object({
+    run: external_exports.literal(true),
+    route: external_exports.enum(["run", "replan"]),
+    reason: external_exports.string(),
+    tickId: Uuid,
+    /** Binds the result to this tick; a secret of this workflow run. */
+    leaseToken: external_exports.string().min(16),
+    leaseExpiresAt: Instant,
+    todo: TodoKey,
+    /** `loopx/<issue>-<todo>`: the only branch the slice works on and the report may push. */
+    branch: external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+    harness: external_exports.string().min(1),
+    allowedTools: external_exports.array(external_exports.string()),
+    validationCommand: external_exports.string().nullable(),
+    limits: SliceLimits,
+    brief: HarnessBrief,
+    /** The brief rendered for the harness (at most 8 KiB). */
+    briefText: external_exports.string()
+  })
+]);
+var ResultRequest = external_exports.object({
+  leaseToken: external_exports.string().min(16),
+  result: HarnessResult
+});
+var PushGrant = external_exports.object({
+  token: external_exports.string().min(1),
+  expiresAt: Instant,
+  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+  /** Paths under .github/ may be pushed only when a gate approved `write:.github`. */
+  allowWorkflowPaths: external_exports.boolean()
+});
+var ResultResponse = external_exports.object({
+  accepted: external_exports.literal(true),
+  /** Null when the result carried no commits: nothing to push. */
+  push: PushGrant.nullable(),
+  next: external_exports.object({ route: Route, reason: external_exports.string(), nextWakeAt: Instant.nullable() })
+});
+var PushedRequest = external_exports.object({
+  leaseToken: external_exports.string().min(16),
+  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
+  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/)
+});
+var PushedResponse = external_exports.object({ recorded: external_exports.boolean() });
+var WakeResponse = external_exports.object({ dispatched: external_exports.array(external_exports.number().int().positive()) });
+var ApiError = external_exports.object({
+  error: external_exports.enum([
+    "unauthenticated",
+    "forbidden",
+    "not_found",
+    "invalid_request",
+    "conflict",
+    "rate_limited",
+    "unavailable"
+  ]),
+  message: external_exports.string()
+});
+
+// ../packages/core/src/schemas/transition.ts
+var EventType = external_exports.enum([
+  "goal.created",
+  "goal.paused",
+  "goal.resumed",
+  "goal.stopped",
+  "goal.done",
+  "goal.replan_requested",
+  "goal.budget_changed",
+  "todo.added",
+  "todo.edited",
+  "todo.dropped",
+  "todo.reordered",
+  "todo.completed",
+  "todo.reopened",
+  "todo.claimed",
+  "lease.renewed",
+  "lease.released",
+  "lease.expired",
+  "tick.finished",
+  "quota.slot_spent",
+  "cost.charged",
+  "gate.opened",
+  "gate.approved",
+  "gate.rejected",
+  "backoff.grown",
+  "backoff.reset",
+  "note.queued",
+  "evidence.added",
+  "goal.harness_changed",
+  "goal.woken",
+  "goal.status_requested",
+  "gate.reopened",
+  "pull_request.linked",
+  "goal.repo_renamed",
+  "goal.projections_refreshed",
+  "todo.sub_issue_linked",
+  "todo.sub_issue_unlinked"
+]);
+var Effect = external_exports.discriminatedUnion("kind", [
+  external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
+  external_exports.object({ kind: external_exports.literal("status"), key: external_exports.literal("status") }),
+  external_exports.object({ kind: external_exports.literal("tick_comment"), key: external_exports.string(), tickId: Uuid }),
+  external_exports.object({ kind: external_exports.literal("gate_comment"), key: external_exports.string(), gate: GateKey }),
+  external_exports.object({ kind: external_exports.literal("receipt"), key: external_exports.string(), text: external_exports.string().max(2e3) }),
+  external_exports.object({
+    kind: external_exports.literal("review_request"),
+    key: external_exports.string(),
+    pr: external_exports.number().int().positive(),
+    reviewers: external_exports.array(Login),
+    gate: GateKey
+  }),
+  external_exports.object({ kind: external_exports.literal("create_sub_issue"), key: external_exports.string(), todo: TodoKey }),
+  external_exports.object({
+    kind: external_exports.literal("close_sub_issue"),
+    key: external_exports.string(),
+    todo: TodoKey,
+    reason: external_exports.enum(["completed", "not_planned"])
+  }),
+  external_exports.object({
+    kind: external_exports.literal("dispatch"),
+    key: external_exports.string(),
+    reason: external_exports.string().max(200),
+    at: Instant
+  }),
+  external_exports.object({ kind: external_exports.literal("close_issue"), key: external_exports.literal("close_issue") })
+]);
+var RefusalCode = external_exports.enum([
+  "stale_version",
+  "not_found",
+  "invalid_input",
+  "invalid_state",
+  "goal_inactive",
+  "not_authorized",
+  "lease_held",
+  "lease_not_held",
+  "lease_expired",
+  "over_budget",
+  "duplicate"
+]);
+
+// ../packages/core/src/transitions/harness.ts
+var SetHarnessInput = external_exports.object({
+  harness: external_exports.string().regex(/^[a-z][a-z0-9-]{0,63}$/, "a harness name such as claude-code, codex or shell")
+});
+
+// ../packages/core/src/transitions/leases.ts
+var ANY_STATUS = GoalStatus.options;
+
+// ../packages/core/src/transitions/refresh-projections.ts
+var RefreshInput = external_exports.object({
+  reason: ShortText.min(1),
+  body: external_exports.boolean().default(false),
+  status: external_exports.boolean().default(false),
+  /** A receipt comment to post with it (e.g. "the app is back; nothing resumed by itself"). */
+  receipt: external_exports.object({ key: external_exports.string().min(1), text: external_exports.string().max(2e3) }).optional()
+});
+
+// ../packages/core/src/transitions/rename-repo.ts
+var RenameInput = RepoRef.omit({ id: true });
+
+// ../packages/core/src/transitions/sub-issues.ts
+var IssueId = external_exports.number().int().positive();
+var LinkInput = external_exports.object({ todo: TodoKey, id: IssueId, number: IssueId });
+var SettleInput = external_exports.object({
+  todo: TodoKey,
+  outcome: external_exports.enum(["completed", "not_planned"])
+});
+
+// ../packages/core/src/transitions/link-pull-request.ts
+var LinkPullRequestInput = external_exports.object({
+  number: external_exports.number().int().positive(),
+  headRef: external_exports.string().min(1).max(255),
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  state: external_exports.enum(["open", "closed", "merged"])
+});
+
+// ../packages/core/src/transitions/reopen-gate.ts
+var PullRequestPushedInput = external_exports.object({
+  pr: external_exports.number().int().positive(),
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/)
+});
+
+// ../packages/harness/src/adapters/claude-code.ts
+import { mkdir as mkdir2 } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+// ../packages/harness/src/price-table.ts
+var PriceTable = external_exports.object({
+  inputPerMTok: external_exports.number().nonnegative(),
+  outputPerMTok: external_exports.number().nonnegative(),
+  cachedInputPerMTok: external_exports.number().nonnegative().optional(),
+  cacheWritePerMTok: external_exports.number().nonnegative().optional()
+});
+function usdFor(prices, usage) {
+  const cached2 = usage.cachedInput ?? 0;
+  const write = usage.cacheWrite ?? 0;
+  return (usage.input * prices.inputPerMTok + usage.output * prices.outputPerMTok + cached2 * (prices.cachedInputPerMTok ?? prices.inputPerMTok) + write * (prices.cacheWritePerMTok ?? prices.inputPerMTok)) / 1e6;
+}
+
+// ../packages/harness/src/adapters/claude-stream.ts
+var Usage = external_exports.object({
+  input_tokens: external_exports.number().default(0),
+  output_tokens: external_exports.number().default(0),
+  cache_creation_input_tokens: external_exports.number().nullish(),
+  cache_read_input_tokens: external_exports.number().nullish()
+});
+var ClaudeLine = external_exports.discriminatedUnion("type", [
+  external_exports.object({ type: external_exports.literal("system"), session_id: external_exports.string().optional() }),
+  external_exports.object({
+    type: external_exports.literal("stream_event"),
+    event: external_exports.discriminatedUnion("type", [
+      external_exports.object({
+        type: external_exports.literal("message_start"),
+        message: external_exports.object({ id: external_exports.string(), usage: Usage.optional() })
+      }),
+      external_exports.object({
+        type: external_exports.literal("message_delta"),
+        usage: external_exports.object({ output_tokens: external_exports.number() }).optional()
+      })
+    ])
+  }),
+  external_exports.object({
+    type: external_exports.literal("assistant"),
+    session_id: external_exports.string().optional(),
+    message: external_exports.object({ id: external_exports.string(), usage: Usage.optional() })
+  }),
+  external_exports.object({
+    type: external_exports.literal("result"),
+    subtype: external_exports.string(),
+    is_error: external_exports.boolean(),
+    num_turns: external_exports.number().int().nonnegative().optional(),
+    total_cost_usd: external_exports.number().nonnegative().optional(),
+    usage: Usage.optional(),
+    session_id: external_exports.string().optional(),
+    result: external_exports.string().nullish()
+  })
+]);
+function claudeStreamMeter(prices) {
+  const messages = /* @__PURE__ */ new Map();
+  let current = null;
+  let sessionId = null;
+  let result = null;
+  const reading = () => {
+    if (result) {
+      const u = result.usage;
+      const usd = result.total_cost_usd;
+      return {
+        usd: usd !== void 0 && usd > 0 ? usd : estimate(),
+        tokens: Math.max(u ? totalTokens(u) : 0, streamedTokens()),
+        turns: result.num_turns ?? messages.size,
+        sessionId: result.session_id ?? sessionId
+      };
+    }
+    return { usd: estimate(), tokens: streamedTokens(), turns: messages.size, sessionId };
+  };
+  const estimate = () => {
+    let usd = 0;
+    for (const m of messages.values()) {
+      usd += usdFor(prices, {
+        input: m.input,
+        output: m.output,
+        cachedInput: m.cacheRead,
+        cacheWrite: m.cacheWrite
+      });
+    }
+    return usd;
+  };
+  const streamedTokens = () => {
+    let n = 0;
+    for (const m of messages.values()) n += m.input + m.output + m.cacheRead + m.cacheWrite;
+    return n;
+  };
+  const note = (id, usage) => {
+    current = id;
+    const known = messages.get(id);
+    if (known && !usage) return;
+    const u = usage ?? { input_tokens: 0, output_tokens: 0 };
+    messages.set(id, {
+      input: u.input_tokens,
+      output: Math.max(known?.output ?? 0, u.output_tokens),
+      cacheWrite: u.cache_creation_input_tokens ?? 0,
+      cacheRead: u.cache_read_input_tokens ?? 0
+    });
+  };
+  return {
+    onLine(line, stream) {
+      if (stream !== "stdout" || !line.startsWith("{")) return;
+      let data;
+      try {
+        data = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const parsed = ClaudeLine.safeParse(data);
+      if (!parsed.success) return;
+      const l = parsed.data;
+      if (l.type === "system" || l.type === "assistant") sessionId = l.session_id ?? sessionId;
+      if (l.type === "assistant") note(l.message.id, l.message.usage);
+      if (l.type === "result") result = l;
+      if (l.type === "stream_event") {
+        const e = l.event;
+        if (e.type === "message_start") note(e.message.id, e.message.usage);
+        else if (e.usage && current) {
+          const m = messages.get(current);
+          if (m) m.output = Math.max(m.output, e.usage.output_tokens);
+        }
+      }
+    },
+    reading,
+    verdict({ code, signal }) {
+      if (!result) {
+        return {
+          kind: "error",
+          message: code === 0 ? "claude exited without a result line; check the output tail" : `claude ${code === null ? `was killed by ${signal ?? "a signal"}` : `exited with code ${code}`} before a result; check ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY`
+        };
+      }
+      if (result.subtype === "error_max_turns") {
+        return { kind: "turn_limit", message: "claude stopped at --max-turns" };
+      }
+      if (result.subtype === "error_max_budget_usd") {
+        return { kind: "over_budget", message: "claude stopped at --max-budget-usd" };
+      }
+      if (result.is_error || result.subtype !== "success") {
+        const detail = result.result ? `: ${result.result.slice(0, 300)}` : "";
+        return { kind: "error", message: `claude reported ${result.subtype}${detail}` };
+      }
+      return { kind: "ok", message: "success" };
+    }
+  };
+}
+function totalTokens(u) {
+  return u.input_tokens + u.output_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+}
+
+// ../packages/harness/src/adapters/refuse-dangerous-args.ts
+function refuseDangerousArgs(harness, args) {
+  const bad = args.filter((a) => /^--(allow-)?dangerously/i.test(a));
+  if (bad.length > 0) {
+    throw new Error(
+      `${harness}: refusing ${bad.join(", ")}; grant tools with allowedTools in .github/loopx.yml instead`
+    );
+  }
+}
+
+// ../packages/harness/src/adapters/claude-code.ts
+var CLAUDE_ESTIMATE_PRICES = {
+  inputPerMTok: 5,
+  outputPerMTok: 25,
+  cachedInputPerMTok: 0.5,
+  cacheWritePerMTok: 6.25
+};
+function claudeCodeAdapter(config2 = {}) {
+  refuseDangerousArgs("claude-code", config2.extraArgs ?? []);
+  const format = config2.outputFormat ?? "stream-json";
+  return {
+    name: "claude-code",
+    async launch(ctx) {
+      const configDir = config2.configDir ?? join(ctx.scratchDir, "claude-config");
+      await mkdir2(configDir, { recursive: true });
+      const { limits, allowedTools } = ctx.input;
+      const args = [
+        "-p",
+        ctx.prompt,
+        "--output-format",
+        format,
+        ...format === "stream-json" ? ["--verbose", "--include-partial-messages"] : [],
+        "--max-turns",
+        String(limits.maxTurns),
+        "--max-budget-usd",
+        String(limits.maxUsd),
+        // The result file lives outside the work tree; this is the one extra place it may write.
+        "--add-dir",
+        dirname(ctx.resultPath),
+        ...config2.model ? ["--model", config2.model] : [],
+        ...config2.resumeSessionId ? ["--resume", config2.resumeSessionId] : [],
+        ...config2.extraArgs ?? [],
+        // Variadic: keep it last so it cannot swallow another flag's value.
+        ...allowedTools.length > 0 ? ["--allowedTools", ...allowedTools] : []
+      ];
+      return {
+        command: config2.bin ?? "claude",
+        args,
+        env: {
+          CLAUDE_CONFIG_DIR: configDir,
+          DISABLE_TELEMETRY: "1",
+          DISABLE_AUTOUPDATER: "1",
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1"
+        }
+      };
+    },
+    meter: () => claudeStreamMeter(config2.prices ?? CLAUDE_ESTIMATE_PRICES)
+  };
+}
+
+// ../packages/harness/src/adapters/codex.ts
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { dirname as dirname2, join as join2 } from "node:path";
+
+// ../packages/harness/src/adapters/codex-events.ts
+var CodexUsage = external_exports.object({
+  input_tokens: external_exports.number().default(0),
+  cached_input_tokens: external_exports.number().default(0),
+  output_tokens: external_exports.number().default(0),
+  reasoning_output_tokens: external_exports.number().default(0)
+});
+var CodexEvent = external_exports.discriminatedUnion("type", [
+  external_exports.object({ type: external_exports.literal("thread.started"), thread_id: external_exports.string() }),
+  external_exports.object({ type: external_exports.literal("item.started"), item: external_exports.object({ type: external_exports.string() }) }),
+  external_exports.object({ type: external_exports.literal("turn.completed"), usage: CodexUsage }),
+  external_exports.object({
+    type: external_exports.literal("turn.failed"),
+    error: external_exports.object({ message: external_exports.string() }).optional()
+  }),
+  external_exports.object({ type: external_exports.literal("error"), message: external_exports.string().optional() })
+]);
+var NON_ACTIONS = /* @__PURE__ */ new Set(["agent_message", "reasoning", "todo_list"]);
+function codexEventMeter(prices) {
+  let sessionId = null;
+  let actions = 0;
+  let usd = 0;
+  let tokens = 0;
+  let completed = false;
+  let failure2 = null;
+  return {
+    onLine(line, stream) {
+      if (stream !== "stdout" || !line.startsWith("{")) return;
+      let data;
+      try {
+        data = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const parsed = CodexEvent.safeParse(data);
+      if (!parsed.success) return;
+      const e = parsed.data;
+      if (e.type === "thread.started") sessionId = e.thread_id;
+      else if (e.type === "item.started" && !NON_ACTIONS.has(e.item.type)) actions++;
+      else if (e.type === "turn.completed") {
+        completed = true;
+        const u = e.usage;
+        const cached2 = Math.min(u.cached_input_tokens, u.input_tokens);
+        usd += usdFor(prices, {
+          input: u.input_tokens - cached2,
+          cachedInput: cached2,
+          output: u.output_tokens
+        });
+        tokens += u.input_tokens + u.output_tokens;
+      } else if (e.type === "turn.failed") failure2 = e.error?.message ?? "turn failed";
+      else if (e.type === "error") failure2 = e.message ?? "error";
+    },
+    reading: () => ({ usd, tokens, turns: actions, sessionId }),
+    verdict({ code, signal }) {
+      if (failure2 !== null) return { kind: "error", message: `codex: ${failure2.slice(0, 300)}` };
+      if (code !== 0) {
+        return {
+          kind: "error",
+          message: `codex ${code === null ? `was killed by ${signal ?? "a signal"}` : `exited with code ${code}`}; check the provider settings and the output tail`
+        };
+      }
+      if (!completed) {
+        return {
+          kind: "error",
+          message: "codex exited without turn.completed; check the output tail"
+        };
+      }
+      return { kind: "ok", message: "turn completed" };
+    }
+  };
+}
+
+// ../packages/harness/src/adapters/codex.ts
+function codexAdapter(config2) {
+  const prices = PriceTable.parse(config2.prices);
+  refuseDangerousArgs("codex", config2.extraArgs ?? []);
+  return {
+    name: "codex",
+    async launch(ctx) {
+      const home = config2.home ?? join2(ctx.scratchDir, "codex-home");
+      await mkdir3(home, { recursive: true });
+      const provider = config2.provider ? [
+        "-c",
+        "model_provider=loopx",
+        "-c",
+        `model_providers.loopx={name=${toml(config2.provider.name ?? "loopx")},base_url=${toml(config2.provider.baseUrl)},wire_api="responses",env_key=${toml(config2.provider.envKey ?? "OPENAI_API_KEY")}}`
+      ] : [];
+      return {
+        command: config2.bin ?? "codex",
+        args: [
+          "exec",
+          "--json",
+          "--skip-git-repo-check",
+          "--color",
+          "never",
+          "-s",
+          config2.sandbox ?? "workspace-write",
+          "-C",
+          ctx.input.workdir,
+          "--add-dir",
+          dirname2(ctx.resultPath),
+          ...provider,
+          ...config2.model ? ["-m", config2.model] : [],
+          ...config2.extraArgs ?? [],
+          ctx.prompt
+        ],
+        env: { CODEX_HOME: home }
+      };
+    },
+    meter: () => codexEventMeter(prices)
+  };
+}
+function toml(s) {
+  return JSON.stringify(s);
+}
+
+// ../packages/harness/src/adapters/shell.ts
+function shellAdapter(config2) {
+  if (config2.command.trim() === "") {
+    throw new Error(
+      "shell harness: set a command to run (it reads $LOOPX_BRIEF, writes $LOOPX_RESULT)"
     );
   }
   return {
-    summary: `LoopX ${input2.phase}${target}: dry run, nothing was sent (audience "${input2.audience}").`,
-    outputs: { run: "false", phase: input2.phase }
+    name: "shell",
+    launch: () => ({ command: "sh", args: ["-c", config2.command], env: {} }),
+    meter: () => exitCodeMeter(config2.command)
   };
+}
+function exitCodeMeter(command) {
+  return {
+    onLine: () => {
+    },
+    reading: () => ({ usd: 0, tokens: 0, turns: 0, sessionId: null }),
+    verdict: ({ code, signal }) => code === 0 ? { kind: "ok", message: "exit 0" } : {
+      kind: "error",
+      message: `\`${command.slice(0, 200)}\` ${code === null ? `was killed by ${signal ?? "a signal"}` : `exited with code ${code}`}`
+    }
+  };
+}
+
+// ../packages/harness/src/agent-claim.ts
+import { readFile } from "node:fs/promises";
+var CLAIM_MAX_BYTES = 256 * 1024;
+var AgentClaim = external_exports.object({
+  outcome: external_exports.enum(["progress", "completed", "no_change", "failed"]),
+  handoff: external_exports.object({
+    done: external_exports.string(),
+    next: external_exports.string(),
+    questions: external_exports.array(external_exports.string()).default([])
+  }),
+  evidence: external_exports.array(
+    external_exports.object({
+      kind: EvidenceKind.default("note"),
+      summary: external_exports.string().trim().min(1),
+      url: external_exports.url().nullable().default(null),
+      sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).nullable().default(null)
+    })
+  ).default([]),
+  continuation: ContinuationInput.nullable().default(null),
+  proposedTodos: external_exports.array(external_exports.object({ title: external_exports.string().trim().min(1), detail: external_exports.string().default("") })).default([]),
+  gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([])
+});
+async function readAgentClaim(path) {
+  let raw;
+  try {
+    const buf = await readFile(path);
+    if (buf.length > CLAIM_MAX_BYTES) {
+      return {
+        ok: false,
+        error: `result file is ${buf.length} bytes, over the ${CLAIM_MAX_BYTES}-byte limit`,
+        raw: buf.subarray(0, 4096).toString("utf8")
+      };
+    }
+    raw = buf.toString("utf8");
+  } catch (err) {
+    const missing = err instanceof Error && "code" in err && err.code === "ENOENT";
+    return {
+      ok: false,
+      error: missing ? "the agent wrote no result file ($LOOPX_RESULT)" : `could not read the result file: ${String(err)}`,
+      raw: ""
+    };
+  }
+  let data;
+  try {
+    data = JSON.parse(raw);
+  } catch (err) {
+    return {
+      ok: false,
+      error: `result file is not JSON: ${err instanceof Error ? err.message : String(err)}`,
+      raw
+    };
+  }
+  const parsed = AgentClaim.safeParse(data);
+  if (!parsed.success) {
+    return { ok: false, error: `result file is malformed: ${external_exports.prettifyError(parsed.error)}`, raw };
+  }
+  return { ok: true, claim: parsed.data, raw };
+}
+
+// ../packages/harness/src/decide-outcome.ts
+function decideOutcome(f) {
+  const usd = f.reading.usd.toFixed(4);
+  if (f.stop === "aborted") {
+    return { outcome: "host_failure", failure: "host_failure", reason: "the slice was cancelled" };
+  }
+  if (f.stop === "spawn_failed") {
+    return {
+      outcome: "host_failure",
+      failure: "host_failure",
+      reason: `${f.spawnError ?? "the harness did not start"}; install it on the runner`
+    };
+  }
+  if (f.stop === "wall") {
+    return {
+      outcome: "timeout",
+      failure: null,
+      reason: `wall-clock limit of ${f.limits.wallMs} ms reached; the process group was killed`
+    };
+  }
+  if (f.stop === "idle") {
+    return {
+      outcome: "timeout",
+      failure: null,
+      reason: `no output for ${f.limits.idleMs} ms; the process group was killed`
+    };
+  }
+  if (f.stop === "over_budget" || f.verdict.kind === "over_budget" || f.reading.usd > f.limits.maxUsd) {
+    return {
+      outcome: "over_budget",
+      failure: null,
+      reason: `spent $${usd}, over the slice limit of $${f.limits.maxUsd}`
+    };
+  }
+  if (f.stop === "turn_limit" || f.verdict.kind === "turn_limit") {
+    return {
+      outcome: "turn_limit",
+      failure: null,
+      reason: `turn limit of ${f.limits.maxTurns} reached after ${f.reading.turns} turns`
+    };
+  }
+  if (f.verdict.kind === "error") {
+    return { outcome: "host_failure", failure: "harness_error", reason: f.verdict.message };
+  }
+  if (!f.claim.ok) {
+    return { outcome: "validation_failed", failure: null, reason: f.claim.error };
+  }
+  if (f.validation && !f.validation.passed) {
+    return {
+      outcome: "validation_failed",
+      failure: null,
+      reason: f.validation.timedOut ? `validation \`${f.validation.command}\` timed out` : `validation \`${f.validation.command}\` failed (exit ${f.validation.exitCode ?? "none"})`
+    };
+  }
+  const claimed = f.claim.claim.outcome;
+  if (f.delta.known && !f.delta.changed) {
+    return {
+      outcome: "no_progress",
+      failure: null,
+      reason: "the work tree did not change and no commit was made"
+    };
+  }
+  if (!f.delta.known && (claimed === "no_change" || claimed === "failed")) {
+    return {
+      outcome: "no_progress",
+      failure: null,
+      reason: `the agent reported "${claimed}" and changes cannot be seen (not a git work tree)`
+    };
+  }
+  const checked = f.validation ? "validation passed" : "no validation command configured";
+  if (claimed === "completed" && f.claim.claim.continuation !== null) {
+    return {
+      outcome: "validated_completion",
+      failure: null,
+      reason: `${checked}; the agent completed the todo`
+    };
+  }
+  return {
+    outcome: "validated_progress",
+    failure: null,
+    reason: `${checked}; the work tree changed`
+  };
+}
+
+// ../packages/harness/src/run-bounded.ts
+import { spawn } from "node:child_process";
+import { randomUUID as randomUUID2 } from "node:crypto";
+
+// ../packages/harness/src/kill-marked.ts
+import { readdirSync, readFileSync } from "node:fs";
+function killMarked(name, value, signal) {
+  const needle = Buffer.from(`${name}=${value}\0`);
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const killed = [];
+  for (const entry of entries) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    let environ;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`);
+    } catch {
+      continue;
+    }
+    if (!(environ.indexOf(needle) === 0 || environ.includes(Buffer.concat([Buffer.from([0]), needle])))) {
+      continue;
+    }
+    try {
+      process.kill(pid, signal);
+      killed.push(pid);
+    } catch {
+    }
+  }
+  return killed;
+}
+
+// ../packages/harness/src/line-splitter.ts
+var MAX_LINE_BYTES = 8 * 1024 * 1024;
+var LineSplitter = class {
+  constructor(onLine) {
+    this.onLine = onLine;
+  }
+  onLine;
+  pending = "";
+  skipping = false;
+  push(chunk) {
+    const parts = (this.pending + chunk.toString("utf8")).split("\n");
+    this.pending = parts.pop() ?? "";
+    for (const part of parts) {
+      if (this.skipping) this.skipping = false;
+      else this.emit(part);
+    }
+    if (this.pending.length > MAX_LINE_BYTES) {
+      this.pending = "";
+      this.skipping = true;
+    }
+  }
+  end() {
+    if (!this.skipping && this.pending !== "") this.emit(this.pending);
+    this.pending = "";
+  }
+  emit(line) {
+    const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (trimmed.trim() !== "") this.onLine(trimmed);
+  }
+};
+
+// ../packages/harness/src/output-tail.ts
+var OutputTail = class {
+  constructor(capBytes) {
+    this.capBytes = capBytes;
+  }
+  capBytes;
+  chunks = [];
+  held = 0;
+  total = 0;
+  push(chunk) {
+    this.total += chunk.length;
+    this.chunks.push(chunk);
+    this.held += chunk.length;
+    if (this.held > this.capBytes * 2) this.compact();
+  }
+  get truncated() {
+    return this.total > this.capBytes;
+  }
+  text() {
+    this.compact();
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+  compact() {
+    const all = Buffer.concat(this.chunks);
+    const kept = all.length > this.capBytes ? all.subarray(all.length - this.capBytes) : all;
+    this.chunks = [Buffer.from(kept)];
+    this.held = kept.length;
+  }
+};
+
+// ../packages/harness/src/run-bounded.ts
+var RUN_MARKER = "LOOPX_RUN_ID";
+var DEFAULT_OUTPUT_CAP = 64 * 1024;
+var DEFAULT_KILL_GRACE_MS = 2e3;
+var DRAIN_MS = 1e3;
+function runBounded(opts) {
+  const started = Date.now();
+  const tail = new OutputTail(opts.outputCapBytes ?? DEFAULT_OUTPUT_CAP);
+  const grace = opts.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  return new Promise((resolve) => {
+    let stop = null;
+    let exitCode = null;
+    let exitSignal = null;
+    let settled = false;
+    const timers = [];
+    const marker = randomUUID2();
+    const child = spawn(opts.command, opts.args, {
+      cwd: opts.cwd,
+      env: { ...opts.env, [RUN_MARKER]: marker },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"]
+    });
+    const pid = child.pid ?? null;
+    const finish = (spawnError) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      clearTimeout(idleTimer);
+      opts.signal?.removeEventListener("abort", onAbort);
+      splitters.stdout.end();
+      splitters.stderr.end();
+      resolve({
+        stop: spawnError ? "spawn_failed" : stop ?? "exited",
+        exitCode,
+        signal: exitSignal,
+        durationMs: Date.now() - started,
+        pid,
+        tail: spawnError ? `${tail.text()}${spawnError}
+` : tail.text(),
+        totalBytes: tail.total,
+        truncated: tail.truncated,
+        spawnError
+      });
+    };
+    const killGroup = (sig) => {
+      if (pid === null) return;
+      try {
+        process.kill(-pid, sig);
+      } catch {
+      }
+      killMarked(RUN_MARKER, marker, sig);
+    };
+    const requestStop = (reason) => {
+      if (stop !== null || settled) return;
+      stop = reason;
+      killGroup("SIGTERM");
+      timers.push(setTimeout(() => killGroup("SIGKILL"), grace));
+    };
+    let idleTimer = setTimeout(() => requestStop("idle"), opts.idleMs);
+    const touch = () => {
+      clearTimeout(idleTimer);
+      if (stop === null) idleTimer = setTimeout(() => requestStop("idle"), opts.idleMs);
+    };
+    timers.push(setTimeout(() => requestStop("wall"), opts.wallMs));
+    const onAbort = () => requestStop("aborted");
+    if (opts.signal?.aborted) queueMicrotask(onAbort);
+    else opts.signal?.addEventListener("abort", onAbort, { once: true });
+    const splitters = {
+      stdout: new LineSplitter((line) => opts.onLine?.(line, "stdout", requestStop)),
+      stderr: new LineSplitter((line) => opts.onLine?.(line, "stderr", requestStop))
+    };
+    for (const stream of ["stdout", "stderr"]) {
+      child[stream].on("data", (chunk) => {
+        touch();
+        tail.push(chunk);
+        splitters[stream].push(chunk);
+      });
+    }
+    child.on("error", (err) => {
+      if (exitCode === null && exitSignal === null) {
+        finish(`could not start ${opts.command}: ${err.message}`);
+      }
+    });
+    child.on("exit", (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      clearTimeout(idleTimer);
+      killGroup("SIGKILL");
+      timers.push(setTimeout(() => finish(null), DRAIN_MS));
+    });
+    child.on("close", () => finish(null));
+  });
+}
+
+// ../packages/harness/src/run-slice.ts
+import { mkdir as mkdir4, mkdtemp as mkdtemp2, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join4 } from "node:path";
+
+// ../packages/harness/src/redact-deep.ts
+function redactDeep(value, secrets) {
+  return walk(value, secrets);
+}
+function walk(value, secrets) {
+  if (typeof value === "string") return redactSecrets(value, secrets);
+  if (Array.isArray(value)) return value.map((v) => walk(v, secrets));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, secrets)]));
+  }
+  return value;
+}
+var SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
+var MIN_SECRET_LENGTH = 8;
+function secretValues(explicit, env) {
+  const fromEnv = Object.entries(env).filter(([name, v]) => SECRET_NAME.test(name) && v.length >= MIN_SECRET_LENGTH).map(([, v]) => v);
+  return [.../* @__PURE__ */ new Set([...explicit, ...fromEnv])].filter((v) => v.length > 0);
+}
+
+// ../packages/harness/src/run-validation.ts
+var VALIDATION_TAIL_BYTES = 16 * 1024;
+var SUMMARY_CHARS = 2e3;
+async function runValidation(opts) {
+  const run2 = await runBounded({
+    command: "sh",
+    args: ["-c", opts.command],
+    cwd: opts.workdir,
+    env: opts.env,
+    wallMs: opts.timeoutMs,
+    // A test suite may be silent for long stretches: only the wall clock bounds it.
+    idleMs: opts.timeoutMs + 1e3,
+    outputCapBytes: VALIDATION_TAIL_BYTES,
+    ...opts.signal ? { signal: opts.signal } : {}
+  });
+  const outputTail = redactSecrets(run2.tail, opts.secrets);
+  const timedOut = run2.stop === "wall" || run2.stop === "idle";
+  const passed = run2.stop === "exited" && run2.exitCode === 0;
+  const head = timedOut ? `validation timed out after ${opts.timeoutMs} ms` : run2.spawnError ? run2.spawnError : `exit ${run2.exitCode ?? run2.signal ?? "?"}`;
+  const summary2 = `${head}
+${outputTail.slice(-(SUMMARY_CHARS - head.length - 1))}`.slice(
+    0,
+    SUMMARY_CHARS
+  );
+  return {
+    command: opts.command.slice(0, 500),
+    exitCode: run2.exitCode,
+    passed,
+    summary: summary2,
+    timedOut,
+    durationMs: run2.durationMs,
+    outputTail
+  };
+}
+
+// ../packages/harness/src/slice-prompt.ts
+function slicePrompt(briefText, resultPath, todo) {
+  return `${briefText}
+
+## Reporting (LoopX)
+Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT) shaped like:
+{"outcome": "progress" | "completed" | "no_change" | "failed",
+ "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
+ "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
+ "continuation": null,
+ "proposedTodos": [{"title": "\u2026", "detail": "\u2026"}]}
+Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
+{"kind": "no_followup", "reason": "\u2026"}, {"kind": "successor", "title": "\u2026"} or {"kind": "goal_active"}.
+Progress counts only when the validation command passes and the work tree changed. Leave your
+work in the working tree (committing is optional); do not push.
+`;
+}
+
+// ../packages/harness/src/workspace-delta.ts
+import { execFile } from "node:child_process";
+import { mkdtemp, rm as rm2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join as join3 } from "node:path";
+var MAX_COMMITS = 100;
+async function snapshotWorkspace(workdir) {
+  const inside = await git(workdir, ["rev-parse", "--is-inside-work-tree"]);
+  if (inside.code !== 0 || inside.out.trim() !== "true") {
+    return { isRepo: false, head: null, tree: null };
+  }
+  const head = await git(workdir, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const scratch = await mkdtemp(join3(tmpdir(), "loopx-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join3(scratch, "index") };
+    const add = await git(workdir, ["add", "--all", "--", "."], env);
+    const tree = add.code === 0 ? await git(workdir, ["write-tree"], env) : null;
+    return {
+      isRepo: true,
+      head: head.code === 0 ? head.out.trim() : null,
+      tree: tree && tree.code === 0 ? tree.out.trim() : null
+    };
+  } finally {
+    await rm2(scratch, { recursive: true, force: true });
+  }
+}
+async function workspaceDelta(workdir, before) {
+  if (!before.isRepo) return { known: false, changed: false, commits: [], changedFiles: [] };
+  const after = await snapshotWorkspace(workdir);
+  const commits = [];
+  if (after.head && after.head !== before.head) {
+    const range = before.head ? [`${before.head}..${after.head}`] : [after.head];
+    const log = await git(workdir, [
+      "log",
+      `--max-count=${MAX_COMMITS}`,
+      "--format=%H%x00%s",
+      ...range
+    ]);
+    for (const line of log.out.split("\n")) {
+      const [sha, message] = line.split("\0");
+      if (sha && message !== void 0) commits.push({ sha, message: message.slice(0, 1e3) });
+    }
+  }
+  let changedFiles = [];
+  if (before.tree && after.tree && before.tree !== after.tree) {
+    const diff = await git(workdir, ["diff", "--name-only", before.tree, after.tree]);
+    changedFiles = diff.out.split("\n").filter((l) => l !== "");
+  }
+  const treeChanged = before.tree !== after.tree;
+  return {
+    known: before.tree !== null && after.tree !== null,
+    changed: treeChanged || commits.length > 0,
+    commits,
+    changedFiles: changedFiles.slice(0, 200)
+  };
+}
+function git(cwd, args, env = {}) {
+  return new Promise((resolve) => {
+    execFile(
+      "git",
+      args,
+      { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout) => {
+        const code = err ? typeof err.code === "number" ? err.code : 1 : 0;
+        resolve({ code, out: stdout });
+      }
+    );
+  });
+}
+
+// ../packages/harness/src/run-slice.ts
+var SliceLimitsSchema = external_exports.object({
+  wallMs: external_exports.number().int().positive(),
+  idleMs: external_exports.number().int().positive(),
+  maxTurns: external_exports.number().int().positive(),
+  maxUsd: external_exports.number().nonnegative().finite()
+});
+var DEFAULT_VALIDATION_TIMEOUT_MS = 10 * 6e4;
+var INHERITED = [
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "TZ",
+  "TMPDIR"
+];
+function baseEnv() {
+  const env = {};
+  for (const name of INHERITED) {
+    const v = process.env[name];
+    if (v !== void 0) env[name] = v;
+  }
+  return env;
+}
+async function runSlice(adapter, input2) {
+  const checked = SliceLimitsSchema.safeParse(input2.limits);
+  if (!checked.success) {
+    throw new RangeError(`runSlice: invalid limits: ${external_exports.prettifyError(checked.error)}`);
+  }
+  const secrets = secretValues(input2.secrets, input2.env);
+  const scratchDir = await mkdtemp2(join4(tmpdir2(), "loopx-slice-"));
+  try {
+    const ctx = {
+      input: input2,
+      resultPath: join4(scratchDir, "result", "result.json"),
+      briefJsonPath: join4(scratchDir, "brief.json"),
+      briefMdPath: join4(scratchDir, "brief.md"),
+      prompt: "",
+      scratchDir
+    };
+    ctx.prompt = slicePrompt(input2.brief.text, ctx.resultPath, input2.todo);
+    await mkdir4(join4(scratchDir, "result"));
+    await writeFile2(ctx.briefJsonPath, `${JSON.stringify(input2.brief.json, null, 2)}
+`);
+    await writeFile2(ctx.briefMdPath, ctx.prompt);
+    const started = Date.now();
+    const before = await snapshotWorkspace(input2.workdir);
+    const spec = await adapter.launch(ctx);
+    const meter = adapter.meter(ctx);
+    const { limits } = input2;
+    const run2 = await runBounded({
+      command: spec.command,
+      args: spec.args,
+      cwd: input2.workdir,
+      env: {
+        ...baseEnv(),
+        ...input2.env,
+        LOOPX_BRIEF: ctx.briefJsonPath,
+        LOOPX_BRIEF_MD: ctx.briefMdPath,
+        LOOPX_RESULT: ctx.resultPath,
+        LOOPX_TODO: input2.todo,
+        ...spec.env
+      },
+      wallMs: limits.wallMs,
+      idleMs: limits.idleMs,
+      outputCapBytes: input2.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
+      ...input2.killGraceMs !== void 0 ? { killGraceMs: input2.killGraceMs } : {},
+      ...input2.signal ? { signal: input2.signal } : {},
+      onLine: (line, stream, stop) => {
+        meter.onLine(line, stream);
+        const r = meter.reading();
+        if (r.usd > limits.maxUsd) stop("over_budget");
+        else if (r.turns > limits.maxTurns) stop("turn_limit");
+      }
+    });
+    const reading = meter.reading();
+    const verdict = meter.verdict({ code: run2.exitCode, signal: run2.signal });
+    const claim2 = await readAgentClaim(ctx.resultPath);
+    const ran = run2.stop !== "aborted" && run2.stop !== "spawn_failed";
+    const validation = input2.validationCommand && ran ? await runValidation({
+      command: input2.validationCommand,
+      workdir: input2.workdir,
+      env: { ...baseEnv(), LOOPX_TODO: input2.todo },
+      timeoutMs: input2.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
+      secrets,
+      ...input2.signal ? { signal: input2.signal } : {}
+    }) : null;
+    const delta = await workspaceDelta(input2.workdir, before);
+    const decided = decideOutcome({
+      stop: run2.stop,
+      exitCode: run2.exitCode,
+      spawnError: run2.spawnError,
+      verdict,
+      reading,
+      limits,
+      claim: claim2,
+      validation,
+      delta
+    });
+    const rawTail = claim2.ok || claim2.raw === "" ? "" : `
+--- result file ---
+${claim2.raw}`;
+    const report2 = {
+      harness: adapter.name,
+      todo: input2.todo,
+      ...decided,
+      cost: {
+        usd: reading.usd,
+        tokens: reading.tokens,
+        runnerMinutes: (Date.now() - started) / 6e4
+      },
+      turns: reading.turns,
+      sessionId: reading.sessionId,
+      claim: claim2.ok ? claim2.claim : null,
+      claimError: claim2.ok ? null : claim2.error,
+      delta,
+      validation,
+      process: {
+        stop: run2.stop,
+        exitCode: run2.exitCode,
+        signal: run2.signal,
+        durationMs: run2.durationMs,
+        pid: run2.pid
+      },
+      outputTail: `${run2.tail}${rawTail.slice(0, 8192)}`,
+      outputBytes: run2.totalBytes,
+      outputTruncated: run2.truncated
+    };
+    return redactDeep(report2, secrets);
+  } finally {
+    await rm3(scratchDir, { recursive: true, force: true });
+  }
+}
+
+// ../packages/harness/src/to-harness-result.ts
+var EVIDENCE_MAX = 20;
+var SUMMARY_MAX = 500;
+var OUTCOMES = {
+  validated_progress: { outcome: "progress", failure: null },
+  validated_completion: { outcome: "completed", failure: null },
+  no_progress: { outcome: "no_change", failure: null },
+  host_failure: { outcome: "failed", failure: "host_failure" },
+  validation_failed: { outcome: "failed", failure: "validation_failed" },
+  timeout: { outcome: "failed", failure: "timeout" },
+  turn_limit: { outcome: "failed", failure: "turn_limit" },
+  over_budget: { outcome: "failed", failure: "budget_exceeded" }
+};
+function toHarnessResult(report2, todo) {
+  const mapped = OUTCOMES[report2.outcome];
+  const failure2 = report2.outcome === "host_failure" ? report2.failure ?? "host_failure" : mapped.failure;
+  const claim2 = report2.claim;
+  const observed = [];
+  if (report2.validation) {
+    const v = report2.validation;
+    observed.push({
+      kind: "test",
+      summary: clamp(`validation ${v.passed ? "passed" : "failed"}: ${v.summary}`, SUMMARY_MAX),
+      url: null,
+      sha: null
+    });
+  }
+  if (mapped.outcome === "failed") {
+    const detail = report2.claimError ?? report2.reason;
+    const room = SUMMARY_MAX - detail.length - 8;
+    const tail = room > 0 ? report2.outputTail.slice(-room) : "";
+    observed.push({
+      kind: "log",
+      summary: clamp(`${detail}
+\u2026${tail}`, SUMMARY_MAX),
+      url: null,
+      sha: null
+    });
+  }
+  const claimed = (claim2?.evidence ?? []).map((e) => ({
+    kind: e.kind,
+    summary: clamp(e.summary, SUMMARY_MAX),
+    url: e.url,
+    sha: e.sha
+  }));
+  return HarnessResult.parse({
+    todo,
+    outcome: mapped.outcome,
+    failure: failure2,
+    validation: report2.validation ? {
+      command: report2.validation.command,
+      exitCode: report2.validation.exitCode,
+      passed: report2.validation.passed,
+      summary: report2.validation.summary
+    } : null,
+    commits: report2.delta.commits,
+    evidence: [...observed, ...claimed].slice(0, EVIDENCE_MAX),
+    handoff: handoff2(report2, todo),
+    continuation: mapped.outcome === "completed" ? claim2?.continuation ?? null : null,
+    proposedTodos: (claim2?.proposedTodos ?? []).slice(0, 10).map((t) => ({
+      title: clamp(t.title, 256),
+      detail: clamp(t.detail, 2e3),
+      requiredScopes: []
+    })),
+    gateRequests: (claim2?.gateRequests ?? []).map((g) => ({
+      question: clamp(g.question, 2e3),
+      scopes: g.scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10)
+    })).filter((g) => g.scopes.length > 0).slice(0, 3),
+    cost: report2.cost,
+    sessionId: report2.sessionId ? clamp(report2.sessionId, 200) : null
+  });
+}
+function handoff2(report2, todo) {
+  const h = report2.claim?.handoff;
+  const prefix = report2.outcome.startsWith("validated_") ? "" : `[${report2.outcome}] ${report2.reason}. `;
+  if (!h) {
+    return {
+      done: clamp(`${prefix}No handoff from the agent.`, 1e3),
+      next: `Continue ${todo} from the brief; the branch holds any work in progress.`,
+      questions: []
+    };
+  }
+  const questions = [];
+  let qChars = 0;
+  for (const q of h.questions.slice(0, 10).map((x) => clamp(x, 500))) {
+    if (qChars + q.length > HANDOFF_MAX_CHARS / 3) break;
+    questions.push(q);
+    qChars += q.length;
+  }
+  const room = HANDOFF_MAX_CHARS - qChars;
+  const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
+  const next = clamp(h.next, room - done.length);
+  return { done, next, questions };
+}
+function clamp(text, max) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, Math.max(0, max - 1))}\u2026`;
+}
+
+// src/run-git.ts
+import { execFile as execFile2 } from "node:child_process";
+function runGit(cwd, args, options = {}) {
+  const redact = options.redact ?? ((t) => t);
+  return new Promise((resolve, reject) => {
+    execFile2(
+      "git",
+      args,
+      {
+        cwd,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", ...options.env },
+        maxBuffer: 64 * 1024 * 1024
+      },
+      (error63, stdout, stderr) => {
+        const code = error63 ? typeof error63.code === "number" ? error63.code : 1 : 0;
+        if (code !== 0 && !options.allowFail) {
+          reject(
+            new Error(
+              redact(
+                `git ${args[0] ?? ""} failed (exit ${code}) in ${cwd}: ${stderr.trim() || stdout.trim()}`
+              )
+            )
+          );
+          return;
+        }
+        resolve({ code, stdout, stderr });
+      }
+    );
+  });
+}
+function gitAuthEnv(token) {
+  const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "http.extraheader",
+    GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}`
+  };
+}
+
+// src/commit-work.ts
+async function commitWork(options) {
+  const { workdir } = options;
+  await runGit(workdir, ["add", "--all", "--", "."]);
+  const staged = await runGit(workdir, ["diff", "--cached", "--quiet"], { allowFail: true });
+  if (staged.code === 0) return null;
+  const subject = `loopx: ${options.todo} work in progress (${options.outcome})`;
+  const body = `${options.reason.replace(/\s+/g, " ").slice(0, 500)}
+
+LoopX-Tick: ${options.tickId}`;
+  await runGit(workdir, ["commit", "--quiet", "--no-verify", "-m", subject, "-m", body]);
+  const sha = (await runGit(workdir, ["rev-parse", "HEAD"])).stdout.trim();
+  return { sha, message: subject };
+}
+
+// src/prepare-branch.ts
+var LOOPX_GIT_USER = { name: "loopx[bot]", email: "loopx[bot]@users.noreply.github.com" };
+async function prepareBranch(options) {
+  const { workdir, branch, redact } = options;
+  const auth = options.token ? gitAuthEnv(options.token) : {};
+  const inside = await runGit(workdir, ["rev-parse", "--is-inside-work-tree"], { allowFail: true });
+  if (inside.code !== 0) {
+    throw new Error(
+      `${workdir} is not a git working copy: check the repository out first (actions/checkout with persist-credentials: false and fetch-depth: 0)`
+    );
+  }
+  const tracking = `refs/remotes/origin/${branch}`;
+  let existed = (await runGit(workdir, ["rev-parse", "--verify", "--quiet", tracking], { allowFail: true })).code === 0;
+  if (!existed) {
+    const probe = await runGit(
+      workdir,
+      ["ls-remote", "--exit-code", "--heads", "origin", `refs/heads/${branch}`],
+      { env: auth, allowFail: true, redact }
+    );
+    if (probe.code !== 0 && probe.code !== 2) {
+      throw new Error(
+        redact(
+          `Could not ask the remote whether ${branch} exists (exit ${probe.code}): ${probe.stderr.trim()}. Pass \`token: \${{ github.token }}\` (contents: read) to the agent phase, or check out with fetch-depth: 0.`
+        )
+      );
+    }
+    if (probe.code === 0) {
+      await runGit(
+        workdir,
+        ["fetch", "--quiet", "--no-tags", "origin", `+refs/heads/${branch}:${tracking}`],
+        { env: auth, redact }
+      );
+      existed = true;
+    }
+  }
+  await runGit(workdir, ["checkout", "--quiet", "-B", branch, ...existed ? [tracking] : []], {
+    redact
+  });
+  await runGit(workdir, ["config", "user.name", LOOPX_GIT_USER.name]);
+  await runGit(workdir, ["config", "user.email", LOOPX_GIT_USER.email]);
+  const base = (await runGit(workdir, ["rev-parse", "HEAD"])).stdout.trim();
+  return { existed, base };
+}
+
+// src/render-result.ts
+function renderResult(options) {
+  const { result } = options;
+  const outcome = result.failure ? `${result.outcome} (${result.failure})` : result.outcome;
+  const lines = [`### ${options.title}`, ""];
+  lines.push(`- **Outcome:** ${outcome}${options.reason ? ` \u2014 ${flat(options.reason)}` : ""}`);
+  if (result.validation) {
+    const v = result.validation;
+    lines.push(
+      `- **Validation:** \`${v.command}\` ${v.passed ? "passed" : `failed (exit ${v.exitCode ?? "none"})`}`
+    );
+  }
+  if (result.commits.length) {
+    lines.push(
+      `- **Commits:** ${result.commits.map((c2) => `\`${c2.sha.slice(0, 7)}\` ${flat(c2.message)}`).join("; ")}`
+    );
+  }
+  const c = result.cost;
+  lines.push(
+    `- **Cost:** $${c.usd.toFixed(4)}, ${c.tokens} tokens, ${c.runnerMinutes.toFixed(1)} runner minutes`
+  );
+  for (const line of options.extra ?? []) lines.push(`- ${line}`);
+  if (options.issueUrl) lines.push(`- **Goal:** ${options.issueUrl}`);
+  if (result.evidence.length) {
+    lines.push("", "**Evidence**", "");
+    for (const e of result.evidence)
+      lines.push(`- ${e.kind}: ${flat(e.summary)}${e.url ? ` (${e.url})` : ""}`);
+  }
+  lines.push(
+    "",
+    "**Handoff**",
+    "",
+    `- Done: ${flat(result.handoff.done)}`,
+    `- Next: ${flat(result.handoff.next)}`
+  );
+  for (const q of result.handoff.questions) lines.push(`- Question: ${flat(q)}`);
+  return `${lines.join("\n")}
+`;
+}
+function flat(text) {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+// src/select-harness.ts
+var DEFAULT_ENV = {
+  shell: [],
+  "claude-code": ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_BASE_URL"],
+  codex: ["OPENAI_API_KEY", "OPENAI_BASE_URL"]
+};
+function selectHarness(chosen, input2, env = process.env) {
+  const parsed = HarnessName.safeParse(input2.harness ?? chosen);
+  if (!parsed.success) {
+    throw new Error(
+      `The LoopX App chose harness "${chosen}", which this action cannot run: set the \`harness\` input to shell, claude-code or codex`
+    );
+  }
+  const name = parsed.data;
+  const names = [.../* @__PURE__ */ new Set([...DEFAULT_ENV[name], ...input2["harness-env"] ?? []])];
+  const forwarded = {};
+  for (const n of names) {
+    const value = env[n];
+    if (value) forwarded[n] = value;
+  }
+  const secrets = Object.entries(forwarded).filter(([n]) => !n.endsWith("_URL")).map(([, v]) => v);
+  return { name, adapter: adapterFor(name, input2), env: forwarded, secrets };
+}
+function adapterFor(name, input2) {
+  const model = input2.model ? { model: input2.model } : {};
+  switch (name) {
+    case "shell": {
+      const command = input2["shell-command"];
+      if (!command) {
+        throw new Error(
+          "The shell harness needs a command: set the `shell-command` input (it reads $LOOPX_BRIEF and writes $LOOPX_RESULT)"
+        );
+      }
+      return shellAdapter({ command });
+    }
+    case "claude-code":
+      return claudeCodeAdapter(model);
+    case "codex": {
+      const raw = input2["codex-prices"];
+      if (!raw) {
+        throw new Error(
+          'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}'
+        );
+      }
+      let json2;
+      try {
+        json2 = JSON.parse(raw);
+      } catch (error63) {
+        throw new Error("`codex-prices` is not JSON", { cause: error63 });
+      }
+      const prices = PriceTable.safeParse(json2);
+      if (!prices.success) {
+        throw new Error(`\`codex-prices\` is invalid:
+${external_exports.prettifyError(prices.error)}`);
+      }
+      return codexAdapter({ prices: prices.data, ...model });
+    }
+  }
+}
+
+// src/tick-files.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { mkdir as mkdir5, readFile as readFile2, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join5 } from "node:path";
+var RunAnswer = AskResponse.options[1];
+var AgentBrief = RunAnswer.omit({ leaseToken: true });
+var LeaseFile = external_exports.object({
+  goal: external_exports.number().int().positive(),
+  tickId: RunAnswer.shape.tickId,
+  leaseToken: RunAnswer.shape.leaseToken,
+  todo: RunAnswer.shape.todo,
+  branch: RunAnswer.shape.branch,
+  harness: external_exports.string().min(1)
+});
+var TICK_FILES = {
+  /** Uploaded as `loopx-ask` for the agent job. */
+  brief: "ask.json",
+  /** Uploaded as `loopx-lease` for the report job only. */
+  lease: "lease.json",
+  /** Uploaded as `loopx-result` with the bundle. */
+  result: "result.json",
+  bundle: "branch.bundle"
+};
+function tickPath(dir, file2) {
+  return join5(dir, TICK_FILES[file2]);
+}
+async function writeJson(dir, file2, value) {
+  await mkdir5(dir, { recursive: true });
+  const path = tickPath(dir, file2);
+  await writeFile3(path, `${JSON.stringify(value, null, 2)}
+`, { mode: 384 });
+  return path;
+}
+async function readJson(dir, file2, schema, producedBy) {
+  const path = tickPath(dir, file2);
+  if (!existsSync2(path)) return null;
+  let raw;
+  try {
+    raw = JSON.parse(await readFile2(path, "utf8"));
+  } catch (error63) {
+    throw new Error(`${path} (from the ${producedBy}) is not JSON`, { cause: error63 });
+  }
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(
+      `${path} (from the ${producedBy}) is invalid:
+${external_exports.prettifyError(parsed.error)}`,
+      {
+        cause: parsed.error
+      }
+    );
+  }
+  return parsed.data;
+}
+
+// src/phases/agent.ts
+var MINUTE = 6e4;
+async function agent(ctx) {
+  const { input: input2, secrets } = ctx;
+  const brief = await readJson(ctx.tickDir, "brief", AgentBrief, "ask job");
+  if (!brief) {
+    throw new Error(
+      `${tickPath(ctx.tickDir, "brief")} is missing: download the ask job's \`loopx-ask\` artifact to the tick-dir before the agent phase`
+    );
+  }
+  const harness = selectHarness(brief.harness, input2);
+  for (const s of harness.secrets) secrets.add(s);
+  const redact = (t) => secrets.redact(t);
+  const workdir = input2.workdir ?? ctx.env.workspace;
+  const prepared = await prepareBranch({
+    workdir,
+    branch: brief.branch,
+    token: input2.token,
+    redact
+  });
+  info(
+    `${prepared.existed ? "Continuing" : "Starting"} ${brief.branch} at ${prepared.base} with ${harness.name}`
+  );
+  const { limits } = brief;
+  const report2 = await runSlice(harness.adapter, {
+    workdir,
+    todo: brief.todo,
+    brief: { text: brief.briefText, json: brief.brief },
+    limits: {
+      wallMs: Math.round(limits.wallMinutes * MINUTE),
+      idleMs: Math.round(limits.idleMinutes * MINUTE),
+      maxTurns: limits.maxTurns,
+      maxUsd: limits.usd
+    },
+    validationCommand: brief.validationCommand,
+    env: harness.env,
+    secrets: harness.secrets,
+    allowedTools: brief.allowedTools
+  });
+  const wip = await commitWork({
+    workdir,
+    todo: brief.todo,
+    tickId: brief.tickId,
+    outcome: report2.outcome,
+    reason: report2.reason
+  });
+  const mapped = toHarnessResult(report2, brief.todo);
+  const result = HarnessResult.parse({
+    ...mapped,
+    commits: wip ? [...mapped.commits, wip].slice(-100) : mapped.commits
+  });
+  const head = (await runGit(workdir, ["rev-parse", "HEAD"])).stdout.trim();
+  const resultPath = await writeJson(ctx.tickDir, "result", result);
+  const bundlePath = tickPath(ctx.tickDir, "bundle");
+  await runGit(workdir, ["bundle", "create", bundlePath, `refs/heads/${brief.branch}`], { redact });
+  if (result.outcome === "failed") {
+    warning(redact(`LoopX ${brief.todo}: ${report2.outcome} \u2014 ${report2.reason}`));
+  }
+  return {
+    summary: renderResult({
+      title: `LoopX agent: ${brief.todo} on \`${brief.branch}\` (${harness.name})`,
+      result,
+      reason: report2.reason
+    }),
+    outputs: {
+      outcome: result.outcome,
+      "slice-outcome": report2.outcome,
+      "head-sha": head,
+      "result-file": resultPath,
+      "bundle-file": bundlePath
+    },
+    failure: null
+  };
+}
+
+// src/phases/ask.ts
+async function ask(ctx) {
+  const goal = ctx.input.goal;
+  if (goal === void 0) throw new Error('phase "ask" needs the `goal` input');
+  const limits = {
+    ...ctx.input["max-usd"] !== void 0 ? { usd: ctx.input["max-usd"] } : {},
+    ...ctx.input["max-minutes"] !== void 0 ? { runnerMinutes: ctx.input["max-minutes"] } : {}
+  };
+  const request = AskRequest.parse({ goal, ...Object.keys(limits).length ? { limits } : {} });
+  const answer = await ctx.api().post("/api/v1/ticks", request, AskResponse);
+  if (!answer.run) {
+    const next = answer.nextWakeAt ? `next wake ${answer.nextWakeAt.toISOString()}` : "no wake planned";
+    return {
+      summary: `LoopX #${goal}: ${answer.route} \u2014 ${oneLine(answer.reason)} (${next}).`,
+      outputs: { run: "false", route: answer.route },
+      failure: null
+    };
+  }
+  ctx.secrets.add(answer.leaseToken);
+  const { leaseToken, ...rest } = answer;
+  const brief = rest;
+  const lease = {
+    goal,
+    tickId: answer.tickId,
+    leaseToken,
+    todo: answer.todo,
+    branch: answer.branch,
+    harness: answer.harness
+  };
+  const briefPath = await writeJson(ctx.tickDir, "brief", brief);
+  const leasePath = await writeJson(ctx.tickDir, "lease", lease);
+  return {
+    summary: `LoopX #${goal}: ${answer.route} ${answer.todo} on \`${answer.branch}\` with ${answer.harness} \u2014 ${oneLine(answer.reason)}`,
+    outputs: {
+      run: "true",
+      route: answer.route,
+      "tick-id": answer.tickId,
+      "lease-token": leaseToken,
+      todo: answer.todo,
+      branch: answer.branch,
+      harness: answer.harness,
+      "brief-file": briefPath,
+      "lease-file": leasePath
+    },
+    failure: null
+  };
+}
+function oneLine(text) {
+  return text.replace(/\s+/g, " ").trim().slice(0, 300);
+}
+
+// src/phases/report.ts
+import { existsSync as existsSync3 } from "node:fs";
+
+// src/missing-result.ts
+function missingResult(todo, why) {
+  return HarnessResult.parse({
+    todo,
+    outcome: "failed",
+    failure: "host_failure",
+    evidence: [{ kind: "log", summary: why.slice(0, 500) }],
+    handoff: {
+      done: `The agent job produced no result: ${why}`.slice(0, 1e3),
+      next: `Retry ${todo} from the brief; the branch holds any work already pushed.`,
+      questions: []
+    },
+    cost: ZERO_COST
+  });
+}
+
+// src/push-bundle.ts
+import { mkdtemp as mkdtemp3, rm as rm4 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join6 } from "node:path";
+async function pushBundle(options) {
+  const { branch, remoteUrl, redact } = options;
+  const ref = `refs/heads/${branch}`;
+  const auth = gitAuthEnv(options.token);
+  const dir = await mkdtemp3(join6(tmpdir3(), "loopx-push-"));
+  try {
+    await runGit(dir, ["init", "--quiet", "--bare"]);
+    const heads = await runGit(dir, ["bundle", "list-heads", options.bundlePath, ref], {
+      allowFail: true
+    });
+    if (heads.code !== 0 || !heads.stdout.includes(ref)) {
+      throw new Error(
+        `The agent's bundle has no ${ref}: the agent job did not produce the todo branch`
+      );
+    }
+    await runGit(dir, ["fetch", "--quiet", "--no-tags", options.bundlePath, `+${ref}:${ref}`], {
+      redact
+    });
+    const headSha = (await runGit(dir, ["rev-parse", ref])).stdout.trim();
+    const listing = await runGit(dir, ["ls-remote", "--symref", remoteUrl, "HEAD", ref], {
+      env: auth,
+      redact
+    });
+    const defaultRef = /^ref: (refs\/heads\/\S+)\s+HEAD$/m.exec(listing.stdout)?.[1];
+    if (!defaultRef) throw new Error(`Could not read the default branch of ${remoteUrl}`);
+    const remoteBranch = new RegExp(`^([0-9a-f]{40})\\s+${escapeRegExp(ref)}$`, "m").exec(
+      listing.stdout
+    )?.[1];
+    if (remoteBranch === headSha) return { status: "up_to_date", headSha };
+    const wanted = [`+${defaultRef}:refs/remotes/origin/default`];
+    if (remoteBranch) wanted.push(`+${ref}:refs/remotes/origin/branch`);
+    await runGit(dir, ["fetch", "--quiet", "--no-tags", remoteUrl, ...wanted], {
+      env: auth,
+      redact
+    });
+    const exclude = [
+      "refs/remotes/origin/default",
+      ...remoteBranch ? ["refs/remotes/origin/branch"] : []
+    ];
+    const log = await runGit(dir, [
+      "log",
+      "--format=",
+      "--name-only",
+      "--no-renames",
+      ref,
+      "--not",
+      ...exclude
+    ]);
+    const paths = [...new Set(log.stdout.split("\n").filter((p) => p.startsWith(".github/")))];
+    if (paths.length > 0 && !options.allowWorkflowPaths) {
+      return { status: "refused", headSha, paths };
+    }
+    await runGit(dir, ["push", "--quiet", remoteUrl, `${ref}:${ref}`], { env: auth, redact });
+    return { status: "pushed", headSha };
+  } finally {
+    await rm4(dir, { recursive: true, force: true });
+  }
+}
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+// src/revoke-token.ts
+async function revokeToken(apiUrl, token) {
+  try {
+    const response = await fetch(`${apiUrl}/installation/token`, {
+      method: "DELETE",
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/vnd.github+json",
+        "x-github-api-version": "2022-11-28"
+      },
+      signal: AbortSignal.timeout(15e3)
+    });
+    if (response.status === 204) return true;
+    warning(
+      `Could not revoke the tick's push token (HTTP ${response.status}); it expires on its own within the hour.`
+    );
+  } catch (error63) {
+    const reason = error63 instanceof Error ? error63.message : String(error63);
+    warning(
+      `Could not revoke the tick's push token (${reason}); it expires on its own within the hour.`
+    );
+  }
+  return false;
+}
+
+// src/phases/report.ts
+async function report(ctx) {
+  const { env, secrets } = ctx;
+  const lease = await readJson(ctx.tickDir, "lease", LeaseFile, "ask job");
+  if (!lease) {
+    throw new Error(
+      `${tickPath(ctx.tickDir, "lease")} is missing: download the ask job's \`loopx-lease\` artifact to the tick-dir before the report phase`
+    );
+  }
+  secrets.add(lease.leaseToken);
+  const result = await loadResult(ctx, lease.todo);
+  const issueUrl = `${env.serverUrl}/${env.repository}/issues/${lease.goal}`;
+  const outputs = { outcome: result.outcome, pushed: "false" };
+  const extra = [];
+  const summary2 = (title) => renderResult({ title, result, issueUrl, extra });
+  const fail = (message) => ({
+    summary: summary2(`LoopX ${lease.todo}: ${result.outcome} \u2014 NOT fully reported`),
+    outputs,
+    failure: message
+  });
+  let answer;
+  try {
+    const body = ResultRequest.parse({ leaseToken: lease.leaseToken, result });
+    answer = await ctx.api().post(`/api/v1/ticks/${lease.tickId}/result`, body, ResultResponse);
+  } catch (error63) {
+    const reason = error63 instanceof Error ? error63.message : String(error63);
+    extra.push(`**Upload failed:** ${reason}`);
+    return fail(
+      `The tick's result could not be sent to the LoopX App: ${reason}. The result is in this job's summary; the App will record the tick as a host failure when its lease expires.`
+    );
+  }
+  const wake2 = answer.next.nextWakeAt ? answer.next.nextWakeAt.toISOString() : "none";
+  extra.push(`**Next:** ${answer.next.route} \u2014 ${answer.next.reason} (next wake ${wake2})`);
+  outputs["next-route"] = answer.next.route;
+  outputs["next-wake-at"] = answer.next.nextWakeAt ? wake2 : "";
+  const grant = answer.push;
+  if (grant) {
+    secrets.add(grant.token);
+    let pushed = null;
+    try {
+      if (grant.branch !== lease.branch) {
+        return fail(
+          `The App granted a push to ${grant.branch}, not this tick's branch ${lease.branch}; nothing was pushed.`
+        );
+      }
+      const bundlePath = tickPath(ctx.tickDir, "bundle");
+      if (!existsSync3(bundlePath)) {
+        return fail(
+          `The result has commits but ${bundlePath} is missing: upload the agent's bundle with the result.`
+        );
+      }
+      pushed = await pushBundle({
+        bundlePath,
+        branch: grant.branch,
+        remoteUrl: `${env.serverUrl}/${env.repository}.git`,
+        token: grant.token,
+        allowWorkflowPaths: grant.allowWorkflowPaths,
+        redact: (t) => secrets.redact(t)
+      });
+      if (pushed.status === "refused") {
+        extra.push(
+          `**Push refused:** the branch changes ${pushed.paths.map((p) => `\`${p}\``).join(", ")}`
+        );
+        return fail(
+          `Refused to push ${grant.branch}: its commits change ${pushed.paths.join(", ")}. Changes under .github/ need a gate approving \`write:.github\` on the goal issue.`
+        );
+      }
+      const pushedBody = PushedRequest.parse({
+        leaseToken: lease.leaseToken,
+        branch: grant.branch,
+        headSha: pushed.headSha
+      });
+      await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, external_exports.unknown());
+      outputs.pushed = "true";
+      outputs["head-sha"] = pushed.headSha;
+      extra.push(
+        `**Branch:** \`${grant.branch}\` at \`${pushed.headSha.slice(0, 7)}\`${pushed.status === "up_to_date" ? " (already there)" : ""}`
+      );
+    } catch (error63) {
+      const reason = error63 instanceof Error ? error63.message : String(error63);
+      return fail(`Pushing ${grant.branch} failed: ${reason}`);
+    } finally {
+      await revokeToken(env.apiUrl, grant.token);
+    }
+  }
+  return {
+    summary: summary2(`LoopX ${lease.todo}: ${result.outcome}`),
+    outputs,
+    failure: null
+  };
+}
+async function loadResult(ctx, todo) {
+  const agentJob = ctx.input["agent-result"];
+  try {
+    const result = await readJson(ctx.tickDir, "result", HarnessResult, "agent job");
+    if (result && result.todo === todo) return result;
+    if (result) return missingResult(todo, `the agent's result names ${result.todo}, not ${todo}`);
+  } catch (error63) {
+    const reason = error63 instanceof Error ? error63.message : String(error63);
+    warning(reason);
+    return missingResult(todo, `the agent's result was unreadable: ${reason.split("\n")[0]}`);
+  }
+  return missingResult(
+    todo,
+    agentJob && agentJob !== "success" ? `the agent job ended with "${agentJob}" before writing its result` : "no result file was uploaded by the agent job"
+  );
+}
+
+// src/phases/wake.ts
+async function wake(ctx) {
+  const answer = await ctx.api().post("/api/v1/wake", {}, WakeResponse);
+  const goals = answer.dispatched.map((n) => `#${n}`).join(", ");
+  return {
+    summary: answer.dispatched.length ? `LoopX wake: dispatched ticks for ${goals}.` : "LoopX wake: no goal of this repository is due.",
+    outputs: { dispatched: JSON.stringify(answer.dispatched) },
+    failure: null
+  };
+}
+
+// src/main.ts
+var PHASES = {
+  wake,
+  ask,
+  agent,
+  report
+};
+var WOULD = {
+  wake: "ask the App to dispatch this repository's due goals",
+  ask: "ask the App whether to run a slice, and write the brief and lease files",
+  agent: "run one bounded harness slice on the todo branch and write the result and bundle",
+  report: "send the result, push the todo branch with the granted token, and revoke it"
+};
+async function main(ctx) {
+  const { input: input2 } = ctx;
+  if (input2["dry-run"]) {
+    const target = input2.goal === void 0 ? "" : ` for goal #${input2.goal}`;
+    return {
+      summary: `LoopX ${input2.phase}${target}: dry run, nothing was sent (would ${WOULD[input2.phase]}; audience "${input2.audience}").`,
+      outputs: { run: "false", phase: input2.phase },
+      failure: null
+    };
+  }
+  const result = await PHASES[input2.phase](ctx);
+  return { ...result, outputs: { ...result.outputs, phase: input2.phase } };
+}
+
+// src/runner-env.ts
+import { tmpdir as tmpdir4 } from "node:os";
+import { join as join7 } from "node:path";
+var RunnerEnvSchema = external_exports.object({
+  GITHUB_REPOSITORY: external_exports.string().regex(/^[^/]+\/[^/]+$/, "owner/name"),
+  GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
+  GITHUB_API_URL: external_exports.url().default("https://api.github.com"),
+  GITHUB_WORKSPACE: external_exports.string().min(1).optional(),
+  GITHUB_RUN_ID: external_exports.string().optional(),
+  RUNNER_TEMP: external_exports.string().min(1).optional(),
+  /** Test knob: the first retry delay of tick API calls (doubles each time). */
+  LOOPX_RETRY_BASE_MS: external_exports.coerce.number().int().nonnegative().default(1e3)
+});
+function getRunnerEnv(env = process.env) {
+  const parsed = RunnerEnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new Error(
+      `The LoopX action must run in a GitHub Actions job (its GITHUB_* variables are missing or invalid):
+${external_exports.prettifyError(parsed.error)}`,
+      { cause: parsed.error }
+    );
+  }
+  const e = parsed.data;
+  return {
+    repository: e.GITHUB_REPOSITORY,
+    serverUrl: e.GITHUB_SERVER_URL.replace(/\/+$/, ""),
+    apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
+    workspace: e.GITHUB_WORKSPACE ?? process.cwd(),
+    runId: e.GITHUB_RUN_ID ?? null,
+    defaultTickDir: join7(e.RUNNER_TEMP ?? tmpdir4(), "loopx-tick"),
+    retryBaseMs: e.LOOPX_RETRY_BASE_MS
+  };
+}
+
+// src/secret-registry.ts
+var SecretRegistry = class {
+  values = /* @__PURE__ */ new Set();
+  add(value) {
+    if (!value || value.length < 4 || this.values.has(value)) return;
+    this.values.add(value);
+    setSecret(value);
+  }
+  /** Known values and token-shaped strings (ghs_, ghp_, github_pat_, sk-ant-, sk-). */
+  redact(text) {
+    return redactSecrets(text, [...this.values]);
+  }
+  list() {
+    return [...this.values];
+  }
+};
+
+// src/tick-api-client.ts
+var TickApiRefusedError = class extends Error {
+  constructor(message, status, code) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+  status;
+  code;
+  name = "TickApiRefusedError";
+};
+var TickApiUnavailableError = class extends Error {
+  name = "TickApiUnavailableError";
+};
+var HINTS = {
+  unauthenticated: "the App did not accept this job's OIDC token: check the `audience` input matches the App's configured audience",
+  forbidden: "the App refused this workflow: it must be the tick workflow the App is configured with, on the default branch, started by workflow_dispatch or schedule, in a repository where the App is installed",
+  not_found: "check the `goal` input names an issue labelled `loopx` in this repository",
+  conflict: "this run attempt already claimed a tick, or the lease ended; re-run the workflow",
+  invalid_request: "the action and the App may be on different versions of the tick API"
+};
+function createTickApi(options) {
+  const attempts = options.attempts ?? 4;
+  const base = options.baseUrl.replace(/\/+$/, "");
+  return {
+    async post(path, body, schema) {
+      const url2 = `${base}${path}`;
+      let last = "";
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        if (attempt > 1) await sleep(options.retryBaseMs * 2 ** (attempt - 2));
+        const token = await options.idToken();
+        let response;
+        try {
+          response = await fetch(url2, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${token}`,
+              "content-type": "application/json",
+              accept: "application/json"
+            },
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(options.timeoutMs ?? 3e4)
+          });
+        } catch (error63) {
+          last = error63 instanceof Error ? error63.cause instanceof Error ? `${error63.message}: ${error63.cause.message}` : error63.message : String(error63);
+          continue;
+        }
+        const text = await response.text();
+        if (response.status === 429 || response.status >= 500) {
+          last = `HTTP ${response.status} ${describeError(text)}`;
+          const retryAfter = Number(response.headers.get("retry-after"));
+          if (Number.isFinite(retryAfter) && retryAfter > 0 && attempt < attempts) {
+            await sleep(Math.min(retryAfter, 30) * 1e3);
+          }
+          continue;
+        }
+        if (!response.ok) {
+          const parsed2 = ApiError.safeParse(safeJson(text));
+          const code = parsed2.success ? parsed2.data.error : null;
+          const hint = code ? HINTS[code] : void 0;
+          throw new TickApiRefusedError(
+            `The LoopX App refused POST ${path} (HTTP ${response.status}${code ? `, ${code}` : ""}): ${describeError(text)}${hint ? ` \u2014 ${hint}` : ""}`,
+            response.status,
+            code
+          );
+        }
+        const parsed = schema.safeParse(safeJson(text));
+        if (!parsed.success) {
+          throw new Error(
+            `The LoopX App answered POST ${path} with a body this action does not understand (are the action and the App on the same version?):
+${external_exports.prettifyError(parsed.error)}`,
+            { cause: parsed.error }
+          );
+        }
+        return parsed.data;
+      }
+      throw new TickApiUnavailableError(
+        `The LoopX App at ${base} did not answer POST ${path} after ${attempts} attempts (last: ${last}). Check the \`api-url\` input and the App's health.`
+      );
+    }
+  };
+}
+function describeError(text) {
+  const parsed = ApiError.safeParse(safeJson(text));
+  if (parsed.success) return parsed.data.message;
+  return text.trim().slice(0, 300) || "(empty body)";
+}
+function safeJson(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return void 0;
+  }
+}
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 // src/runner.ts
 async function run() {
+  const secrets = new SecretRegistry();
   try {
     const input2 = getActionInputs();
-    const result = await main({ input: input2 });
+    secrets.add(input2.token);
+    const env = getRunnerEnv();
+    let api = null;
+    const ctx = {
+      input: input2,
+      env,
+      secrets,
+      tickDir: input2["tick-dir"] ?? env.defaultTickDir,
+      api: () => {
+        const baseUrl = input2["api-url"];
+        if (!baseUrl) throw new Error(`phase "${input2.phase}" needs the \`api-url\` input`);
+        api ??= createTickApi({
+          baseUrl,
+          idToken: () => getIdToken(input2.audience),
+          retryBaseMs: env.retryBaseMs
+        });
+        return api;
+      }
+    };
+    const result = await main(ctx);
     for (const [name, value] of Object.entries(result.outputs)) setOutput(name, value);
-    info(result.summary);
-    await summary.addRaw(result.summary, true).write();
+    const summary2 = secrets.redact(result.summary);
+    info(summary2);
+    await summary.addRaw(summary2, true).write();
+    if (result.failure !== null) setFailed(secrets.redact(result.failure));
   } catch (error63) {
-    setFailed(error63 instanceof Error ? error63.message : String(error63));
+    const message = error63 instanceof Error ? error63.message : String(error63);
+    setFailed(secrets.redact(message));
   }
 }
 

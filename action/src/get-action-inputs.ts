@@ -15,6 +15,17 @@ export function getActionInputs(read: (name: string) => string = core.getInput):
     "api-url": get("api-url"),
     audience: get("audience"),
     goal: get("goal"),
+    "tick-dir": get("tick-dir"),
+    workdir: get("workdir"),
+    harness: get("harness"),
+    "shell-command": get("shell-command"),
+    model: get("model"),
+    "codex-prices": get("codex-prices"),
+    "harness-env": get("harness-env"),
+    token: get("token"),
+    "max-usd": get("max-usd"),
+    "max-minutes": get("max-minutes"),
+    "agent-result": get("agent-result"),
     "dry-run": get("dry-run"),
   };
   const parsed = ActionInput.safeParse(raw);

@@ -45,6 +45,8 @@ export function sharedPglite(): Promise<PGlite> {
 }
 
 const TABLES = [
+  "used_tokens",
+  "tick_dispatches",
   "content_budget",
   "cursors",
   "projections",

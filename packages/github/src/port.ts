@@ -115,3 +115,28 @@ export class GitHubError extends Error {
     );
   }
 }
+
+/** What a tick's push token may do; LoopX never asks for `workflows`. */
+export interface RepoTokenPermissions {
+  contents?: "read" | "write";
+  pull_requests?: "read" | "write";
+}
+
+export interface RepoToken {
+  token: string;
+  expiresAt: Date;
+}
+
+/**
+ * Verbs that need the App's own identity (its JWT), not one installation's token: minting
+ * an installation token narrowed to one repository and a few permissions, and revoking it.
+ */
+export interface GitHubAppPort {
+  mintRepoToken(
+    installationId: number,
+    repositoryId: number,
+    permissions: RepoTokenPermissions,
+  ): Promise<RepoToken>;
+  /** Revokes an installation token (`DELETE /installation/token`, authenticated by itself). */
+  revokeToken(token: string): Promise<void>;
+}

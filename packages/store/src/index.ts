@@ -1,4 +1,19 @@
+export {
+  type ContentLimits,
+  GITHUB_CONTENT_LIMITS,
+  type Reservation,
+} from "./content-budget.ts";
 export { MIGRATIONS_DIR, type OpenOptions } from "./db.ts";
+export {
+  type DueGoal,
+  goalOfDispatchedRun,
+  recordDispatchRun,
+  releaseDispatch,
+  type TakeDueOptions,
+  takeDueDispatches,
+} from "./due-dispatches.ts";
+export { findBySubIssue } from "./find-by-sub-issue.ts";
+export { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";
 export type {
   Applied,
   ApplyOptions,
@@ -10,16 +25,18 @@ export type {
 } from "./goals-repo.ts";
 export type { Delivery, DeliveryInput } from "./inbox.ts";
 export { DEFAULT_WINDOW, type LoadWindow } from "./load.ts";
+export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
+export { createOpsStore, type OpsStore } from "./ops-store.ts";
 export type { OutboxItem } from "./outbox.ts";
 export type { Projection, ProjectionTarget } from "./projections.ts";
 export * as tables from "./schema/index.ts";
 export { createStore, type InstallationInput, openStore, type Store } from "./store.ts";
 export {
-  type ContentLimits,
-  GITHUB_CONTENT_LIMITS,
-  type Reservation,
-} from "./content-budget.ts";
-export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
-export { createOpsStore, type OpsStore } from "./ops-store.ts";
-export { findBySubIssue } from "./find-by-sub-issue.ts";
-export { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";
+  goalIdOfTick,
+  goalsOfRepo,
+  type InstallationStanding,
+  installationStanding,
+  type RepoGoal,
+  runHasTick,
+} from "./tick-lookup.ts";
+export { pruneUsedTokens, runReachedApi, type TokenUse, useToken } from "./used-tokens.ts";

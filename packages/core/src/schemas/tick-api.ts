@@ -91,6 +91,10 @@ export const PushedRequest = z.object({
 });
 export type PushedRequest = z.infer<typeof PushedRequest>;
 
+/** The answer to `pushed`: whether this head was new to the App (false: a retry, nothing changed). */
+export const PushedResponse = z.object({ recorded: z.boolean() });
+export type PushedResponse = z.infer<typeof PushedResponse>;
+
 /** POST /api/v1/wake — the cron backstop: dispatch this repository's due goals. */
 export const WakeResponse = z.object({ dispatched: z.array(z.number().int().positive()) });
 export type WakeResponse = z.infer<typeof WakeResponse>;

@@ -1,0 +1,134 @@
+import { existsSync } from "node:fs";
+import * as core from "@actions/core";
+import {
+  type HarnessResult,
+  HarnessResult as HarnessResultSchema,
+  PushedRequest,
+  ResultRequest,
+  ResultResponse,
+} from "@loopx/core";
+import { z } from "zod";
+import { missingResult } from "../missing-result.ts";
+import type { PhaseContext, PhaseResult } from "../phase-context.ts";
+import { type PushOutcome, pushBundle } from "../push-bundle.ts";
+import { renderResult } from "../render-result.ts";
+import { revokeToken } from "../revoke-token.ts";
+import { LeaseFile, readJson, tickPath } from "../tick-files.ts";
+
+/**
+ * Sends the slice's result with the lease token and a fresh OIDC token; with the push grant it
+ * pushes ONLY the tick's branch from the agent's bundle, tells the App the head, and revokes
+ * the token. The summary always shows the result, even when sending it failed.
+ */
+export async function report(ctx: PhaseContext): Promise<PhaseResult> {
+  const { env, secrets } = ctx;
+  const lease = await readJson(ctx.tickDir, "lease", LeaseFile, "ask job");
+  if (!lease) {
+    throw new Error(
+      `${tickPath(ctx.tickDir, "lease")} is missing: download the ask job's \`loopx-lease\` artifact to the tick-dir before the report phase`,
+    );
+  }
+  secrets.add(lease.leaseToken);
+  const result = await loadResult(ctx, lease.todo);
+  const issueUrl = `${env.serverUrl}/${env.repository}/issues/${lease.goal}`;
+  const outputs: Record<string, string> = { outcome: result.outcome, pushed: "false" };
+  const extra: string[] = [];
+  const summary = (title: string) => renderResult({ title, result, issueUrl, extra });
+  const fail = (message: string): PhaseResult => ({
+    summary: summary(`LoopX ${lease.todo}: ${result.outcome} — NOT fully reported`),
+    outputs,
+    failure: message,
+  });
+
+  let answer: ResultResponse;
+  try {
+    const body = ResultRequest.parse({ leaseToken: lease.leaseToken, result });
+    answer = await ctx.api().post(`/api/v1/ticks/${lease.tickId}/result`, body, ResultResponse);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    extra.push(`**Upload failed:** ${reason}`);
+    return fail(
+      `The tick's result could not be sent to the LoopX App: ${reason}. The result is in this job's summary; the App will record the tick as a host failure when its lease expires.`,
+    );
+  }
+  const wake = answer.next.nextWakeAt ? answer.next.nextWakeAt.toISOString() : "none";
+  extra.push(`**Next:** ${answer.next.route} — ${answer.next.reason} (next wake ${wake})`);
+  outputs["next-route"] = answer.next.route;
+  outputs["next-wake-at"] = answer.next.nextWakeAt ? wake : "";
+
+  const grant = answer.push;
+  if (grant) {
+    secrets.add(grant.token);
+    let pushed: PushOutcome | null = null;
+    try {
+      if (grant.branch !== lease.branch) {
+        return fail(
+          `The App granted a push to ${grant.branch}, not this tick's branch ${lease.branch}; nothing was pushed.`,
+        );
+      }
+      const bundlePath = tickPath(ctx.tickDir, "bundle");
+      if (!existsSync(bundlePath)) {
+        return fail(
+          `The result has commits but ${bundlePath} is missing: upload the agent's bundle with the result.`,
+        );
+      }
+      pushed = await pushBundle({
+        bundlePath,
+        branch: grant.branch,
+        remoteUrl: `${env.serverUrl}/${env.repository}.git`,
+        token: grant.token,
+        allowWorkflowPaths: grant.allowWorkflowPaths,
+        redact: (t) => secrets.redact(t),
+      });
+      if (pushed.status === "refused") {
+        extra.push(
+          `**Push refused:** the branch changes ${pushed.paths.map((p) => `\`${p}\``).join(", ")}`,
+        );
+        return fail(
+          `Refused to push ${grant.branch}: its commits change ${pushed.paths.join(", ")}. Changes under .github/ need a gate approving \`write:.github\` on the goal issue.`,
+        );
+      }
+      const pushedBody = PushedRequest.parse({
+        leaseToken: lease.leaseToken,
+        branch: grant.branch,
+        headSha: pushed.headSha,
+      });
+      await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, z.unknown());
+      outputs.pushed = "true";
+      outputs["head-sha"] = pushed.headSha;
+      extra.push(
+        `**Branch:** \`${grant.branch}\` at \`${pushed.headSha.slice(0, 7)}\`${pushed.status === "up_to_date" ? " (already there)" : ""}`,
+      );
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return fail(`Pushing ${grant.branch} failed: ${reason}`);
+    } finally {
+      await revokeToken(env.apiUrl, grant.token);
+    }
+  }
+  return {
+    summary: summary(`LoopX ${lease.todo}: ${result.outcome}`),
+    outputs,
+    failure: null,
+  };
+}
+
+/** The agent's result, or a host failure standing in for it (so the cost is still charged). */
+async function loadResult(ctx: PhaseContext, todo: string): Promise<HarnessResult> {
+  const agentJob = ctx.input["agent-result"];
+  try {
+    const result = await readJson(ctx.tickDir, "result", HarnessResultSchema, "agent job");
+    if (result && result.todo === todo) return result;
+    if (result) return missingResult(todo, `the agent's result names ${result.todo}, not ${todo}`);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    core.warning(reason);
+    return missingResult(todo, `the agent's result was unreadable: ${reason.split("\n")[0]}`);
+  }
+  return missingResult(
+    todo,
+    agentJob && agentJob !== "success"
+      ? `the agent job ended with "${agentJob}" before writing its result`
+      : "no result file was uploaded by the agent job",
+  );
+}

@@ -1,0 +1,89 @@
+import {
+  claudeCodeAdapter,
+  codexAdapter,
+  type HarnessAdapter,
+  PriceTable,
+  shellAdapter,
+} from "@loopx/harness";
+import { z } from "zod";
+import { type ActionInput, HarnessName } from "./inputs.ts";
+
+/** What each harness needs from the job's environment when the workflow passes it. */
+const DEFAULT_ENV: Record<HarnessName, string[]> = {
+  shell: [],
+  "claude-code": ["ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_BASE_URL"],
+  codex: ["OPENAI_API_KEY", "OPENAI_BASE_URL"],
+};
+
+export interface SelectedHarness {
+  name: HarnessName;
+  adapter: HarnessAdapter;
+  /** Only these variables reach the harness (runSlice inherits nothing else but PATH, HOME…). */
+  env: Record<string, string>;
+  /** Values to mask and redact: every forwarded variable that is not a URL. */
+  secrets: string[];
+}
+
+/**
+ * The adapter for the harness the App chose (or the workflow's override), with the environment
+ * the workflow handed to this step. Errors say which input to set.
+ */
+export function selectHarness(
+  chosen: string,
+  input: ActionInput,
+  env: NodeJS.ProcessEnv = process.env,
+): SelectedHarness {
+  const parsed = HarnessName.safeParse(input.harness ?? chosen);
+  if (!parsed.success) {
+    throw new Error(
+      `The LoopX App chose harness "${chosen}", which this action cannot run: set the \`harness\` input to shell, claude-code or codex`,
+    );
+  }
+  const name = parsed.data;
+  const names = [...new Set([...DEFAULT_ENV[name], ...(input["harness-env"] ?? [])])];
+  const forwarded: Record<string, string> = {};
+  for (const n of names) {
+    const value = env[n];
+    if (value) forwarded[n] = value;
+  }
+  const secrets = Object.entries(forwarded)
+    .filter(([n]) => !n.endsWith("_URL"))
+    .map(([, v]) => v);
+  return { name, adapter: adapterFor(name, input), env: forwarded, secrets };
+}
+
+function adapterFor(name: HarnessName, input: ActionInput): HarnessAdapter {
+  const model = input.model ? { model: input.model } : {};
+  switch (name) {
+    case "shell": {
+      const command = input["shell-command"];
+      if (!command) {
+        throw new Error(
+          "The shell harness needs a command: set the `shell-command` input (it reads $LOOPX_BRIEF and writes $LOOPX_RESULT)",
+        );
+      }
+      return shellAdapter({ command });
+    }
+    case "claude-code":
+      return claudeCodeAdapter(model);
+    case "codex": {
+      const raw = input["codex-prices"];
+      if (!raw) {
+        throw new Error(
+          'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}',
+        );
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch (error) {
+        throw new Error("`codex-prices` is not JSON", { cause: error });
+      }
+      const prices = PriceTable.safeParse(json);
+      if (!prices.success) {
+        throw new Error(`\`codex-prices\` is invalid:\n${z.prettifyError(prices.error)}`);
+      }
+      return codexAdapter({ prices: prices.data, ...model });
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from "node:crypto";
+import {
+  type AskRequest,
+  type AskResponse,
+  branchName,
+  buildBrief,
+  type ClaimOutcome,
+  type CostLimits,
+  claimNext,
+  type Decision,
+  type GoalState,
+  type Refusal,
+  type SliceLimits,
+} from "@loopx/core";
+import { installationStanding } from "@loopx/store";
+import { conflict, invalidRequest, notFound, unavailable } from "./api-failure.ts";
+import { authorizeCall, type GoalRepo, type TickApiContext } from "./authorize-call.ts";
+import type { RepoFacts } from "./repo-facts.ts";
+import type { ActionsClaims } from "./verify-oidc.ts";
+
+export function goalRepo(state: GoalState): GoalRepo {
+  const { goal } = state;
+  return {
+    installationId: goal.installationId,
+    repoId: goal.repo.id,
+    ownerId: goal.repo.ownerId,
+    owner: goal.repo.owner,
+    name: goal.repo.name,
+  };
+}
+
+const min = (a: number, b: number | undefined) => (b === undefined ? a : Math.min(a, b));
+
+/** The slice's bounds: the goal's tick cap, lowered (never raised) by what the workflow asked. */
+function sliceLimits(ctx: TickApiContext, state: GoalState, asked: CostLimits | undefined) {
+  const cap = state.goal.tickCap;
+  return {
+    wallMinutes: Math.max(1, min(cap.runnerMinutes, asked?.runnerMinutes)),
+    idleMinutes: ctx.settings.idleMinutes,
+    maxTurns: ctx.settings.maxTurns,
+    usd: min(cap.usd, asked?.usd),
+  } satisfies SliceLimits;
+}
+
+function waitAnswer(route: AskResponse["route"], reason: string, nextWakeAt: Date | null) {
+  return { run: false as const, route, reason, nextWakeAt };
+}
+
+/** A claim refused before decide() had its say: a protocol error, not a wait. */
+function claimRefusal(refusal: Refusal): never {
+  switch (refusal.code) {
+    case "duplicate":
+      throw conflict(
+        `${refusal.message} Re-running a tick needs a new workflow run (or a new attempt), not a second ask from the same one.`,
+      );
+    case "invalid_input":
+      throw invalidRequest(refusal.message);
+    case "stale_version":
+      throw unavailable("The goal changed while the claim was applied; ask again.", 1);
+    default:
+      throw conflict(refusal.message);
+  }
+}
+
+/**
+ * POST /api/v1/ticks. A wait answers run:false and writes nothing anywhere (no GitHub
+ * request, no database row besides the used token); a run claims one todo under a lease on
+ * the database clock and hands back the brief the slice works from.
+ */
+export async function ask(
+  ctx: TickApiContext,
+  claims: ActionsClaims,
+  body: AskRequest,
+): Promise<AskResponse> {
+  const { store } = ctx.deps;
+  const found = await store.findGoalByIssue(claims.repository_id, body.goal);
+  if (!found) {
+    throw notFound(
+      `There is no LoopX goal for issue #${body.goal} in ${claims.repository}: the workflow's \`goal\` input must be the number of an issue labelled for LoopX.`,
+    );
+  }
+  const facts = await authorizeCall(ctx, claims, goalRepo(found), "tick");
+
+  const standing = await installationStanding(store.db, found.goal.installationId);
+  if (standing.killed || standing.suspended) {
+    const why = standing.killed ? "its kill switch is on" : "the installation is suspended";
+    return waitAnswer("stopped", `LoopX is switched off for this account: ${why}.`, null);
+  }
+  const allowance = await store.sharedAllowance(found.goal.id);
+  const limits = sliceLimits(ctx, found, body.limits);
+  const leaseMinutes = Math.min(
+    24 * 60,
+    Math.max(ctx.settings.leaseTtlMinutes, limits.wallMinutes + ctx.settings.reportMinutes),
+  );
+  const tickId = ctx.deps.newId();
+  const leaseToken = randomBytes(32).toString("base64url");
+
+  // The transition runs inside the store's transaction; decide()'s answer is read back here.
+  const seen: { decision: Decision | null } = { decision: null };
+  const applied = await store.apply(
+    found.goal.id,
+    (state, now) => {
+      const outcome: ClaimOutcome = claimNext(
+        state,
+        {
+          tickId,
+          leaseToken,
+          agent: `actions-run-${claims.run_id}`,
+          harness: state.goal.harness,
+          run: { id: claims.run_id, attempt: claims.run_attempt },
+          leaseTtlMs: Math.round(leaseMinutes * 60_000),
+          allowance,
+          ...(body.limits ? { callerLimits: body.limits } : {}),
+        },
+        {
+          actor: { kind: "agent", tickId, harness: state.goal.harness },
+          now,
+          newId: ctx.deps.newId,
+        },
+      );
+      seen.decision = outcome.decision;
+      return outcome.result;
+    },
+    { source: { tickId } },
+  );
+  const decision = seen.decision;
+  if (!applied.ok) {
+    // decide() answered something other than run: a wait, told to the workflow, nothing kept.
+    if (decision !== null && applied.refusal.code !== "duplicate") {
+      return waitAnswer(decision.route, decision.reason, decision.nextWakeAt);
+    }
+    return claimRefusal(applied.refusal);
+  }
+  return runAnswer(applied.state, tickId, decision, facts, limits);
+}
+
+function runAnswer(
+  state: GoalState,
+  tickId: string,
+  decision: Decision | null,
+  facts: RepoFacts,
+  limits: SliceLimits,
+): AskResponse {
+  const tick = state.ticks.find((t) => t.id === tickId);
+  if (!tick) throw new Error(`the claim committed, but tick ${tickId} is not in the goal's state`);
+  const instruction = decision?.agentInstruction ?? "";
+  const built = buildBrief(state, tick, instruction ? { agentInstruction: instruction } : {});
+  return {
+    run: true,
+    route: decision?.route === "replan" ? "replan" : "run",
+    reason: decision?.reason ?? built.brief.instruction,
+    tickId,
+    leaseToken: tick.leaseToken,
+    leaseExpiresAt: tick.leaseExpiresAt,
+    todo: tick.todo,
+    branch: branchName(state.goal.issue.number, tick.todo),
+    harness: tick.harness,
+    allowedTools: facts.config?.harness.allowedTools ?? [],
+    validationCommand: state.goal.validationCommand ?? facts.config?.validationCommand ?? null,
+    limits,
+    brief: built.brief,
+    briefText: built.text,
+  };
+}

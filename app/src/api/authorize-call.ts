@@ -1,0 +1,93 @@
+import type { GitHubAppPort } from "@loopx/github";
+import { useToken } from "@loopx/store";
+import type { AppDeps } from "../deps.ts";
+import { forbidden, unauthenticated } from "./api-failure.ts";
+import type { RateLimiter } from "./rate-limit.ts";
+import { DEFAULT_CONFIG, type RepoFacts, type RepoFactsCache, type RepoKey } from "./repo-facts.ts";
+import type { TickApiSettings } from "./settings.ts";
+import type { ActionsClaims, OidcVerifier } from "./verify-oidc.ts";
+
+/** What the tick API needs besides the app's own deps: the App-identity GitHub verbs. */
+export interface TickApiDeps extends AppDeps {
+  appGitHub: GitHubAppPort;
+}
+
+/** Everything one tick API request is served with; built once by createTickApi. */
+export interface TickApiContext {
+  deps: TickApiDeps;
+  settings: TickApiSettings;
+  verifier: OidcVerifier;
+  limiter: RateLimiter;
+  facts: RepoFactsCache;
+  now: () => Date;
+}
+
+/** A goal's repository as the checks need it. */
+export interface GoalRepo extends RepoKey {
+  ownerId: number;
+}
+
+const EVENTS = new Set(["workflow_dispatch", "schedule"]);
+
+/** `workflow_ref` the caller must have: the given workflow file on the default branch. */
+function expectedRef(claims: ActionsClaims, file: string, defaultBranch: string): string {
+  return `${claims.repository}/.github/workflows/${file}@refs/heads/${defaultBranch}`;
+}
+
+function allowListed(ref: string, allowed: readonly string[]): boolean {
+  return allowed.some((a) => (a.endsWith("*") ? ref.startsWith(a.slice(0, -1)) : ref === a));
+}
+
+/**
+ * The checks every tick API call passes after its token's signature: the run's event, the
+ * repository's numeric ids, the calling workflow (the tick workflow on the default branch,
+ * delegating at most to an allow-listed reusable workflow), the per-repository rate limit,
+ * and finally one use of the token. Nothing is written unless every check passed.
+ */
+export async function authorizeCall(
+  ctx: TickApiContext,
+  claims: ActionsClaims,
+  repo: GoalRepo,
+  purpose: "tick" | "wake",
+): Promise<RepoFacts> {
+  if (!EVENTS.has(claims.event_name)) {
+    throw forbidden(
+      `Tick API calls come only from workflows started by workflow_dispatch or schedule; this run was started by "${claims.event_name}". Pull-request and push workflows run code LoopX did not choose and never get a tick.`,
+    );
+  }
+  if (claims.repository_id !== repo.repoId || claims.repository_owner_id !== repo.ownerId) {
+    throw forbidden(
+      `This token is for repository id ${claims.repository_id} (owner id ${claims.repository_owner_id}), not the goal's repository ${repo.owner}/${repo.name}. A repository with the same name is not the same repository.`,
+    );
+  }
+  ctx.limiter.take(`repo:${repo.repoId}`);
+
+  const facts = await ctx.facts.get(repo);
+  const tickFile = facts.config?.tickWorkflow ?? DEFAULT_CONFIG.tickWorkflow;
+  const files = purpose === "wake" ? [tickFile, ...ctx.settings.wakeWorkflowFiles] : [tickFile];
+  const callers = files.map((f) => expectedRef(claims, f, facts.defaultBranch));
+  if (!callers.includes(claims.workflow_ref)) {
+    throw forbidden(
+      `The calling workflow is ${claims.workflow_ref}; LoopX accepts only ${callers.join(" or ")} — the tick workflow named in .github/loopx.yml (tickWorkflow), run from the default branch.`,
+    );
+  }
+  const job = claims.job_workflow_ref;
+  if (job !== claims.workflow_ref && !allowListed(job, ctx.settings.allowedWorkflowRefs)) {
+    throw forbidden(
+      `The job runs workflow ${job}, which is not the repository's tick workflow nor a LoopX workflow this App allows (${ctx.settings.allowedWorkflowRefs.join(", ") || "none"}). Call the reusable workflow LoopX ships, or ask the App's operator to allow this ref.`,
+    );
+  }
+
+  const fresh = await useToken(ctx.deps.store.db, {
+    jti: claims.jti,
+    repoId: claims.repository_id,
+    runId: claims.run_id,
+    expiresAt: new Date(claims.exp * 1000),
+  });
+  if (!fresh) {
+    throw unauthenticated(
+      "This OIDC token was already used: request a fresh ID token for every call (retries included).",
+    );
+  }
+  return facts;
+}

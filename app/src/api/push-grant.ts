@@ -1,0 +1,60 @@
+import { branchName, type GoalState, type PushGrant, scopeCovers, type Tick } from "@loopx/core";
+import { GitHubError } from "@loopx/github";
+import { unavailable } from "./api-failure.ts";
+import type { TickApiContext } from "./authorize-call.ts";
+
+/** The scope whose approval lets a tick push changes under `.github/`. */
+export const WORKFLOW_PATHS_SCOPE = "write:.github";
+
+/** Whether an approved gate (or a standing grant) covers changing `.github/**`. */
+export function workflowPathsApproved(state: GoalState): boolean {
+  const grants = [
+    ...state.goal.grantedScopes,
+    ...state.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes),
+  ];
+  return grants.some((g) => scopeCovers(g, WORKFLOW_PATHS_SCOPE));
+}
+
+/**
+ * Mints the token the report job pushes the todo's branch with: an installation token for
+ * THIS repository only, contents + pull requests (never `workflows`), expiring within the
+ * hour GitHub gives installation tokens. The job revokes it when done.
+ */
+export async function mintPushGrant(
+  ctx: TickApiContext,
+  state: GoalState,
+  tick: Tick,
+): Promise<PushGrant> {
+  try {
+    const minted = await ctx.deps.appGitHub.mintRepoToken(
+      state.goal.installationId,
+      state.goal.repo.id,
+      { contents: "write", pull_requests: "write" },
+    );
+    return {
+      token: minted.token,
+      expiresAt: minted.expiresAt,
+      branch: branchName(state.goal.issue.number, tick.todo),
+      allowWorkflowPaths: workflowPathsApproved(state),
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.deps.log.warn(`push token for tick ${tick.id}: ${message}`);
+    const retry = error instanceof GitHubError ? error.retryAfterSeconds : null;
+    throw unavailable(
+      "GitHub did not mint the push token for this tick; nothing was recorded. Retry the report (with a fresh OIDC token).",
+      retry === null ? 30 : Math.ceil(retry),
+    );
+  }
+}
+
+/** Best effort: a grant minted for a result that was then refused is revoked at once. */
+export async function revokeQuietly(ctx: TickApiContext, grant: PushGrant | null): Promise<void> {
+  if (grant === null) return;
+  try {
+    await ctx.deps.appGitHub.revokeToken(grant.token);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.deps.log.warn(`revoking an unused push token failed (it expires by itself): ${message}`);
+  }
+}

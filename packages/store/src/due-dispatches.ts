@@ -1,0 +1,112 @@
+/**
+ * Due goals whose tick the app dispatches itself (cron is only a backstop). Any replica may
+ * run this: candidate rows are taken with `FOR UPDATE SKIP LOCKED`, and a conditional upsert
+ * of the goal's dispatch marker decides, on the latest committed row, who dispatches.
+ */
+import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type Db, rowsOf } from "./db.ts";
+import * as s from "./schema/index.ts";
+
+export interface DueGoal {
+  goalId: string;
+  installationId: number;
+  repoId: number;
+  owner: string;
+  name: string;
+  issueNumber: number;
+}
+
+export interface TakeDueOptions {
+  /** Only this repository's goals (the cron backstop's `/api/v1/wake`). */
+  repoId?: number | undefined;
+  limit?: number | undefined;
+  /**
+   * A goal already dispatched for the same wake instant is dispatched again only after this
+   * long (its run may never have started, or its ask answered "wait"). Default 15 minutes.
+   */
+  redispatchMs?: number | undefined;
+}
+
+const Candidate = z.object({
+  id: z.string(),
+  installation_id: z.coerce.number(),
+  repo_id: z.coerce.number(),
+  repo_owner: z.string(),
+  repo_name: z.string(),
+  issue_number: z.coerce.number(),
+  next_wake_at: z.coerce.date(),
+});
+const Taken = z.object({ goal_id: z.string() });
+
+/**
+ * Active goals with `next_wake_at <= now()` and no live lease, not dispatched for that wake
+ * instant within `redispatchMs`. Marks each one dispatched (in the same transaction) before
+ * returning it, so the caller must dispatch it — or call `releaseDispatch` if it cannot.
+ */
+export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Promise<DueGoal[]> {
+  const limit = opts.limit ?? 20;
+  const quietSecs = (opts.redispatchMs ?? 15 * 60_000) / 1000;
+  const repoFilter = opts.repoId === undefined ? sql`` : sql`AND g.repo_id = ${opts.repoId}`;
+  return db.transaction(async (tx) => {
+    const candidates = rowsOf(
+      await tx.execute(sql`
+        SELECT g.id, g.installation_id, g.repo_id, g.repo_owner, g.repo_name, g.issue_number,
+               g.next_wake_at
+        FROM goals g
+        LEFT JOIN tick_dispatches d ON d.goal_id = g.id
+        WHERE g.status = 'active' AND g.next_wake_at <= now() ${repoFilter}
+          AND NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = g.id
+                          AND t.finished_at IS NULL AND t.lease_expires_at > now())
+          AND (d.goal_id IS NULL OR d.wake_at IS DISTINCT FROM g.next_wake_at
+               OR d.dispatched_at <= now() - make_interval(secs => ${quietSecs}))
+        ORDER BY g.next_wake_at, g.id
+        LIMIT ${limit}
+        FOR UPDATE OF g SKIP LOCKED`),
+    ).map((r) => Candidate.parse(r));
+    const taken: DueGoal[] = [];
+    for (const c of candidates) {
+      // Re-checked on the newest marker row: a replica that raced us past the SELECT loses here.
+      const won = rowsOf(
+        await tx.execute(sql`
+          INSERT INTO tick_dispatches (goal_id, wake_at, dispatched_at, run_id)
+          SELECT g.id, g.next_wake_at, now(), NULL FROM goals g WHERE g.id = ${c.id}
+          ON CONFLICT (goal_id) DO UPDATE
+            SET wake_at = EXCLUDED.wake_at, dispatched_at = now(), run_id = NULL
+            WHERE tick_dispatches.wake_at IS DISTINCT FROM EXCLUDED.wake_at
+               OR tick_dispatches.dispatched_at <= now() - make_interval(secs => ${quietSecs})
+          RETURNING goal_id`),
+      ).map((r) => Taken.parse(r));
+      if (won.length === 0) continue;
+      taken.push({
+        goalId: c.id,
+        installationId: c.installation_id,
+        repoId: c.repo_id,
+        owner: c.repo_owner,
+        name: c.repo_name,
+        issueNumber: c.issue_number,
+      });
+    }
+    return taken;
+  });
+}
+
+/** The dispatch did not happen (GitHub refused or was down): the next pass may try again. */
+export async function releaseDispatch(db: Db, goalId: string): Promise<void> {
+  await db.delete(s.tickDispatches).where(eq(s.tickDispatches.goalId, goalId));
+}
+
+/** Remembers the run GitHub started for a dispatch, so a failed run can be traced to its goal. */
+export async function recordDispatchRun(db: Db, goalId: string, runId: number): Promise<void> {
+  await db.update(s.tickDispatches).set({ runId }).where(eq(s.tickDispatches.goalId, goalId));
+}
+
+/** The goal whose dispatch started this run, if the app recorded it. */
+export async function goalOfDispatchedRun(db: Db, runId: number): Promise<string | null> {
+  const [row] = await db
+    .select({ goalId: s.tickDispatches.goalId })
+    .from(s.tickDispatches)
+    .where(eq(s.tickDispatches.runId, runId))
+    .limit(1);
+  return row?.goalId ?? null;
+}

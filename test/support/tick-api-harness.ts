@@ -1,0 +1,194 @@
+/**
+ * The real LoopX app and its tick API on one loopback HTTP server, against the sandbox (its
+ * OIDC issuer mints the Actions tokens), on a store the test chooses. The tick API is
+ * composed in front of the app's handler exactly as the lead wires it in production.
+ */
+import { createServer, type Server } from "node:http";
+import { addTodo, type GoalState } from "@loopx/core";
+import { openStore, type Store } from "@loopx/store";
+import { Octokit } from "@octokit/rest";
+import { Probot, ProbotOctokit } from "probot";
+import { createTickApi, type TickApiOptions } from "../../app/src/api/tick-api.ts";
+import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../../app/src/create-loopx-app.ts";
+import { createOctokitAppPort } from "../../app/src/github/octokit-app-port.ts";
+import {
+  type ActionsClaims,
+  createSandbox,
+  type Sandbox,
+} from "../../packages/sandbox/src/index.ts";
+import { TICK_WORKFLOW } from "./app-harness.ts";
+import { sharedPglite, truncateAll } from "./databases.ts";
+
+export const AUDIENCE = "loopx-test";
+
+export interface TickHarness {
+  sandbox: Sandbox;
+  app: LoopxApp;
+  store: Store;
+  apiUrl: string;
+  repo: { owner: string; name: string; fullName: string; id: number; ownerId: number };
+  /** Files an issue as alice, labels it, waits for the goal, adds these todos. */
+  startGoal(title: string, todos?: string[]): Promise<GoalState>;
+  /** An Actions ID token for the tick workflow of acme/widgets, run `runId`, unless overridden. */
+  token(
+    runId: number,
+    claims?: Partial<ActionsClaims>,
+    opts?: { audience?: string; ttlSeconds?: number },
+  ): Promise<string>;
+  post(
+    path: string,
+    body: unknown,
+    token: string | null,
+  ): Promise<{ status: number; body: unknown }>;
+  /** GitHub API requests the sandbox served from index `from` on. */
+  requestsSince(from: number): number;
+  settle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
+
+export async function startTickHarness(
+  opts: { store?: Store; api?: TickApiOptions } = {},
+): Promise<TickHarness> {
+  const secret = "tick-harness-secret";
+  const sandbox = await createSandbox({ webhookSecret: secret });
+  // Runs stay queued: the tests play the workflow's jobs themselves, call by call.
+  sandbox.runner.enabled = false;
+  const record = sandbox.createRepo("acme/widgets", {
+    files: { "README.md": "# widgets\n", ".github/workflows/loopx-tick.yml": TICK_WORKFLOW },
+    collaborators: { alice: "maintain" },
+  });
+  const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
+  if (!privateKey) throw new Error("the sandbox made no private key");
+
+  const store = opts.store ?? (await openStore({ pglite: await sharedPglite() }));
+  await store.migrate();
+  await truncateAll(store);
+
+  const probot = new Probot({
+    appId: appRecord.id,
+    privateKey,
+    secret,
+    baseUrl: sandbox.gheUrl,
+    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    logLevel: "warn",
+  });
+  const app = await createLoopxApp({ probot, store, serverUrl: sandbox.url, log: quietLog });
+  const tickApi = createTickApi(
+    { ...app.deps, appGitHub: createOctokitAppPort(await probot.auth()) },
+    {
+      issuer: sandbox.url,
+      audience: AUDIENCE,
+      now: () => new Date(sandbox.clock.now()),
+      ...opts.api,
+    },
+  );
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      if (await tickApi(req, res)) return;
+      await app.handle(req, res);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the app server has no port");
+  const base = `http://127.0.0.1:${address.port}`;
+  sandbox.setWebhookUrl(`${base}${WEBHOOK_PATH}`);
+  sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
+
+  const settle = async () => {
+    for (let round = 0; round < 4; round++) {
+      await sandbox.settle();
+      await app.settled();
+    }
+  };
+  await settle();
+  const alice = new Octokit({
+    baseUrl: sandbox.url,
+    auth: sandbox.createUserToken("alice"),
+    request: { retries: 0 },
+  });
+  const fullName = "acme/widgets";
+
+  return {
+    sandbox,
+    app,
+    store,
+    apiUrl: base,
+    repo: { owner: "acme", name: "widgets", fullName, id: record.id, ownerId: record.ownerId },
+    async startGoal(title, todos = []) {
+      const { data } = await alice.rest.issues.create({
+        owner: "acme",
+        repo: "widgets",
+        title,
+        body: "Do it.",
+      });
+      await alice.rest.issues.addLabels({
+        owner: "acme",
+        repo: "widgets",
+        issue_number: data.number,
+        labels: ["loopx"],
+      });
+      await settle();
+      let state = await store.findGoalByIssue(record.id, data.number);
+      if (!state) throw new Error(`no goal for #${data.number}`);
+      for (const todo of todos) {
+        const applied = await store.apply(state.goal.id, (s, now) =>
+          addTodo(
+            s,
+            { title: todo },
+            {
+              actor: { kind: "human", login: "alice", trusted: true },
+              now,
+              newId: () => crypto.randomUUID(),
+            },
+          ),
+        );
+        if (!applied.ok) throw new Error(applied.refusal.message);
+        state = applied.state;
+      }
+      await settle();
+      return state;
+    },
+    token(runId, claims = {}, tokenOpts = {}) {
+      const workflowRef = `${fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
+      return sandbox.oidc.mintIdToken({
+        audience: tokenOpts.audience ?? AUDIENCE,
+        ...(tokenOpts.ttlSeconds !== undefined ? { ttlSeconds: tokenOpts.ttlSeconds } : {}),
+        claims: {
+          repository: fullName,
+          repository_id: String(record.id),
+          repository_owner: "acme",
+          repository_owner_id: String(record.ownerId),
+          workflow_ref: workflowRef,
+          job_workflow_ref: workflowRef,
+          event_name: "workflow_dispatch",
+          run_id: String(runId),
+          run_attempt: "1",
+          ...claims,
+        },
+      });
+    },
+    async post(path, body, token) {
+      const res = await fetch(`${base}${path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    requestsSince: (from) => sandbox.requests().length - from,
+    settle,
+    async close() {
+      await app.close();
+      await new Promise((resolve) => server.close(resolve));
+      await sandbox.stop();
+      if (!opts.store) await store.close();
+    },
+  };
+}
