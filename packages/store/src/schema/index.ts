@@ -5,3 +5,4 @@ export * from "./projections.ts";
 export * from "./records.ts";
 export * from "./tick-api.ts";
 export * from "./work.ts";
+export * from "./tick-api.ts";
