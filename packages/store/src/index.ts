@@ -40,20 +40,3 @@ export {
   runHasTick,
 } from "./tick-lookup.ts";
 export { pruneUsedTokens, runReachedApi, type TokenUse, useToken } from "./used-tokens.ts";
-export {
-  type DueGoal,
-  goalOfDispatchedRun,
-  recordDispatchRun,
-  releaseDispatch,
-  type TakeDueOptions,
-  takeDueDispatches,
-} from "./due-dispatches.ts";
-export {
-  goalIdOfTick,
-  goalsOfRepo,
-  type InstallationStanding,
-  installationStanding,
-  type RepoGoal,
-  runHasTick,
-} from "./tick-lookup.ts";
-export { pruneUsedTokens, runReachedApi, type TokenUse, useToken } from "./used-tokens.ts";

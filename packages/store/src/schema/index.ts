@@ -5,4 +5,3 @@ export * from "./projections.ts";
 export * from "./records.ts";
 export * from "./tick-api.ts";
 export * from "./work.ts";
-export * from "./tick-api.ts";
