@@ -27,6 +27,8 @@ export interface Harness {
   /** The app's base URL (http://127.0.0.1:port): webhooks, /healthz, /metrics. */
   appUrl: string;
   webhookSecret: string;
+  /** Octokit authenticated as the app itself (JWT): /app/hook/deliveries and the like. */
+  appOctokit(): Promise<InstanceType<typeof ProbotOctokit>>;
   /**
    * Stops the app (workers, HTTP server) and starts a new one on the same store and sandbox,
    * as a process restart would; `h.app` is the new one afterwards.
@@ -114,7 +116,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     };
-    return { app, appUrl, stop };
+    return { app, appUrl, probot, stop };
   };
   let running = await boot(opts.app);
   sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
@@ -131,6 +133,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     app: running.app,
     appUrl: running.appUrl,
     webhookSecret: secret,
+    appOctokit: () => running.probot.auth(),
     store,
     repo: { owner: "acme", name: "widgets", fullName: "acme/widgets", id: repoRecord.id },
     as: (login) =>
