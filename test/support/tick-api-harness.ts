@@ -40,7 +40,7 @@ export interface TickHarness {
     body: unknown,
     token: string | null,
   ): Promise<{ status: number; body: unknown }>;
-  /** GitHub API requests the sandbox served from index `from` on. */
+  /** GitHub API requests the sandbox served from index `from` on (the OIDC issuer's JWKS aside). */
   requestsSince(from: number): number;
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -182,7 +182,11 @@ export async function startTickHarness(
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     },
-    requestsSince: (from) => sandbox.requests().length - from,
+    requestsSince: (from) =>
+      sandbox
+        .requests()
+        .slice(from)
+        .filter((r) => !r.path.startsWith("/.well-known/")).length,
     settle,
     async close() {
       await app.close();

@@ -12,8 +12,8 @@ import {
   type Refusal,
   type SliceLimits,
 } from "@loopx/core";
-import { installationStanding } from "@loopx/store";
-import { conflict, invalidRequest, notFound, unavailable } from "./api-failure.ts";
+import { goalsOfRepo, installationStanding } from "@loopx/store";
+import { conflict, forbidden, invalidRequest, notFound, unavailable } from "./api-failure.ts";
 import { authorizeCall, type GoalRepo, type TickApiContext } from "./authorize-call.ts";
 import type { RepoFacts } from "./repo-facts.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
@@ -75,6 +75,13 @@ export async function ask(
   const { store } = ctx.deps;
   const found = await store.findGoalByIssue(claims.repository_id, body.goal);
   if (!found) {
+    // A repository LoopX has no goal in (e.g. another repository with the same name) is not
+    // the caller's typo: it is refused as such.
+    if ((await goalsOfRepo(store.db, claims.repository_id)).length === 0) {
+      throw forbidden(
+        `Repository ${claims.repository} (id ${claims.repository_id}) has no LoopX goal: the App is not installed there, or no issue was labelled. Tokens are matched by repository id, never by name.`,
+      );
+    }
     throw notFound(
       `There is no LoopX goal for issue #${body.goal} in ${claims.repository}: the workflow's \`goal\` input must be the number of an issue labelled for LoopX.`,
     );
