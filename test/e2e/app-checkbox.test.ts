@@ -46,13 +46,11 @@ describe("e2e: checklist ticks by a writer and by an outsider", () => {
       `- [${checked ? "x" : " "}] $1`,
     );
   const edit = async (login: string, todo: string, checked: boolean) => {
-    await h
-      .as(login)
-      .rest.issues.update({
-        ...o,
-        issue_number: number,
-        body: toggle(await body(), todo, checked),
-      });
+    await h.as(login).rest.issues.update({
+      ...o,
+      issue_number: number,
+      body: toggle(await body(), todo, checked),
+    });
     await h.settle();
   };
   const comments = async () =>

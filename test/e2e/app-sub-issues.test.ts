@@ -72,14 +72,12 @@ describe("e2e: sub-issues", () => {
 
   it("closed as completed by a writer: the todo is done, the close is its evidence", async () => {
     const t1 = await sub("T1");
-    await h
-      .as("wendy")
-      .rest.issues.update({
-        ...o,
-        issue_number: t1.number,
-        state: "closed",
-        state_reason: "completed",
-      });
+    await h.as("wendy").rest.issues.update({
+      ...o,
+      issue_number: t1.number,
+      state: "closed",
+      state_reason: "completed",
+    });
     await h.settle();
     const s = await state();
     expect(s.todos.find((t) => t.key === "T1")?.status).toBe("done");
@@ -90,14 +88,12 @@ describe("e2e: sub-issues", () => {
 
   it("closed as not planned: the todo is dropped", async () => {
     const t2 = await sub("T2");
-    await h
-      .as("wendy")
-      .rest.issues.update({
-        ...o,
-        issue_number: t2.number,
-        state: "closed",
-        state_reason: "not_planned",
-      });
+    await h.as("wendy").rest.issues.update({
+      ...o,
+      issue_number: t2.number,
+      state: "closed",
+      state_reason: "not_planned",
+    });
     await h.settle();
     expect((await state()).todos.find((t) => t.key === "T2")?.status).toBe("dropped");
   });
