@@ -48,8 +48,8 @@ export class Router {
         .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
         .replace(/\{([a-z_]+)\}/g, (_m, name: string) => {
           names.push(name);
-          // `{path}` (contents) spans slashes, as GitHub's `{+path}` does.
-          return name === "path" ? "(.+)" : "([^/]+)";
+          // `{path}` (contents) spans slashes, as GitHub's `{+path}` does; so may a git `{ref}`.
+          return name === "path" || name === "ref" ? "(.+)" : "([^/]+)";
         });
       this.compiled.push({ route, regex: new RegExp(`^${pattern}$`), names });
     }

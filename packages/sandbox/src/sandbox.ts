@@ -7,7 +7,6 @@ import { Faults, type RouteFault } from "./faults.ts";
 import { GitRoot } from "./git/root.ts";
 import { inspector } from "./inspect.ts";
 import { lifecycleApi } from "./lifecycle.ts";
-import { lifecycleApi } from "./lifecycle.ts";
 import { OidcIssuer } from "./oidc.ts";
 import { Renderer } from "./render/core.ts";
 import { renderPull } from "./render/pulls.ts";
@@ -18,7 +17,9 @@ import { checkRoutes } from "./routes/checks.ts";
 import { commentRoutes } from "./routes/comments.ts";
 import type { RouteContext } from "./routes/context.ts";
 import { deliveryRoutes } from "./routes/deliveries.ts";
+import { gitDataRoutes } from "./routes/git-data.ts";
 import { issueRoutes } from "./routes/issues.ts";
+import { jobRoutes } from "./routes/jobs.ts";
 import { mergeRoutes } from "./routes/merge.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
@@ -69,6 +70,9 @@ export async function createSandbox(options: SandboxOptions = {}) {
     ...checkRoutes(ctx),
     ...actionsRoutes(ctx),
     ...deliveryRoutes(ctx),
+    ...jobRoutes(ctx),
+    // Last: `{ref}` spans slashes, so `commits/{ref}` must not shadow `commits/{ref}/check-runs`.
+    ...gitDataRoutes(ctx),
   );
   const faults = new Faults(clock);
   faults.secondaryLimits = options.secondaryLimits ?? true;
@@ -147,7 +151,6 @@ export async function createSandbox(options: SandboxOptions = {}) {
       bus.config.webhookUrl = next;
     },
     ...setup,
-    ...lifecycleApi({ store, bus, user: setup.createUser, repoByFullName }),
     ...lifecycleApi({ store, bus, user: setup.createUser, repoByFullName }),
     /** The clone URL of a repository (git smart HTTP; Basic auth `x-access-token:<token>`). */
     cloneUrl: (fullName: string, token?: string) => {

@@ -224,6 +224,9 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
       if (!res.headersSent) send(res, 500, { message: "Server Error" }, {});
     });
   });
+  // Longer than clients' idle timeouts, so the server never closes a kept-alive socket a client
+  // is about to reuse (an ECONNRESET race when a test blocks the loop for a few seconds).
+  server.keepAliveTimeout = 65_000;
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve(server));

@@ -233,3 +233,70 @@ describe("webhook delivery", () => {
     server.close();
   });
 });
+
+describe("token revocation and the inspection endpoints", () => {
+  it("DELETE /installation/token: the token stops working at once, on REST and on git", async () => {
+    t = await setup();
+    const token = (
+      await t.appOctokit.rest.apps.createInstallationAccessToken({
+        installation_id: t.installation.id,
+      })
+    ).data.token;
+    const doomed = client(t.sandbox, token);
+    expect((await doomed.rest.repos.get(o)).status).toBe(200);
+    await doomed.rest.apps.revokeInstallationAccessToken();
+    expect(await status(doomed.rest.repos.get(o))).toBe(401);
+    const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+    const git = await fetch(
+      `${t.sandbox.cloneUrl("acme/widgets")}/info/refs?service=git-upload-pack`,
+      {
+        headers: { authorization: `Basic ${basic}` },
+      },
+    );
+    expect(git.status).toBe(401);
+  });
+
+  it("GET /_sandbox/requests|deliveries|issues/{o}/{r}/{n}|runs/{id} answer JSON; anything else 404", async () => {
+    t = await setup();
+    const issue = (await t.bot.rest.issues.create({ ...o, title: "inspect me" })).data;
+    await t.sandbox.settle();
+    const get = async (path: string) => {
+      const res = await fetch(`${t?.sandbox.url}/_sandbox/${path}`);
+      return { status: res.status, body: await res.json() };
+    };
+    const requests = await get("requests");
+    expect(requests.status).toBe(200);
+    expect(requests.body).toContainEqual(
+      expect.objectContaining({
+        method: "POST",
+        route: "/repos/{owner}/{repo}/issues",
+        status: 201,
+      }),
+    );
+    const deliveries = await get("deliveries");
+    expect(deliveries.body).toContainEqual(
+      expect.objectContaining({ event: "issues", action: "opened" }),
+    );
+    const one = await get(`issues/acme/widgets/${issue.number}`);
+    expect(one.body).toMatchObject({ title: "inspect me", comments_list: [], sub_issue_ids: [] });
+    const runId = (
+      (
+        await t.bot.request(
+          "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+          {
+            ...o,
+            workflow_id: "loopx.yml",
+            ref: "main",
+            return_run_details: true,
+          },
+        )
+      ).data as { workflow_run_id: number }
+    ).workflow_run_id;
+    await t.sandbox.runner.wait(runId);
+    const run = await get(`runs/${runId}`);
+    expect(run.body).toMatchObject({ id: runId, status: "completed", conclusion: "success" });
+    expect(run.body.jobs).toHaveLength(1);
+    expect((await get("issues/acme/widgets/999")).status).toBe(404);
+    expect((await get("nope")).status).toBe(404);
+  });
+});

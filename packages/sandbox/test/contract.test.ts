@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  client,
   errorsText,
   examples,
   fixture,
@@ -92,6 +93,15 @@ describe("sandbox contract: @octokit/rest through every route", () => {
     await bot.rest.pulls.list(o);
     await bot.rest.pulls.requestReviewers({ ...o, pull_number: pr.number, reviewers: ["bob"] });
     await bot.rest.pulls.listRequestedReviewers({ ...o, pull_number: pr.number });
+    await bot.rest.pulls.removeRequestedReviewers({
+      ...o,
+      pull_number: pr.number,
+      reviewers: ["bob"],
+    });
+    await bot.rest.pulls.requestReviewers({ ...o, pull_number: pr.number, reviewers: ["bob"] });
+    await bot.rest.repos.getBranch({ ...o, branch: "loopx/1-T1" });
+    await bot.rest.git.getRef({ ...o, ref: "heads/loopx/1-T1" });
+    await bot.rest.repos.getCommit({ ...o, ref: "loopx/1-T1" });
     sandbox.push("acme/widgets", "loopx/1-T1", { "src/b.ts": "export {};\n" });
     const head = (await bot.rest.pulls.get({ ...o, pull_number: pr.number })).data.head.sha;
     const pending = (
@@ -141,6 +151,7 @@ describe("sandbox contract: @octokit/rest through every route", () => {
     expect((await sandbox.runner.wait(runId)).conclusion).toBe("success");
     await sandbox.idle();
     await bot.rest.actions.getWorkflowRun({ ...o, run_id: runId });
+    await bot.rest.actions.listJobsForWorkflowRun({ ...o, run_id: runId });
     await bot.rest.actions.listWorkflowRunsForRepo(o);
     await bot.rest.actions.listWorkflowRuns({ ...o, workflow_id: "loopx.yml" });
     await sandbox.settle();
@@ -149,6 +160,12 @@ describe("sandbox contract: @octokit/rest through every route", () => {
     if (!first) throw new Error("no deliveries");
     await appOctokit.rest.apps.getWebhookDelivery({ delivery_id: first.id });
     await appOctokit.rest.apps.redeliverWebhookDelivery({ delivery_id: first.id });
+    const spare = (
+      await appOctokit.rest.apps.createInstallationAccessToken({
+        installation_id: t.installation.id,
+      })
+    ).data.token;
+    await client(sandbox, spare).rest.apps.revokeInstallationAccessToken();
     await sandbox.settle();
   });
   afterAll(() => t.sandbox.stop());
@@ -241,6 +258,8 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       "pull_request.edited",
       "pull_request.synchronize",
       "pull_request.review_requested",
+      "pull_request.review_request_removed",
+      "push.undefined",
       "pull_request.closed",
       "pull_request_review.submitted",
       "check_run.created",

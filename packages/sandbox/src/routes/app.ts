@@ -159,5 +159,18 @@ export function appRoutes(ctx: RouteContext): Route[] {
         );
       },
     },
+    {
+      method: "DELETE",
+      template: "/installation/token",
+      operationId: "apps/revoke-installation-access-token",
+      auth: "token",
+      handle: (req) => {
+        if (req.principal.kind !== "installation")
+          throw new HttpError(403, "This endpoint requires an installation token");
+        // Revoked at once: the next request with it is a 401.
+        store.tokens.delete(req.principal.token.token);
+        return { status: 204 };
+      },
+    },
   ];
 }
