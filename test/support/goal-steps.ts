@@ -41,13 +41,12 @@ export async function reactions(h: Harness, commentId: number): Promise<string[]
 
 /** The app's comments on an issue or PR, with their hidden keys. */
 export async function botComments(h: Harness, number: number) {
-  const data = await h
-    .as("alice")
-    .paginate(h.as("alice").rest.issues.listComments, {
-      ...repo,
-      issue_number: number,
-      per_page: 100,
-    });
+  const alice = h.as("alice");
+  const data = await alice.paginate(alice.rest.issues.listComments, {
+    ...repo,
+    issue_number: number,
+    per_page: 100,
+  });
   return data
     .filter((c) => c.user?.login === "loopx[bot]")
     .map((c) => ({ id: c.id, key: readKey(c.body ?? ""), body: c.body ?? "" }));
