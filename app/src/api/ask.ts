@@ -138,6 +138,7 @@ export async function ask(
     }
     return claimRefusal(applied.refusal);
   }
+  ctx.committed();
   return runAnswer(applied.state, tickId, decision, facts, limits);
 }
 

@@ -20,6 +20,8 @@ export interface TickApiContext {
   limiter: RateLimiter;
   facts: RepoFactsCache;
   now: () => Date;
+  /** Called after a transition committed: it queued outbox writes (kick the outbox). */
+  committed: () => void;
 }
 
 /** A goal's repository as the checks need it. */

@@ -69,7 +69,10 @@ export async function pushed(
     );
     // A goal that finished with this very tick refuses new evidence; the push still happened.
     recorded = applied.ok;
-    if (applied.ok) latest = applied.state;
+    if (applied.ok) {
+      latest = applied.state;
+      ctx.committed();
+    }
   }
   if (onPushed) {
     try {

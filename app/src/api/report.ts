@@ -131,9 +131,11 @@ export async function report(
     await revokeQuietly(ctx, grant);
     if (applied.refusal.code === "lease_expired") {
       await recordLateResult(ctx, state.goal.id, tick, result);
+      ctx.committed();
     }
     throw resultRefusal(applied.refusal);
   }
+  ctx.committed();
   const next = decide(applied.state, seen.now ?? dbNow, "app");
   return {
     accepted: true,

@@ -20,6 +20,8 @@ export interface TickApiOptions extends TickApiSettingsInput {
   now?: () => Date;
   /** Called after a tick's branch is pushed: issue 6 opens or updates the pull request here. */
   onPushed?: OnPushed;
+  /** Called after a call committed a transition (it queued GitHub writes): `app.outbox.kick`. */
+  onCommitted?: () => void;
 }
 
 export type TickApiHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -46,7 +48,7 @@ function route(path: string): Route | null {
  * size limit → OIDC token → the route's own checks; refusals are ApiError bodies.
  */
 export function createTickApi(deps: TickApiDeps, options: TickApiOptions = {}): TickApiHandler {
-  const { now = () => new Date(), onPushed, ...input } = options;
+  const { now = () => new Date(), onPushed, onCommitted = () => {}, ...input } = options;
   const settings = TickApiSettings.parse(input);
   const ctx: TickApiContext = {
     deps,
@@ -55,6 +57,7 @@ export function createTickApi(deps: TickApiDeps, options: TickApiOptions = {}): 
     limiter: createRateLimiter(settings.rateLimit, () => now().getTime()),
     facts: createRepoFactsCache(deps, settings.repoFactsTtlMs),
     now,
+    committed: onCommitted,
   };
 
   async function serve(req: IncomingMessage, r: Route) {

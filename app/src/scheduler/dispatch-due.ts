@@ -11,6 +11,7 @@ export interface DispatchDueOptions {
   repoId?: number | undefined;
   limit?: number | undefined;
   redispatchMs?: number | undefined;
+  graceMs?: number | undefined;
 }
 
 /**

@@ -13,3 +13,4 @@ export * from "./transitions/index.ts";
 export * from "./transitions/link-pull-request.ts";
 export * from "./transitions/reopen-gate.ts";
 export * from "./transitions/wake.ts";
+export * from "./transitions/host-failure.ts";

@@ -26,6 +26,11 @@ export interface TakeDueOptions {
    * long (its run may never have started, or its ask answered "wait"). Default 15 minutes.
    */
   redispatchMs?: number | undefined;
+  /**
+   * Only goals due for at least this long (default 0). The app's timer uses a grace period:
+   * a transition that made a goal due dispatched it itself through the outbox.
+   */
+  graceMs?: number | undefined;
 }
 
 const Candidate = z.object({
@@ -47,6 +52,7 @@ const Taken = z.object({ goal_id: z.string() });
 export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Promise<DueGoal[]> {
   const limit = opts.limit ?? 20;
   const quietSecs = (opts.redispatchMs ?? 15 * 60_000) / 1000;
+  const graceSecs = (opts.graceMs ?? 0) / 1000;
   const repoFilter = opts.repoId === undefined ? sql`` : sql`AND g.repo_id = ${opts.repoId}`;
   return db.transaction(async (tx) => {
     const candidates = rowsOf(
@@ -55,7 +61,8 @@ export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Prom
                g.next_wake_at
         FROM goals g
         LEFT JOIN tick_dispatches d ON d.goal_id = g.id
-        WHERE g.status = 'active' AND g.next_wake_at <= now() ${repoFilter}
+        WHERE g.status = 'active' ${repoFilter}
+          AND g.next_wake_at <= now() - make_interval(secs => ${graceSecs})
           AND NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = g.id
                           AND t.finished_at IS NULL AND t.lease_expires_at > now())
           AND (d.goal_id IS NULL OR d.wake_at IS DISTINCT FROM g.next_wake_at
@@ -89,6 +96,18 @@ export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Prom
     }
     return taken;
   });
+}
+
+/**
+ * Records a dispatch made elsewhere (the outbox's `dispatch` effect) for the goal's current
+ * wake instant, so the timer does not dispatch the same wake again.
+ */
+export async function markDispatched(db: Db, goalId: string): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO tick_dispatches (goal_id, wake_at, dispatched_at, run_id)
+    SELECT g.id, g.next_wake_at, now(), NULL FROM goals g WHERE g.id = ${goalId}
+    ON CONFLICT (goal_id) DO UPDATE
+      SET wake_at = EXCLUDED.wake_at, dispatched_at = now(), run_id = NULL`);
 }
 
 /** The dispatch did not happen (GitHub refused or was down): the next pass may try again. */

@@ -7,6 +7,7 @@ export { MIGRATIONS_DIR, type OpenOptions } from "./db.ts";
 export {
   type DueGoal,
   goalOfDispatchedRun,
+  markDispatched,
   recordDispatchRun,
   releaseDispatch,
   type TakeDueOptions,

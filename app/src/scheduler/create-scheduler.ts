@@ -1,0 +1,93 @@
+import { pruneUsedTokens } from "@loopx/store";
+import { createRepoFactsCache } from "../api/repo-facts.ts";
+import type { AppDeps } from "../deps.ts";
+import { dispatchDue } from "./dispatch-due.ts";
+import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
+
+export interface SchedulerOptions {
+  /** How often a pass runs (default 15 s): an approval's dispatch goes out at once anyway. */
+  intervalMs?: number;
+  /** Due goals dispatched per pass (default 20). */
+  batch?: number;
+  /**
+   * Goals are dispatched once due for this long (default 60 s): one that a transition made
+   * due was dispatched by that transition's own outbox effect.
+   */
+  graceMs?: number;
+  /** A goal dispatched for the same wake instant is retried after this (default 15 min). */
+  redispatchMs?: number;
+  /** How long a repository's default branch and config are reused (default 5 min). */
+  repoFactsTtlMs?: number;
+  /** Used OIDC token ids are kept this long past their expiry (default 24 h). */
+  usedTokenRetentionHours?: number;
+  /** Called when a pass committed transitions (they queued GitHub writes): `app.outbox.kick`. */
+  onCommitted?: () => void;
+}
+
+export interface SchedulerPass {
+  expired: number;
+  /** `owner/name#issue` of each goal whose tick was dispatched. */
+  dispatched: string[];
+  pruned: number;
+}
+
+export interface Scheduler {
+  start(): void;
+  stop(): Promise<void>;
+  /** One pass now (tests, and the timer). Passes never overlap. */
+  tick(): Promise<SchedulerPass>;
+}
+
+/**
+ * The app's own wake loop, safe on every replica: expired leases are swept (host_failure,
+ * backoff), due goals are claimed with SKIP LOCKED and their tick dispatched, so the cron
+ * backstop rarely finds anything to do. Old used-token rows are pruned on the way.
+ */
+export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): Scheduler {
+  const facts = createRepoFactsCache(deps, options.repoFactsTtlMs ?? 5 * 60_000);
+  const retentionMs = (options.usedTokenRetentionHours ?? 24) * 3_600_000;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<SchedulerPass> | null = null;
+
+  async function pass(): Promise<SchedulerPass> {
+    const expired = await sweepExpiredLeases(deps);
+    if (expired > 0) options.onCommitted?.();
+    const dispatched = await dispatchDue(deps, facts, {
+      limit: options.batch ?? 20,
+      redispatchMs: options.redispatchMs,
+      graceMs: options.graceMs ?? 60_000,
+    });
+    const pruned = await pruneUsedTokens(deps.store.db, retentionMs);
+    return {
+      expired,
+      dispatched: dispatched.map((g) => `${g.owner}/${g.name}#${g.issueNumber}`),
+      pruned,
+    };
+  }
+
+  function tick(): Promise<SchedulerPass> {
+    running ??= pass().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  return {
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        tick().catch((error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          deps.log.error(`scheduler pass failed: ${message}`);
+        });
+      }, options.intervalMs ?? 15_000);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running?.catch(() => {});
+    },
+    tick,
+  };
+}

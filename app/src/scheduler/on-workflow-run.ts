@@ -1,0 +1,97 @@
+import { type GoalState, recordHostFailure } from "@loopx/core";
+import {
+  type Delivery,
+  goalOfDispatchedRun,
+  goalsOfRepo,
+  runHasTick,
+  runReachedApi,
+} from "@loopx/store";
+import { z } from "zod";
+import { DEFAULT_CONFIG } from "../api/repo-facts.ts";
+import type { AppDeps } from "../deps.ts";
+import { repoName } from "../handlers/goal-context.ts";
+import { applied, ignored, type Outcome } from "../handlers/outcome.ts";
+import { loadRepoConfig } from "../repo-config.ts";
+import { Repository } from "../webhooks/payloads.ts";
+
+/** The parts of `workflow_run.completed` this handler reads. */
+export const WorkflowRunCompleted = z.object({
+  action: z.literal("completed"),
+  installation: z.object({ id: z.number() }),
+  repository: Repository,
+  workflow_run: z.object({
+    id: z.number().int().positive(),
+    run_attempt: z.number().int().positive().default(1),
+    path: z.string(),
+    event: z.string(),
+    conclusion: z.string().nullable(),
+    display_title: z.string().optional(),
+    html_url: z.url().optional(),
+  }),
+});
+export type WorkflowRunCompleted = z.infer<typeof WorkflowRunCompleted>;
+
+/** Conclusions that mean the run broke, as opposed to finishing or being cancelled by a person. */
+const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
+
+/**
+ * Which goal a run was for. GitHub's payload carries no dispatch inputs, so: the run the app
+ * recorded when it dispatched, else `#<issue>` in the run's title (the tick workflow's
+ * `run-name`), else the repository's only active goal.
+ */
+async function goalOfRun(deps: AppDeps, e: WorkflowRunCompleted): Promise<GoalState | null> {
+  const { store } = deps;
+  const recorded = await goalOfDispatchedRun(store.db, e.workflow_run.id);
+  if (recorded) return store.loadGoal(recorded);
+  const titled = /#([0-9]+)/.exec(e.workflow_run.display_title ?? "")?.[1];
+  if (titled) return store.findGoalByIssue(e.repository.id, Number(titled));
+  const active = (await goalsOfRepo(store.db, e.repository.id)).filter(
+    (g) => g.status === "active",
+  );
+  const only = active.length === 1 ? active[0] : undefined;
+  return only ? store.loadGoal(only.goalId) : null;
+}
+
+/**
+ * `workflow_run.completed`: a tick run that failed before it reached the tick API (bad
+ * YAML, a missing secret, never started) becomes `host_failure` evidence on its goal and
+ * backs the loop off — never a silent stall. A run that did reach the API is covered by its
+ * lease (or needed none: a wait), so it is left alone.
+ */
+export async function onWorkflowRun(
+  deps: AppDeps,
+  delivery: Delivery,
+  e: WorkflowRunCompleted,
+): Promise<Outcome> {
+  const run = e.workflow_run;
+  if (!FAILED.has(run.conclusion ?? "")) return ignored(`run concluded ${run.conclusion}`);
+  if (run.event !== "workflow_dispatch" && run.event !== "schedule") {
+    return ignored(`a ${run.event} run is not a tick`);
+  }
+  const { store } = deps;
+  if ((await runHasTick(store.db, run.id)) || (await runReachedApi(store.db, run.id))) {
+    return ignored("the run reached the tick API; its lease covers it");
+  }
+  const goal = await goalOfRun(deps, e);
+  if (!goal) return ignored(`run ${run.id} belongs to no goal LoopX can tell`);
+  const port = await deps.portFor(e.installation.id);
+  const config = await loadRepoConfig(port, repoName(e.repository));
+  const tickWorkflow = config.ok ? config.config.tickWorkflow : DEFAULT_CONFIG.tickWorkflow;
+  if (run.path !== `.github/workflows/${tickWorkflow}`) {
+    return ignored(`${run.path} is not the tick workflow`);
+  }
+  const result = await store.apply(
+    goal.goal.id,
+    (state, now) =>
+      recordHostFailure(
+        state,
+        {
+          summary: `tick workflow run ${run.id} (attempt ${run.run_attempt}) ended ${run.conclusion} before it reached LoopX; check the run's log`,
+          url: run.html_url ?? null,
+        },
+        { actor: { kind: "system", reason: "workflow_run failed" }, now, newId: deps.newId },
+      ),
+    { deliveryId: delivery.deliveryId },
+  );
+  return result.ok ? applied : ignored(`refused: ${result.refusal.code}`);
+}
