@@ -1,0 +1,191 @@
+/**
+ * `npm run bench:webhooks`: webhook → committed transition, through the real app over HTTP
+ * (signature check, inbox insert, the inbox worker, the handler's GitHub reads against the
+ * sandbox, the goal-creating transaction), on PGlite and on real PostgreSQL.
+ *
+ *   latency:    one `issues.labeled` at a time; from the POST to the transaction's commit
+ *   throughput: a burst of them, 64 in flight; committed transitions per second
+ *
+ * Figures, not pass criteria (targets on PostgreSQL: p99 < 20 ms, ≥ 500 events/s). The
+ * outbox is stopped so GitHub writes do not compete with what is measured. The handler's
+ * GitHub reads (permission, .github/loopx.yml) are answered in memory: the sandbox spends
+ * ~10–40 ms per call (git-backed contents), which would time the fake GitHub, not the app.
+ * BENCH_GITHUB_READS=sandbox keeps them on the sandbox for the end-to-end figure.
+ *
+ *   npx tsx bench/webhooks.ts                                  # PGlite + a throwaway PostgreSQL
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts  # an existing, empty database
+ */
+import { createServer } from "node:http";
+import { openStore, type Store } from "@loopx/store";
+import { Octokit } from "@octokit/rest";
+import { Webhooks } from "@octokit/webhooks";
+import { Probot, ProbotOctokit } from "probot";
+import { createLoopxApp, WEBHOOK_PATH } from "../app/src/create-loopx-app.ts";
+import { createSandbox } from "../packages/sandbox/src/index.ts";
+import { findPgBin, startPostgres } from "../test/support/postgres-server.ts";
+
+const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 300);
+const BURST_EVENTS = Number(process.env.BENCH_BURST_EVENTS ?? 1000);
+const IN_FLIGHT = 64;
+
+interface Figures {
+  p50Ms: number;
+  p99Ms: number;
+  eventsPerSec: number;
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+
+async function bench(store: Store): Promise<Figures> {
+  const secret = "bench-secret";
+  const sandbox = await createSandbox({ webhookSecret: secret, secondaryLimits: false });
+  sandbox.createRepo("acme/widgets", { collaborators: { alice: "maintain" } });
+  const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
+  if (!privateKey) throw new Error("the sandbox made no private key");
+  sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
+
+  // The labelled payloads exactly as GitHub (the sandbox) renders them, captured with no
+  // webhook URL set; the bench then posts them itself to time each one.
+  const alice = new Octokit({
+    baseUrl: sandbox.url,
+    auth: sandbox.createUserToken("alice"),
+    request: { retries: 0 },
+  });
+  const total = LATENCY_EVENTS + BURST_EVENTS;
+  for (let i = 0; i < total; i++) {
+    const { data } = await alice.rest.issues.create({
+      owner: "acme",
+      repo: "widgets",
+      title: `bench goal ${i}`,
+    });
+    await alice.rest.issues.addLabels({
+      owner: "acme",
+      repo: "widgets",
+      issue_number: data.number,
+      labels: ["loopx"],
+    });
+  }
+  await sandbox.settle();
+  const bodies = sandbox.emitted
+    .filter((e) => e.event === "issues" && e.payload.action === "labeled")
+    .map((e) => JSON.stringify(e.payload));
+
+  await store.migrate();
+  const committed = new Map<string, () => void>();
+  const timed: Store = {
+    ...store,
+    createGoal: async (build, opts) => {
+      const r = await store.createGoal(build, opts);
+      committed.get(opts?.deliveryId ?? "")?.();
+      return r;
+    },
+  };
+  const probot = new Probot({
+    appId: appRecord.id,
+    privateKey,
+    secret,
+    baseUrl: sandbox.gheUrl,
+    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    logLevel: "error",
+  });
+  const quiet = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
+  const readsInMemory = process.env.BENCH_GITHUB_READS !== "sandbox";
+  const app = await createLoopxApp({
+    probot,
+    store: timed,
+    serverUrl: sandbox.url,
+    log: quiet,
+    wrapPort: (port) =>
+      readsInMemory
+        ? { ...port, permission: async () => "maintain", readConfig: async () => null }
+        : port,
+  });
+  await app.outbox.stop();
+  const server = createServer((req, res) => void app.handle(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("no port");
+  const url = `http://127.0.0.1:${address.port}${WEBHOOK_PATH}`;
+  const signer = new Webhooks({ secret });
+
+  let n = 0;
+  async function one(body: string): Promise<number> {
+    const id = `bench-${n++}`;
+    const done = new Promise<void>((resolve) => committed.set(id, resolve));
+    const started = performance.now();
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issues",
+        "x-github-delivery": id,
+        "x-hub-signature-256": await signer.sign(body),
+      },
+      body,
+    });
+    if (!response.ok) throw new Error(`the app answered ${response.status} to ${id}`);
+    await done;
+    committed.delete(id);
+    return performance.now() - started;
+  }
+
+  try {
+    // Warm-up: token, bot login, JIT, prepared statements.
+    for (const body of bodies.slice(0, 20)) await one(body);
+    const latencies: number[] = [];
+    for (const body of bodies.slice(20, LATENCY_EVENTS)) latencies.push(await one(body));
+    latencies.sort((a, b) => a - b);
+
+    const burst = bodies.slice(LATENCY_EVENTS);
+    const started = performance.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (next < burst.length) await one(burst[next++] ?? "");
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      p50Ms: quantile(latencies, 0.5),
+      p99Ms: quantile(latencies, 0.99),
+      eventsPerSec: burst.length / seconds,
+    };
+  } finally {
+    await app.close();
+    await new Promise((resolve) => server.close(resolve));
+    await sandbox.stop();
+  }
+}
+
+function print(label: string, f: Figures, targets: boolean): void {
+  const t = (s: string) => (targets ? `   target ${s}` : "");
+  console.log(`${label}: webhook → committed transition p50 ${f.p50Ms.toFixed(1)} ms`);
+  console.log(
+    `${label}: webhook → committed transition p99 ${f.p99Ms.toFixed(1)} ms${t("< 20 ms")}`,
+  );
+  console.log(
+    `${label}: events/s (${IN_FLIGHT} in flight) ${f.eventsPerSec.toFixed(0)}${t("≥ 500/s")}`,
+  );
+}
+
+const pglite = await openStore({ dataDir: "memory://" });
+try {
+  print("PGlite", await bench(pglite), false);
+} finally {
+  await pglite.close();
+}
+
+const external = process.env.BENCH_DATABASE_URL;
+if (!external && !findPgBin()) {
+  console.log("PostgreSQL: skipped (no binaries; set BENCH_DATABASE_URL or install postgresql)");
+} else {
+  const server = external ? null : await startPostgres({ database: "loopx_bench" });
+  const pg = await openStore({ databaseUrl: external ?? server?.url ?? "", maxConnections: 16 });
+  try {
+    print("PostgreSQL", await bench(pg), true);
+  } finally {
+    await pg.close();
+    await server?.stop();
+  }
+}
