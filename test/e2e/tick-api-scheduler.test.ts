@@ -1,0 +1,72 @@
+import { AskResponse } from "@loopx/core";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScheduler, type Scheduler } from "../../app/src/scheduler/create-scheduler.ts";
+import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+
+/** Scenario: the app's own wake loop dispatches due goals once and sweeps dead leases. */
+describe("e2e: the wake scheduler", () => {
+  let h: TickHarness;
+  let scheduler: Scheduler;
+  beforeAll(async () => {
+    h = await startTickHarness();
+    scheduler = createScheduler(h.app.deps, { graceMs: 60_000 });
+  });
+  afterAll(async () => {
+    await scheduler.stop();
+    await h.close();
+  });
+
+  const dispatches = () =>
+    h.sandbox.requests().filter((r) => r.operationId === "actions/create-workflow-dispatch").length;
+
+  it("leaves a freshly due goal to its own dispatch, then dispatches an overdue one exactly once", async () => {
+    const goal = await h.startGoal("Add caching", ["Cache the index"]);
+    const issue = goal.goal.issue.number;
+    const afterStart = dispatches();
+    expect(afterStart).toBeGreaterThanOrEqual(1);
+    // Just became due: the label's transition dispatched it through the outbox already.
+    expect((await scheduler.tick()).dispatched).toEqual([]);
+
+    await h.store.db.execute(
+      sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes' WHERE id = ${goal.goal.id}`,
+    );
+    expect((await scheduler.tick()).dispatched).toEqual([`acme/widgets#${issue}`]);
+    // A second replica (or pass) finds the wake instant taken.
+    const other = createScheduler(h.app.deps, { graceMs: 60_000 });
+    expect((await other.tick()).dispatched).toEqual([]);
+    expect((await scheduler.tick()).dispatched).toEqual([]);
+    expect(dispatches()).toBe(afterStart + 1);
+    const last = h.sandbox
+      .requests()
+      .filter((r) => r.operationId === "actions/create-workflow-dispatch")
+      .at(-1);
+    expect(last?.body).toMatchObject({ ref: "main", inputs: { goal: String(issue) } });
+  });
+
+  it("sweeps an expired lease: host_failure evidence, the cap charged, todo ready, backoff grown", async () => {
+    const goal = await h.startGoal("Shrink the bundle", ["Drop moment.js"]);
+    const issue = goal.goal.issue.number;
+    const claim = AskResponse.parse(
+      (await h.post("/api/v1/ticks", { goal: issue }, await h.token(4101))).body,
+    );
+    if (!claim.run) throw new Error("expected a run");
+    expect((await scheduler.tick()).expired).toBe(0);
+    await h.store.db.execute(
+      sql`UPDATE ticks SET lease_expires_at = now() - interval '1 minute' WHERE id = ${claim.tickId}`,
+    );
+    expect((await scheduler.tick()).expired).toBe(1);
+    const state = await h.store.loadGoal(goal.goal.id);
+    const tick = state?.ticks.find((t) => t.id === claim.tickId);
+    expect(tick?.failure).toBe("lease_expired");
+    expect(tick?.cost).toEqual(state?.goal.tickCap);
+    expect(state?.evidence.filter((e) => e.kind === "host_failure")).toHaveLength(1);
+    expect(state?.todos.find((t) => t.key === "T1")).toMatchObject({
+      status: "ready",
+      claim: null,
+    });
+    expect(state?.goal.backoff.stalledTicks).toBe(1);
+    expect(state?.goal.nextWakeAt?.getTime()).toBeGreaterThan(Date.now());
+    expect((await scheduler.tick()).expired).toBe(0);
+  });
+});
