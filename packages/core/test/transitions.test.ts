@@ -18,6 +18,7 @@ import {
   rejectGate,
   releaseLease,
   renewLease,
+  reopenGatesForPush,
   reorderTodo,
   requestReplan,
   resumeGoal,
@@ -523,8 +524,32 @@ describe("gates", () => {
     );
     expect(r.state.gates[0]?.status).toBe("approved");
     expect(r.state.goal.backoff.until).toBeNull();
-    expect(r.effects.some((e) => e.key === "receipt:gate:G1:approved")).toBe(true);
+    expect(r.effects.some((e) => e.key === "receipt:gate:G1:approved@abcdef1234")).toBe(true);
     expect(r.effects.some((e) => e.kind === "dispatch")).toBe(true);
+  });
+  it("a PR-bound gate reopened by a push gets a second receipt when approved again", () => {
+    const first = expectOk(
+      approveGate(gated(), { gate: "G1", headSha: "abcdef1234" }, ctx(T0, WRITER)),
+    );
+    const pushed = expectOk(
+      reopenGatesForPush(first.state, { pr: 5, headSha: "fedcba9876" }, ctx(at(minutes(1)))),
+    );
+    expect(pushed.state.gates[0]?.status).toBe("open");
+    const again = expectOk(
+      approveGate(pushed.state, { gate: "G1", headSha: "fedcba9876" }, ctx(at(minutes(2)), WRITER)),
+    );
+    const receipts = [...first.effects, ...again.effects]
+      .filter((e) => e.kind === "receipt")
+      .map((e) => e.key);
+    expect(new Set(receipts).size).toBe(2);
+  });
+  it("a gate without a PR keeps one receipt key", () => {
+    const s = state({
+      todos: [todo("T1", { requiredScopes: ["deploy"] })],
+      gates: [gate("G1", ["deploy"])],
+    });
+    const r = expectOk(approveGate(s, { gate: "G1" }, ctx(T0, WRITER)));
+    expect(r.effects.some((e) => e.key === "receipt:gate:G1:approved")).toBe(true);
   });
   it("refuses an untrusted approver, a stale head, a missing gate, and a second approval", () => {
     expect(expectRefused(approveGate(gated(), { gate: "G1" }, ctx(T0, STRANGER))).code).toBe(

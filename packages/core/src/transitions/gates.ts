@@ -152,7 +152,11 @@ export function approveGate(
   const note = parsed.note ? `: ${parsed.note}` : "";
   addEffect(d, {
     kind: "receipt",
-    key: `receipt:gate:${gate.key}:approved`,
+    // A PR-bound gate is approved per head: after a push reopens it, the next approval
+    // is a new act and gets its own receipt.
+    key: gate.pr
+      ? `receipt:gate:${gate.key}:approved@${gate.pr.headSha}`
+      : `receipt:gate:${gate.key}:approved`,
     text: `@${who.login} approved ${gate.key} (${gate.scopes.join(", ")})${note}`.slice(0, 2000),
   });
   resetBackoff(d, `${gate.key} approved`);
