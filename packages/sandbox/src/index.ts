@@ -1,7 +1,9 @@
+export type { CiCommand, CiConclusion, CiContext } from "./ci.ts";
 export { type Clock, createClock } from "./clock.ts";
 export type { RouteFault } from "./faults.ts";
 export { type ActionsClaims, defaultClaims, OidcIssuer } from "./oidc.ts";
 export type { Route } from "./router.ts";
+export type { ActionSpec } from "./runner/job.ts";
 export {
   createSandbox,
   DEFAULT_APP_PERMISSIONS,
@@ -9,4 +11,5 @@ export {
   type SandboxOptions,
 } from "./sandbox.ts";
 export type { RequestLogEntry } from "./server.ts";
+export type { WorkflowJob, WorkflowRun } from "./state/types.ts";
 export type { Delivery, WebhookFault } from "./webhooks/deliveries.ts";

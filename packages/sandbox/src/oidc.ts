@@ -71,17 +71,21 @@ export class OidcIssuer {
   private readonly requestTokens = new Map<string, Partial<ActionsClaims>>();
 
   private constructor(
-    private readonly privateKey: CryptoKey,
-    private readonly publicJwk: JWK,
+    /** Generated in the background: RSA key generation would dominate the sandbox's startup. */
+    private readonly keys: Promise<{ privateKey: CryptoKey; publicJwk: JWK }>,
     private readonly clock: Clock,
     private readonly base: () => string,
   ) {}
 
   static async create(clock: Clock, base: () => string): Promise<OidcIssuer> {
-    const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
-    const jwk = await exportJWK(publicKey);
-    const kid = randomBytes(8).toString("hex");
-    return new OidcIssuer(privateKey, { ...jwk, kid, alg: "RS256", use: "sig" }, clock, base);
+    const keys = (async () => {
+      const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+      const jwk = await exportJWK(publicKey);
+      const kid = randomBytes(8).toString("hex");
+      return { privateKey, publicJwk: { ...jwk, kid, alg: "RS256", use: "sig" } };
+    })();
+    keys.catch(() => {});
+    return new OidcIssuer(keys, clock, base);
   }
 
   get issuer(): string {
@@ -127,22 +131,23 @@ export class OidcIssuer {
     };
   }
 
-  jwks(): { keys: JWK[] } {
-    return { keys: [this.publicJwk] };
+  async jwks(): Promise<{ keys: JWK[] }> {
+    return { keys: [(await this.keys).publicJwk] };
   }
 
   /** Mints an ID token for any audience, as GitHub does (default audience: the repo owner's URL). */
   async mintIdToken(
     options: { audience?: string; claims?: Partial<ActionsClaims>; ttlSeconds?: number } = {},
   ): Promise<string> {
+    const { privateKey, publicJwk } = await this.keys;
     const claims = defaultClaims(options.claims);
     const now = Math.floor(this.clock.now() / 1000);
     return new SignJWT({ ...claims })
       .setProtectedHeader({
         alg: "RS256",
-        kid: this.publicJwk.kid ?? "",
+        kid: publicJwk.kid ?? "",
         typ: "JWT",
-        x5t: this.publicJwk.kid ?? "",
+        x5t: publicJwk.kid ?? "",
       })
       .setIssuer(this.issuer)
       .setAudience(options.audience ?? `https://github.com/${claims.repository_owner}`)
@@ -151,7 +156,7 @@ export class OidcIssuer {
       .setIssuedAt(now)
       .setNotBefore(now - 5)
       .setExpirationTime(now + (options.ttlSeconds ?? 300))
-      .sign(this.privateKey);
+      .sign(privateKey);
   }
 
   /** What a runner gets for a job granted `id-token: write`: the request URL and bearer token. */

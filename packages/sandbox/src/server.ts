@@ -128,7 +128,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
 
     if (method === "GET" && path === "/.well-known/openid-configuration")
       return reply(200, oidc.discovery());
-    if (method === "GET" && path === "/.well-known/jwks") return reply(200, oidc.jwks());
+    if (method === "GET" && path === "/.well-known/jwks") return reply(200, await oidc.jwks());
     if (method === "GET" && path === "/_services/idtoken") {
       const answer = await oidc.answerRequest(
         req.headers.authorization,

@@ -123,7 +123,7 @@ describe("real git repositories over smart HTTP", () => {
       created: false,
       forced: false,
     });
-    expect((pushes[1]?.commits as unknown[]).length).toBe(1);
+    expect(pushes[1]?.commits).toHaveLength(1);
     const sync = validated(t, "pull_request", "synchronize");
     expect(sync.at(-1)).toMatchObject({ before: first, after: second, number: pr.number });
     expect((await t.bot.rest.pulls.get({ ...o, pull_number: pr.number })).data.head.sha).toBe(

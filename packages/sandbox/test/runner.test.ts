@@ -149,10 +149,14 @@ describe("workflow runner", () => {
     expect(ask.env.ACTIONS_ID_TOKEN_REQUEST_URL).toBeDefined();
     expect(report.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN).toBeDefined();
     expect(Object.keys(agent.env).filter((k) => k.startsWith("ACTIONS_ID_TOKEN"))).toEqual([]);
-    const { payload } = await jwtVerify(ask.idToken, createLocalJWKSet(t.sandbox.oidc.jwks()), {
-      issuer: t.sandbox.url,
-      audience: "loopx",
-    });
+    const { payload } = await jwtVerify(
+      ask.idToken,
+      createLocalJWKSet(await t.sandbox.oidc.jwks()),
+      {
+        issuer: t.sandbox.url,
+        audience: "loopx",
+      },
+    );
     expect(payload).toMatchObject({
       repository: "acme/widgets",
       repository_id: String(t.repo.id),

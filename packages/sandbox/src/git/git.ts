@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { parseLsTree, type TreeEntry } from "./tree.ts";
 
 /** Who a sandbox-made commit is by (seeded files, `sandbox.push`, merges). */
 export interface Person {
@@ -8,14 +8,6 @@ export interface Person {
   email: string;
   /** ms since the epoch (the simulated clock). */
   at: number;
-}
-
-export interface TreeEntry {
-  mode: string;
-  type: "blob" | "tree" | "commit";
-  sha: string;
-  size: number;
-  path: string;
 }
 
 export interface CommitInfo {
@@ -26,6 +18,8 @@ export interface CommitInfo {
   author: { name: string; email: string; date: string };
   committer: { name: string; email: string; date: string };
 }
+
+export type { TreeEntry };
 
 export const ZERO_SHA = "0".repeat(40);
 
@@ -302,23 +296,6 @@ export interface DiffStats {
   additions: number;
   deletions: number;
   files: number;
-}
-
-function parseLsTree(out: string, dir: string): TreeEntry[] {
-  const entries: TreeEntry[] = [];
-  for (const record of out.split("\0")) {
-    const m = /^(\d+) (blob|tree|commit) ([0-9a-f]{40})\s+(-|\d+)\t(.*)$/s.exec(record);
-    if (!m) continue;
-    const name = m[5] ?? "";
-    entries.push({
-      mode: m[1] ?? "",
-      type: m[2] === "tree" ? "tree" : m[2] === "commit" ? "commit" : "blob",
-      sha: m[3] ?? "",
-      size: m[4] === "-" ? 0 : Number(m[4]),
-      path: dir === "" || name.startsWith(`${dir}/`) ? name : join(dir, name),
-    });
-  }
-  return entries;
 }
 
 export { BASE_ENV as GIT_ENV };

@@ -4,6 +4,7 @@ import { HttpError, notFound } from "../http-error.ts";
 import { renderWorkflowRun } from "../render/checks.ts";
 import { iso, nodeId } from "../render/core.ts";
 import type { Route, RouteRequest } from "../router.ts";
+import { parseWorkflow } from "../runner/workflow-file.ts";
 import type { Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
 
@@ -112,7 +113,7 @@ export function newRun(
 }
 
 export function actionsRoutes(ctx: RouteContext): Route[] {
-  const { store, render, clock } = ctx;
+  const { store, render } = ctx;
   const workflowOf = (req: RouteRequest, repo: Repo): Workflow => {
     const key = req.params.workflow_id ?? "";
     const w = workflowsOf(ctx, repo).find(
@@ -177,6 +178,17 @@ export function actionsRoutes(ctx: RouteContext): Route[] {
             422,
             "you may only define up to 25 `inputs` for a `workflow_dispatch` event",
           );
+        // GitHub refuses to dispatch a workflow that does not declare the trigger.
+        const text = store.git(repo).readFile(sha, workflow.path);
+        const declared = (() => {
+          try {
+            return text === null || parseWorkflow(text).triggers.dispatch !== null;
+          } catch {
+            return true; // an invalid file still gets a run, which fails (GitHub's startup failure)
+          }
+        })();
+        if (!declared)
+          throw new HttpError(422, "Workflow does not have 'workflow_dispatch' trigger");
         const sender = actor(req.principal);
         const run = newRun(ctx, repo, workflow, "workflow_dispatch", ref, sha, sender, inputs);
         ctx.onDispatch?.(run);
