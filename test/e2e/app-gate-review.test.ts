@@ -88,7 +88,7 @@ describe("e2e: a PR-bound gate and reviews of the current vs a stale head", () =
       pr: { number: pr, headSha: second },
     });
     const receipt = (await botComments(h, number)).find(
-      (c) => c.key === "receipt:gate:G1:approved",
+      (c) => c.key === `receipt:gate:G1:approved@${second}`,
     );
     expect(receipt?.body).toContain("approved G1 (merge)");
   });
