@@ -10,13 +10,20 @@ import {
 } from "@loopx/store";
 import { createNodeMiddleware, type Probot } from "probot";
 import { z } from "zod";
+import { createTickApi, type TickApiOptions } from "./api/tick-api.ts";
 import { withContentBudget } from "./content-budget.ts";
 import type { AppDeps, Logger } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
+import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
 import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
 import { type ReconcileResult, reconcileDeliveries } from "./reconcile-deliveries.ts";
+import {
+  createScheduler,
+  type Scheduler,
+  type SchedulerOptions,
+} from "./scheduler/create-scheduler.ts";
 import { serveOperations } from "./server.ts";
 import { Routable } from "./webhooks/payloads.ts";
 
@@ -37,6 +44,10 @@ export interface LoopxAppOptions {
   outbox?: Omit<OutboxOptions, "ops">;
   /** Test hook: wraps each installation's port (e.g. to crash right after a write). */
   wrapPort?: (port: GitHubPort) => GitHubPort;
+  /** The tick API's settings (OIDC issuer and audience, workflow refs, lease length…). */
+  tickApi?: Omit<TickApiOptions, "onCommitted">;
+  /** The wake scheduler's timing. */
+  scheduler?: Omit<SchedulerOptions, "onCommitted">;
 }
 
 export interface BackgroundOptions {
@@ -51,7 +62,9 @@ export interface LoopxApp {
   ops: OpsStore;
   inbox: DrainLoop;
   outbox: DrainLoop;
-  /** The HTTP handler: webhooks (verified by Probot), /healthz, /metrics. */
+  /** Expired leases, due goals' dispatches: started by `start`, driven by hand in tests. */
+  scheduler: Scheduler;
+  /** The HTTP handler: the tick API, webhooks (verified by Probot), /healthz, /metrics. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Resolves when no delivery or write is in flight (tests, shutdown). */
   settled(): Promise<void>;
@@ -131,8 +144,15 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     inbox.kick();
   });
   const middleware = await createNodeMiddleware(() => {}, { probot, webhooksPath: WEBHOOK_PATH });
+  // Tick API calls and scheduler passes commit transitions whose GitHub writes wait in the outbox.
+  const tickApi = createTickApi(
+    { ...deps, appGitHub: createOctokitAppPort(await probot.auth()) },
+    { ...opts.tickApi, onCommitted: () => outbox.kick() },
+  );
+  const scheduler = createScheduler(deps, { ...opts.scheduler, onCommitted: () => outbox.kick() });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (await tickApi(req, res)) return;
     if (await serveOperations(req, res, ops, log)) return;
     const handled = await middleware(req, res);
     if (!handled && !res.headersSent) {
@@ -184,6 +204,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     ops,
     inbox,
     outbox,
+    scheduler,
     handle,
     settled,
     reconcile,
@@ -200,9 +221,11 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
       timers.push(setInterval(sweep, background.reconcileIntervalMs));
       poll();
       sweep();
+      scheduler.start();
     },
     async close() {
       for (const t of timers) clearInterval(t);
+      await scheduler.stop();
       await reconciling?.catch(() => {});
       await inbox.stop();
       await outbox.stop();

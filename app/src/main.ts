@@ -26,6 +26,7 @@ export async function main(opts: {
     serverUrl: settings.github.serverUrl,
     log,
     controls: settings.controls,
+    tickApi: { issuer: settings.oidc.issuer, audience: settings.oidc.audience },
   });
   const server = await listen(app.handle, settings.port, settings.host);
   await app.start({

@@ -64,11 +64,16 @@ export interface HarnessOptions {
   /** A store to use instead of the shared PGlite (e.g. real PostgreSQL). */
   store?: Store;
   app?: AppOverrides;
+  /** Let the sandbox run dispatched workflows (default: record them only). */
+  runWorkflows?: boolean;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const secret = "harness-webhook-secret";
   const sandbox = await createSandbox({ webhookSecret: secret });
+  // Dispatched tick runs are recorded, not run: app scenarios check the dispatch itself, and
+  // running the stub workflow would only spend processes (the tick scenarios run the real one).
+  sandbox.runner.enabled = opts.runWorkflows ?? false;
   const repoRecord = sandbox.createRepo("acme/widgets", {
     files: {
       "README.md": "# widgets\n",

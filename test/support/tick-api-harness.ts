@@ -8,9 +8,8 @@ import { addTodo, type GoalState } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { Probot, ProbotOctokit } from "probot";
-import { createTickApi, type TickApiOptions } from "../../app/src/api/tick-api.ts";
+import type { TickApiOptions } from "../../app/src/api/tick-api.ts";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../../app/src/create-loopx-app.ts";
-import { createOctokitAppPort } from "../../app/src/github/octokit-app-port.ts";
 import {
   type ActionsClaims,
   createSandbox,
@@ -74,22 +73,19 @@ export async function startTickHarness(
     Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
     logLevel: "warn",
   });
-  const app = await createLoopxApp({ probot, store, serverUrl: sandbox.url, log: quietLog });
-  const tickApi = createTickApi(
-    { ...app.deps, appGitHub: createOctokitAppPort(await probot.auth()) },
-    {
+  const app = await createLoopxApp({
+    probot,
+    store,
+    serverUrl: sandbox.url,
+    log: quietLog,
+    tickApi: {
       issuer: sandbox.url,
       audience: AUDIENCE,
       now: () => new Date(sandbox.clock.now()),
       ...opts.api,
     },
-  );
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      if (await tickApi(req, res)) return;
-      await app.handle(req, res);
-    })();
   });
+  const server: Server = createServer((req, res) => void app.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (!address || typeof address === "string") throw new Error("the app server has no port");

@@ -4,6 +4,7 @@ import { ignored, type Outcome } from "../handlers/outcome.ts";
 import { COMMAND_HANDLERS } from "./handlers-commands.ts";
 import { ISSUE_HANDLERS } from "./handlers-issues.ts";
 import { LIFECYCLE_HANDLERS } from "./handlers-lifecycle.ts";
+import { TICK_HANDLERS } from "./handlers-ticks.ts";
 import type { Handler } from "./on.ts";
 
 /** `event.action` (or just `event`) → handler. Everything else is recorded and ignored. */
@@ -11,6 +12,7 @@ export const HANDLERS: Record<string, Handler> = {
   ...ISSUE_HANDLERS,
   ...COMMAND_HANDLERS,
   ...LIFECYCLE_HANDLERS,
+  ...TICK_HANDLERS,
 };
 
 export async function processDelivery(deps: AppDeps, delivery: Delivery): Promise<Outcome> {
