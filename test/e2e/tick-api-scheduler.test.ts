@@ -44,6 +44,15 @@ describe("e2e: the wake scheduler", () => {
     expect(last?.body).toMatchObject({ ref: "main", inputs: { goal: String(issue) } });
   });
 
+  it("a wake its own transition already dispatched is not dispatched again after the grace", async () => {
+    const goal = await h.startGoal("Trim the logs", ["Drop debug lines"]);
+    const before = dispatches();
+    // No grace at all: only the outbox's record of its dispatch keeps the scheduler off it.
+    const eager = createScheduler(h.app.deps, { graceMs: 0 });
+    expect((await eager.tick()).dispatched).not.toContain(`acme/widgets#${goal.goal.issue.number}`);
+    expect(dispatches()).toBe(before);
+  });
+
   it("sweeps an expired lease: host_failure evidence, the cap charged, todo ready, backoff grown", async () => {
     const goal = await h.startGoal("Shrink the bundle", ["Drop moment.js"]);
     const issue = goal.goal.issue.number;

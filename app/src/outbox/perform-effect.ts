@@ -9,7 +9,7 @@ import {
   renderTickComment,
   spliceManagedBlock,
 } from "@loopx/github";
-import type { OutboxItem, Store } from "@loopx/store";
+import { markDispatched, type OutboxItem, type Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
@@ -77,7 +77,7 @@ async function writeStatus(ctx: EffectContext): Promise<void> {
   }
 }
 
-async function dispatch({ port, state }: EffectContext): Promise<void> {
+async function dispatch({ deps, port, state }: EffectContext): Promise<void> {
   if (state.goal.status !== "active") return;
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const config = await loadRepoConfig(port, repo);
@@ -87,6 +87,8 @@ async function dispatch({ port, state }: EffectContext): Promise<void> {
   await port.dispatchWorkflow(repo, config.config.tickWorkflow, ref, {
     goal: String(state.goal.issue.number),
   });
+  // The scheduler must not dispatch this same wake again once its grace period is over.
+  await markDispatched(deps.store.db, state.goal.id);
 }
 
 /** Performs one outbox row against GitHub, rendering from the newest state. Idempotent. */
