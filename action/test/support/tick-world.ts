@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { AskResponse } from "@loopx/core";
 import { createSandbox, type Sandbox } from "@loopx/sandbox";
 import { importPKCS8, SignJWT } from "jose";
@@ -32,6 +33,15 @@ export function git(cwd: string, ...args: string[]): string {
     env: GIT_ENV,
     stdio: ["ignore", "pipe", "pipe"],
   }).toString("utf8");
+}
+
+/**
+ * git that talks to the sandbox: asynchronous, because the sandbox serves git from this very
+ * process (a synchronous child would block the server it waits for).
+ */
+export async function gitAsync(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)("git", args, { cwd, env: GIT_ENV });
+  return stdout;
 }
 
 export function tempDir(prefix: string): string {
@@ -86,7 +96,7 @@ export async function startTickWorld() {
     const token = await installationToken({ contents: "read" });
     const dir = join(tempDir("loopx-ws-"), "ws");
     const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
-    git(
+    await gitAsync(
       tmpdir(),
       "-c",
       `http.extraheader=AUTHORIZATION: basic ${basic}`,
