@@ -19,7 +19,11 @@ beforeAll(async () => {
 });
 afterAll(() => w.stop());
 
-const NEXT = { route: "run", reason: "T3 continues", nextWakeAt: "2030-01-01T10:00:00.000Z" };
+const NEXT = {
+  route: "run" as const,
+  reason: "T3 continues",
+  nextWakeAt: "2030-01-01T10:00:00.000Z",
+};
 
 /** What the ask and agent jobs leave for the report job: lease, result and bundle. */
 async function tickFiles(files: Record<string, string>, options: { strayBranch?: boolean } = {}) {
