@@ -1,0 +1,152 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { z } from "zod";
+
+const Step = z.object({
+  id: z.string().optional(),
+  uses: z.string().optional(),
+  run: z.string().optional(),
+  if: z.string().optional(),
+  with: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  "timeout-minutes": z.number().optional(),
+  "continue-on-error": z.boolean().optional(),
+});
+const Job = z.object({
+  needs: z.union([z.string(), z.array(z.string())]).optional(),
+  if: z.string().optional(),
+  permissions: z.record(z.string(), z.enum(["read", "write", "none"])),
+  "timeout-minutes": z.number(),
+  outputs: z.record(z.string(), z.string()).optional(),
+  steps: z.array(Step),
+});
+const Workflow = z.object({
+  on: z.record(z.string(), z.unknown()),
+  permissions: z.record(z.string(), z.string()),
+  concurrency: z.object({ group: z.string(), "cancel-in-progress": z.boolean() }).optional(),
+  jobs: z.record(z.string(), Job),
+});
+
+const load = (name: string) =>
+  Workflow.parse(
+    parse(readFileSync(resolve(import.meta.dirname, "../../.github/workflows", name), "utf8")),
+  );
+const tick = load("loopx-tick.yml");
+const wake = load("loopx-wake.yml");
+const job = (name: string) => {
+  const j = tick.jobs[name];
+  if (!j) throw new Error(`loopx-tick.yml has no ${name} job`);
+  return j;
+};
+const allJobs = [...Object.values(tick.jobs), ...Object.values(wake.jobs)];
+const ACTION = "loopx/loopx@v1";
+
+describe("loopx-tick.yml", () => {
+  it("is reusable (workflow_call) and dispatchable with a goal", () => {
+    expect(Object.keys(tick.on).sort()).toEqual(["workflow_call", "workflow_dispatch"]);
+    expect(JSON.stringify(tick.on.workflow_dispatch)).toContain('"goal"');
+  });
+
+  it("runs one tick per goal at a time and never cancels a running slice", () => {
+    expect(tick.concurrency).toEqual({
+      group: "loopx-${{ github.repository_id }}-${{ inputs.goal }}",
+      "cancel-in-progress": false,
+    });
+  });
+
+  it("grants nothing at the top; each job asks for its own permissions", () => {
+    expect(tick.permissions).toEqual({});
+    expect(Object.keys(tick.jobs)).toEqual(["ask", "agent", "report"]);
+  });
+
+  it("ask: id-token and contents: read, no checkout, no install", () => {
+    const ask = job("ask");
+    expect(ask.permissions).toEqual({ "id-token": "write", contents: "read" });
+    expect(ask.steps.some((s) => s.uses?.startsWith("actions/checkout"))).toBe(false);
+    expect(ask.steps.some((s) => s.run !== undefined)).toBe(false);
+    expect(ask.steps[0]).toMatchObject({ uses: ACTION, with: { phase: "ask" } });
+    // The lease travels only in its own artifact, never as a job output.
+    expect(Object.keys(ask.outputs ?? {})).not.toContain("lease-token");
+  });
+
+  it("agent: contents: read only, no id-token, no persisted credentials, a step timeout", () => {
+    const agent = job("agent");
+    expect(agent.permissions).toEqual({ contents: "read" });
+    expect(agent.if).toBe("needs.ask.outputs.run == 'true'");
+    const checkout = agent.steps.find((s) => s.uses?.startsWith("actions/checkout"));
+    expect(checkout?.with?.["persist-credentials"]).toBe(false);
+    const slice = agent.steps.find((s) => s.with?.phase === "agent");
+    expect(slice?.uses).toBe(ACTION);
+    expect(slice?.["timeout-minutes"]).toBeLessThan(agent["timeout-minutes"]);
+    const downloads = agent.steps.filter((s) => s.uses?.startsWith("actions/download-artifact"));
+    expect(downloads.map((s) => s.with?.name)).toEqual(["loopx-ask"]);
+    const upload = agent.steps.find((s) => s.uses?.startsWith("actions/upload-artifact"));
+    expect(upload).toMatchObject({ if: "always()", with: { name: "loopx-result" } });
+  });
+
+  it("report: runs always when ask said run, with id-token, no checkout", () => {
+    const report = job("report");
+    expect(report.if).toBe("always() && needs.ask.outputs.run == 'true'");
+    expect(report.permissions).toEqual({ "id-token": "write" });
+    expect(report.steps.some((s) => s.uses?.startsWith("actions/checkout"))).toBe(false);
+    expect(report.steps.at(-1)).toMatchObject({
+      uses: ACTION,
+      with: { phase: "report", "agent-result": "${{ needs.agent.result }}" },
+    });
+  });
+
+  it("the lease (lease.json) is downloaded by the report job only", () => {
+    for (const [name, j] of Object.entries(tick.jobs)) {
+      const gets = j.steps.filter(
+        (s) => s.with?.name === "loopx-lease" && s.uses?.includes("download"),
+      );
+      expect(gets.length, name).toBe(name === "report" ? 1 : 0);
+    }
+  });
+
+  it("the lease outlasts the agent job plus the report job (App default lease: 45 minutes)", () => {
+    expect(job("agent")["timeout-minutes"] + job("report")["timeout-minutes"]).toBeLessThan(45);
+  });
+});
+
+describe("loopx-wake.yml", () => {
+  it("runs off the hour, tiny: id-token only, no checkout, no install", () => {
+    expect(JSON.stringify(wake.on.schedule)).toMatch(
+      /"cron":"(1[0-9]|[2-5][0-9]|0[1-9]) \* \* \* \*"/,
+    );
+    const [only, ...rest] = Object.values(wake.jobs);
+    expect(rest).toEqual([]);
+    expect(only?.permissions).toEqual({ "id-token": "write" });
+    expect(only?.steps).toHaveLength(1);
+    expect(only?.steps[0]).toMatchObject({ uses: ACTION, with: { phase: "wake" } });
+  });
+});
+
+describe("both workflows", () => {
+  it("never ask for `workflows`, `actions` or write access to contents", () => {
+    for (const j of allJobs) {
+      expect(Object.keys(j.permissions)).not.toContain("workflows");
+      expect(j.permissions.actions).toBeUndefined();
+      expect(j.permissions.contents ?? "none").not.toBe("write");
+    }
+  });
+
+  it("only the ask and report jobs (and wake) hold an OIDC token", () => {
+    const holders = Object.entries(tick.jobs)
+      .filter(([, j]) => j.permissions["id-token"] === "write")
+      .map(([n]) => n);
+    expect(holders).toEqual(["ask", "report"]);
+  });
+
+  it("use only official actions besides this one", () => {
+    for (const j of allJobs) {
+      for (const s of j.steps.filter((x) => x.uses)) {
+        expect(s.uses).toMatch(
+          /^(loopx\/loopx@|actions\/(checkout|upload-artifact|download-artifact|setup-node)@)/,
+        );
+      }
+    }
+  });
+});
