@@ -42,6 +42,8 @@ const job = (name: string) => {
 };
 const allJobs = [...Object.values(tick.jobs), ...Object.values(wake.jobs)];
 const ACTION = "loopx/loopx@v1";
+/** A GitHub expression as written in the YAML. */
+const expr = (e: string) => `\${{ ${e} }}`;
 
 describe("loopx-tick.yml", () => {
   it("is reusable (workflow_call) and dispatchable with a goal", () => {
@@ -51,7 +53,7 @@ describe("loopx-tick.yml", () => {
 
   it("runs one tick per goal at a time and never cancels a running slice", () => {
     expect(tick.concurrency).toEqual({
-      group: "loopx-${{ github.repository_id }}-${{ inputs.goal }}",
+      group: `loopx-${expr("github.repository_id")}-${expr("inputs.goal")}`,
       "cancel-in-progress": false,
     });
   });
@@ -93,7 +95,7 @@ describe("loopx-tick.yml", () => {
     expect(report.steps.some((s) => s.uses?.startsWith("actions/checkout"))).toBe(false);
     expect(report.steps.at(-1)).toMatchObject({
       uses: ACTION,
-      with: { phase: "report", "agent-result": "${{ needs.agent.result }}" },
+      with: { phase: "report", "agent-result": expr("needs.agent.result") },
     });
   });
 
