@@ -1,0 +1,100 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { readKey } from "@loopx/github";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const standIn = (name: string) => resolve(import.meta.dirname, "tick-stand-ins", `${name}.mjs`);
+
+const CLAIM = {
+  outcome: "progress",
+  handoff: { done: "Listed the first widget", next: "List the rest", questions: [] },
+  evidence: [{ kind: "note", summary: "WIDGETS.md started" }],
+};
+
+/**
+ * Scenario: label → the App dispatches the repository's tick workflow (this repository's
+ * loopx-tick.yml, verbatim) → the sandbox runs its three jobs as child processes with the real
+ * action bundle → ask claims, agent runs one shell slice on loopx/<issue>-T1, report sends
+ * the result, pushes the branch with the granted token → the issue shows the tick comment.
+ */
+describe("e2e: a tick through the reusable workflow and the real action", () => {
+  let h: TickHarness;
+  beforeAll(async () => {
+    h = await startTickHarness({ api: { audience: "loopx" } });
+    const { sandbox } = h;
+    sandbox.push("acme/widgets", "main", {
+      ".github/workflows/loopx-tick.yml": readFileSync(
+        resolve(ROOT, ".github/workflows/loopx-tick.yml"),
+        "utf8",
+      ),
+      ".github/loopx.yml": "harness:\n  default: shell\nvalidationCommand: test -s WIDGETS.md\n",
+    });
+    sandbox.runner.actions = {
+      "loopx/loopx@v1": resolve(ROOT, "action/dist/index.js"),
+      "actions/checkout@v4": standIn("checkout"),
+      "actions/upload-artifact@v4": standIn("upload-artifact"),
+      "actions/download-artifact@v4": standIn("download-artifact"),
+    };
+    sandbox.runner.vars = {
+      LOOPX_API_URL: h.apiUrl,
+      LOOPX_SHELL_COMMAND: `echo "- gear" >> WIDGETS.md && printf '%s' '${JSON.stringify(CLAIM)}' > "$LOOPX_RESULT"`,
+    };
+    sandbox.runner.enabled = true;
+  });
+  afterAll(() => h?.close());
+
+  it("label → dispatch → ask, agent, report → the branch is pushed and the issue shows the tick", async () => {
+    const { sandbox } = h;
+    const goal = await h.startGoal("Ship the widget list");
+    const issue = goal.goal.issue.number;
+    const runs = () =>
+      [...sandbox.store.workflowRuns.values()].filter((r) => r.event === "workflow_dispatch");
+    for (let i = 0; i < 50 && runs().length === 0; i++) {
+      await h.settle();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const [run] = runs();
+    if (!run) throw new Error("the App dispatched no tick workflow run");
+    const done = await Promise.race([
+      sandbox.runner.wait(run.id),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => {
+          const dump = [...sandbox.store.workflowJobs.values()]
+            .filter((j) => j.runId === run.id)
+            .map((j) => `--- ${j.key}: ${j.status} ${j.conclusion}\n${j.log}`)
+            .join("\n");
+          reject(new Error(`run ${run.id} still ${run.status} after 60 s:\n${dump}`));
+        }, 60_000),
+      ),
+    ]);
+    const jobs = [...sandbox.store.workflowJobs.values()].filter((j) => j.runId === run.id);
+    const logs = jobs.map((j) => `--- ${j.key}: ${j.conclusion}\n${j.log}`).join("\n");
+    expect(done.conclusion, logs).toBe("success");
+    expect(Object.fromEntries(jobs.map((j) => [j.key, j.conclusion]))).toEqual({
+      ask: "success",
+      agent: "success",
+      report: "success",
+    });
+    const ask = jobs.find((j) => j.key === "ask");
+    const branch = ask?.outputs.branch ?? "";
+    expect(branch).toMatch(new RegExp(`^loopx/${issue}-T[0-9]+$`));
+
+    // Only the tick's branch moved, with the slice's work on it.
+    const repo = sandbox.store.repoByName("acme", "widgets");
+    const head = repo.branches.get(branch);
+    expect(head).toBeDefined();
+    expect(sandbox.store.git(repo).readFile(head ?? "", "WIDGETS.md")).toBe("- gear\n");
+
+    await h.settle();
+    const tickId = ask?.outputs["tick-id"];
+    const comments = sandbox.issue("acme/widgets", issue).comments_list;
+    expect(comments.filter((c) => readKey(String(c.body ?? "")) === `tick:${tickId}`)).toHaveLength(
+      1,
+    );
+    const report = jobs.find((j) => j.key === "report");
+    expect(report?.summary).toContain("progress");
+    expect(report?.summary).toContain("Listed the first widget");
+  }, 120_000);
+});
