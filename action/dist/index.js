@@ -41100,6 +41100,13 @@ var PullRequestPushedInput = external_exports.object({
   headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/)
 });
 
+// ../packages/core/src/transitions/host-failure.ts
+var HostFailureInput = external_exports.object({
+  /** What failed, for people: e.g. "tick run 123 (attempt 1) ended startup_failure". */
+  summary: external_exports.string().trim().min(1).max(500),
+  url: external_exports.url().nullable().default(null)
+});
+
 // ../packages/harness/src/adapters/claude-code.ts
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -42740,7 +42747,7 @@ async function report(ctx) {
         branch: grant.branch,
         headSha: pushed.headSha
       });
-      await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, external_exports.unknown());
+      await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, PushedResponse);
       outputs.pushed = "true";
       outputs["head-sha"] = pushed.headSha;
       extra.push(

@@ -4,10 +4,10 @@ import {
   type HarnessResult,
   HarnessResult as HarnessResultSchema,
   PushedRequest,
+  PushedResponse,
   ResultRequest,
   ResultResponse,
 } from "@loopx/core";
-import { z } from "zod";
 import { missingResult } from "../missing-result.ts";
 import type { PhaseContext, PhaseResult } from "../phase-context.ts";
 import { type PushOutcome, pushBundle } from "../push-bundle.ts";
@@ -93,7 +93,7 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
         branch: grant.branch,
         headSha: pushed.headSha,
       });
-      await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, z.unknown());
+      await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, PushedResponse);
       outputs.pushed = "true";
       outputs["head-sha"] = pushed.headSha;
       extra.push(

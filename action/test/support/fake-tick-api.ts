@@ -35,7 +35,7 @@ export class FakeTickApi {
     status: 500,
     body: { error: "unavailable", message: "no script" },
   };
-  pushed: Answer = { status: 204, body: null };
+  pushed: Answer = { status: 200, body: { recorded: true } };
   wake: z.input<typeof WakeResponse> | Answer = { dispatched: [] };
   private readonly usedJti = new Set<string>();
   private readonly queued = new Map<string, Answer[]>();
