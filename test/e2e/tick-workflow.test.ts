@@ -57,6 +57,8 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
     }
     const [run] = runs();
     if (!run) throw new Error("the App dispatched no tick workflow run");
+    // One tick is the scenario: the App's follow-up dispatch is recorded, not run.
+    sandbox.runner.enabled = false;
     const done = await Promise.race([
       sandbox.runner.wait(run.id),
       new Promise<never>((_, reject) =>
