@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const ACTION_ENTRY = resolve(import.meta.dirname, "../../dist/index.js");
+/** The runtime the bundle runs on: the test's node, or another (e.g. node 24, as action.yml says). */
+const NODE = process.env.LOOPX_ACTION_NODE || process.execPath;
 
 export interface ActionRun {
   code: number | null;
@@ -33,7 +35,7 @@ export async function runAction(
   const inputEnv = Object.fromEntries(
     Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, "_").toUpperCase()}`, v]),
   );
-  const child = spawn(process.execPath, [ACTION_ENTRY], {
+  const child = spawn(NODE, [ACTION_ENTRY], {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: process.env.HOME ?? dir,
