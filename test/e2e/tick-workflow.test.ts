@@ -2,11 +2,20 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
+import {
+  bash,
+  type ScriptedAnthropic,
+  startScriptedAnthropic,
+  text,
+  writeFile,
+} from "../support/scripted-anthropic.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const standIn = (name: string) => resolve(import.meta.dirname, "tick-stand-ins", `${name}.mjs`);
 
+const API_KEY = "sk-ant-e2e-0123456789abcdef";
 const CLAIM = {
   outcome: "progress",
   handoff: { done: "Listed the first widget", next: "List the rest", questions: [] },
@@ -16,12 +25,21 @@ const CLAIM = {
 /**
  * Scenario: label → the App dispatches the repository's tick workflow (this repository's
  * loopx-tick.yml, verbatim) → the sandbox runs its three jobs as child processes with the real
- * action bundle → ask claims, agent runs one shell slice on loopx/<issue>-T1, report sends
- * the result, pushes the branch with the granted token → the issue shows the tick comment.
+ * action bundle → ask claims, agent runs the REAL `claude` CLI against a scripted model on
+ * loopx/<issue>-T1, report sends the result, pushes the branch with the granted token → the
+ * issue shows the tick comment.
  */
 describe("e2e: a tick through the reusable workflow and the real action", () => {
   let h: TickHarness;
+  let model: ScriptedAnthropic;
   beforeAll(async () => {
+    model = await startScriptedAnthropic({
+      turns: [
+        { content: [text("Starting the list."), bash(`echo "- gear" >> WIDGETS.md`)] },
+        (req) => ({ content: [writeFile(resultPathIn(req.prompt), JSON.stringify(CLAIM))] }),
+        { content: [text("Done.")] },
+      ],
+    });
     h = await startTickHarness({ api: { audience: "loopx" } });
     const { sandbox } = h;
     sandbox.push("acme/widgets", "main", {
@@ -29,7 +47,13 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
         resolve(ROOT, ".github/workflows/loopx-tick.yml"),
         "utf8",
       ),
-      ".github/loopx.yml": "harness:\n  default: shell\nvalidationCommand: test -s WIDGETS.md\n",
+      ".github/loopx.yml": [
+        "harness:",
+        "  default: claude-code",
+        "  allowedTools: [Write, Bash]",
+        "validationCommand: test -s WIDGETS.md",
+        "",
+      ].join("\n"),
     });
     sandbox.runner.actions = {
       "loopx/loopx@v1": resolve(ROOT, "action/dist/index.js"),
@@ -37,13 +61,15 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
       "actions/upload-artifact@v4": standIn("upload-artifact"),
       "actions/download-artifact@v4": standIn("download-artifact"),
     };
-    sandbox.runner.vars = {
-      LOOPX_API_URL: h.apiUrl,
-      LOOPX_SHELL_COMMAND: `echo "- gear" >> WIDGETS.md && printf '%s' '${JSON.stringify(CLAIM)}' > "$LOOPX_RESULT"`,
-    };
+    // claude is the root devDependency on PATH, at the version the workflow pins: no install.
+    sandbox.runner.vars = { LOOPX_API_URL: h.apiUrl, ANTHROPIC_BASE_URL: model.url };
+    sandbox.runner.secrets = { ANTHROPIC_API_KEY: API_KEY };
     sandbox.runner.enabled = true;
   });
-  afterAll(() => h?.close());
+  afterAll(async () => {
+    await h?.close();
+    await model?.close();
+  });
 
   it("label → dispatch → ask, agent, report → the branch is pushed and the issue shows the tick", async () => {
     const { sandbox } = h;
@@ -98,5 +124,19 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
     const report = jobs.find((j) => j.key === "report");
     expect(report?.summary).toContain("progress");
     expect(report?.summary).toContain("Listed the first widget");
+    expect(model.turnsServed()).toBe(3);
+    // Hermetic: the pinned CLI was found on PATH, nothing was installed from the registry.
+    expect(jobs.find((j) => j.key === "agent")?.log).toContain(
+      "claude 2.1.332 is already installed",
+    );
+    // The key reached the harness only; no log or summary shows it (an ::add-mask:: command
+    // is consumed by GitHub's runner, which the sandbox's does not emulate).
+    for (const j of jobs) {
+      const shown = j.log
+        .split("\n")
+        .filter((l) => !l.startsWith("::add-mask::"))
+        .join("\n");
+      expect(`${shown}${j.summary}`).not.toContain(API_KEY);
+    }
   }, 120_000);
 });
