@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { AgentBrief, LeaseFile } from "../src/tick-files.ts";
 import { runAction } from "./support/run-action.ts";
 import { LEASE, runAnswer, startTickWorld, type TickWorld, tempDir } from "./support/tick-world.ts";
 
@@ -42,16 +44,13 @@ describe("ask", () => {
     });
     expect(run.stdout).toContain(`::add-mask::${LEASE}`);
     expect(run.summary).not.toContain(LEASE);
-    const brief = JSON.parse(readFileSync(join(tickDir, "ask.json"), "utf8")) as Record<
-      string,
-      unknown
-    >;
+    const brief: Record<string, unknown> = z
+      .record(z.string(), z.unknown())
+      .parse(JSON.parse(readFileSync(join(tickDir, "ask.json"), "utf8")));
+    expect(AgentBrief.safeParse(brief).success).toBe(true);
     expect(brief.leaseToken).toBeUndefined();
     expect(brief.briefText).toBe(runAnswer().briefText);
-    const lease = JSON.parse(readFileSync(join(tickDir, "lease.json"), "utf8")) as Record<
-      string,
-      unknown
-    >;
+    const lease = LeaseFile.parse(JSON.parse(readFileSync(join(tickDir, "lease.json"), "utf8")));
     expect(lease).toMatchObject({ goal: 12, leaseToken: LEASE, branch: "loopx/12-T3" });
     // The request the App saw: validated by core's AskRequest, limits lowered by the input.
     expect(w.api.bodies("/api/v1/ticks").at(-1)).toEqual({ goal: 12, limits: { usd: 0.5 } });
@@ -103,7 +102,7 @@ describe("ask", () => {
   });
 
   it("an unknown answer shape fails clearly rather than guessing", async () => {
-    w.api.ask = { run: "maybe" } as unknown as typeof w.api.ask;
+    w.api.ask = { status: 200, body: { run: "maybe" } };
     const { run } = await ask();
     expect(run.code).not.toBe(0);
     expect(run.errors.join()).toContain("does not understand");

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { HarnessResult } from "@loopx/core";
+import { type HarnessResult, ResultRequest } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAction } from "./support/run-action.ts";
 import {
@@ -192,7 +192,7 @@ describe("report", () => {
     const before = w.api.calls.length;
     const run = await report(dir, { "agent-result": "cancelled" });
     expect(run.errors).toEqual([]);
-    const sent = w.api.calls[before]?.body as { result: HarnessResult };
+    const sent = ResultRequest.parse(w.api.calls[before]?.body);
     expect(sent.result).toMatchObject({ todo: "T3", outcome: "failed", failure: "host_failure" });
     expect(sent.result.handoff.done).toContain('ended with "cancelled"');
     expect(run.outputs.pushed).toBe("false");

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import {
   AskRequest,
   type AskResponse,
@@ -61,7 +60,9 @@ export class FakeTickApi {
         });
     });
     await new Promise<void>((done) => this.server?.listen(0, "127.0.0.1", done));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    const address = this.server.address();
+    if (!address || typeof address === "string") throw new Error("the tick API double has no port");
+    this.url = `http://127.0.0.1:${address.port}`;
     return this;
   }
 
@@ -101,7 +102,7 @@ export class FakeTickApi {
       return refuse(401, "unauthenticated", "token replayed");
     this.usedJti.add(claims.jti);
     const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
+    for await (const c of req) chunks.push(Buffer.from(c));
     const raw: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8") || "null");
     const parse = <S extends z.ZodType>(schema: S) => {
       const r = schema.safeParse(raw);

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import type { AskResponse } from "@loopx/core";
 import { createSandbox, type Sandbox } from "@loopx/sandbox";
 import { importPKCS8, SignJWT } from "jose";
-import type { z } from "zod";
+import { z } from "zod";
 import { FakeTickApi } from "./fake-tick-api.ts";
 
 export const TICK_ID = "7d1d7c1e-5a0e-4a55-9a43-5b0f7a2a9c11";
@@ -87,9 +87,9 @@ export async function startTickWorld() {
       headers: { authorization: `Bearer ${jwt}`, "content-type": "application/json" },
       body: JSON.stringify({ repositories: ["widgets"], permissions }),
     });
-    const body = (await res.json()) as { token?: string };
-    if (!body.token) throw new Error(`no installation token: ${JSON.stringify(body)}`);
-    return body.token;
+    const body = z.object({ token: z.string() }).safeParse(await res.json());
+    if (!body.success) throw new Error(`no installation token (HTTP ${res.status})`);
+    return body.data.token;
   };
   /** A working copy as actions/checkout (fetch-depth: 0, persist-credentials: false) leaves it. */
   const checkout = async (): Promise<string> => {
