@@ -358,6 +358,34 @@ describe("applyTickResult", () => {
     expect(r.state.goal.replanRequested).toBe(false);
     expect(r.state.ticks[0]?.todo).toBe("T3");
   });
+  it.each(["host_failure", "harness_error", "timeout"])(
+    "a %s failure is charged at least the tick cap: its reported cost cannot be trusted",
+    (failure) => {
+      const s = claimed();
+      const cap = s.goal.tickCap;
+      const r = expectOk(
+        applyTickResult(
+          s,
+          {
+            ...lease1,
+            result: result({
+              outcome: "failed",
+              failure,
+              validation: null,
+              cost: { usd: 0, tokens: 0, runnerMinutes: cap.runnerMinutes + 5 },
+            }),
+          },
+          ctx(at(minutes(5))),
+        ),
+      );
+      expect(r.state.ticks[0]?.cost).toEqual({
+        usd: cap.usd,
+        tokens: cap.tokens,
+        runnerMinutes: cap.runnerMinutes + 5,
+      });
+      expect(r.state.goal.spent.usd).toBe(cap.usd);
+    },
+  );
   it("a failure keeps the todo ready and charges what was reported", () => {
     const r = expectOk(
       applyTickResult(

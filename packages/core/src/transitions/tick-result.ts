@@ -1,3 +1,4 @@
+import type { Cost } from "../schemas/budget.ts";
 import { GoalStatus } from "../schemas/goal.ts";
 import type { TickResultInput } from "../schemas/inputs.ts";
 import { TickResultInput as TickResultSchema } from "../schemas/inputs.ts";
@@ -21,6 +22,24 @@ import {
   stall,
 } from "./kit.ts";
 import { findLiveTick, finishTick } from "./tick-ledger.ts";
+
+/**
+ * Failures after which the reported cost cannot be trusted: the slice crashed, hung or was
+ * killed before it could account for itself. They are charged at least the tick's cap, so
+ * a goal whose every slice dies still reaches its budget instead of looping for free.
+ */
+const UNACCOUNTED_FAILURES = new Set(["host_failure", "harness_error", "timeout", "lease_expired"]);
+
+export function chargeFor(result: HarnessResult, cap: Cost): Cost {
+  if (result.outcome !== "failed" || !UNACCOUNTED_FAILURES.has(result.failure ?? "")) {
+    return result.cost;
+  }
+  return {
+    usd: Math.max(result.cost.usd, cap.usd),
+    tokens: Math.max(result.cost.tokens, cap.tokens),
+    runnerMinutes: Math.max(result.cost.runnerMinutes, cap.runnerMinutes),
+  };
+}
 
 /** Progress the kernel believes: the agent said so AND the validation command passed. */
 export function isValidatedProgress(result: HarnessResult): boolean {
@@ -143,7 +162,7 @@ export function applyTickResult(
     tick.slotSpent = true;
     emit(d, "quota.slot_spent", { tickId: tick.id, number: tick.number, todo: tick.todo });
   }
-  finishTick(d, tick, result.outcome, result.failure, result.cost);
+  finishTick(d, tick, result.outcome, result.failure, chargeFor(result, d.state.goal.tickCap));
 
   d.state.handoffs.push({ ...result.handoff, tickId: tick.id, createdAt: ctx.now });
   for (const p of result.proposedTodos) appendTodo(d, { ...p, origin: "agent" });
