@@ -26,7 +26,11 @@ export async function main(opts: {
     serverUrl: settings.github.serverUrl,
     log,
     controls: settings.controls,
-    tickApi: { issuer: settings.oidc.issuer, audience: settings.oidc.audience },
+    tickApi: {
+      issuer: settings.oidc.issuer,
+      audience: settings.oidc.audience,
+      ...(settings.oidc.workflowRefs ? { allowedWorkflowRefs: settings.oidc.workflowRefs } : {}),
+    },
   });
   const server = await listen(app.handle, settings.port, settings.host);
   await app.start({

@@ -23,6 +23,7 @@ export const SETTING_NAMES = [
   "GHE_PROTOCOL",
   "LOOPX_OIDC_AUDIENCE",
   "LOOPX_OIDC_ISSUER",
+  "LOOPX_TICK_WORKFLOW_REFS",
   "PORT",
   "HOST",
   "LOG_LEVEL",
@@ -44,7 +45,12 @@ export interface Settings {
     /** Web root for links in comments. */
     serverUrl: string;
   };
-  oidc: { audience: string; issuer: string };
+  oidc: {
+    audience: string;
+    issuer: string;
+    /** Reusable tick workflows accepted as `job_workflow_ref` (null: the shipped default). */
+    workflowRefs: string[] | null;
+  };
   port: number;
   host: string;
   logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal";
@@ -144,6 +150,16 @@ const Raw = z.object({
   GHE_PROTOCOL: z.enum(["http", "https"], "GHE_PROTOCOL must be http or https").optional(),
   LOOPX_OIDC_AUDIENCE: z.string().min(1).optional(),
   LOOPX_OIDC_ISSUER: httpUrl("LOOPX_OIDC_ISSUER").optional(),
+  LOOPX_TICK_WORKFLOW_REFS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((r) => r.trim())
+        .filter((r) => r !== ""),
+    )
+    .pipe(z.array(z.string().regex(/^[^/\s]+\/[^/\s]+\/\.github\/workflows\/[^@\s]+@\S+$/)).min(1))
+    .optional(),
   PORT: positiveInt("PORT", "the TCP port to listen on")
     .pipe(z.number().max(65535, "PORT must be at most 65535"))
     .optional(),
@@ -291,6 +307,7 @@ export function parseSettings(
     oidc: {
       audience: raw.LOOPX_OIDC_AUDIENCE ?? "loopx",
       issuer: raw.LOOPX_OIDC_ISSUER ?? "https://token.actions.githubusercontent.com",
+      workflowRefs: raw.LOOPX_TICK_WORKFLOW_REFS ?? null,
     },
     port: raw.PORT ?? 3000,
     host: raw.HOST ?? "0.0.0.0",

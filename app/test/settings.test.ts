@@ -49,6 +49,19 @@ describe("deployment settings", () => {
     expect(fromFile.privateKey).toBe(PEM.trim());
   });
 
+  it("reusable tick workflow refs: a comma-separated list, or the shipped default", () => {
+    expect(parseSettings(base).oidc.workflowRefs).toBeNull();
+    const refs =
+      "acme/loopx/.github/workflows/loopx-tick.yml@refs/tags/*, acme/loopx/.github/workflows/loopx-tick.yml@refs/heads/main";
+    expect(parseSettings({ ...base, LOOPX_TICK_WORKFLOW_REFS: refs }).oidc.workflowRefs).toEqual([
+      "acme/loopx/.github/workflows/loopx-tick.yml@refs/tags/*",
+      "acme/loopx/.github/workflows/loopx-tick.yml@refs/heads/main",
+    ]);
+    expect(
+      problemsOf({ ...base, LOOPX_TICK_WORKFLOW_REFS: "loopx-tick.yml" }).join("\n"),
+    ).toContain("LOOPX_TICK_WORKFLOW_REFS");
+  });
+
   it("GHES and the sandbox: API and web roots", () => {
     expect(parseSettings({ ...base, GHE_HOST: "ghe.acme.io" }).github).toEqual({
       apiUrl: "https://ghe.acme.io/api/v3",

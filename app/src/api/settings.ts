@@ -2,13 +2,13 @@ import { z } from "zod";
 
 /**
  * The reusable tick workflow LoopX ships, as GitHub names it in `job_workflow_ref` when a
- * repository's tick workflow calls it (`uses: loopx/loopx/.github/workflows/tick.yml@v1`).
+ * repository's tick workflow calls it (`uses: loopx/loopx/.github/workflows/loopx-tick.yml@v1`).
  * A trailing `*` matches any suffix (any tag). Deployments that fork or mirror the workflow
  * list their own refs instead (`LOOPX_TICK_WORKFLOW_REFS`, comma-separated).
  */
 export const DEFAULT_TICK_WORKFLOW_REFS = [
-  "loopx/loopx/.github/workflows/tick.yml@refs/tags/*",
-  "loopx/loopx/.github/workflows/tick.yml@refs/heads/main",
+  "loopx/loopx/.github/workflows/loopx-tick.yml@refs/tags/*",
+  "loopx/loopx/.github/workflows/loopx-tick.yml@refs/heads/main",
 ];
 
 const minutes = z
