@@ -30,6 +30,9 @@ describe("tick API: hostile calls are refused and change nothing", () => {
     body: unknown = { goal: issue },
     path = "/api/v1/ticks",
   ) {
+    // Writes queued by earlier, accepted calls (a claim's status update) must not be
+    // counted against this refusal.
+    await h.settle();
     const v = await version();
     const requests = h.sandbox.requests().length;
     const answer = await h.post(path, body, token);
