@@ -40957,11 +40957,19 @@ var ResultResponse = external_exports.object({
   push: PushGrant.nullable(),
   next: external_exports.object({ route: Route, reason: external_exports.string(), nextWakeAt: Instant.nullable() })
 });
-var PushedRequest = external_exports.object({
-  leaseToken: external_exports.string().min(16),
-  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
-  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/)
+var TickBranch = external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/);
+var CommitSha = external_exports.string().regex(/^[0-9a-f]{40}$/);
+var PushRefusal = external_exports.object({
+  reason: external_exports.string().trim().min(1).max(300),
+  /** The head the agent produced, which is NOT on GitHub. */
+  headSha: CommitSha,
+  /** The paths that made the push refused, when paths were the reason. */
+  paths: external_exports.array(external_exports.string().min(1).max(300)).max(50).default([])
 });
+var PushedRequest = external_exports.union([
+  external_exports.strictObject({ leaseToken: external_exports.string().min(16), branch: TickBranch, headSha: CommitSha }),
+  external_exports.strictObject({ leaseToken: external_exports.string().min(16), branch: TickBranch, refused: PushRefusal })
+]);
 var PushedResponse = external_exports.object({ recorded: external_exports.boolean() });
 var WakeResponse = external_exports.object({ dispatched: external_exports.array(external_exports.number().int().positive()) });
 var ApiError = external_exports.object({
@@ -41063,6 +41071,13 @@ var SetHarnessInput = external_exports.object({
   harness: external_exports.string().regex(/^[a-z][a-z0-9-]{0,63}$/, "a harness name such as claude-code, codex or shell")
 });
 
+// ../packages/core/src/transitions/host-failure.ts
+var HostFailureInput = external_exports.object({
+  /** What failed, for people: e.g. "tick run 123 (attempt 1) ended startup_failure". */
+  summary: external_exports.string().trim().min(1).max(500),
+  url: external_exports.url().nullable().default(null)
+});
+
 // ../packages/core/src/transitions/leases.ts
 var ANY_STATUS = GoalStatus.options;
 
@@ -41098,13 +41113,6 @@ var LinkPullRequestInput = external_exports.object({
 var PullRequestPushedInput = external_exports.object({
   pr: external_exports.number().int().positive(),
   headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/)
-});
-
-// ../packages/core/src/transitions/host-failure.ts
-var HostFailureInput = external_exports.object({
-  /** What failed, for people: e.g. "tick run 123 (attempt 1) ended startup_failure". */
-  summary: external_exports.string().trim().min(1).max(500),
-  url: external_exports.url().nullable().default(null)
 });
 
 // ../packages/harness/src/adapters/claude-code.ts
@@ -42440,7 +42448,6 @@ ${external_exports.prettifyError(parsed.error)}`,
 }
 
 // src/phases/agent.ts
-var MINUTE = 6e4;
 async function agent(ctx) {
   const { input: input2, secrets } = ctx;
   const brief = await readJson(ctx.tickDir, "brief", AgentBrief, "ask job");
@@ -42463,13 +42470,14 @@ async function agent(ctx) {
     `${prepared.existed ? "Continuing" : "Starting"} ${brief.branch} at ${prepared.base} with ${harness.name}`
   );
   const { limits } = brief;
+  const minute = ctx.env.minuteMs;
   const report2 = await runSlice(harness.adapter, {
     workdir,
     todo: brief.todo,
     brief: { text: brief.briefText, json: brief.brief },
     limits: {
-      wallMs: Math.round(limits.wallMinutes * MINUTE),
-      idleMs: Math.round(limits.idleMinutes * MINUTE),
+      wallMs: Math.round(limits.wallMinutes * minute),
+      idleMs: Math.round(limits.idleMinutes * minute),
       maxTurns: limits.maxTurns,
       maxUsd: limits.usd
     },
@@ -42738,6 +42746,12 @@ async function report(ctx) {
         extra.push(
           `**Push refused:** the branch changes ${pushed.paths.map((p) => `\`${p}\``).join(", ")}`
         );
+        const told = await tellRefused(ctx, lease, grant.branch, {
+          reason: "its commits change .github/ and no gate approved write:.github",
+          headSha: pushed.headSha,
+          paths: pushed.paths.slice(0, 50).map((p) => p.slice(0, 300))
+        });
+        if (told) extra.push(`**App:** ${told}`);
         return fail(
           `Refused to push ${grant.branch}: its commits change ${pushed.paths.join(", ")}. Changes under .github/ need a gate approving \`write:.github\` on the goal issue.`
         );
@@ -42765,6 +42779,17 @@ async function report(ctx) {
     outputs,
     failure: null
   };
+}
+async function tellRefused(ctx, lease, branch, refused) {
+  try {
+    const body = PushedRequest.parse({ leaseToken: lease.leaseToken, branch, refused });
+    await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, body, PushedResponse);
+    return null;
+  } catch (error63) {
+    const reason = error63 instanceof Error ? error63.message : String(error63);
+    warning(`The LoopX App was not told the push was refused: ${reason}`);
+    return `not told the push was refused (${reason.split("\n")[0]})`;
+  }
 }
 async function loadResult(ctx, todo) {
   const agentJob = ctx.input["agent-result"];
@@ -42832,7 +42857,12 @@ var RunnerEnvSchema = external_exports.object({
   GITHUB_RUN_ID: external_exports.string().optional(),
   RUNNER_TEMP: external_exports.string().min(1).optional(),
   /** Test knob: the first retry delay of tick API calls (doubles each time). */
-  LOOPX_RETRY_BASE_MS: external_exports.coerce.number().int().nonnegative().default(1e3)
+  LOOPX_RETRY_BASE_MS: external_exports.coerce.number().int().nonnegative().default(1e3),
+  /**
+   * Test knob: how long a minute of the slice's limits lasts. It can only shorten a minute,
+   * never stretch one past the App's limits.
+   */
+  LOOPX_MINUTE_MS: external_exports.coerce.number().int().positive().max(6e4).default(6e4)
 });
 function getRunnerEnv(env = process.env) {
   const parsed = RunnerEnvSchema.safeParse(env);
@@ -42851,7 +42881,8 @@ ${external_exports.prettifyError(parsed.error)}`,
     workspace: e.GITHUB_WORKSPACE ?? process.cwd(),
     runId: e.GITHUB_RUN_ID ?? null,
     defaultTickDir: join7(e.RUNNER_TEMP ?? tmpdir4(), "loopx-tick"),
-    retryBaseMs: e.LOOPX_RETRY_BASE_MS
+    retryBaseMs: e.LOOPX_RETRY_BASE_MS,
+    minuteMs: e.LOOPX_MINUTE_MS
   };
 }
 

@@ -11,6 +11,11 @@ const RunnerEnvSchema = z.object({
   RUNNER_TEMP: z.string().min(1).optional(),
   /** Test knob: the first retry delay of tick API calls (doubles each time). */
   LOOPX_RETRY_BASE_MS: z.coerce.number().int().nonnegative().default(1000),
+  /**
+   * Test knob: how long a minute of the slice's limits lasts. It can only shorten a minute,
+   * never stretch one past the App's limits.
+   */
+  LOOPX_MINUTE_MS: z.coerce.number().int().positive().max(60_000).default(60_000),
 });
 
 /** What the runner tells a step about where it runs; read once, validated. */
@@ -23,6 +28,8 @@ export interface RunnerEnv {
   /** Default home of the phases' files when `tick-dir` is not given. */
   defaultTickDir: string;
   retryBaseMs: number;
+  /** Milliseconds per minute of the slice's wall and idle limits (60 000 outside tests). */
+  minuteMs: number;
 }
 
 export function getRunnerEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
@@ -42,5 +49,6 @@ export function getRunnerEnv(env: NodeJS.ProcessEnv = process.env): RunnerEnv {
     runId: e.GITHUB_RUN_ID ?? null,
     defaultTickDir: join(e.RUNNER_TEMP ?? tmpdir(), "loopx-tick"),
     retryBaseMs: e.LOOPX_RETRY_BASE_MS,
+    minuteMs: e.LOOPX_MINUTE_MS,
   };
 }

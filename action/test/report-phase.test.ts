@@ -136,7 +136,10 @@ describe("report", () => {
   });
 
   it("refuses to push commits that touch .github/ without a gate, and fails the step saying why", async () => {
-    const { dir } = await tickFiles({ ".github/workflows/pwn.yml": "on: push\n", "b.txt": "b\n" });
+    const { dir, head } = await tickFiles({
+      ".github/workflows/pwn.yml": "on: push\n",
+      "b.txt": "b\n",
+    });
     const branchBefore = remoteHead(BRANCH);
     await grant(false);
     const before = w.api.calls.length;
@@ -147,9 +150,21 @@ describe("report", () => {
     );
     expect(run.errors.join()).toContain("write:.github");
     expect(remoteHead(BRANCH)).toBe(branchBefore);
-    expect(w.api.calls.slice(before).map((c) => c.path)).toEqual([
+    const calls = w.api.calls.slice(before);
+    expect(calls.map((c) => c.path)).toEqual([
       `/api/v1/ticks/${TICK_ID}/result`,
+      `/api/v1/ticks/${TICK_ID}/pushed`,
     ]);
+    // The App is told the push was refused (and which head), never that it landed.
+    expect(calls[1]?.body).toEqual({
+      leaseToken: LEASE,
+      branch: BRANCH,
+      refused: {
+        reason: "its commits change .github/ and no gate approved write:.github",
+        headSha: head,
+        paths: [".github/workflows/pwn.yml"],
+      },
+    });
     expect(run.summary).toContain("Push refused");
   });
 

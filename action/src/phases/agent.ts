@@ -9,8 +9,6 @@ import { runGit } from "../run-git.ts";
 import { selectHarness } from "../select-harness.ts";
 import { AgentBrief, readJson, tickPath, writeJson } from "../tick-files.ts";
 
-const MINUTE = 60_000;
-
 /**
  * ONE bounded slice on the todo's branch. Runs with no OIDC and a read-only token: it only
  * writes files (result JSON and a git bundle of the branch) for the report job to send.
@@ -38,13 +36,14 @@ export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
   );
 
   const { limits } = brief;
+  const minute = ctx.env.minuteMs;
   const report = await runSlice(harness.adapter, {
     workdir,
     todo: brief.todo,
     brief: { text: brief.briefText, json: brief.brief },
     limits: {
-      wallMs: Math.round(limits.wallMinutes * MINUTE),
-      idleMs: Math.round(limits.idleMinutes * MINUTE),
+      wallMs: Math.round(limits.wallMinutes * minute),
+      idleMs: Math.round(limits.idleMinutes * minute),
       maxTurns: limits.maxTurns,
       maxUsd: limits.usd,
     },

@@ -5,6 +5,7 @@ import {
   HarnessResult as HarnessResultSchema,
   PushedRequest,
   PushedResponse,
+  type PushRefusal,
   ResultRequest,
   ResultResponse,
 } from "@loopx/core";
@@ -84,6 +85,12 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
         extra.push(
           `**Push refused:** the branch changes ${pushed.paths.map((p) => `\`${p}\``).join(", ")}`,
         );
+        const told = await tellRefused(ctx, lease, grant.branch, {
+          reason: "its commits change .github/ and no gate approved write:.github",
+          headSha: pushed.headSha,
+          paths: pushed.paths.slice(0, 50).map((p) => p.slice(0, 300)),
+        });
+        if (told) extra.push(`**App:** ${told}`);
         return fail(
           `Refused to push ${grant.branch}: its commits change ${pushed.paths.join(", ")}. Changes under .github/ need a gate approving \`write:.github\` on the goal issue.`,
         );
@@ -111,6 +118,27 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
     outputs,
     failure: null,
   };
+}
+
+/**
+ * Tells the App the push was refused, so the goal keeps why and never believes the work
+ * landed. Best effort: the step fails on the refusal anyway; a failure to tell is only shown.
+ */
+async function tellRefused(
+  ctx: PhaseContext,
+  lease: LeaseFile,
+  branch: string,
+  refused: PushRefusal,
+): Promise<string | null> {
+  try {
+    const body = PushedRequest.parse({ leaseToken: lease.leaseToken, branch, refused });
+    await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, body, PushedResponse);
+    return null;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    core.warning(`The LoopX App was not told the push was refused: ${reason}`);
+    return `not told the push was refused (${reason.split("\n")[0]})`;
+  }
 }
 
 /** The agent's result, or a host failure standing in for it (so the cost is still charged). */

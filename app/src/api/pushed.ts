@@ -4,6 +4,7 @@ import {
   type GoalState,
   type PushedRequest,
   type PushedResponse,
+  type PushRefusal,
   type Tick,
 } from "@loopx/core";
 import { conflict, invalidRequest } from "./api-failure.ts";
@@ -23,8 +24,10 @@ export interface PushedEvent {
 export type OnPushed = (deps: TickApiDeps, event: PushedEvent) => Promise<void>;
 
 /**
- * POST /api/v1/ticks/:id/pushed. Records the pushed head as `commit` evidence (once per
- * sha), then hands the event to `onPushed` — the hook that opens the pull request.
+ * POST /api/v1/ticks/:id/pushed. A pushed head is recorded as `commit` evidence (once per
+ * sha), then handed to `onPushed` — the hook that opens the pull request. A refused push is
+ * recorded as `log` evidence (once per head) and goes no further: the work is not on GitHub,
+ * so no `pushed` commit is recorded and no pull request is opened for it.
  */
 export async function pushed(
   ctx: TickApiContext,
@@ -46,33 +49,22 @@ export async function pushed(
   if (body.branch !== branch) {
     throw invalidRequest(`Tick #${tick.number} works on ${branch}, not ${body.branch}.`);
   }
+  if ("refused" in body) return recordRefusal(ctx, state, tick, branch, body.refused);
+
   const known = state.evidence.some(
     (e) => e.kind === "commit" && e.sha === body.headSha && e.summary.startsWith("pushed "),
   );
   let recorded = false;
   let latest = state;
   if (!known) {
-    const applied = await ctx.deps.store.apply(
-      state.goal.id,
-      (s, now) =>
-        addEvidence(
-          s,
-          {
-            kind: "commit",
-            summary: `pushed ${branch} at ${body.headSha.slice(0, 7)}`,
-            todo: tick.todo,
-            sha: body.headSha,
-          },
-          { actor: { kind: "agent", tickId, harness: tick.harness }, now, newId: ctx.deps.newId },
-        ),
-      { source: { tickId } },
-    );
+    const applied = await record(ctx, state, tick, {
+      kind: "commit",
+      summary: `pushed ${branch} at ${body.headSha.slice(0, 7)}`,
+      sha: body.headSha,
+    });
     // A goal that finished with this very tick refuses new evidence; the push still happened.
-    recorded = applied.ok;
-    if (applied.ok) {
-      latest = applied.state;
-      ctx.committed();
-    }
+    recorded = applied !== null;
+    if (applied) latest = applied;
   }
   if (onPushed) {
     try {
@@ -83,4 +75,54 @@ export async function pushed(
     }
   }
   return { recorded };
+}
+
+const REFUSED = "push refused: ";
+
+/** The report job did not push: the goal keeps why, pinned to the head that never landed. */
+async function recordRefusal(
+  ctx: TickApiContext,
+  state: GoalState,
+  tick: Tick,
+  branch: string,
+  refusal: PushRefusal,
+): Promise<PushedResponse> {
+  const known = state.evidence.some(
+    (e) => e.kind === "log" && e.sha === refusal.headSha && e.summary.startsWith(REFUSED),
+  );
+  if (known) return { recorded: false };
+  const paths = refusal.paths.length > 0 ? ` (${refusal.paths.slice(0, 5).join(", ")})` : "";
+  const summary = `${REFUSED}${branch} at ${refusal.headSha.slice(0, 7)} was not pushed — ${refusal.reason}${paths}`;
+  const applied = await record(ctx, state, tick, {
+    kind: "log",
+    summary: summary.slice(0, 500),
+    sha: refusal.headSha,
+  });
+  return { recorded: applied !== null };
+}
+
+/** Adds one evidence row from this tick's agent; null when the goal no longer takes any. */
+async function record(
+  ctx: TickApiContext,
+  state: GoalState,
+  tick: Tick,
+  evidence: { kind: "commit" | "log"; summary: string; sha: string },
+): Promise<GoalState | null> {
+  const applied = await ctx.deps.store.apply(
+    state.goal.id,
+    (s, now) =>
+      addEvidence(
+        s,
+        { ...evidence, todo: tick.todo },
+        {
+          actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
+          now,
+          newId: ctx.deps.newId,
+        },
+      ),
+    { source: { tickId: tick.id } },
+  );
+  if (!applied.ok) return null;
+  ctx.committed();
+  return applied.state;
 }

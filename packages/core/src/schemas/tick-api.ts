@@ -83,12 +83,29 @@ export const ResultResponse = z.object({
 });
 export type ResultResponse = z.infer<typeof ResultResponse>;
 
-/** POST /api/v1/ticks/:id/pushed — the branch is on GitHub; the App may open or update the PR. */
-export const PushedRequest = z.object({
-  leaseToken: z.string().min(16),
-  branch: z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
-  headSha: z.string().regex(/^[0-9a-f]{40}$/),
+const TickBranch = z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/);
+const CommitSha = z.string().regex(/^[0-9a-f]{40}$/);
+
+/** Why the report job did not push the agent's branch (e.g. it changes `.github/` without a gate). */
+export const PushRefusal = z.object({
+  reason: z.string().trim().min(1).max(300),
+  /** The head the agent produced, which is NOT on GitHub. */
+  headSha: CommitSha,
+  /** The paths that made the push refused, when paths were the reason. */
+  paths: z.array(z.string().min(1).max(300)).max(50).default([]),
 });
+export type PushRefusal = z.infer<typeof PushRefusal>;
+
+/**
+ * POST /api/v1/ticks/:id/pushed — what became of the granted push: the branch is on GitHub at
+ * `headSha` (the App may open or update the PR), or the report refused to push it (`refused`,
+ * and no `headSha`: an App that predates `refused` answers 400 rather than believing the work
+ * landed). Strict objects, so a body naming both a pushed head and a refusal is no request.
+ */
+export const PushedRequest = z.union([
+  z.strictObject({ leaseToken: z.string().min(16), branch: TickBranch, headSha: CommitSha }),
+  z.strictObject({ leaseToken: z.string().min(16), branch: TickBranch, refused: PushRefusal }),
+]);
 export type PushedRequest = z.infer<typeof PushedRequest>;
 
 /** The answer to `pushed`: whether this head was new to the App (false: a retry, nothing changed). */
