@@ -9,6 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isRecord, json, parseJson, readBody, sleep, sse, userTextOf } from "./scripted-http.ts";
 
 export type AnthropicBlock =
   | { type: "text"; text: string }
@@ -111,7 +112,10 @@ export async function startScriptedAnthropic(opts: {
     } else {
       const index = countAssistantMessages(body);
       const step = opts.turns[index] ?? { content: [text(FINAL_TEXT)] };
-      turn = typeof step === "function" ? step({ body, prompt: userText(body) }) : step;
+      turn =
+        typeof step === "function"
+          ? step({ body, prompt: userTextOf(isRecord(body) ? body.messages : undefined) })
+          : step;
       if (index < opts.turns.length) served = Math.max(served, index + 1);
     }
     if (turn.stallMs) await sleep(turn.stallMs);
@@ -221,10 +225,6 @@ function messageObject(
   };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function hasTools(body: unknown): boolean {
   return isRecord(body) && Array.isArray(body.tools) && body.tools.length > 0;
 }
@@ -236,47 +236,4 @@ function isStreaming(body: unknown): boolean {
 function countAssistantMessages(body: unknown): number {
   if (!isRecord(body) || !Array.isArray(body.messages)) return 0;
   return body.messages.filter((m) => isRecord(m) && m.role === "assistant").length;
-}
-
-function userText(body: unknown): string {
-  if (!isRecord(body) || !Array.isArray(body.messages)) return "";
-  const out: string[] = [];
-  for (const m of body.messages) {
-    if (!isRecord(m) || m.role !== "user") continue;
-    if (typeof m.content === "string") out.push(m.content);
-    else if (Array.isArray(m.content)) {
-      for (const c of m.content) if (isRecord(c) && typeof c.text === "string") out.push(c.text);
-    }
-  }
-  return out.join("\n");
-}
-
-function sse(res: ServerResponse, event: string, data: unknown): void {
-  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
-function json(res: ServerResponse, status: number, data: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(data));
-}
-
-function parseJson(raw: string): unknown {
-  if (raw === "") return null;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

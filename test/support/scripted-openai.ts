@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { isRecord, json, parseJson, readBody, sleep, sse, userTextOf } from "./scripted-http.ts";
 
 export type OpenAIItem =
   | { type: "message"; text: string }
@@ -115,7 +116,10 @@ export async function startScriptedOpenAI(opts: {
 
     const index = countAssistantTurns(body);
     const step = opts.turns[index] ?? { output: [message(FINAL_TEXT)] };
-    const turn = typeof step === "function" ? step({ body, prompt: userText(body) }) : step;
+    const turn =
+      typeof step === "function"
+        ? step({ body, prompt: userTextOf(isRecord(body) ? body.input : undefined) })
+        : step;
     if (index < opts.turns.length) served = Math.max(served, index + 1);
     if (turn.stallMs) await sleep(turn.stallMs);
     if (res.destroyed) return;
@@ -255,10 +259,6 @@ export async function startScriptedOpenAI(opts: {
   };
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** Items the model produced, as codex replays them in `input`. */
 function isAssistantSide(item: unknown): boolean {
   if (!isRecord(item)) return false;
@@ -280,47 +280,4 @@ function countAssistantTurns(body: unknown): number {
     }
   }
   return turns;
-}
-
-function userText(body: unknown): string {
-  if (!isRecord(body) || !Array.isArray(body.input)) return "";
-  const out: string[] = [];
-  for (const item of body.input) {
-    if (!isRecord(item) || item.role !== "user") continue;
-    if (typeof item.content === "string") out.push(item.content);
-    else if (Array.isArray(item.content)) {
-      for (const c of item.content) if (isRecord(c) && typeof c.text === "string") out.push(c.text);
-    }
-  }
-  return out.join("\n");
-}
-
-function sse(res: ServerResponse, event: string, data: unknown): void {
-  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
-function json(res: ServerResponse, status: number, data: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(data));
-}
-
-function parseJson(raw: string): unknown {
-  if (raw === "") return null;
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }
