@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Instant, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, Sha, TodoKey, Uuid } from "./primitives.ts";
 
 export const EvidenceKind = z.enum([
   "test",
@@ -13,19 +13,20 @@ export const EvidenceKind = z.enum([
 ]);
 export type EvidenceKind = z.infer<typeof EvidenceKind>;
 
-/** What a tick or a monitor observed. Pinned to a SHA or a time, because old facts go stale. */
-export const Evidence = z.object({
-  id: Uuid,
-  todo: TodoKey.nullable().default(null),
-  tickId: Uuid.nullable().default(null),
+/** Evidence as a reporter states it; the kernel adds where, when and by which tick. */
+export const EvidenceInput = z.object({
   kind: EvidenceKind,
   summary: z.string().trim().min(1).max(500),
   url: z.url().nullable().default(null),
-  sha: z
-    .string()
-    .regex(/^[0-9a-f]{7,64}$/)
-    .nullable()
-    .default(null),
+  sha: Sha.nullable().default(null),
+});
+export type EvidenceInput = z.infer<typeof EvidenceInput>;
+
+/** What a tick or a monitor observed. Pinned to a SHA or a time, because old facts go stale. */
+export const Evidence = EvidenceInput.extend({
+  id: Uuid,
+  todo: TodoKey.nullable().default(null),
+  tickId: Uuid.nullable().default(null),
   observedAt: Instant,
   stale: z.boolean().default(false),
 });

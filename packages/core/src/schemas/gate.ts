@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GateKey, Instant, Login, Scope, ShortText, TodoKey } from "./primitives.ts";
+import { GateKey, Instant, Login, Scope, Sha, ShortText, TodoKey } from "./primitives.ts";
 
 export const GateStatus = z.enum(["open", "approved", "rejected", "expired"]);
 export type GateStatus = z.infer<typeof GateStatus>;
@@ -18,10 +18,7 @@ export const Gate = z.object({
   /** The todo that asked for it, if any. */
   todo: TodoKey.nullable().default(null),
   /** A PR-bound gate approves exactly this head; a push reopens it. */
-  pr: z
-    .object({ number: z.number().int().positive(), headSha: z.string().regex(/^[0-9a-f]{7,64}$/) })
-    .nullable()
-    .default(null),
+  pr: z.object({ number: z.number().int().positive(), headSha: Sha }).nullable().default(null),
   openedAt: Instant,
   resolvedBy: Login.nullable().default(null),
   resolvedAt: Instant.nullable().default(null),

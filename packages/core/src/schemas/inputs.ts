@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { Cost, CostLimits, QuotaPolicy, SharedAllowance } from "./budget.ts";
+import { EvidenceInput } from "./evidence.ts";
 import { Objective, RepoRef } from "./goal.ts";
-import { GateKey, Login, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+import { GateKey, Login, Scope, Sha, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
 import { HarnessResult } from "./tick.ts";
 import { ResumeWhen, TodoKind } from "./todo.ts";
 
@@ -113,10 +114,7 @@ export const OpenGateInput = z.object({
   scopes: z.array(Scope).min(1, "a gate covers at least one scope").max(10),
   requestedFrom: z.array(Login).default([]),
   todo: TodoKey.nullable().default(null),
-  pr: z
-    .object({ number: z.number().int().positive(), headSha: z.string().regex(/^[0-9a-f]{7,64}$/) })
-    .nullable()
-    .default(null),
+  pr: z.object({ number: z.number().int().positive(), headSha: Sha }).nullable().default(null),
 });
 export type OpenGateInput = z.input<typeof OpenGateInput>;
 
@@ -124,10 +122,7 @@ export const ApproveGateInput = z.object({
   gate: GateKey,
   note: ShortText.nullable().default(null),
   /** For a PR-bound gate: the head the approver saw (a review's commit_id). */
-  headSha: z
-    .string()
-    .regex(/^[0-9a-f]{7,64}$/)
-    .optional(),
+  headSha: Sha.optional(),
 });
 export type ApproveGateInput = z.input<typeof ApproveGateInput>;
 
@@ -147,17 +142,7 @@ export type SetBudgetInput = z.input<typeof SetBudgetInput>;
 export const QueueNoteInput = z.object({ text: z.string().trim().min(1).max(4000) });
 export type QueueNoteInput = z.input<typeof QueueNoteInput>;
 
-export const AddEvidenceInput = z.object({
-  kind: z.enum(["test", "commit", "pr", "check", "log", "note", "metric", "host_failure"]),
-  summary: z.string().trim().min(1).max(500),
-  todo: TodoKey.nullable().default(null),
-  url: z.url().nullable().default(null),
-  sha: z
-    .string()
-    .regex(/^[0-9a-f]{7,64}$/)
-    .nullable()
-    .default(null),
-});
+export const AddEvidenceInput = EvidenceInput.extend({ todo: TodoKey.nullable().default(null) });
 export type AddEvidenceInput = z.input<typeof AddEvidenceInput>;
 
 export const ReasonInput = z.object({ reason: ShortText.default("") });

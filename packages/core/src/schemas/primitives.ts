@@ -54,3 +54,6 @@ export type Actor = z.infer<typeof Actor>;
 /** Short free text shown to people; bounded so a body or comment stays under GitHub's limit. */
 export const Title = z.string().trim().min(1, "must not be empty").max(256);
 export const ShortText = z.string().max(2000);
+
+/** A git object id, abbreviated or full. */
+export const Sha = z.string().regex(/^[0-9a-f]{7,64}$/, "a git SHA (7 to 64 hex digits)");

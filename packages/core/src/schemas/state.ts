@@ -2,7 +2,7 @@ import { z } from "zod";
 import { Evidence, Handoff } from "./evidence.ts";
 import { Gate } from "./gate.ts";
 import { Goal } from "./goal.ts";
-import { Instant, Login, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, Login, Sha, TodoKey, Uuid } from "./primitives.ts";
 import { Tick } from "./tick.ts";
 import { Todo } from "./todo.ts";
 
@@ -27,7 +27,7 @@ export const PullRequest = z.object({
   number: z.number().int().positive(),
   todo: TodoKey.nullable(),
   headRef: z.string().min(1),
-  headSha: z.string().regex(/^[0-9a-f]{7,64}$/),
+  headSha: Sha,
   state: PullRequestState,
 });
 export type PullRequest = z.infer<typeof PullRequest>;

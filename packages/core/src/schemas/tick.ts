@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Cost } from "./budget.ts";
-import { EvidenceKind, HandoffInput } from "./evidence.ts";
-import { Instant, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+import { EvidenceInput, HandoffInput } from "./evidence.ts";
+import { Instant, Scope, Sha, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
 
 /** Why a slice did not make progress. `host_failure` also covers ticks that died unseen. */
 export const FailureKind = z.enum([
@@ -52,24 +52,10 @@ export const HarnessResult = z
     failure: FailureKind.nullable().default(null),
     validation: Validation.nullable().default(null),
     commits: z
-      .array(z.object({ sha: z.string().regex(/^[0-9a-f]{7,64}$/), message: z.string().max(1000) }))
+      .array(z.object({ sha: Sha, message: z.string().max(1000) }))
       .max(100)
       .default([]),
-    evidence: z
-      .array(
-        z.object({
-          kind: EvidenceKind,
-          summary: z.string().trim().min(1).max(500),
-          url: z.url().nullable().default(null),
-          sha: z
-            .string()
-            .regex(/^[0-9a-f]{7,64}$/)
-            .nullable()
-            .default(null),
-        }),
-      )
-      .max(20)
-      .default([]),
+    evidence: z.array(EvidenceInput).max(20).default([]),
     handoff: HandoffInput,
     continuation: ContinuationInput.nullable().default(null),
     proposedTodos: z
