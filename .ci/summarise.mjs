@@ -13,7 +13,11 @@ if (!reportPath || !existsSync(reportPath)) {
 
 const report = JSON.parse(readFileSync(reportPath, "utf8"));
 const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+// A file that failed to load (syntax error, failing hook) has no test results of its own.
+const brokenFiles = (report.testResults ?? []).filter(
+  (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
+).length;
+const failed = (report.numFailedTests ?? 0) + brokenFiles;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 
 const ranNone = passed + failed === 0;
