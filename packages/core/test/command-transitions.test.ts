@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   approveGate,
   linkPullRequest,
+  PrMonitor,
   reopenGatesForPush,
   requestStatus,
   setHarness,
@@ -139,7 +140,14 @@ describe("linkPullRequest", () => {
   it("a writer links a PR once, with its head", () => {
     const r = expectOk(linkPullRequest(state(), input, ctx(T0, WRITER)));
     expect(r.state.pullRequests).toEqual([
-      { number: 7, todo: null, headRef: "feature", headSha: HEAD, state: "open" },
+      {
+        number: 7,
+        todo: null,
+        headRef: "feature",
+        headSha: HEAD,
+        state: "open",
+        monitor: PrMonitor.parse({}),
+      },
     ]);
     expect(expectRefused(linkPullRequest(r.state, input, ctx(T0, WRITER))).code).toBe("duplicate");
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { GoalState, Route } from "../src/index.ts";
-import { allowedSlots, decide, STALLED_TICKS_ASK_HUMAN } from "../src/index.ts";
+import { allowedSlots, decide, PullRequest, STALLED_TICKS_ASK_HUMAN } from "../src/index.ts";
 import { at, doneTodo, gate, minutes, state, T0, tick, todo } from "./fixtures.ts";
 
 interface Case {
@@ -337,7 +337,15 @@ const cases: Case[] = [
     name: "resumeWhen pr_merged runs once merged",
     s: state({
       todos: [todo("T1", { resumeWhen: { kind: "pr_merged", pr: 7 } })],
-      pullRequests: [{ number: 7, todo: null, headRef: "x", headSha: "abcdef1", state: "merged" }],
+      pullRequests: [
+        PullRequest.parse({
+          number: 7,
+          todo: null,
+          headRef: "x",
+          headSha: "abcdef1",
+          state: "merged",
+        }),
+      ],
     }),
     route: "run",
   },
@@ -411,7 +419,13 @@ const cases: Case[] = [
     s: state({
       todos: [doneTodo("T1")],
       pullRequests: [
-        { number: 3, todo: "T1", headRef: "loopx/42-T1", headSha: "abcdef1", state: "open" },
+        PullRequest.parse({
+          number: 3,
+          todo: "T1",
+          headRef: "loopx/42-T1",
+          headSha: "abcdef1",
+          state: "open",
+        }),
       ],
     }),
     route: "wait",

@@ -5,6 +5,7 @@ export * from "./evidence.ts";
 export * from "./gate.ts";
 export * from "./goal.ts";
 export * from "./inputs.ts";
+export * from "./pr-monitor.ts";
 export * from "./primitives.ts";
 export * from "./state.ts";
 export * from "./tick.ts";

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Evidence, Handoff } from "./evidence.ts";
 import { Gate } from "./gate.ts";
 import { Goal } from "./goal.ts";
+import { PrMonitor } from "./pr-monitor.ts";
 import { Instant, Login, Sha, TodoKey, Uuid } from "./primitives.ts";
 import { Tick } from "./tick.ts";
 import { Todo } from "./todo.ts";
@@ -29,6 +30,8 @@ export const PullRequest = z.object({
   headRef: z.string().min(1),
   headSha: Sha,
   state: PullRequestState,
+  /** What the PR monitor last read; rows stored before it existed parse with the defaults. */
+  monitor: PrMonitor.default(() => PrMonitor.parse({})),
 });
 export type PullRequest = z.infer<typeof PullRequest>;
 

@@ -40,6 +40,10 @@ export const EventType = z.enum([
   "goal.projections_refreshed",
   "todo.sub_issue_linked",
   "todo.sub_issue_unlinked",
+  "pull_request.requested",
+  "pull_request.observed",
+  "pull_request.merged",
+  "pull_request.closed",
 ]);
 export type EventType = z.infer<typeof EventType>;
 
@@ -84,6 +88,14 @@ export const Effect = z.discriminatedUnion("kind", [
     at: Instant,
   }),
   z.object({ kind: z.literal("close_issue"), key: z.literal("close_issue") }),
+  /** Open the todo branch's PR with the app's identity, or update the one already open. */
+  z.object({
+    kind: z.literal("open_pull_request"),
+    key: z.string(),
+    todo: TodoKey,
+    branch: z.string().min(1),
+    headSha: z.string().min(7),
+  }),
 ]);
 export type Effect = z.infer<typeof Effect>;
 

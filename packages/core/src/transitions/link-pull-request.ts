@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PrMonitor } from "../schemas/pr-monitor.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { begin, commit, emit, isRefused, parseInput, refuse, requireTrusted } from "./kit.ts";
@@ -35,6 +36,7 @@ export function linkPullRequest(
     headRef: parsed.headRef,
     headSha: parsed.headSha,
     state: parsed.state,
+    monitor: PrMonitor.parse({}),
   });
   emit(d, "pull_request.linked", { pr: parsed.number, headSha: parsed.headSha });
   return commit(d);

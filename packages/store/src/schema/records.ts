@@ -78,6 +78,8 @@ export const pullRequests = pgTable(
     headRef: text("head_ref").notNull(),
     headSha: text("head_sha").notNull(),
     state: text("state").notNull(),
+    /** The PR monitor's reading and what it acted on (core's PrMonitor; parsed on load). */
+    monitor: jsonb("monitor").notNull().default({}),
   },
   (t) => [primaryKey({ columns: [t.goalId, t.number] })],
 );

@@ -1,0 +1,48 @@
+import type { GoalState } from "./schemas/state.ts";
+
+const usd = (n: number) => `$${n.toFixed(2)}`;
+
+/**
+ * The goal's final report, from state alone: what was delivered, through which PRs, with
+ * what evidence, and what it cost. Bounded (a receipt holds 2000 characters): lists are cut
+ * with a count of what was left out.
+ */
+export function finalReportText(state: GoalState): string {
+  const done = state.todos.filter((t) => t.status === "done");
+  const prs = state.pullRequests;
+  const ticks = state.ticks;
+  const cost = ticks.reduce(
+    (sum, t) => ({
+      usd: sum.usd + (t.cost?.usd ?? 0),
+      minutes: sum.minutes + (t.cost?.runnerMinutes ?? 0),
+    }),
+    { usd: 0, minutes: 0 },
+  );
+  const list = (items: string[], max: number) =>
+    items.length <= max ? items : [...items.slice(0, max), `… and ${items.length - max} more`];
+  const lines = [
+    `Goal #${state.goal.issue.number} is done: ${state.goal.objective.title}`.slice(0, 200),
+    "",
+    "Delivered:",
+    ...list(
+      done.map((t) => `- ${t.key} ${t.title}`.slice(0, 120)),
+      8,
+    ),
+    "",
+    "Pull requests:",
+    ...list(
+      prs.map((p) => {
+        const merge = p.monitor.mergeCommitSha
+          ? ` (merge ${p.monitor.mergeCommitSha.slice(0, 7)})`
+          : "";
+        return `- #${p.number} ${p.state}${merge}`;
+      }),
+      8,
+    ),
+    "",
+    `Evidence: ${state.evidence.length} items.`,
+    `Ticks: ${ticks.length}; runner minutes: ${Math.round(cost.minutes)}; cost: ${usd(cost.usd)}.`,
+  ];
+  if (prs.length === 0) lines.splice(lines.indexOf("Pull requests:"), 1, "Pull requests: none");
+  return lines.join("\n").slice(0, 2000);
+}

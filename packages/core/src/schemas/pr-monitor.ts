@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { Instant, Login, Sha } from "./primitives.ts";
+
+/** One check on the PR's head, as GitHub last reported it (check runs and commit statuses). */
+export const PrCheck = z.object({
+  name: z.string().min(1).max(200),
+  status: z.enum(["pending", "success", "failure"]),
+  url: z.url().nullable().default(null),
+});
+export type PrCheck = z.infer<typeof PrCheck>;
+
+/** The latest "changes requested" review by a person with write access, read at the time of the act. */
+export const ChangesRequested = z.object({
+  id: z.number().int().positive(),
+  by: Login,
+  /** The head the review was written against. */
+  commitId: Sha,
+  /** The review's text: untrusted prose, only ever shown to an agent as fenced data. */
+  body: z.string().max(4000),
+  at: Instant,
+  url: z.url().nullable().default(null),
+});
+export type ChangesRequested = z.infer<typeof ChangesRequested>;
+
+/**
+ * What LoopX's PR monitor last read about one linked pull request, plus what it already
+ * acted on. Every field has a default so rows stored before the monitor existed still parse.
+ */
+export const PrMonitor = z.object({
+  /** False once the PR merged or closed: the watch ended. */
+  watching: z.boolean().default(true),
+  draft: z.boolean().default(false),
+  /** GitHub computes mergeability lazily: null means "not known yet", never "fine". */
+  mergeable: z.boolean().nullable().default(null),
+  mergeableState: z.string().max(40).nullable().default(null),
+  /** Checks of `checksSha` (only checks of the current head count). */
+  checks: z.array(PrCheck).max(100).default([]),
+  checksSha: Sha.nullable().default(null),
+  changesRequested: ChangesRequested.nullable().default(null),
+  /** Every review thread resolved (GitHub's GraphQL; false when unknown). */
+  threadsResolved: z.boolean().default(false),
+  /** Outcomes already acted on: the same failure announced again makes nothing new. */
+  fingerprints: z.array(z.string().max(300)).max(200).default([]),
+  repairAttempts: z.number().int().nonnegative().default(0),
+  mergeCommitSha: Sha.nullable().default(null),
+});
+export type PrMonitor = z.infer<typeof PrMonitor>;

@@ -1,0 +1,268 @@
+import { z } from "zod";
+import { renderDataBlock } from "../brief-text.ts";
+import { finalReportText } from "../final-report.ts";
+import { type PrOutcome, prOutcome, sameSha } from "../pr-outcome.ts";
+import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
+import type { GoalState, PullRequest } from "../schemas/state.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { openGateIn } from "./gates.ts";
+import type { Draft } from "./kit.ts";
+import {
+  appendEvidence,
+  appendTodo,
+  begin,
+  commit,
+  emit,
+  isRefused,
+  parseInput,
+  refuse,
+  requireTrusted,
+  resetBackoff,
+} from "./kit.ts";
+
+const Sha = z.string().regex(/^[0-9a-f]{7,64}$/);
+
+/**
+ * What the app read about a linked PR (webhook payloads re-read through the API, or the
+ * reconcile backstop). Absent fields are unchanged; the app decides who counts as an
+ * authorized reviewer before passing `changesRequested` in.
+ */
+export const PrObservation = z.object({
+  number: z.number().int().positive(),
+  state: z.enum(["open", "closed", "merged"]),
+  headSha: Sha,
+  draft: z.boolean().optional(),
+  mergeable: z.boolean().nullable().optional(),
+  mergeableState: z.string().max(40).nullable().optional(),
+  /** Checks of the given head; results for another head are ignored. */
+  checks: z.object({ sha: Sha, list: z.array(PrCheck).max(100) }).optional(),
+  changesRequested: ChangesRequested.nullable().optional(),
+  threadsResolved: z.boolean().optional(),
+  mergeCommitSha: Sha.nullable().optional(),
+  /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
+  mergeGate: z.boolean().default(true),
+});
+export type PrObservation = z.input<typeof PrObservation>;
+
+/** Copies what was observed onto the PR; true when anything changed. */
+function absorb(pr: PullRequest, o: z.output<typeof PrObservation>): boolean {
+  const before = JSON.stringify(pr);
+  const m = pr.monitor;
+  if (!sameSha(pr.headSha, o.headSha)) {
+    pr.headSha = o.headSha;
+    // A new head has no results yet, and GitHub recomputes its mergeability.
+    m.checks = [];
+    m.checksSha = null;
+    m.mergeable = null;
+  }
+  pr.state = o.state;
+  if (o.draft !== undefined) m.draft = o.draft;
+  if (o.mergeable !== undefined) m.mergeable = o.mergeable;
+  if (o.mergeableState !== undefined) m.mergeableState = o.mergeableState;
+  if (o.checks && sameSha(o.checks.sha, pr.headSha)) {
+    m.checks = o.checks.list;
+    m.checksSha = o.checks.sha;
+  }
+  if (o.changesRequested !== undefined) m.changesRequested = o.changesRequested;
+  if (o.threadsResolved !== undefined) m.threadsResolved = o.threadsResolved;
+  if (o.mergeCommitSha !== undefined) m.mergeCommitSha = o.mergeCommitSha;
+  return JSON.stringify(pr) !== before;
+}
+
+function checkLines(failing: z.output<typeof PrCheck>[]): string {
+  return failing.map((c) => `${c.name}: failed${c.url ? ` (${c.url})` : ""}`).join("\n");
+}
+
+/** The gates bound to a PR that ends: nothing is left to approve on it. */
+function expireGates(d: Draft, pr: number): void {
+  for (const gate of d.state.gates) {
+    if (gate.pr?.number !== pr || gate.status !== "open") continue;
+    gate.status = "expired";
+    gate.resolvedAt = d.ctx.now;
+    emit(d, "gate.rejected", { gate: gate.key, reason: `#${pr} is no longer open` });
+  }
+}
+
+function onMerged(d: Draft, pr: PullRequest): void {
+  pr.monitor.watching = false;
+  expireGates(d, pr.number);
+  const sha = pr.monitor.mergeCommitSha ?? pr.headSha;
+  const evidence = appendEvidence(d, {
+    kind: "pr",
+    summary: `#${pr.number} merged as ${sha.slice(0, 12)}`,
+    todo: pr.todo,
+    sha,
+  });
+  emit(d, "pull_request.merged", { pr: pr.number, sha });
+  d.checklist = true;
+  const todo = d.state.todos.find((t) => t.key === pr.todo);
+  if (!todo || todo.status === "done" || todo.status === "dropped") return;
+  const open = d.state.todos.filter(
+    (t) => t.key !== todo.key && t.status !== "done" && t.status !== "dropped",
+  );
+  todo.status = "done";
+  todo.claim = null;
+  todo.updatedAt = d.ctx.now;
+  todo.completion = {
+    // Work remains elsewhere: the goal goes on; nothing remains: the merge finished it.
+    continuation:
+      open.length > 0
+        ? { kind: "goal_active" }
+        : { kind: "no_followup", reason: `merged in #${pr.number}` },
+    evidenceIds: [evidence],
+    tickId: null,
+    at: d.ctx.now,
+  };
+  emit(d, "todo.completed", { todo: todo.key, by: `#${pr.number}`, evidence });
+}
+
+function onClosed(d: Draft, pr: PullRequest): void {
+  pr.monitor.watching = false;
+  expireGates(d, pr.number);
+  appendEvidence(d, {
+    kind: "pr",
+    summary: `#${pr.number} closed without merging`,
+    todo: pr.todo,
+  });
+  emit(d, "pull_request.closed", { pr: pr.number });
+  // Its work did not land: the plan must change (requestReplan's effect, without a person).
+  d.state.goal.replanRequested = true;
+  emit(d, "goal.replan_requested", { reason: `#${pr.number} was closed unmerged` });
+  resetBackoff(d, `#${pr.number} closed`);
+}
+
+function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean): void {
+  const n = pr.number;
+  switch (outcome.kind) {
+    case "merged":
+      onMerged(d, pr);
+      return;
+    case "closed":
+      onClosed(d, pr);
+      return;
+    case "repair": {
+      pr.monitor.repairAttempts += 1;
+      for (const c of outcome.failing) {
+        appendEvidence(d, {
+          kind: "check",
+          summary: `${c.name} failed on #${n} at ${pr.headSha.slice(0, 12)}`,
+          todo: pr.todo,
+          url: c.url,
+          sha: pr.headSha,
+        });
+      }
+      const names = outcome.failing.map((c) => c.name).join(", ");
+      appendTodo(d, {
+        title: `Fix failing checks on #${n}: ${names}`.slice(0, 256),
+        detail: renderDataBlock(`failing checks of #${n}`, checkLines(outcome.failing), 1800),
+        kind: "repair",
+        origin: "pr-monitor",
+      });
+      resetBackoff(d, `checks failed on #${n}`);
+      return;
+    }
+    case "repairs_exhausted":
+      openGateIn(d, {
+        question: `#${n} still fails its checks (${outcome.failing.map((c) => c.name).join(", ")}) after ${pr.monitor.repairAttempts} repair attempts. Approve to let LoopX try again, or fix it yourself.`,
+        scopes: [`repair:${n}`],
+        todo: pr.todo,
+      });
+      return;
+    case "review": {
+      const review = pr.monitor.changesRequested;
+      if (!review) return;
+      appendTodo(d, {
+        title: `Address @${review.by}'s review on #${n}`,
+        detail: renderDataBlock(`review by @${review.by} on #${n}`, review.body, 1800),
+        kind: "review",
+        origin: "pr-monitor",
+      });
+      resetBackoff(d, `changes requested on #${n}`);
+      return;
+    }
+    case "rebase":
+      appendTodo(d, {
+        title: `Update #${n}'s branch: it conflicts with its base`,
+        kind: "rebase",
+        origin: "pr-monitor",
+      });
+      resetBackoff(d, `#${n} conflicts`);
+      return;
+    case "draft":
+      openGateIn(d, {
+        question: `#${n} is a draft. Mark it ready for review when it should be reviewed and merged, or tell LoopX what it still needs.`,
+        scopes: [`draft:${n}`],
+        todo: pr.todo,
+      });
+      return;
+    case "ready": {
+      if (!mergeGate) return;
+      const bound = d.state.gates.some(
+        (g) =>
+          g.pr?.number === n &&
+          g.scopes.includes("merge") &&
+          (g.status === "open" || g.status === "approved"),
+      );
+      if (bound) return;
+      openGateIn(d, {
+        question: `#${n} is ready: checks are green and no changes are requested. Approve its current head to let it be merged (LoopX never merges by itself).`,
+        scopes: ["merge"],
+        todo: pr.todo,
+        pr: { number: n, headSha: pr.headSha },
+      });
+      return;
+    }
+    case "quiet":
+      return;
+  }
+}
+
+/**
+ * The PR monitor's one step: record what GitHub says about a linked PR, then act on its ONE
+ * outcome (pr-outcome.ts), once per fingerprint. Observing needs no authority — it only
+ * mirrors GitHub — but only the app and the system report observations.
+ */
+export function observePullRequest(
+  state: GoalState,
+  input: PrObservation,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(PrObservation, input);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireTrusted(ctx, "report pull request state");
+  if (denied) return denied;
+  if (ctx.actor.kind === "human") {
+    return refuse("not_authorized", "Pull request state comes from GitHub, not from a person.");
+  }
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const pr = d.state.pullRequests.find((p) => p.number === parsed.number);
+  if (!pr) return refuse("not_found", `#${parsed.number} is not linked to this goal.`);
+  if (!pr.monitor.watching) {
+    return refuse("invalid_state", `The watch of #${pr.number} ended (${pr.state}).`);
+  }
+  const changed = absorb(pr, parsed);
+  const outcome = prOutcome(pr);
+  const fresh = outcome.kind !== "quiet" && !pr.monitor.fingerprints.includes(outcome.fingerprint);
+  if (!changed && !fresh) return refuse("duplicate", `Nothing new on #${pr.number}.`);
+  // Mirroring GitHub's facts is quiet; only an outcome LoopX acts on shows on the status.
+  d.status = fresh;
+  emit(d, "pull_request.observed", {
+    pr: pr.number,
+    headSha: pr.headSha,
+    outcome: outcome.kind,
+  });
+  if (fresh) {
+    pr.monitor.fingerprints = [...pr.monitor.fingerprints, outcome.fingerprint].slice(-200);
+    act(d, pr, outcome, parsed.mergeGate);
+  }
+  const result = commit(d);
+  if (result.ok && state.goal.status !== "done" && result.state.goal.status === "done") {
+    result.effects.push({
+      kind: "receipt",
+      key: "final_report",
+      text: finalReportText(result.state),
+    });
+  }
+  return result;
+}

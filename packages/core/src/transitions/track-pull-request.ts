@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { PrMonitor } from "../schemas/pr-monitor.ts";
+import { TodoKey } from "../schemas/primitives.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+
+/** Only the app itself opens PRs on LoopX's branches; people link theirs with `/loopx link`. */
+function requireApp(ctx: TransitionContext, what: string) {
+  if (ctx.actor.kind === "app" || ctx.actor.kind === "agent") return null;
+  return refuse("not_authorized", `Only LoopX itself may ${what}; link a PR with /loopx link #N.`);
+}
+
+const Sha = z.string().regex(/^[0-9a-f]{7,64}$/);
+
+export const RequestPullRequestInput = z.object({
+  todo: TodoKey,
+  branch: z.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
+  headSha: Sha,
+});
+export type RequestPullRequestInput = z.input<typeof RequestPullRequestInput>;
+
+/**
+ * A tick pushed its todo branch: queue opening (or updating) the branch's PR. The write
+ * happens in the outbox, after commit, keyed per head so a retried push asks once.
+ */
+export function requestPullRequest(
+  state: GoalState,
+  input: RequestPullRequestInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(RequestPullRequestInput, input);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireApp(ctx, "open pull requests");
+  if (denied) return denied;
+  const d = begin(state, ctx, { statuses: ["active", "paused"] });
+  if (isRefused(d)) return d;
+  if (!d.state.todos.some((t) => t.key === parsed.todo)) {
+    return refuse("not_found", `There is no todo ${parsed.todo} on this goal.`);
+  }
+  const tracked = d.state.pullRequests.find((p) => p.headRef === parsed.branch);
+  if (tracked && tracked.state !== "open") {
+    return refuse("invalid_state", `#${tracked.number} of ${parsed.branch} is ${tracked.state}.`);
+  }
+  d.status = false;
+  emit(d, "pull_request.requested", { todo: parsed.todo, branch: parsed.branch });
+  addEffect(d, {
+    kind: "open_pull_request",
+    key: `pr:${parsed.branch}:${parsed.headSha.slice(0, 12)}`,
+    todo: parsed.todo,
+    branch: parsed.branch,
+    headSha: parsed.headSha,
+  });
+  return commit(d);
+}
+
+export const TrackPullRequestInput = z.object({
+  number: z.number().int().positive(),
+  todo: TodoKey,
+  headRef: z.string().min(1).max(255),
+  headSha: Sha,
+});
+export type TrackPullRequestInput = z.input<typeof TrackPullRequestInput>;
+
+/**
+ * Records the PR the app opened (or found open) for a todo's branch: the goal watches it and
+ * the status comment lists it. Tracking it again only moves its head.
+ */
+export function trackPullRequest(
+  state: GoalState,
+  input: TrackPullRequestInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(TrackPullRequestInput, input);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireApp(ctx, "track pull requests");
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const known = d.state.pullRequests.find((p) => p.number === parsed.number);
+  if (known) {
+    if (known.headSha === parsed.headSha && known.todo === parsed.todo) {
+      return refuse("duplicate", `#${parsed.number} is already tracked at this head.`);
+    }
+    known.headSha = parsed.headSha;
+    known.todo = parsed.todo;
+  } else {
+    d.state.pullRequests.push({
+      number: parsed.number,
+      todo: parsed.todo,
+      headRef: parsed.headRef,
+      headSha: parsed.headSha,
+      state: "open",
+      monitor: PrMonitor.parse({}),
+    });
+    emit(d, "pull_request.linked", {
+      pr: parsed.number,
+      todo: parsed.todo,
+      headSha: parsed.headSha,
+    });
+  }
+  return commit(d);
+}
