@@ -12,6 +12,7 @@ import { createNodeMiddleware, type Probot } from "probot";
 import { z } from "zod";
 import { createTickApi, type TickApiOptions } from "./api/tick-api.ts";
 import { withContentBudget } from "./content-budget.ts";
+import { createDashboard, type DashboardOptions } from "./dashboard/index.ts";
 import type { AppDeps, Logger } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
 import { createOctokitAppPort } from "./github/octokit-app-port.ts";
@@ -48,6 +49,8 @@ export interface LoopxAppOptions {
   tickApi?: Omit<TickApiOptions, "onCommitted">;
   /** The wake scheduler's timing. */
   scheduler?: Omit<SchedulerOptions, "onCommitted">;
+  /** The web dashboard under /loopx (default off; see app/src/dashboard). */
+  dashboard?: DashboardOptions;
 }
 
 export interface BackgroundOptions {
@@ -151,9 +154,12 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   );
   const scheduler = createScheduler(deps, { ...opts.scheduler, onCommitted: () => outbox.kick() });
 
+  const dashboard = createDashboard({ store, log }, opts.dashboard ?? { mode: "off" });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await tickApi(req, res)) return;
     if (await serveOperations(req, res, ops, log)) return;
+    if (await dashboard(req, res)) return;
     const handled = await middleware(req, res);
     if (!handled && !res.headersSent) {
       res.writeHead(404, { "content-type": "application/json" });

@@ -26,6 +26,7 @@ export async function main(opts: {
     serverUrl: settings.github.serverUrl,
     log,
     controls: settings.controls,
+    dashboard: { mode: settings.dashboard },
     tickApi: {
       issuer: settings.oidc.issuer,
       audience: settings.oidc.audience,

@@ -31,6 +31,7 @@ export const SETTING_NAMES = [
   "LOOPX_SPEND_CEILING_USD",
   "LOOPX_POLL_INTERVAL_MS",
   "LOOPX_RECONCILE_INTERVAL_SECONDS",
+  "LOOPX_DASHBOARD",
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -59,6 +60,8 @@ export interface Settings {
   pollIntervalMs: number;
   /** How often failed webhook deliveries are fetched back from GitHub. */
   reconcileIntervalMs: number;
+  /** The web dashboard under /loopx: off, the loopback demo's, or read-only behind sign-in. */
+  dashboard: "off" | "demo" | "readonly";
 }
 
 /** Start-up refused: `problems` lists each variable to fix and how. */
@@ -180,6 +183,12 @@ const Raw = z.object({
     "LOOPX_RECONCILE_INTERVAL_SECONDS",
     "seconds between webhook-delivery reconciliations",
   ).optional(),
+  LOOPX_DASHBOARD: z
+    .enum(
+      ["off", "demo", "readonly"],
+      "LOOPX_DASHBOARD must be off, demo (loopback demo only) or readonly (needs sign-in)",
+    )
+    .optional(),
 });
 
 /** A PEM as pasted into an env var: `\n` escapes (one line) become real newlines. */
@@ -319,5 +328,6 @@ export function parseSettings(
     },
     pollIntervalMs: raw.LOOPX_POLL_INTERVAL_MS ?? 5_000,
     reconcileIntervalMs: (raw.LOOPX_RECONCILE_INTERVAL_SECONDS ?? 300) * 1000,
+    dashboard: raw.LOOPX_DASHBOARD ?? "off",
   };
 }

@@ -3,6 +3,17 @@ export {
   GITHUB_CONTENT_LIMITS,
   type Reservation,
 } from "./content-budget.ts";
+export {
+  type GoalEvent,
+  type GoalSummary,
+  goalEvents,
+  goalIdByName,
+  goalTicks,
+  type LiveLease,
+  listGoalSummaries,
+  liveLeases,
+  type TickRecord,
+} from "./dashboard-reads.ts";
 export { MIGRATIONS_DIR, type OpenOptions } from "./db.ts";
 export {
   type DueGoal,

@@ -1,0 +1,62 @@
+/** Read-only JSON for `loopx status` and scripts: the same model the pages render. */
+import { goalIdByName, type Store } from "@loopx/store";
+import { readGoal, readOverview } from "./dashboard-data.ts";
+
+export async function goalsJson(store: Store) {
+  const o = await readOverview(store);
+  const gatesOf = (id: string) =>
+    o.openGates.filter((g) => g.goal.id === id).map((g) => g.gate.key);
+  const stalledOf = (id: string) => o.stalled.find((s) => s.goal.id === id)?.route ?? null;
+  return {
+    now: o.now.toISOString(),
+    goals: o.goals.map((g) => ({
+      id: g.id,
+      repo: g.repo,
+      issueNumber: g.issueNumber,
+      title: g.title,
+      status: g.status,
+      statusReason: g.statusReason,
+      nextWakeAt: g.nextWakeAt?.toISOString() ?? null,
+      spent: g.spent,
+      openGates: gatesOf(g.id),
+      stalled: stalledOf(g.id),
+    })),
+    running: o.running.map((l) => ({
+      goalId: l.goalId,
+      tick: l.tick,
+      todo: l.todo,
+      leaseExpiresAt: l.leaseExpiresAt.toISOString(),
+    })),
+  };
+}
+
+export async function goalJson(store: Store, owner: string, repo: string, issueNumber: number) {
+  const id = await goalIdByName(store.db, owner, repo, issueNumber);
+  const d = id ? await readGoal(store, id) : null;
+  if (!d) return null;
+  return {
+    id: d.summary.id,
+    repo: d.summary.repo,
+    issueNumber: d.summary.issueNumber,
+    title: d.summary.title,
+    status: d.summary.status,
+    route: d.route,
+    reason: d.reason,
+    instruction: d.instruction,
+    nextWakeAt: d.summary.nextWakeAt?.toISOString() ?? null,
+    spent: d.summary.spent,
+    todos: d.state.todos.map((t) => ({ key: t.key, title: t.title, status: t.status })),
+    gates: d.state.gates.map((g) => ({
+      key: g.key,
+      status: g.status,
+      question: g.question,
+      resolvedBy: g.resolvedBy,
+    })),
+    ticks: d.ticks.map((t) => ({
+      number: t.number,
+      todo: t.todo,
+      outcome: t.outcome,
+      usd: t.cost?.usd ?? null,
+    })),
+  };
+}

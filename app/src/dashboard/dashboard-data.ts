@@ -1,0 +1,106 @@
+/**
+ * What the dashboard shows, read from the store and judged by the kernel's own decide():
+ * the pages and the JSON API render the same model, so they cannot disagree.
+ */
+import { decide, type Gate, type GoalState, type Route } from "@loopx/core";
+import {
+  type GoalEvent,
+  type GoalSummary,
+  goalEvents,
+  goalTicks,
+  type LiveLease,
+  listGoalSummaries,
+  liveLeases,
+  type Store,
+  type TickRecord,
+} from "@loopx/store";
+
+/** Routes that mean the loop cannot go on by itself. */
+const STALLED: readonly Route[] = ["ask_human", "replan", "over_budget"];
+
+export interface OpenGate {
+  goal: GoalSummary;
+  gate: Gate;
+}
+
+export interface Stalled {
+  goal: GoalSummary;
+  route: Route;
+  reason: string;
+  instruction: string;
+}
+
+export interface Overview {
+  now: Date;
+  openGates: OpenGate[];
+  stalled: Stalled[];
+  paused: GoalSummary[];
+  running: (LiveLease & { goal: GoalSummary })[];
+  scheduled: GoalSummary[];
+  done: GoalSummary[];
+  goals: GoalSummary[];
+}
+
+export async function readOverview(store: Store): Promise<Overview> {
+  const now = await store.dbNow();
+  const goals = await listGoalSummaries(store.db);
+  const byId = new Map(goals.map((g) => [g.id, g]));
+  const openGates: OpenGate[] = [];
+  const stalled: Stalled[] = [];
+  for (const goal of goals.filter((g) => g.status === "active")) {
+    const state = await store.loadGoal(goal.id);
+    if (!state) continue;
+    for (const gate of state.gates) if (gate.status === "open") openGates.push({ goal, gate });
+    const d = decide(state, now, "dashboard");
+    if (STALLED.includes(d.route)) {
+      stalled.push({ goal, route: d.route, reason: d.reason, instruction: d.userInstruction });
+    }
+  }
+  const running = (await liveLeases(store.db)).flatMap((l) => {
+    const goal = byId.get(l.goalId);
+    return goal ? [{ ...l, goal }] : [];
+  });
+  const scheduled = goals
+    .filter((g) => g.status === "active" && g.nextWakeAt !== null)
+    .sort((a, b) => (a.nextWakeAt?.getTime() ?? 0) - (b.nextWakeAt?.getTime() ?? 0));
+  return {
+    now,
+    openGates,
+    stalled,
+    paused: goals.filter((g) => g.status === "paused"),
+    running,
+    scheduled,
+    done: goals.filter((g) => g.status === "done" || g.status === "stopped"),
+    goals,
+  };
+}
+
+export interface GoalDetail {
+  now: Date;
+  summary: GoalSummary;
+  state: GoalState;
+  route: Route;
+  reason: string;
+  instruction: string;
+  gateEvents: GoalEvent[];
+  ticks: TickRecord[];
+}
+
+export async function readGoal(store: Store, goalId: string): Promise<GoalDetail | null> {
+  const state = await store.loadGoal(goalId);
+  if (!state) return null;
+  const now = await store.dbNow();
+  const summary = (await listGoalSummaries(store.db)).find((g) => g.id === goalId);
+  if (!summary) return null;
+  const d = decide(state, now, "dashboard");
+  return {
+    now,
+    summary,
+    state,
+    route: d.route,
+    reason: d.reason,
+    instruction: d.userInstruction,
+    gateEvents: await goalEvents(store.db, goalId, "gate."),
+    ticks: await goalTicks(store.db, goalId),
+  };
+}

@@ -1,0 +1,7 @@
+export {
+  createDashboard,
+  DASHBOARD_PATH,
+  type DashboardMode,
+  type DashboardOptions,
+} from "./create-dashboard.ts";
+export type { DemoOwner } from "./demo-actions.ts";

@@ -1,0 +1,55 @@
+/** One goal: its todo board, gate history with receipts, tick timeline and cost. */
+import type { GoalEvent } from "@loopx/store";
+import { costChart } from "./cost-chart.ts";
+import type { GoalDetail } from "./dashboard-data.ts";
+import { html, type SafeHtml } from "./escape-html.ts";
+import { page, section, usd, when } from "./render-layout.ts";
+import { type GateButtons, gateForm } from "./render-overview.ts";
+
+const COLUMNS = ["ready", "blocked", "deferred", "done", "dropped"] as const;
+
+function who(e: GoalEvent): string {
+  if (e.actor.kind === "human") return e.actor.login;
+  if (e.actor.kind === "agent") return `agent (${e.actor.harness})`;
+  return "LoopX";
+}
+
+export function renderGoal(d: GoalDetail, buttons: GateButtons | null): SafeHtml {
+  const { state, summary: g, now } = d;
+  const board = COLUMNS.map((status) => {
+    const todos = state.todos.filter((t) => t.status === status);
+    return html`<td><b>${status}</b>${todos.map(
+      (t) =>
+        html`<div class="${status === "done" ? "done" : ""}">${t.key} ${t.title}${t.blockedReason ? html`<br><span class="muted">${t.blockedReason}</span>` : ""}</div>`,
+    )}</td>`;
+  });
+  const gates = state.gates.map(
+    (gate) =>
+      html`<tr class="${gate.status}"><td><b>${gate.key}</b></td><td>${gate.question}<br><span class="muted">${gate.scopes.join(", ")}</span></td>
+<td>${gate.status}${gate.resolvedBy ? html` by ${gate.resolvedBy} ${when(gate.resolvedAt, now)}` : ""}${gate.note ? html`: “${gate.note}”` : ""}</td>
+<td>${gate.status === "open" && buttons ? gateForm(state.goal.id, gate.key, buttons) : ""}</td></tr>`,
+  );
+  const receipts = d.gateEvents.map(
+    (e) =>
+      html`<tr><td>${e.at.toISOString()}</td><td>${e.type}</td><td>${who(e)}</td><td><code>${JSON.stringify(e.data)}</code></td></tr>`,
+  );
+  const timeline = [...d.ticks].reverse().map((t) => {
+    const tick = state.ticks.find((k) => k.number === t.number);
+    const evidence = tick ? state.evidence.filter((e) => e.tickId === tick.id) : [];
+    const handoff = tick ? state.handoffs.find((h) => h.tickId === tick.id) : undefined;
+    return html`<tr class="${t.outcome ?? ""}"><td>#${t.number}</td><td>${t.todo}</td>
+<td>${t.outcome ?? "running"}${t.failure ? html` (${t.failure})` : ""}<br><span class="muted">${when(t.startedAt, now)}</span></td>
+<td>${evidence.map((e) => html`<div>[${e.kind}] ${e.summary}</div>`)}${handoff ? html`<pre>done: ${handoff.done}\nnext: ${handoff.next}</pre>` : ""}</td>
+<td>${t.cost ? `${usd(t.cost.usd)} · ${t.cost.runnerMinutes.toFixed(1)} min` : "—"}</td></tr>`;
+  });
+  return page(
+    `${g.repo}#${g.issueNumber}`,
+    html`<section><h2>${g.title}</h2><p><span class="pill">${g.status}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
+<p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p></section>
+<section><h2>Todo board</h2><table><tr>${board}</tr></table></section>
+${section("Gates", "No gate was ever opened.", gates)}
+${section("Gate history (receipts)", "No gate event yet.", receipts)}
+${section("Tick timeline", "No tick has run yet.", timeline)}
+<section><h2>Cost over time</h2>${costChart(d.ticks)}</section>`,
+  );
+}

@@ -1,0 +1,43 @@
+/** The page shell, shared styles and small formatting helpers of the dashboard. */
+import { type HtmlValue, html, SafeHtml } from "./escape-html.ts";
+
+const CSS = `
+body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1f2328;background:#f6f8fa}
+header{background:#24292f;color:#fff;padding:8px 16px}header a{color:#fff;text-decoration:none}
+main{padding:16px;max-width:1100px}section{background:#fff;border:1px solid #d0d7de;border-radius:6px;margin:0 0 16px;padding:8px 16px}
+h2{font-size:16px}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:4px 8px;border-top:1px solid #eaeef2;vertical-align:top}
+.muted{color:#656d76}.pill{border-radius:10px;padding:0 8px;background:#eaeef2;font-size:12px}
+.open{background:#fff8c5}.approved,.done{background:#dafbe1}.rejected,.failed{background:#ffebe9}
+form.gate{display:inline}button{cursor:pointer;margin-left:4px}
+.chart path{stroke:#0969da;stroke-width:2}.chart circle{fill:#0969da}.chart .axis{stroke:#8c959f}.chart text{font-size:11px;fill:#656d76}
+pre{white-space:pre-wrap;margin:0}`;
+
+// Progressive enhancement only: confirm before a decision; the forms work without JS.
+const JS = `document.querySelectorAll("form.gate").forEach(function(f){f.addEventListener("submit",function(e){
+var b=e.submitter;if(b&&b.value==="reject"&&!confirm("Reject this gate?"))e.preventDefault();});});`;
+
+export function page(title: string, body: HtmlValue): SafeHtml {
+  return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>${title} · LoopX</title>
+<style>${rawCss()}</style></head><body><header><a href="/loopx">LoopX</a> · ${title}</header>
+<main>${body}</main><script>${rawJs()}</script></body></html>`;
+}
+
+// Our own constants, never user text: the only SafeHtml built from a plain string.
+const rawCss = (): SafeHtml => new SafeHtml(CSS);
+const rawJs = (): SafeHtml => new SafeHtml(JS);
+
+export function when(d: Date | null, now: Date): string {
+  if (!d) return "—";
+  const s = Math.round((d.getTime() - now.getTime()) / 1000);
+  const abs = Math.abs(s);
+  const span =
+    abs < 90 ? `${abs}s` : abs < 5400 ? `${Math.round(abs / 60)}m` : `${Math.round(abs / 3600)}h`;
+  return s >= 0 ? `in ${span}` : `${span} ago`;
+}
+
+export const usd = (n: number) => `$${n.toFixed(2)}`;
+
+export function section(title: string, empty: string, rows: SafeHtml[]): SafeHtml {
+  return html`<section><h2>${title}</h2>${rows.length === 0 ? html`<p class="muted">${empty}</p>` : html`<table>${rows}</table>`}</section>`;
+}

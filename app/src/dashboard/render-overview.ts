@@ -1,0 +1,60 @@
+/** The overview page: what needs you, what is running, what is scheduled, what is done. */
+import type { GoalSummary } from "@loopx/store";
+import type { Overview } from "./dashboard-data.ts";
+import { html, type SafeHtml } from "./escape-html.ts";
+import { page, section, usd, when } from "./render-layout.ts";
+
+/** Approve/reject buttons exist only in the loopback demo; `csrf` is the per-process token. */
+export interface GateButtons {
+  csrf: string;
+}
+
+export function goalLink(g: GoalSummary): SafeHtml {
+  return html`<a href="/loopx/goals/${encodeURIComponent(g.id)}">${g.repo}#${g.issueNumber}</a> ${g.title}`;
+}
+
+export function gateForm(goalId: string, gateKey: string, buttons: GateButtons): SafeHtml {
+  return html`<form class="gate" method="post" action="/loopx/gates">
+<input type="hidden" name="csrf" value="${buttons.csrf}"><input type="hidden" name="goal" value="${goalId}">
+<input type="hidden" name="gate" value="${gateKey}">
+<button type="submit" name="decision" value="approve" data-gate="${gateKey}">Approve ${gateKey}</button>
+<button type="submit" name="decision" value="reject" data-gate="${gateKey}">Reject ${gateKey}</button></form>`;
+}
+
+export function renderOverview(o: Overview, buttons: GateButtons | null, notice: string): SafeHtml {
+  const gates = o.openGates.map(
+    ({ goal, gate }) =>
+      html`<tr class="open"><td>${goalLink(goal)}</td><td><b>${gate.key}</b> ${gate.question}<br>
+<span class="muted">scopes: ${gate.scopes.join(", ")} · opened ${when(gate.openedAt, o.now)}</span></td>
+<td>${buttons ? gateForm(goal.id, gate.key, buttons) : html`<span class="muted">comment <code>/loopx approve ${gate.key}</code> on the issue</span>`}</td></tr>`,
+  );
+  const stalled = o.stalled.map(
+    (s) =>
+      html`<tr><td>${goalLink(s.goal)}</td><td><span class="pill">${s.route}</span> ${s.reason}</td><td>${s.instruction}</td></tr>`,
+  );
+  const paused = o.paused.map(
+    (g) =>
+      html`<tr><td>${goalLink(g)}</td><td>paused: ${g.statusReason || "no reason given"}</td></tr>`,
+  );
+  const running = o.running.map(
+    (l) =>
+      html`<tr><td>${goalLink(l.goal)}</td><td>tick ${l.tick} on ${l.todo}</td><td>started ${when(l.startedAt, o.now)}, lease ends ${when(l.leaseExpiresAt, o.now)}</td></tr>`,
+  );
+  const scheduled = o.scheduled.map(
+    (g) => html`<tr><td>${goalLink(g)}</td><td>next wake ${when(g.nextWakeAt, o.now)}</td></tr>`,
+  );
+  const done = o.done.map(
+    (g) =>
+      html`<tr><td>${goalLink(g)}</td><td>${g.status}</td><td>${g.spent.ticks} ticks · ${usd(g.spent.usd)}</td></tr>`,
+  );
+  return page(
+    "Overview",
+    html`${notice ? html`<p class="notice">${notice}</p>` : ""}
+${section("Gates waiting for you", "No gate is open.", gates)}
+${section("Stalled goals", "Nothing is stalled.", stalled)}
+${section("Paused (invalid configs and pauses)", "Nothing is paused.", paused)}
+${section("Running now", "No slice holds a lease.", running)}
+${section("Scheduled", "No wake is scheduled.", scheduled)}
+${section("Done", "No goal has finished yet.", done)}`,
+  );
+}

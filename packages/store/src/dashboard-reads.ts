@@ -1,0 +1,141 @@
+/**
+ * Read-only queries for the dashboard and the `loopx status` API: lists across goals and a
+ * goal's full history (the aggregate keeps only a recent window). Nothing here writes.
+ */
+import { Actor, Cost } from "@loopx/core";
+import { and, desc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "./db.ts";
+import * as s from "./schema/index.ts";
+
+export interface GoalSummary {
+  id: string;
+  repo: string;
+  issueNumber: number;
+  title: string;
+  status: string;
+  statusReason: string;
+  nextWakeAt: Date | null;
+  spent: { usd: number; runnerMinutes: number; ticks: number };
+  updatedAt: Date;
+}
+
+const Title = z.object({ title: z.string() });
+const Spent = Cost.extend({ ticks: z.number().int().nonnegative() });
+
+/** The newest goals first (at most `limit`), whatever their status. */
+export async function listGoalSummaries(db: Db, limit = 200): Promise<GoalSummary[]> {
+  const rows = await db.select().from(s.goals).orderBy(desc(s.goals.updatedAt)).limit(limit);
+  return rows.map((r) => {
+    const spent = Spent.parse(r.spent);
+    return {
+      id: r.id,
+      repo: `${r.repoOwner}/${r.repoName}`,
+      issueNumber: r.issueNumber,
+      title: Title.parse(r.objective).title,
+      status: r.status,
+      statusReason: r.statusReason,
+      nextWakeAt: r.nextWakeAt,
+      spent: { usd: spent.usd, runnerMinutes: spent.runnerMinutes, ticks: spent.ticks },
+      updatedAt: r.updatedAt,
+    };
+  });
+}
+
+export interface LiveLease {
+  goalId: string;
+  tick: number;
+  todo: string;
+  startedAt: Date;
+  leaseExpiresAt: Date;
+}
+
+/** Ticks still open (a slice is running, or its lease has lapsed and awaits the sweep). */
+export async function liveLeases(db: Db): Promise<LiveLease[]> {
+  const rows = await db
+    .select()
+    .from(s.ticks)
+    .where(isNull(s.ticks.finishedAt))
+    .orderBy(s.ticks.startedAt);
+  return rows.map((r) => ({
+    goalId: r.goalId,
+    tick: r.number,
+    todo: r.todo,
+    startedAt: r.startedAt,
+    leaseExpiresAt: r.leaseExpiresAt,
+  }));
+}
+
+export interface TickRecord {
+  number: number;
+  todo: string;
+  startedAt: Date;
+  finishedAt: Date | null;
+  outcome: string | null;
+  failure: string | null;
+  cost: Cost | null;
+}
+
+/** Every tick of a goal, oldest first: the timeline and the cost chart. */
+export async function goalTicks(db: Db, goalId: string): Promise<TickRecord[]> {
+  const rows = await db
+    .select()
+    .from(s.ticks)
+    .where(eq(s.ticks.goalId, goalId))
+    .orderBy(s.ticks.number);
+  return rows.map((r) => ({
+    number: r.number,
+    todo: r.todo,
+    startedAt: r.startedAt,
+    finishedAt: r.finishedAt,
+    outcome: r.outcome,
+    failure: r.failure,
+    cost: r.cost === null ? null : Cost.parse(r.cost),
+  }));
+}
+
+export interface GoalEvent {
+  type: string;
+  actor: Actor;
+  at: Date;
+  data: Record<string, unknown>;
+}
+
+const EventData = z.record(z.string(), z.unknown());
+
+/** A goal's events of some types, oldest first (gate history: `gate.` prefix). */
+export async function goalEvents(db: Db, goalId: string, typePrefix: string): Promise<GoalEvent[]> {
+  const rows = await db
+    .select()
+    .from(s.events)
+    .where(eq(s.events.goalId, goalId))
+    .orderBy(s.events.id);
+  return rows
+    .filter((r) => r.type.startsWith(typePrefix))
+    .map((r) => ({
+      type: r.type,
+      actor: Actor.parse(r.actor),
+      at: r.at,
+      data: EventData.parse(r.data),
+    }));
+}
+
+/** The goal of one issue by repository name (the CLI and the API name goals as owner/repo#N). */
+export async function goalIdByName(
+  db: Db,
+  owner: string,
+  repo: string,
+  issueNumber: number,
+): Promise<string | null> {
+  const [row] = await db
+    .select({ id: s.goals.id })
+    .from(s.goals)
+    .where(
+      and(
+        eq(s.goals.repoOwner, owner),
+        eq(s.goals.repoName, repo),
+        eq(s.goals.issueNumber, issueNumber),
+      ),
+    );
+  return row?.id ?? null;
+}

@@ -1,0 +1,70 @@
+/** Shared steps of the dashboard scenarios: the app with its dashboard on, and a fake slice. */
+import { randomUUID } from "node:crypto";
+import { applyTickResult, claimNext } from "@loopx/core";
+import type { DashboardMode } from "../../app/src/dashboard/index.ts";
+import { type Harness, startHarness } from "../support/app-harness.ts";
+
+/** The app on the sandbox with the dashboard in `mode`; demo buttons act as alice. */
+export async function startDashboardHarness(mode: DashboardMode): Promise<Harness> {
+  const h = await startHarness();
+  const demoOwner = {
+    login: "alice",
+    token: h.sandbox.createUserToken("alice"),
+    apiUrl: h.sandbox.url,
+  };
+  await h.restart({ dashboard: { mode, demoOwner } });
+  return h;
+}
+
+export interface FakeSlice {
+  summary: string;
+  done: string;
+  usd: number;
+}
+
+/**
+ * One slice as the tick API would record it: a claim under a lease, then the result. The
+ * kernel's own transitions, so the dashboard reads what a real tick leaves behind.
+ */
+export async function recordSlice(h: Harness, goalId: string, slice: FakeSlice): Promise<void> {
+  const tickId = randomUUID();
+  const leaseToken = `lease-${randomUUID()}`;
+  let todo = "";
+  const claimed = await h.store.apply(goalId, (s, now) => {
+    const out = claimNext(
+      s,
+      { tickId, leaseToken, agent: "test", harness: "shell", run: null, leaseTtlMs: 600_000 },
+      { actor: { kind: "app" }, now, newId: randomUUID },
+    );
+    return out.result;
+  });
+  if (!claimed.ok) throw new Error(`claim refused: ${claimed.refusal.message}`);
+  todo = claimed.state.ticks.find((t) => t.id === tickId)?.todo ?? "";
+  const finished = await h.store.apply(goalId, (s, now) =>
+    applyTickResult(
+      s,
+      {
+        tickId,
+        leaseToken,
+        result: {
+          todo,
+          outcome: "progress",
+          // Validated progress, so the goal does not back off between the two slices.
+          validation: { command: "npm test", exitCode: 0, passed: true },
+          evidence: [{ kind: "log", summary: slice.summary }],
+          handoff: { done: slice.done, next: "keep going" },
+          cost: { usd: slice.usd, tokens: 100, runnerMinutes: 2 },
+        },
+      },
+      { actor: { kind: "app" }, now, newId: randomUUID },
+    ),
+  );
+  if (!finished.ok) throw new Error(`result refused: ${finished.refusal.message}`);
+  h.app.outbox.kick();
+  await h.settle();
+}
+
+export async function get(url: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.text() };
+}
