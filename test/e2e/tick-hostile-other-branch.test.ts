@@ -43,6 +43,7 @@ describe("e2e: an agent-side push to a non-loopx branch is refused", () => {
     const { run: done, jobs, logs } = await finishRun(h, run.id);
     await h.settle();
     expect(done.conclusion, logs).toBe("success");
+    expect(jobs.report?.log).toContain(`loopx/${issue}-T1`);
 
     expect(repo.branches.get("main")).toBe(mainBefore);
     expect([...repo.branches.keys()].sort()).toEqual([`loopx/${issue}-T1`, "main"]);
