@@ -19,6 +19,7 @@ import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
 import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
+import { openPullOnPush } from "./pulls/on-pushed.ts";
 import { type ReconcileResult, reconcileDeliveries } from "./reconcile-deliveries.ts";
 import {
   createScheduler,
@@ -148,9 +149,18 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   });
   const middleware = await createNodeMiddleware(() => {}, { probot, webhooksPath: WEBHOOK_PATH });
   // Tick API calls and scheduler passes commit transitions whose GitHub writes wait in the outbox.
+  const extraOnPushed = opts.tickApi?.onPushed;
   const tickApi = createTickApi(
     { ...deps, appGitHub: createOctokitAppPort(await probot.auth()) },
-    { ...opts.tickApi, onCommitted: () => outbox.kick() },
+    {
+      ...opts.tickApi,
+      onCommitted: () => outbox.kick(),
+      // Issue 6: a pushed todo branch gets its pull request (queued, written by the outbox).
+      onPushed: async (apiDeps, event) => {
+        if (await openPullOnPush(apiDeps, event)) outbox.kick();
+        await extraOnPushed?.(apiDeps, event);
+      },
+    },
   );
   const scheduler = createScheduler(deps, { ...opts.scheduler, onCommitted: () => outbox.kick() });
 

@@ -1,6 +1,7 @@
 import { GitHubError, type GitHubPort, type IssueRef, readKey, withKey } from "@loopx/github";
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
+import { createPullVerbs } from "./octokit-pulls.ts";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -26,19 +27,6 @@ const CommentResponse = z.object({
   id: z.number(),
   body: z.string().optional().nullable(),
   user: z.object({ login: z.string() }).nullable(),
-});
-
-const PullResponse = z.object({
-  number: z.number(),
-  state: z.enum(["open", "closed"]),
-  merged: z.boolean().nullable().optional(),
-  user: z.object({ login: z.string() }).nullable(),
-  head: z.object({ sha: z.string(), ref: z.string() }),
-  base: z.object({ ref: z.string() }),
-  requested_reviewers: z
-    .array(z.object({ login: z.string() }))
-    .nullable()
-    .optional(),
 });
 
 /** Octokit's RequestError, read without trusting its shape. */
@@ -271,25 +259,7 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         return z.object({ default_branch: z.string() }).parse(data).default_branch;
       }),
 
-    getPull: (repo, number) =>
-      call(`reading ${repo.owner}/${repo.repo}#${number}`, async () => {
-        const { data } = await octokit.rest.pulls.get({
-          owner: repo.owner,
-          repo: repo.repo,
-          pull_number: number,
-        });
-        const p = PullResponse.parse(data);
-        return {
-          number: p.number,
-          headSha: p.head.sha,
-          headRef: p.head.ref,
-          baseRef: p.base.ref,
-          state: p.state,
-          merged: p.merged ?? false,
-          author: p.user?.login ?? "ghost",
-          requestedReviewers: (p.requested_reviewers ?? []).map((r) => r.login),
-        };
-      }),
+    ...createPullVerbs(octokit, call),
 
     requestReviewers: (repo, number, logins) =>
       call(`requesting reviews on ${repo.owner}/${repo.repo}#${number}`, async () => {

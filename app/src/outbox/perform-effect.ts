@@ -13,6 +13,7 @@ import { markDispatched, type OutboxItem, type Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
+import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
 
 export interface EffectContext {
@@ -128,6 +129,8 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return createSubIssue(ctx.deps, port, state, effect.todo);
     case "review_request":
       return requestReview(port, state, effect);
+    case "open_pull_request":
+      return openPullRequest(ctx.deps, port, state, effect);
   }
 }
 

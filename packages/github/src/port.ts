@@ -34,6 +34,39 @@ export interface PullSnapshot {
   merged: boolean;
   author: string;
   requestedReviewers: string[];
+  /** `owner/name` of the head's repository; null when the fork was deleted. */
+  headRepo: string | null;
+  draft: boolean;
+  /** GitHub computes it lazily after a push: null means "not known yet". */
+  mergeable: boolean | null;
+  mergeableState: string | null;
+  mergeCommitSha: string | null;
+  body: string;
+}
+
+/** One check run on a commit, reduced to what the PR monitor decides on. */
+export interface CheckSnapshot {
+  name: string;
+  status: "pending" | "success" | "failure";
+  url: string | null;
+}
+
+/** One submitted review on a pull request. */
+export interface ReviewSnapshot {
+  id: number;
+  author: string;
+  state: "approved" | "changes_requested" | "commented" | "dismissed" | "pending";
+  commitId: string;
+  body: string;
+  submittedAt: Date | null;
+  url: string | null;
+}
+
+export interface NewPull {
+  title: string;
+  head: string;
+  base: string;
+  body: string;
 }
 
 export interface CommentRef {
@@ -90,6 +123,17 @@ export interface GitHubPort {
     number: number,
     logins: string[],
   ): Promise<{ requested: string[]; refused: string[] }>;
+  /** Open pull requests whose head is `branch` in this very repository (forks excluded). */
+  findPullsByHead(repo: RepoName, branch: string): Promise<PullSnapshot[]>;
+  createPull(repo: RepoName, pull: NewPull): Promise<PullSnapshot>;
+  updatePull(
+    repo: RepoName,
+    number: number,
+    patch: { title?: string; body?: string },
+  ): Promise<void>;
+  /** Check runs on a commit (the latest run per name). */
+  listChecks(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
+  listReviews(repo: RepoName, number: number): Promise<ReviewSnapshot[]>;
   /** `.github/loopx.yml` parsed from YAML, or null when the file does not exist. */
   readConfig(repo: RepoName): Promise<unknown>;
 }

@@ -94,6 +94,27 @@ export function renderStatusComment(
     if (open.length > 20) out.push(`- …and ${open.length - 20} more open gates`);
   }
 
+  if (state.pullRequests.length > 0) {
+    out.push("", "#### Pull requests");
+    for (const pr of state.pullRequests.slice(0, 20)) {
+      const todo = pr.todo ? ` for ${pr.todo}` : " (linked)";
+      const checks = pr.monitor.checks;
+      const failed = checks.filter((c) => c.status === "failure").length;
+      const seen =
+        pr.state !== "open" || checks.length === 0
+          ? ""
+          : failed > 0
+            ? ` · ${failed} failing check${failed === 1 ? "" : "s"}`
+            : checks.some((c) => c.status === "pending")
+              ? " · checks running"
+              : " · checks green";
+      out.push(`- #${pr.number}${todo} · ${pr.state}${seen}`);
+    }
+    if (state.pullRequests.length > 20) {
+      out.push(`- …and ${state.pullRequests.length - 20} more`);
+    }
+  }
+
   const handoff = [...state.handoffs].sort(
     (a, b) => b.createdAt.getTime() - a.createdAt.getTime(),
   )[0];

@@ -1,0 +1,177 @@
+import type {
+  CheckSnapshot,
+  GitHubPort,
+  PullSnapshot,
+  RepoName,
+  ReviewSnapshot,
+} from "@loopx/github";
+import type { ProbotOctokit } from "probot";
+import { z } from "zod";
+
+type Octokit = InstanceType<typeof ProbotOctokit>;
+
+/** The pull-request verbs of the port (split from octokit-port.ts to keep modules small). */
+export type PullVerbs = Pick<
+  GitHubPort,
+  "getPull" | "findPullsByHead" | "createPull" | "updatePull" | "listChecks" | "listReviews"
+>;
+
+type Call = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
+
+const PullResponse = z.object({
+  number: z.number(),
+  state: z.enum(["open", "closed"]),
+  merged: z.boolean().nullable().optional(),
+  draft: z.boolean().nullable().optional(),
+  mergeable: z.boolean().nullable().optional(),
+  mergeable_state: z.string().nullable().optional(),
+  merge_commit_sha: z.string().nullable().optional(),
+  body: z.string().nullable().optional(),
+  user: z.object({ login: z.string() }).nullable(),
+  head: z.object({
+    sha: z.string(),
+    ref: z.string(),
+    repo: z.object({ full_name: z.string() }).nullable().optional(),
+  }),
+  base: z.object({ ref: z.string() }),
+  requested_reviewers: z
+    .array(z.object({ login: z.string() }))
+    .nullable()
+    .optional(),
+});
+
+export function toPullSnapshot(raw: unknown): PullSnapshot {
+  const p = PullResponse.parse(raw);
+  return {
+    number: p.number,
+    headSha: p.head.sha,
+    headRef: p.head.ref,
+    baseRef: p.base.ref,
+    state: p.state,
+    merged: p.merged ?? false,
+    author: p.user?.login ?? "ghost",
+    requestedReviewers: (p.requested_reviewers ?? []).map((r) => r.login),
+    headRepo: p.head.repo?.full_name ?? null,
+    draft: p.draft ?? false,
+    mergeable: p.mergeable ?? null,
+    mergeableState: p.mergeable_state ?? null,
+    mergeCommitSha: p.merge_commit_sha ?? null,
+    body: p.body ?? "",
+  };
+}
+
+const CheckRun = z.object({
+  id: z.number(),
+  name: z.string(),
+  status: z.string(),
+  conclusion: z.string().nullable().optional(),
+  details_url: z.string().nullable().optional(),
+  html_url: z.string().nullable().optional(),
+});
+
+/** Conclusions that block a merge; neutral and skipped do not. */
+const FAILED = new Set(["failure", "timed_out", "cancelled", "action_required", "stale"]);
+
+function checkStatus(run: z.infer<typeof CheckRun>): CheckSnapshot["status"] {
+  if (run.status !== "completed") return "pending";
+  return FAILED.has(run.conclusion ?? "") ? "failure" : "success";
+}
+
+const Review = z.object({
+  id: z.number(),
+  user: z.object({ login: z.string() }).nullable(),
+  state: z.string(),
+  commit_id: z.string().nullable().optional(),
+  body: z.string().nullable().optional(),
+  submitted_at: z.string().nullable().optional(),
+  html_url: z.string().nullable().optional(),
+});
+
+const REVIEW_STATES = {
+  APPROVED: "approved",
+  CHANGES_REQUESTED: "changes_requested",
+  COMMENTED: "commented",
+  DISMISSED: "dismissed",
+} as const;
+
+const ReviewState = z.enum(["APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED"]);
+
+function reviewState(state: string): ReviewSnapshot["state"] {
+  const known = ReviewState.safeParse(state);
+  return known.success ? REVIEW_STATES[known.data] : "pending";
+}
+
+export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
+  const where = (repo: RepoName) => `${repo.owner}/${repo.repo}`;
+  return {
+    getPull: (repo, number) =>
+      call(`reading ${where(repo)}#${number}`, async () => {
+        const { data } = await octokit.rest.pulls.get({ ...repo, pull_number: number });
+        return toPullSnapshot(data);
+      }),
+
+    findPullsByHead: (repo, branch) =>
+      call(`listing ${where(repo)}'s pull requests from ${branch}`, async () => {
+        const { data } = await octokit.rest.pulls.list({
+          ...repo,
+          state: "open",
+          head: `${repo.owner}:${branch}`,
+          per_page: 100,
+        });
+        const full = where(repo).toLowerCase();
+        // `head` filters by owner:branch; a fork's PR never counts as the todo branch's.
+        return data
+          .map(toPullSnapshot)
+          .filter((p) => p.headRef === branch && p.headRepo?.toLowerCase() === full);
+      }),
+
+    createPull: (repo, pull) =>
+      call(`opening a pull request from ${pull.head} in ${where(repo)}`, async () => {
+        const { data } = await octokit.rest.pulls.create({ ...repo, ...pull });
+        return toPullSnapshot(data);
+      }),
+
+    updatePull: (repo, number, patch) =>
+      call(`updating ${where(repo)}#${number}`, async () => {
+        await octokit.rest.pulls.update({ ...repo, pull_number: number, ...patch });
+      }),
+
+    listChecks: (repo, ref) =>
+      call(`reading the checks of ${ref.slice(0, 12)} in ${where(repo)}`, async () => {
+        const { data } = await octokit.rest.checks.listForRef({ ...repo, ref, per_page: 100 });
+        const runs = z.array(CheckRun).parse(data.check_runs);
+        // Re-runs add runs under the same name: the newest one (largest id) is the verdict.
+        const latest = new Map<string, z.infer<typeof CheckRun>>();
+        for (const run of runs) {
+          const seen = latest.get(run.name);
+          if (!seen || seen.id < run.id) latest.set(run.name, run);
+        }
+        return [...latest.values()].map((run) => ({
+          name: run.name,
+          status: checkStatus(run),
+          url: run.details_url ?? run.html_url ?? null,
+        }));
+      }),
+
+    listReviews: (repo, number) =>
+      call(`reading the reviews of ${where(repo)}#${number}`, async () => {
+        const { data } = await octokit.rest.pulls.listReviews({
+          ...repo,
+          pull_number: number,
+          per_page: 100,
+        });
+        return z
+          .array(Review)
+          .parse(data)
+          .map((r) => ({
+            id: r.id,
+            author: r.user?.login ?? "ghost",
+            state: reviewState(r.state),
+            commitId: r.commit_id ?? "",
+            body: r.body ?? "",
+            submittedAt: r.submitted_at ? new Date(r.submitted_at) : null,
+            url: r.html_url ?? null,
+          }));
+      }),
+  };
+}

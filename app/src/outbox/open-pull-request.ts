@@ -1,0 +1,49 @@
+import { type Effect, type GoalState, trackPullRequest } from "@loopx/core";
+import { type GitHubPort, renderPullBody, renderPullTitle } from "@loopx/github";
+import type { AppDeps } from "../deps.ts";
+
+type OpenPull = Extract<Effect, { kind: "open_pull_request" }>;
+
+/**
+ * Performs `open_pull_request`: the todo branch's PR, opened with the app's own identity (so
+ * the repository's CI runs on it), or — when the app already has one open for that head —
+ * updated in place; never a second one. Then the goal tracks it (trackPullRequest), so the
+ * status comment lists it and the PR monitor follows it. A PR someone else opened on a LoopX
+ * branch is not adopted: it joins only through `/loopx link` by a writer.
+ */
+export async function openPullRequest(
+  deps: AppDeps,
+  port: GitHubPort,
+  state: GoalState,
+  effect: OpenPull,
+): Promise<void> {
+  const todo = state.todos.find((t) => t.key === effect.todo);
+  if (!todo || state.goal.status === "done" || state.goal.status === "stopped") return;
+  const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
+  const bot = await port.botLogin();
+  const open = await port.findPullsByHead(repo, effect.branch);
+  const own = open.find((p) => p.author === bot);
+  const title = renderPullTitle(todo);
+  const body = renderPullBody(state, todo);
+  let pull = own;
+  if (pull) {
+    if (pull.body !== body) await port.updatePull(repo, pull.number, { title, body });
+  } else if (open.length > 0) {
+    deps.log.info(
+      `${effect.branch} already has #${open[0]?.number} by someone else; LoopX does not adopt it (use /loopx link).`,
+    );
+    return;
+  } else {
+    const base = await port.defaultBranch(repo);
+    pull = await port.createPull(repo, { title, head: effect.branch, base, body });
+  }
+  const tracked = await deps.store.apply(state.goal.id, (s, now) =>
+    trackPullRequest(
+      s,
+      { number: pull.number, todo: todo.key, headRef: effect.branch, headSha: pull.headSha },
+      { actor: { kind: "app" }, now, newId: deps.newId },
+    ),
+  );
+  // Already tracked at this head, or the goal finished meanwhile: nothing to retry.
+  if (!tracked.ok) deps.log.info(`#${pull.number}: ${tracked.refusal.message}`);
+}

@@ -1,0 +1,88 @@
+/**
+ * Plays one productive tick through the tick API, as the workflow's jobs would: ask (claim a
+ * todo), push its branch to the sandbox (the report job's push), report the result, then
+ * tell the App the branch was pushed. Shared by the pr-*.test.ts scenarios.
+ */
+import { AskResponse, PushedResponse, ResultResponse } from "@loopx/core";
+import { Octokit } from "@octokit/rest";
+import type { TickHarness } from "./tick-api-harness.ts";
+
+export interface PlayedTick {
+  tickId: string;
+  todo: string;
+  branch: string;
+  sha: string;
+}
+
+let nextRun = 7000;
+
+export async function playTick(
+  h: TickHarness,
+  issue: number,
+  files: Record<string, string | null>,
+): Promise<PlayedTick> {
+  const runId = nextRun++;
+  const asked = await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId));
+  const claim = AskResponse.parse(asked.body);
+  if (!claim.run) throw new Error(`expected a run, got: ${claim.reason}`);
+  // The agent's commit on the todo branch (the sandbox commits what the report job pushes).
+  const sha = h.sandbox.push(h.repo.fullName, claim.branch, files, "alice", `${claim.todo} work`);
+  const reported = await h.post(
+    `/api/v1/ticks/${claim.tickId}/result`,
+    {
+      leaseToken: claim.leaseToken,
+      result: {
+        todo: claim.todo,
+        outcome: "progress",
+        validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
+        commits: [{ sha, message: `${claim.todo} work` }],
+        handoff: { done: `Worked on ${claim.todo}.`, next: "Review it.", questions: [] },
+        cost: { usd: 0.25, tokens: 1000, runnerMinutes: 3 },
+      },
+    },
+    await h.token(runId),
+  );
+  if (reported.status !== 200) {
+    throw new Error(`result refused: ${JSON.stringify(reported.body)}`);
+  }
+  ResultResponse.parse(reported.body);
+  await pushed(h, runId, claim.tickId, claim.leaseToken, claim.branch, sha);
+  return { tickId: claim.tickId, todo: claim.todo, branch: claim.branch, sha };
+}
+
+/** POST …/pushed for a head of the tick's branch. */
+export async function pushed(
+  h: TickHarness,
+  runId: number,
+  tickId: string,
+  leaseToken: string,
+  branch: string,
+  headSha: string,
+): Promise<PushedResponse> {
+  const answer = await h.post(
+    `/api/v1/ticks/${tickId}/pushed`,
+    { leaseToken, branch, headSha },
+    await h.token(runId),
+  );
+  if (answer.status !== 200) throw new Error(`pushed refused: ${JSON.stringify(answer.body)}`);
+  return PushedResponse.parse(answer.body);
+}
+
+/** A person's REST client on the sandbox (a PAT), e.g. to review, merge or open a PR. */
+export function personClient(h: TickHarness, login: string): Octokit {
+  return new Octokit({
+    baseUrl: h.sandbox.url,
+    auth: h.sandbox.createUserToken(login),
+    request: { retries: 0 },
+  });
+}
+
+/** The open PRs of acme/widgets, as GitHub lists them. */
+export async function openPulls(h: TickHarness) {
+  const { data } = await personClient(h, "alice").rest.pulls.list({
+    owner: "acme",
+    repo: "widgets",
+    state: "all",
+  });
+  return data;
+}
