@@ -1,0 +1,108 @@
+/** Parses the command line, runs one command, and turns failures into a line and an exit code. */
+import { Octokit } from "@octokit/rest";
+import { CliError, EXIT } from "./api-client.ts";
+import { doctor, exitCodeFor } from "./doctor.ts";
+import { status } from "./status.ts";
+
+export interface CliIo {
+  env: Readonly<Record<string, string | undefined>>;
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = `usage:
+  loopx status [--url http://127.0.0.1:3000] [--goal owner/repo#N] [--json]
+  loopx doctor owner/repo [--json]   (GITHUB_TOKEN; GITHUB_API_URL for GHES or the sandbox)
+exit codes: 0 fine, 1 problems found, 2 usage, 3 app or GitHub unreachable, 4 not found`;
+
+function parseFlags(args: string[]): { positional: string[]; flags: Map<string, string | true> } {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] ?? "";
+    if (!a.startsWith("--")) {
+      positional.push(a);
+      continue;
+    }
+    const [name, inline] = a.slice(2).split("=", 2);
+    const next = args[i + 1];
+    if (inline !== undefined) flags.set(name ?? "", inline);
+    else if (name !== "json" && next !== undefined && !next.startsWith("--")) {
+      flags.set(name ?? "", next);
+      i++;
+    } else flags.set(name ?? "", true);
+  }
+  return { positional, flags };
+}
+
+function goalRef(raw: string) {
+  const m = /^([^/\s]+)\/([^#\s]+)#(\d+)$/.exec(raw);
+  if (!m?.[1] || !m[2] || !m[3]) {
+    throw new CliError(`--goal must look like owner/repo#12 (got "${raw}")`, EXIT.usage);
+  }
+  return { owner: m[1], repo: m[2], number: Number(m[3]) };
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  const { positional, flags } = parseFlags(rest);
+  const str = (name: string) => {
+    const v = flags.get(name);
+    return typeof v === "string" ? v : undefined;
+  };
+  const json = flags.has("json");
+  if (command === "status") {
+    const goal = str("goal");
+    return status(
+      {
+        url: str("url") ?? io.env.LOOPX_URL ?? "http://127.0.0.1:3000",
+        goal: goal ? goalRef(goal) : null,
+        json,
+      },
+      io.out,
+    );
+  }
+  if (command === "doctor") {
+    const m = /^([^/\s]+)\/([^/\s]+)$/.exec(positional[0] ?? "");
+    if (!m?.[1] || !m[2])
+      throw new CliError("doctor needs a repository: loopx doctor owner/repo", EXIT.usage);
+    const token = io.env.GITHUB_TOKEN;
+    if (!token) {
+      throw new CliError(
+        "GITHUB_TOKEN is not set: export a token that can read the repository.",
+        EXIT.usage,
+      );
+    }
+    const octokit = new Octokit({
+      auth: token,
+      baseUrl: io.env.GITHUB_API_URL ?? "https://api.github.com",
+      request: { retries: 0 },
+    });
+    const findings = await doctor(octokit, m[1], m[2]);
+    if (json) io.out(JSON.stringify({ repository: `${m[1]}/${m[2]}`, findings }, null, 2));
+    else for (const f of findings) io.out(`${f.level.padEnd(4)} ${f.message}`);
+    const code = exitCodeFor(findings);
+    if (!json)
+      io.out(code === EXIT.ok ? "doctor: no problems found" : "doctor: fix the failures above");
+    return code;
+  }
+  if (command === "help" || flags.has("help")) {
+    io.out(USAGE);
+    return EXIT.ok;
+  }
+  io.err(command ? `unknown command "${command}"\n${USAGE}` : USAGE);
+  return EXIT.usage;
+}
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(`loopx: ${error.message}`);
+      return error.exitCode;
+    }
+    io.err(`loopx: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.unreachable;
+  }
+}

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Harness } from "../support/app-harness.ts";
+import { openTestGate, startGoal } from "../support/goal-steps.ts";
+import { runLoopx } from "./cli-steps.ts";
+import { recordSlice, startDashboardHarness } from "./dashboard-steps.ts";
+
+/** Scenario: `loopx status` reads a running app's API (never its database). */
+describe("e2e: loopx status against a running app", () => {
+  let h: Harness;
+  let number: number;
+  beforeAll(async () => {
+    h = await startDashboardHarness("demo");
+    let goalId: string;
+    ({ number, goalId } = await startGoal(h, "alice", "Make widgets faster"));
+    await recordSlice(h, goalId, { summary: "profiled", done: "profiled", usd: 0.4 });
+    await openTestGate(h, goalId, { question: "May I deploy?", scopes: ["deploy"] });
+  });
+  afterAll(() => h.close());
+
+  it("lists goals with the gates waiting, the next wake and the spend", async () => {
+    const r = await runLoopx(["status", "--url", h.appUrl]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`acme/widgets#${number} active: Make widgets faster`);
+    expect(r.stdout).toContain("gates waiting: G1");
+    expect(r.stdout).toContain("1 ticks · $0.40");
+  });
+
+  it("shows one goal, and --json for scripts", async () => {
+    const one = await runLoopx(["status", "--url", h.appUrl, "--goal", `acme/widgets#${number}`]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain("G1 open: May I deploy?");
+    const json = await runLoopx(["status", "--url", h.appUrl, "--json"]);
+    expect(JSON.parse(json.stdout).goals[0].openGates).toEqual(["G1"]);
+  });
+
+  it("exit codes: 4 for a goal that does not exist, 3 for an app that is not there, 2 for usage", async () => {
+    const missing = await runLoopx(["status", "--url", h.appUrl, "--goal", "acme/widgets#999"]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain("no LoopX goal on acme/widgets#999");
+    const down = await runLoopx(["status", "--url", "http://127.0.0.1:9"]);
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain("cannot reach the LoopX app");
+    expect((await runLoopx(["status", "--goal", "nonsense"])).code).toBe(2);
+  });
+});
