@@ -1,0 +1,145 @@
+/**
+ * `npm run bench:tick`: the tick's figures (issue 5, "Performance"), on the sandbox with the
+ * real App and the committed action bundle as child processes. Figures, not pass criteria.
+ *
+ *   wait decision: action start → decision for a wait tick — `node action/dist/index.js`
+ *                  (phase ask) from spawn to exit, median over repeats (target < 1 s); the
+ *                  App's share (the POST alone) is shown beside it
+ *   requests:      GitHub requests in one productive tick (ask → shell slice → report → the
+ *                  App's outbox), from the sandbox's request log (target ≤ 3 content writes:
+ *                  the sandbox's content-creating class, as GitHub's secondary limits count
+ *                  them); every write is listed by operation. The follow-up tick's dispatch
+ *                  is never run here, so the App may dispatch it more than once.
+ *   bundle:        action/dist/index.js, raw and gzipped
+ *
+ *   npx tsx bench/tick.ts      # BENCH_REPEATS=N for more wait ticks (default 15)
+ */
+import { readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { AskResponse } from "@loopx/core";
+import { runAction } from "../action/test/support/run-action.ts";
+import { AUDIENCE, startTickHarness, type TickHarness } from "../test/support/tick-api-harness.ts";
+import { playTick } from "../test/support/tick-phases.ts";
+
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 15);
+const BUNDLE = resolve(import.meta.dirname, "../action/dist/index.js");
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+};
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+/** The ask step of run `runId` as the runner starts it; resolves with its wall time. */
+async function askStep(h: TickHarness, goal: number, runId: number) {
+  const ref = `${h.repo.fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
+  const c = h.sandbox.oidc.requestCredentials({
+    repository: h.repo.fullName,
+    repository_id: String(h.repo.id),
+    repository_owner: h.repo.owner,
+    repository_owner_id: String(h.repo.ownerId),
+    workflow_ref: ref,
+    job_workflow_ref: ref,
+    event_name: "workflow_dispatch",
+    run_id: String(runId),
+    run_attempt: "1",
+  });
+  const started = performance.now();
+  const run = await runAction(
+    { phase: "ask", goal: String(goal), "api-url": h.apiUrl, audience: AUDIENCE },
+    {
+      GITHUB_SERVER_URL: h.sandbox.url,
+      GITHUB_API_URL: h.sandbox.url,
+      ACTIONS_ID_TOKEN_REQUEST_URL: c.url,
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: c.token,
+    },
+  );
+  const elapsed = performance.now() - started;
+  if (run.code !== 0) throw new Error(`ask failed: ${run.errors.join("; ")}`);
+  return { elapsed, run };
+}
+
+async function waitDecision(h: TickHarness) {
+  const goal = await h.startGoal("Bench: wait", ["Held by another run"]);
+  const issue = goal.goal.issue.number;
+  // Another run holds the only todo: every later ask is a wait.
+  const first = await askStep(h, issue, 1);
+  if (first.run.outputs.run !== "true") throw new Error("the first ask did not claim");
+  await h.settle();
+  const cold = await askStep(h, issue, 2);
+  const spawn: number[] = [];
+  const api: number[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const { elapsed, run } = await askStep(h, issue, 100 + i);
+    if (run.outputs.run !== "false") throw new Error("expected a wait");
+    spawn.push(elapsed);
+    const t = performance.now();
+    const answer = await h.post("/api/v1/ticks", { goal: issue }, await h.token(1000 + i));
+    api.push(performance.now() - t);
+    if (AskResponse.parse(answer.body).run) throw new Error("expected a wait");
+  }
+  return { cold: cold.elapsed, spawn: median(spawn), api: median(api) };
+}
+
+async function productiveTick(h: TickHarness) {
+  const goal = await h.startGoal("Bench: progress", ["Write the widget list"]);
+  await h.settle();
+  const from = h.sandbox.requests().length;
+  const tick = await playTick(h, {
+    goal: goal.goal.issue.number,
+    runId: 5000,
+    agent: {
+      harness: "shell",
+      "shell-command": `echo gear > widgets.txt && printf '%s' '{"outcome":"progress","handoff":{"done":"Listed","next":"More"}}' > "$LOOPX_RESULT"`,
+    },
+  });
+  if (tick.report?.outputs.pushed !== "true") {
+    throw new Error(`the productive tick did not push: ${tick.report?.errors.join("; ")}`);
+  }
+  await h.settle();
+  const log = h.sandbox
+    .requests()
+    .slice(from)
+    .filter((r) => !r.path.startsWith("/.well-known/") && !r.path.startsWith("/_services/"));
+  const git = log.filter((r) => r.route === "git");
+  const rest = log.filter((r) => r.route !== "git");
+  const writes = rest.filter((r) => r.method !== "GET");
+  return {
+    total: log.length,
+    git: git.length,
+    reads: rest.length - writes.length,
+    writes: writes.map((r) => `${r.method} ${r.operationId ?? r.path} → ${r.status}`),
+    contentCreating: rest.filter((r) => r.contentCreating && r.status < 400).length,
+  };
+}
+
+/** The rate limit (60/min per repository) is for runaway workflows, not for a bench. */
+const harness = () => startTickHarness({ api: { rateLimit: { perMinute: 100_000, burst: 1000 } } });
+
+async function main() {
+  // Each figure on its own sandbox and App, so one goal's outbox never counts in another's.
+  const h1 = await harness();
+  const requests = await productiveTick(h1).finally(() => h1.close());
+  const h2 = await harness();
+  const wait = await waitDecision(h2).finally(() => h2.close());
+  const bytes = statSync(BUNDLE).size;
+  const gz = gzipSync(readFileSync(BUNDLE)).length;
+
+  console.log("tick bench (sandbox, real App, action bundle as child processes)");
+  console.log(
+    `  wait decision (action start → decision): median ${ms(wait.spawn)} over ${REPEATS} (target < 1 s); first wait: ${ms(wait.cold)}; the App's POST alone: median ${ms(wait.api)}`,
+  );
+  console.log(
+    `  productive tick: ${requests.total} GitHub requests — ${requests.reads} REST reads, ${requests.writes.length} REST writes, ${requests.git} git (smart HTTP); content-creating writes: ${requests.contentCreating} (target ≤ 3)`,
+  );
+  const counts = new Map<string, number>();
+  for (const w of requests.writes) counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (const [w, n] of counts) console.log(`    ${n} × ${w}`);
+  console.log(
+    `  action bundle: ${(bytes / 1024).toFixed(0)} KiB (${(gz / 1024).toFixed(0)} KiB gzipped)`,
+  );
+}
+
+await main();
