@@ -40371,6 +40371,7 @@ var Actor = external_exports.discriminatedUnion("kind", [
 ]);
 var Title = external_exports.string().trim().min(1, "must not be empty").max(256);
 var ShortText = external_exports.string().max(2e3);
+var Sha = external_exports.string().regex(/^[0-9a-f]{7,64}$/, "a git SHA (7 to 64 hex digits)");
 
 // ../packages/core/src/schemas/evidence.ts
 var EvidenceKind = external_exports.enum([
@@ -40383,14 +40384,16 @@ var EvidenceKind = external_exports.enum([
   "metric",
   "host_failure"
 ]);
-var Evidence = external_exports.object({
-  id: Uuid,
-  todo: TodoKey.nullable().default(null),
-  tickId: Uuid.nullable().default(null),
+var EvidenceInput = external_exports.object({
   kind: EvidenceKind,
   summary: external_exports.string().trim().min(1).max(500),
   url: external_exports.url().nullable().default(null),
-  sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).nullable().default(null),
+  sha: Sha.nullable().default(null)
+});
+var Evidence = EvidenceInput.extend({
+  id: Uuid,
+  todo: TodoKey.nullable().default(null),
+  tickId: Uuid.nullable().default(null),
   observedAt: Instant,
   stale: external_exports.boolean().default(false)
 });
@@ -40587,7 +40590,7 @@ var Gate = external_exports.object({
   /** The todo that asked for it, if any. */
   todo: TodoKey.nullable().default(null),
   /** A PR-bound gate approves exactly this head; a push reopens it. */
-  pr: external_exports.object({ number: external_exports.number().int().positive(), headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/) }).nullable().default(null),
+  pr: external_exports.object({ number: external_exports.number().int().positive(), headSha: Sha }).nullable().default(null),
   openedAt: Instant,
   resolvedBy: Login.nullable().default(null),
   resolvedAt: Instant.nullable().default(null),
@@ -40690,15 +40693,8 @@ var HarnessResult = external_exports.object({
   outcome: TickOutcome,
   failure: FailureKind.nullable().default(null),
   validation: Validation.nullable().default(null),
-  commits: external_exports.array(external_exports.object({ sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/), message: external_exports.string().max(1e3) })).max(100).default([]),
-  evidence: external_exports.array(
-    external_exports.object({
-      kind: EvidenceKind,
-      summary: external_exports.string().trim().min(1).max(500),
-      url: external_exports.url().nullable().default(null),
-      sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).nullable().default(null)
-    })
-  ).max(20).default([]),
+  commits: external_exports.array(external_exports.object({ sha: Sha, message: external_exports.string().max(1e3) })).max(100).default([]),
+  evidence: external_exports.array(EvidenceInput).max(20).default([]),
   handoff: HandoffInput,
   continuation: ContinuationInput.nullable().default(null),
   proposedTodos: external_exports.array(
@@ -40844,13 +40840,13 @@ var OpenGateInput = external_exports.object({
   scopes: external_exports.array(Scope).min(1, "a gate covers at least one scope").max(10),
   requestedFrom: external_exports.array(Login).default([]),
   todo: TodoKey.nullable().default(null),
-  pr: external_exports.object({ number: external_exports.number().int().positive(), headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/) }).nullable().default(null)
+  pr: external_exports.object({ number: external_exports.number().int().positive(), headSha: Sha }).nullable().default(null)
 });
 var ApproveGateInput = external_exports.object({
   gate: GateKey,
   note: ShortText.nullable().default(null),
   /** For a PR-bound gate: the head the approver saw (a review's commit_id). */
-  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).optional()
+  headSha: Sha.optional()
 });
 var RejectGateInput = external_exports.object({
   gate: GateKey,
@@ -40862,14 +40858,43 @@ var SetBudgetInput = external_exports.object({
   ceiling: CostLimits.default({})
 });
 var QueueNoteInput = external_exports.object({ text: external_exports.string().trim().min(1).max(4e3) });
-var AddEvidenceInput = external_exports.object({
-  kind: external_exports.enum(["test", "commit", "pr", "check", "log", "note", "metric", "host_failure"]),
-  summary: external_exports.string().trim().min(1).max(500),
-  todo: TodoKey.nullable().default(null),
-  url: external_exports.url().nullable().default(null),
-  sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/).nullable().default(null)
-});
+var AddEvidenceInput = EvidenceInput.extend({ todo: TodoKey.nullable().default(null) });
 var ReasonInput = external_exports.object({ reason: ShortText.default("") });
+
+// ../packages/core/src/schemas/pr-monitor.ts
+var PrCheck = external_exports.object({
+  name: external_exports.string().min(1).max(200),
+  status: external_exports.enum(["pending", "success", "failure"]),
+  url: external_exports.url().nullable().default(null)
+});
+var ChangesRequested = external_exports.object({
+  id: external_exports.number().int().positive(),
+  by: Login,
+  /** The head the review was written against. */
+  commitId: Sha,
+  /** The review's text: untrusted prose, only ever shown to an agent as fenced data. */
+  body: external_exports.string().max(4e3),
+  at: Instant,
+  url: external_exports.url().nullable().default(null)
+});
+var PrMonitor = external_exports.object({
+  /** False once the PR merged or closed: the watch ended. */
+  watching: external_exports.boolean().default(true),
+  draft: external_exports.boolean().default(false),
+  /** GitHub computes mergeability lazily: null means "not known yet", never "fine". */
+  mergeable: external_exports.boolean().nullable().default(null),
+  mergeableState: external_exports.string().max(40).nullable().default(null),
+  /** Checks of `checksSha` (only checks of the current head count). */
+  checks: external_exports.array(PrCheck).max(100).default([]),
+  checksSha: Sha.nullable().default(null),
+  changesRequested: ChangesRequested.nullable().default(null),
+  /** Every review thread resolved (GitHub's GraphQL; false when unknown). */
+  threadsResolved: external_exports.boolean().default(false),
+  /** Outcomes already acted on: the same failure announced again makes nothing new. */
+  fingerprints: external_exports.array(external_exports.string().max(300)).max(200).default([]),
+  repairAttempts: external_exports.number().int().nonnegative().default(0),
+  mergeCommitSha: Sha.nullable().default(null)
+});
 
 // ../packages/core/src/schemas/state.ts
 var Note = external_exports.object({
@@ -40886,8 +40911,10 @@ var PullRequest = external_exports.object({
   number: external_exports.number().int().positive(),
   todo: TodoKey.nullable(),
   headRef: external_exports.string().min(1),
-  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
-  state: PullRequestState
+  headSha: Sha,
+  state: PullRequestState,
+  /** What the PR monitor last read; rows stored before it existed parse with the defaults. */
+  monitor: PrMonitor.default(() => PrMonitor.parse({}))
 });
 var GoalState = external_exports.object({
   goal: Goal,
@@ -41022,7 +41049,11 @@ var EventType = external_exports.enum([
   "goal.repo_renamed",
   "goal.projections_refreshed",
   "todo.sub_issue_linked",
-  "todo.sub_issue_unlinked"
+  "todo.sub_issue_unlinked",
+  "pull_request.requested",
+  "pull_request.observed",
+  "pull_request.merged",
+  "pull_request.closed"
 ]);
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
@@ -41050,7 +41081,15 @@ var Effect = external_exports.discriminatedUnion("kind", [
     reason: external_exports.string().max(200),
     at: Instant
   }),
-  external_exports.object({ kind: external_exports.literal("close_issue"), key: external_exports.literal("close_issue") })
+  external_exports.object({ kind: external_exports.literal("close_issue"), key: external_exports.literal("close_issue") }),
+  /** Open the todo branch's PR with the app's identity, or update the one already open. */
+  external_exports.object({
+    kind: external_exports.literal("open_pull_request"),
+    key: external_exports.string(),
+    todo: TodoKey,
+    branch: external_exports.string().min(1),
+    headSha: external_exports.string().min(7)
+  })
 ]);
 var RefusalCode = external_exports.enum([
   "stale_version",
@@ -41109,10 +41148,42 @@ var LinkPullRequestInput = external_exports.object({
   state: external_exports.enum(["open", "closed", "merged"])
 });
 
+// ../packages/core/src/transitions/observe-pull-request.ts
+var Sha2 = external_exports.string().regex(/^[0-9a-f]{7,64}$/);
+var PrObservation = external_exports.object({
+  number: external_exports.number().int().positive(),
+  state: external_exports.enum(["open", "closed", "merged"]),
+  headSha: Sha2,
+  draft: external_exports.boolean().optional(),
+  mergeable: external_exports.boolean().nullable().optional(),
+  mergeableState: external_exports.string().max(40).nullable().optional(),
+  /** Checks of the given head; results for another head are ignored. */
+  checks: external_exports.object({ sha: Sha2, list: external_exports.array(PrCheck).max(100) }).optional(),
+  changesRequested: ChangesRequested.nullable().optional(),
+  threadsResolved: external_exports.boolean().optional(),
+  mergeCommitSha: Sha2.nullable().optional(),
+  /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
+  mergeGate: external_exports.boolean().default(true)
+});
+
 // ../packages/core/src/transitions/reopen-gate.ts
 var PullRequestPushedInput = external_exports.object({
   pr: external_exports.number().int().positive(),
   headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/)
+});
+
+// ../packages/core/src/transitions/track-pull-request.ts
+var Sha3 = external_exports.string().regex(/^[0-9a-f]{7,64}$/);
+var RequestPullRequestInput = external_exports.object({
+  todo: TodoKey,
+  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
+  headSha: Sha3
+});
+var TrackPullRequestInput = external_exports.object({
+  number: external_exports.number().int().positive(),
+  todo: TodoKey,
+  headRef: external_exports.string().min(1).max(255),
+  headSha: Sha3
 });
 
 // ../packages/harness/src/adapters/claude-code.ts
