@@ -4,6 +4,7 @@ import { ignored, type Outcome } from "../handlers/outcome.ts";
 import { COMMAND_HANDLERS } from "./handlers-commands.ts";
 import { ISSUE_HANDLERS } from "./handlers-issues.ts";
 import { LIFECYCLE_HANDLERS } from "./handlers-lifecycle.ts";
+import { PULL_HANDLERS } from "./handlers-pulls.ts";
 import { TICK_HANDLERS } from "./handlers-ticks.ts";
 import type { Handler } from "./on.ts";
 
@@ -13,6 +14,8 @@ export const HANDLERS: Record<string, Handler> = {
   ...COMMAND_HANDLERS,
   ...LIFECYCLE_HANDLERS,
   ...TICK_HANDLERS,
+  // After COMMAND_HANDLERS: its PR gate handlers are wrapped here with the PR monitor.
+  ...PULL_HANDLERS,
 };
 
 export async function processDelivery(deps: AppDeps, delivery: Delivery): Promise<Outcome> {

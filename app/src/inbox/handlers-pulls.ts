@@ -1,0 +1,117 @@
+import type { Delivery } from "@loopx/store";
+import { tables } from "@loopx/store";
+import { and, eq } from "drizzle-orm";
+import type { AppDeps } from "../deps.ts";
+import { onPullRequestPush } from "../handlers/on-pull-request-push.ts";
+import { onPullRequestReview } from "../handlers/on-pull-request-review.ts";
+import { ignored, type Outcome } from "../handlers/outcome.ts";
+import { monitorPull, type PullTarget } from "../pulls/monitor-pull.ts";
+import type { Repository } from "../webhooks/payloads.ts";
+import {
+  CheckRunChanged,
+  CheckSuiteChanged,
+  PullRequestChanged,
+  StatusChanged,
+} from "../webhooks/pull-payloads.ts";
+import { PullRequestEvent, PullRequestReviewEvent } from "../webhooks/review-payloads.ts";
+import { type Handler, on } from "./on.ts";
+
+const target = (installationId: number, repository: Repository, number: number): PullTarget => ({
+  installationId,
+  repoId: repository.id,
+  repo: { owner: repository.owner.login, repo: repository.name },
+  number,
+});
+
+/** Several PRs for one delivery: the delivery is marked with the last one that changed. */
+async function monitorAll(
+  deps: AppDeps,
+  delivery: Delivery,
+  targets: PullTarget[],
+): Promise<Outcome> {
+  let outcome: Outcome = ignored("no linked pull request");
+  for (const [i, t] of targets.entries()) {
+    const last = i === targets.length - 1;
+    const result = await monitorPull(deps, t, last ? delivery.deliveryId : null);
+    if (result.kind === "applied") outcome = result;
+  }
+  return outcome;
+}
+
+/**
+ * Runs a gate handler first (it keeps its replies and receipts), then the monitor. The
+ * delivery is marked by whichever committed; if both did, the monitor's write is unmarked
+ * and idempotent on a retry (fingerprints).
+ */
+function andMonitor<E extends { installation: { id: number }; repository: Repository }>(
+  first: (deps: AppDeps, delivery: Delivery, e: E) => Promise<Outcome>,
+  pr: (e: E) => number,
+) {
+  return async (deps: AppDeps, delivery: Delivery, e: E): Promise<Outcome> => {
+    const gated = await first(deps, delivery, e);
+    const t = target(e.installation.id, e.repository, pr(e));
+    const monitored = await monitorPull(
+      deps,
+      t,
+      gated.kind === "applied" ? null : delivery.deliveryId,
+    );
+    return gated.kind === "applied" ? gated : monitored;
+  };
+}
+
+/** PRs of this repository whose recorded head is `sha` (a commit status names no PR). */
+async function pullsWithHead(deps: AppDeps, repoId: number, sha: string): Promise<number[]> {
+  const { goals, pullRequests } = tables;
+  const rows = await deps.store.db
+    .selectDistinct({ number: pullRequests.number })
+    .from(pullRequests)
+    .innerJoin(goals, eq(goals.id, pullRequests.goalId))
+    .where(and(eq(goals.repoId, repoId), eq(pullRequests.headSha, sha)));
+  return rows.map((r) => r.number);
+}
+
+/**
+ * The PR monitor's webhooks (issue 6). `pull_request.synchronize` and
+ * `pull_request_review.submitted` keep their gate handlers and add the monitor.
+ */
+export const PULL_HANDLERS: Record<string, Handler> = {
+  pull_request: on(PullRequestChanged, (deps, delivery, e) =>
+    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+  ),
+  "pull_request.synchronize": on(
+    PullRequestEvent,
+    andMonitor(onPullRequestPush, (e) => e.pull_request.number),
+  ),
+  "pull_request_review.submitted": on(
+    PullRequestReviewEvent,
+    andMonitor(onPullRequestReview, (e) => e.pull_request.number),
+  ),
+  pull_request_review: on(PullRequestChanged, (deps, delivery, e) =>
+    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+  ),
+  pull_request_review_comment: on(PullRequestChanged, (deps, delivery, e) =>
+    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+  ),
+  "check_run.completed": on(CheckRunChanged, (deps, delivery, e) =>
+    monitorAll(
+      deps,
+      delivery,
+      e.check_run.pull_requests.map((p) => target(e.installation.id, e.repository, p.number)),
+    ),
+  ),
+  "check_suite.completed": on(CheckSuiteChanged, (deps, delivery, e) =>
+    monitorAll(
+      deps,
+      delivery,
+      e.check_suite.pull_requests.map((p) => target(e.installation.id, e.repository, p.number)),
+    ),
+  ),
+  status: on(StatusChanged, async (deps, delivery, e) => {
+    const numbers = await pullsWithHead(deps, e.repository.id, e.sha);
+    return monitorAll(
+      deps,
+      delivery,
+      numbers.map((n) => target(e.installation.id, e.repository, n)),
+    );
+  }),
+};

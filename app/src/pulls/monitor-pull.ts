@@ -1,0 +1,72 @@
+import { observePullRequest } from "@loopx/core";
+import type { RepoName } from "@loopx/github";
+import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../handlers/goal-context.ts";
+import { goalIdsForPull } from "../handlers/goal-lookups.ts";
+import { applied, ignored, type Outcome } from "../handlers/outcome.ts";
+import { loadRepoConfig } from "../repo-config.ts";
+import { readPull } from "./read-pull.ts";
+
+export interface PullTarget {
+  installationId: number;
+  repoId: number;
+  repo: RepoName;
+  number: number;
+}
+
+/**
+ * The PR monitor's step for one PR: every goal that follows it gets a fresh reading, and
+ * the kernel (observePullRequest) acts on its one outcome, once per fingerprint. Called for
+ * webhooks and by the reconcile backstop; a refusal (nothing new, watch ended) is quiet.
+ */
+export async function monitorPull(
+  deps: AppDeps,
+  target: PullTarget,
+  deliveryId: string | null,
+): Promise<Outcome> {
+  const ids = [];
+  for (const id of await goalIdsForPull(deps.store, target.repoId, target.number)) {
+    const state = await deps.store.loadGoal(id);
+    const pr = state?.pullRequests.find((p) => p.number === target.number);
+    if (state && pr?.monitor.watching && state.goal.status !== "done") ids.push(id);
+  }
+  if (ids.length === 0) return ignored(`no goal watches #${target.number}`);
+  const port = await deps.portFor(target.installationId);
+  const config = await loadRepoConfig(port, target.repo);
+  const rules = config.ok ? config.config.gates : [{ when: "merge" as const }];
+  const observation = await readPull(port, target.repo, target.number, {
+    owners: config.ok ? config.config.owners : [],
+    mergeGate: rules.some((r) => "when" in r && r.when === "merge"),
+  });
+  let outcome: Outcome = ignored(`nothing new on #${target.number}`);
+  for (const [i, id] of ids.entries()) {
+    const last = i === ids.length - 1;
+    const result = await deps.store.apply(
+      id,
+      (s, now) => observePullRequest(s, observation, transitionContext(deps, { kind: "app" }, now)),
+      last && deliveryId !== null ? { deliveryId } : {},
+    );
+    if (result.ok) outcome = applied;
+  }
+  return outcome;
+}
+
+/** The backstop: every watched PR of every active goal, read again (scheduler cadence). */
+export async function reconcilePulls(deps: AppDeps, goalIds: readonly string[]): Promise<number> {
+  let changed = 0;
+  for (const id of goalIds) {
+    const state = await deps.store.loadGoal(id);
+    if (!state || state.goal.status === "done") continue;
+    const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
+    for (const pr of state.pullRequests.filter((p) => p.monitor.watching)) {
+      const target = {
+        installationId: state.goal.installationId,
+        repoId: state.goal.repo.id,
+        repo,
+        number: pr.number,
+      };
+      if ((await monitorPull(deps, target, null)).kind === "applied") changed += 1;
+    }
+  }
+  return changed;
+}

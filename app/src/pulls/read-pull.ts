@@ -1,0 +1,80 @@
+import type { ChangesRequested, PrObservation } from "@loopx/core";
+import type { GitHubPort, RepoName, ReviewSnapshot } from "@loopx/github";
+import { actorFor } from "../authority.ts";
+
+/**
+ * The latest "changes requested" that still stands from someone with write access. A
+ * reviewer's later approval or dismissal withdraws theirs; reviews by people without write
+ * access (anyone can review a public repository) and by bots never count.
+ */
+async function standingChangeRequest(
+  port: GitHubPort,
+  repo: RepoName,
+  reviews: ReviewSnapshot[],
+  owners: readonly string[],
+): Promise<ChangesRequested | null> {
+  const latest = new Map<string, ReviewSnapshot>();
+  for (const r of reviews) {
+    if (r.state === "commented" || r.state === "pending") continue;
+    const seen = latest.get(r.author);
+    if (!seen || seen.id < r.id) latest.set(r.author, r);
+  }
+  const standing = [...latest.values()]
+    .filter((r) => r.state === "changes_requested" && /^[0-9a-f]{7,64}$/.test(r.commitId))
+    .sort((a, b) => b.id - a.id);
+  for (const review of standing) {
+    // Authority is read now, from the collaborators API — never from author_association.
+    const actor = await actorFor(port, repo, { login: review.author, type: "User" }, owners);
+    if (!actor.trusted) continue;
+    return {
+      id: review.id,
+      by: review.author,
+      commitId: review.commitId,
+      body: review.body.slice(0, 4000),
+      at: review.submittedAt ?? new Date(0),
+      url: review.url,
+    };
+  }
+  return null;
+}
+
+/**
+ * Reads one pull request fresh from GitHub (webhook payloads only say *that* something
+ * changed): state, head, draft, mergeability, the head's checks and the standing review.
+ */
+export async function readPull(
+  port: GitHubPort,
+  repo: RepoName,
+  number: number,
+  opts: { owners: readonly string[]; mergeGate: boolean },
+): Promise<PrObservation> {
+  const pull = await port.getPull(repo, number);
+  const state = pull.merged ? "merged" : pull.state;
+  if (state !== "open") {
+    return {
+      number,
+      state,
+      headSha: pull.headSha,
+      mergeCommitSha: pull.mergeCommitSha,
+      mergeGate: opts.mergeGate,
+    };
+  }
+  const [checks, reviews] = await Promise.all([
+    port.listChecks(repo, pull.headSha),
+    port.listReviews(repo, number),
+  ]);
+  return {
+    number,
+    state,
+    headSha: pull.headSha,
+    draft: pull.draft,
+    mergeable: pull.mergeable,
+    mergeableState: pull.mergeableState,
+    checks: {
+      sha: pull.headSha,
+      list: checks.map((c) => ({ name: c.name.slice(0, 200), status: c.status, url: c.url })),
+    },
+    changesRequested: await standingChangeRequest(port, repo, reviews, opts.owners),
+    mergeGate: opts.mergeGate,
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { Repository } from "./payloads.ts";
+
+/**
+ * What the PR monitor reads from pull request, check and status deliveries: only which PR
+ * (or which commit) changed. The facts themselves are read fresh from GitHub. Loose like
+ * payloads.ts: unknown fields are ignored.
+ */
+const Installation = z.object({ id: z.number() });
+const PrRef = z.object({ number: z.number().int().positive() });
+
+export const PullRequestChanged = z.object({
+  action: z.string(),
+  installation: Installation,
+  repository: Repository,
+  pull_request: PrRef,
+});
+export type PullRequestChanged = z.infer<typeof PullRequestChanged>;
+
+/** check_run and check_suite carry the same-repository PRs of their head. */
+export const CheckRunChanged = z.object({
+  action: z.string(),
+  installation: Installation,
+  repository: Repository,
+  check_run: z.object({
+    head_sha: z.string(),
+    pull_requests: z.array(PrRef).default([]),
+  }),
+});
+export type CheckRunChanged = z.infer<typeof CheckRunChanged>;
+
+export const CheckSuiteChanged = z.object({
+  action: z.string(),
+  installation: Installation,
+  repository: Repository,
+  check_suite: z.object({
+    head_sha: z.string(),
+    pull_requests: z.array(PrRef).default([]),
+  }),
+});
+export type CheckSuiteChanged = z.infer<typeof CheckSuiteChanged>;
+
+/** A commit status names only its commit: the PRs are those whose head it is. */
+export const StatusChanged = z.object({
+  installation: Installation,
+  repository: Repository,
+  sha: z.string(),
+});
+export type StatusChanged = z.infer<typeof StatusChanged>;
