@@ -135,4 +135,33 @@ describe("e2e: dashboard guard", () => {
       await h.close();
     }
   });
+
+  it("readonly with a session shows only goals in repositories the person can read, without buttons", async () => {
+    // A stand-in for GitHub App user OAuth: the header names who is signed in.
+    const h = await startDashboardHarness("readonly", {
+      session: async (req) => {
+        const login = req.headers["x-test-login"];
+        if (login === "rita") return { login, canRead: async (repo) => repo === "acme/widgets" };
+        if (login === "eve") return { login, canRead: async () => false };
+        return null;
+      },
+    });
+    try {
+      const { number, goalId } = await startGoal(h, "alice", "Visible to readers");
+      await openTestGate(h, goalId, { question: "Deploy?", scopes: ["deploy"] });
+      const as = (login: string, path: string) =>
+        fetch(`${h.appUrl}${path}`, { headers: { "x-test-login": login } });
+      const rita = await (await as("rita", "/loopx")).text();
+      expect(rita).toContain(`acme/widgets#${number}`);
+      expect(rita).not.toContain('value="approve"');
+      expect(rita).toContain("/loopx approve G1");
+      const eve = await (await as("eve", "/loopx")).text();
+      expect(eve).not.toContain("Visible to readers");
+      expect((await as("eve", `/loopx/goals/${goalId}`)).status).toBe(404);
+      expect((await as("eve", `/loopx/api/goals/acme/widgets/${number}`)).status).toBe(404);
+      expect((await as("rita", `/loopx/api/goals/acme/widgets/${number}`)).status).toBe(200);
+    } finally {
+      await h.close();
+    }
+  });
 });

@@ -1,18 +1,21 @@
 /** Shared steps of the dashboard scenarios: the app with its dashboard on, and a fake slice. */
 import { randomUUID } from "node:crypto";
 import { applyTickResult, claimNext } from "@loopx/core";
-import type { DashboardMode } from "../../app/src/dashboard/index.ts";
+import type { DashboardMode, DashboardOptions } from "../../app/src/dashboard/index.ts";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 
 /** The app on the sandbox with the dashboard in `mode`; demo buttons act as alice. */
-export async function startDashboardHarness(mode: DashboardMode): Promise<Harness> {
+export async function startDashboardHarness(
+  mode: DashboardMode,
+  extra: Omit<DashboardOptions, "mode"> = {},
+): Promise<Harness> {
   const h = await startHarness();
   const demoOwner = {
     login: "alice",
     token: h.sandbox.createUserToken("alice"),
     apiUrl: h.sandbox.url,
   };
-  await h.restart({ dashboard: { mode, demoOwner } });
+  await h.restart({ dashboard: { mode, demoOwner, ...extra } });
   return h;
 }
 

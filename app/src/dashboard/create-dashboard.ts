@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Store } from "@loopx/store";
 import type { Logger } from "../deps.ts";
 import { goalJson, goalsJson } from "./dashboard-api.ts";
-import { readGoal, readOverview } from "./dashboard-data.ts";
+import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
 import {
   type Commenter,
   type DemoOwner,
@@ -37,10 +37,18 @@ export interface DashboardOptions {
   /** Test hook: how the demo's comment is posted (default: the owner's user token). */
   commenter?: Commenter;
   /**
-   * Readonly only: who is signed in (null: nobody). GitHub App user OAuth is not built yet,
-   * so by default nobody is, and every page answers 401 saying what is needed.
+   * Readonly only: who is signed in (null: nobody), and which repositories they may read.
+   * TODO(issue 7): GitHub App user OAuth (login → callback → signed session cookie, `canRead`
+   * through the person's user token). Until then nobody is signed in by default, and every
+   * page answers 401 saying what is needed.
    */
-  session?: (req: IncomingMessage) => Promise<{ login: string } | null>;
+  session?: (req: IncomingMessage) => Promise<Viewer | null>;
+}
+
+export interface Viewer {
+  login: string;
+  /** Whether this person can read `owner/repo` on GitHub; goals elsewhere stay hidden. */
+  canRead(repo: string): Promise<boolean>;
 }
 
 export const DASHBOARD_PATH = "/loopx";
@@ -80,7 +88,9 @@ export function createDashboard(
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const api = path.startsWith(`${DASHBOARD_PATH}/api/`);
-    if (options.mode === "readonly" && !(await session(req))) {
+    const viewer = options.mode === "readonly" ? await session(req) : null;
+    const canSee: CanSee = viewer ? (repo) => viewer.canRead(repo) : everyone;
+    if (options.mode === "readonly" && !viewer) {
       if (api) sendJson(res, 401, { error: SIGN_IN_NEEDED });
       else
         sendHtml(
@@ -102,27 +112,30 @@ export function createDashboard(
     }
     if (path === DASHBOARD_PATH) {
       const notice = url.searchParams.get("notice") ?? "";
-      sendHtml(res, 200, renderOverview(await readOverview(store), buttons, notice));
+      sendHtml(res, 200, renderOverview(await readOverview(store, canSee), buttons, notice));
       return;
     }
     const goalPage = /^\/loopx\/goals\/([0-9a-f-]{36})$/.exec(path);
     if (goalPage?.[1]) {
-      const detail = await readGoal(store, goalPage[1]);
+      const detail = await readGoal(store, goalPage[1], canSee);
       if (!detail) sendHtml(res, 404, page("Not found", html`<p>There is no such goal.</p>`));
       else sendHtml(res, 200, renderGoal(detail, buttons));
       return;
     }
     if (path === `${DASHBOARD_PATH}/api/goals`) {
-      sendJson(res, 200, await goalsJson(store));
+      sendJson(res, 200, await goalsJson(store, canSee));
       return;
     }
     const oneGoal = /^\/loopx\/api\/goals\/([^/]+)\/([^/]+)\/(\d+)$/.exec(path);
     if (oneGoal?.[1] && oneGoal[2] && oneGoal[3]) {
       const body = await goalJson(
         store,
-        decodeURIComponent(oneGoal[1]),
-        decodeURIComponent(oneGoal[2]),
-        Number(oneGoal[3]),
+        {
+          owner: decodeURIComponent(oneGoal[1]),
+          repo: decodeURIComponent(oneGoal[2]),
+          number: Number(oneGoal[3]),
+        },
+        canSee,
       );
       if (body) sendJson(res, 200, body);
       else sendJson(res, 404, { error: `No goal on ${oneGoal[1]}/${oneGoal[2]}#${oneGoal[3]}.` });

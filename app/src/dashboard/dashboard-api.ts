@@ -1,9 +1,9 @@
 /** Read-only JSON for `loopx status` and scripts: the same model the pages render. */
 import { goalIdByName, type Store } from "@loopx/store";
-import { readGoal, readOverview } from "./dashboard-data.ts";
+import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
 
-export async function goalsJson(store: Store) {
-  const o = await readOverview(store);
+export async function goalsJson(store: Store, canSee: CanSee = everyone) {
+  const o = await readOverview(store, canSee);
   const gatesOf = (id: string) =>
     o.openGates.filter((g) => g.goal.id === id).map((g) => g.gate.key);
   const stalledOf = (id: string) => o.stalled.find((s) => s.goal.id === id)?.route ?? null;
@@ -30,9 +30,13 @@ export async function goalsJson(store: Store) {
   };
 }
 
-export async function goalJson(store: Store, owner: string, repo: string, issueNumber: number) {
-  const id = await goalIdByName(store.db, owner, repo, issueNumber);
-  const d = id ? await readGoal(store, id) : null;
+export async function goalJson(
+  store: Store,
+  goal: { owner: string; repo: string; number: number },
+  canSee: CanSee = everyone,
+) {
+  const id = await goalIdByName(store.db, goal.owner, goal.repo, goal.number);
+  const d = id ? await readGoal(store, id, canSee) : null;
   if (!d) return null;
   return {
     id: d.summary.id,

@@ -41,9 +41,24 @@ export interface Overview {
   goals: GoalSummary[];
 }
 
-export async function readOverview(store: Store): Promise<Overview> {
+/** Whether the person looking may see a repository's goals (readonly: their GitHub access). */
+export type CanSee = (repo: string) => Promise<boolean>;
+export const everyone: CanSee = async () => true;
+
+async function visibleGoals(store: Store, canSee: CanSee): Promise<GoalSummary[]> {
+  const all = await listGoalSummaries(store.db);
+  const seen = new Map<string, boolean>();
+  const out: GoalSummary[] = [];
+  for (const g of all) {
+    if (!seen.has(g.repo)) seen.set(g.repo, await canSee(g.repo));
+    if (seen.get(g.repo)) out.push(g);
+  }
+  return out;
+}
+
+export async function readOverview(store: Store, canSee: CanSee = everyone): Promise<Overview> {
   const now = await store.dbNow();
-  const goals = await listGoalSummaries(store.db);
+  const goals = await visibleGoals(store, canSee);
   const byId = new Map(goals.map((g) => [g.id, g]));
   const openGates: OpenGate[] = [];
   const stalled: Stalled[] = [];
@@ -86,9 +101,15 @@ export interface GoalDetail {
   ticks: TickRecord[];
 }
 
-export async function readGoal(store: Store, goalId: string): Promise<GoalDetail | null> {
+export async function readGoal(
+  store: Store,
+  goalId: string,
+  canSee: CanSee = everyone,
+): Promise<GoalDetail | null> {
   const state = await store.loadGoal(goalId);
   if (!state) return null;
+  // A goal the person may not see answers exactly like one that does not exist.
+  if (!(await canSee(`${state.goal.repo.owner}/${state.goal.repo.name}`))) return null;
   const now = await store.dbNow();
   const summary = (await listGoalSummaries(store.db)).find((g) => g.id === goalId);
   if (!summary) return null;
