@@ -1,7 +1,8 @@
 /** Parses the command line, runs one command, and turns failures into a line and an exit code. */
 import { Octokit } from "@octokit/rest";
 import { CliError, EXIT } from "./api-client.ts";
-import { doctor, exitCodeFor } from "./doctor.ts";
+import { checkDeployment, migrate } from "./deployment.ts";
+import { doctor, exitCodeFor, type Finding } from "./doctor.ts";
 import { status } from "./status.ts";
 
 export interface CliIo {
@@ -12,7 +13,9 @@ export interface CliIo {
 
 const USAGE = `usage:
   loopx status [--url http://127.0.0.1:3000] [--goal owner/repo#N] [--json]
-  loopx doctor owner/repo [--json]   (GITHUB_TOKEN; GITHUB_API_URL for GHES or the sandbox)
+  loopx doctor [--url http://app] [--json]   the deployment: settings, database, App credentials
+  loopx doctor owner/repo [--json]   a repository (GITHUB_TOKEN; GITHUB_API_URL for GHES or the sandbox)
+  loopx migrate                      applies the store's migrations to DATABASE_URL
 exit codes: 0 fine, 1 problems found, 2 usage, 3 app or GitHub unreachable, 4 not found`;
 
 function parseFlags(args: string[]): { positional: string[]; flags: Map<string, string | true> } {
@@ -43,6 +46,18 @@ function goalRef(raw: string) {
   return { owner: m[1], repo: m[2], number: Number(m[3]) };
 }
 
+/** Prints findings (lines, or JSON with `header` for scripts) and returns the exit code. */
+function report(findings: Finding[], header: Record<string, unknown> | null, io: CliIo): number {
+  const code = exitCodeFor(findings);
+  if (header) {
+    io.out(JSON.stringify({ ...header, findings }, null, 2));
+    return code;
+  }
+  for (const f of findings) io.out(`${f.level.padEnd(4)} ${f.message}`);
+  io.out(code === EXIT.ok ? "doctor: no problems found" : "doctor: fix the failures above");
+  return code;
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   const { positional, flags } = parseFlags(rest);
@@ -61,6 +76,30 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       },
       io.out,
     );
+  }
+  if (command === "migrate") {
+    const url = io.env.DATABASE_URL;
+    if (!url) {
+      throw new CliError(
+        "DATABASE_URL is not set: migrate runs against PostgreSQL; the app migrates its embedded PGlite store itself at start.",
+        EXIT.usage,
+      );
+    }
+    try {
+      const { applied } = await migrate(url);
+      io.out(`migrated: ${applied} migrations applied`);
+      return EXIT.ok;
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new CliError(
+        `migrating DATABASE_URL failed (${why}): check the URL and that the user may create tables.`,
+        EXIT.unreachable,
+      );
+    }
+  }
+  if (command === "doctor" && positional.length === 0) {
+    const findings = await checkDeployment(io.env, str("url") ?? io.env.LOOPX_URL ?? null);
+    return report(findings, json ? { deployment: true } : null, io);
   }
   if (command === "doctor") {
     const m = /^([^/\s]+)\/([^/\s]+)$/.exec(positional[0] ?? "");

@@ -37,6 +37,7 @@ export type {
 } from "./goals-repo.ts";
 export type { Delivery, DeliveryInput } from "./inbox.ts";
 export { DEFAULT_WINDOW, type LoadWindow } from "./load.ts";
+export { type MigrationStatus, migrationStatus } from "./migration-status.ts";
 export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
 export { createOpsStore, type OpsStore } from "./ops-store.ts";
 export type { OutboxItem } from "./outbox.ts";
