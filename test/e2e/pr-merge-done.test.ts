@@ -65,7 +65,7 @@ describe("e2e: merge gate, merge, completion", () => {
     expect(proof).toMatchObject({ kind: "pr", sha: merged.sha });
 
     const goalIssue = h.sandbox.issue("acme/widgets", issue);
-    expect(goalIssue.state).toBe("closed");
+    expect(goalIssue).toMatchObject({ state: "closed", state_reason: "completed" });
     const report = goalIssue.comments_list.find(
       (c) => readKey(String(c.body ?? "")) === "final_report",
     );
