@@ -35,8 +35,11 @@ export function chainTransitions(steps: readonly Step[]): Step {
       return first ?? { ok: false, refusal: { code: "invalid_input", message: "nothing to do" } };
     }
     const version = state.goal.version + 1;
+    // An explicit wake is keyed by version: renumber it to the chain's one version bump.
     const out = [...effects.values()].map((e) =>
-      e.kind === "dispatch" ? { ...e, key: `dispatch:v${version}` } : e,
+      e.kind === "dispatch" && e.key.startsWith("dispatch:v")
+        ? { ...e, key: `dispatch:v${version}` }
+        : e,
     );
     return {
       ok: true,

@@ -386,6 +386,43 @@ describe("applyTickResult", () => {
       expect(r.state.goal.spent.usd).toBe(cap.usd);
     },
   );
+  it("transitions between two ticks share one automatic wake: one dispatch, not one each", () => {
+    const done = expectOk(
+      applyTickResult(claimed(), { ...lease1, result: result() }, ctx(at(minutes(5)))),
+    );
+    // The push is recorded by the App, not by a person.
+    const later = expectOk(
+      addEvidence(
+        done.state,
+        { kind: "commit", summary: "pushed", sha: "abcdef1234" },
+        ctx(at(minutes(6))),
+      ),
+    );
+    const keys = [...done.effects, ...later.effects]
+      .filter((e) => e.kind === "dispatch")
+      .map((e) => e.key);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+    // The next tick's claim moves the key on: its own result wakes the loop again.
+    const next = expectOk(claimTodo(later.state, claimInput(2), ctx(at(minutes(7)))));
+    const after = expectOk(
+      applyTickResult(
+        next.state,
+        { tickId: uuid(502), leaseToken: "lease-token-2-xxxxxxxx", result: result() },
+        ctx(at(minutes(9))),
+      ),
+    );
+    const nextKey = after.effects.find((e) => e.kind === "dispatch")?.key;
+    expect(nextKey).toBeDefined();
+    expect(nextKey).not.toBe(keys[0]);
+    // A person's act after the machine's wake still wakes the loop on its own.
+    const note = expectOk(
+      queueNote(done.state, { text: "try the cache" }, ctx(at(minutes(6)), WRITER)),
+    );
+    const human = note.effects.find((e) => e.kind === "dispatch")?.key;
+    expect(human).toBeDefined();
+    expect(human).not.toBe(keys[0]);
+  });
   it("a failure keeps the todo ready and charges what was reported", () => {
     const r = expectOk(
       applyTickResult(

@@ -249,11 +249,16 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
   if (
     (decision.route === "run" || decision.route === "replan") &&
     decision.nextWakeAt !== null &&
-    decision.nextWakeAt.getTime() <= ctx.now.getTime()
+    decision.nextWakeAt.getTime() <= ctx.now.getTime() &&
+    !d.effects.some((e) => e.kind === "dispatch")
   ) {
+    // A person's act (an approval, a resume, a new todo) always wakes the loop. Machine-side
+    // transitions between two ticks (the result, the push, the PR link) share one wake, so
+    // the outbox sends one dispatch for them, not one each.
+    const human = ctx.actor.kind === "human";
     addEffect(d, {
       kind: "dispatch",
-      key: `dispatch:v${goal.version}`,
+      key: human ? `dispatch:v${goal.version}` : `dispatch:t${goal.counters.tick}`,
       reason: decision.reason.slice(0, 200),
       at: ctx.now,
     });

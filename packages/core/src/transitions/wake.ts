@@ -13,7 +13,7 @@ export function wakeGoal(state: GoalState, ctx: TransitionContext): TransitionRe
   if (isRefused(d)) return d;
   resetBackoff(d, "woken");
   emit(d, "goal.woken", {});
-  // The key commit() would use for its own dispatch: if decide() also wants a run, one wins.
+  // Explicit, so it is sent even when this tick's automatic wake already went out.
   addEffect(d, {
     kind: "dispatch",
     key: `dispatch:v${state.goal.version + 1}`,
