@@ -164,7 +164,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   );
   const scheduler = createScheduler(deps, { ...opts.scheduler, onCommitted: () => outbox.kick() });
 
-  const dashboard = createDashboard({ store, log }, opts.dashboard ?? { mode: "off" });
+  const dashboard = createDashboard(deps, opts.dashboard ?? { mode: "off" });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await tickApi(req, res)) return;

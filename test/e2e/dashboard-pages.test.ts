@@ -1,8 +1,9 @@
+import { decide } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { escapeHtml, html } from "../../app/src/dashboard/escape-html.ts";
 import type { Harness } from "../support/app-harness.ts";
-import { botComments, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
+import { botComments, comment, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
 import { get, recordSlice, startDashboardHarness } from "./dashboard-steps.ts";
 
 const GoalsList = z.object({ goals: z.array(z.record(z.string(), z.unknown())) });
@@ -58,12 +59,32 @@ describe("e2e: dashboard pages (demo)", () => {
     expect(body).toContain("done: cached");
     expect(body).toMatch(/<svg class="chart"[^>]*>/);
     expect(body).toContain("$0.75");
+    expect(body).toContain(`${h.sandbox.url}/acme/widgets/issues/${number}`);
     expect(body).not.toContain("<script>alert");
+  });
+
+  it("stalled and paused goals are listed under what needs you, with the reason", async () => {
+    const other = await startGoal(h, "alice", "Second goal");
+    await comment(h, "alice", other.number, "/loopx pause");
+    const { body } = await get(`${h.appUrl}/loopx`);
+    const paused = body.slice(body.indexOf("Paused"), body.indexOf("Running now"));
+    expect(paused).toContain(`acme/widgets#${other.number}`);
+    expect(paused).toContain("paused by alice");
+    // A goal without todos routes to replan: the loop waits for a plan, so it is stalled.
+    const fresh = await startGoal(h, "alice", "Third goal");
+    expect(decide(await goal(h, fresh.goalId), await h.store.dbNow(), "test").route).toBe("replan");
+    const again = await get(`${h.appUrl}/loopx`);
+    const stalled = again.body.slice(
+      again.body.indexOf("Stalled goals"),
+      again.body.indexOf("Paused"),
+    );
+    expect(stalled).toContain(`acme/widgets#${fresh.number}`);
+    expect(stalled).toContain(">replan<");
   });
 
   it("the JSON API summarises goals and one goal", async () => {
     const list = GoalsList.parse(await (await fetch(`${h.appUrl}/loopx/api/goals`)).json());
-    expect(list.goals[0]).toMatchObject({
+    expect(list.goals.find((g) => g.issueNumber === number)).toMatchObject({
       repo: "acme/widgets",
       issueNumber: number,
       openGates: ["G1"],

@@ -28,6 +28,8 @@ export type DashboardMode = "off" | "demo" | "readonly";
 export interface DashboardDeps {
   store: Store;
   log: Logger;
+  /** GitHub's web root, for links to the goal issues (acting stays on GitHub). */
+  serverUrl: string;
 }
 
 export interface DashboardOptions {
@@ -119,7 +121,7 @@ export function createDashboard(
     if (goalPage?.[1]) {
       const detail = await readGoal(store, goalPage[1], canSee);
       if (!detail) sendHtml(res, 404, page("Not found", html`<p>There is no such goal.</p>`));
-      else sendHtml(res, 200, renderGoal(detail, buttons));
+      else sendHtml(res, 200, renderGoal(detail, buttons, deps.serverUrl));
       return;
     }
     if (path === `${DASHBOARD_PATH}/api/goals`) {

@@ -14,7 +14,15 @@ function who(e: GoalEvent): string {
   return "LoopX";
 }
 
-export function renderGoal(d: GoalDetail, buttons: GateButtons | null): SafeHtml {
+function issueUrl(serverUrl: string, repo: string, issueNumber: number): string {
+  return `${serverUrl.replace(/\/+$/, "")}/${repo}/issues/${issueNumber}`;
+}
+
+export function renderGoal(
+  d: GoalDetail,
+  buttons: GateButtons | null,
+  serverUrl: string,
+): SafeHtml {
   const { state, summary: g, now } = d;
   const board = COLUMNS.map((status) => {
     const todos = state.todos.filter((t) => t.status === status);
@@ -44,7 +52,7 @@ export function renderGoal(d: GoalDetail, buttons: GateButtons | null): SafeHtml
   });
   return page(
     `${g.repo}#${g.issueNumber}`,
-    html`<section><h2>${g.title}</h2><p><span class="pill">${g.status}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
+    html`<section><h2>${g.title}</h2><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${g.status}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
 <p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p></section>
 <section><h2>Todo board</h2><table><tr>${board}</tr></table></section>
 ${section("Gates", "No gate was ever opened.", gates)}
