@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import {
   type AskRequest,
   type AskResponse,
-  branchName,
   buildBrief,
   type ClaimOutcome,
   type CostLimits,
@@ -11,6 +10,7 @@ import {
   type GoalState,
   type Refusal,
   type SliceLimits,
+  todoBranch,
 } from "@loopx/core";
 import { goalsOfRepo, installationStanding } from "@loopx/store";
 import { conflict, forbidden, invalidRequest, notFound, unavailable } from "./api-failure.ts";
@@ -161,7 +161,7 @@ function runAnswer(
     leaseToken: tick.leaseToken,
     leaseExpiresAt: tick.leaseExpiresAt,
     todo: tick.todo,
-    branch: branchName(state.goal.issue.number, tick.todo),
+    branch: todoBranch(state, tick.todo),
     harness: tick.harness,
     allowedTools: facts.config?.harness.allowedTools ?? [],
     validationCommand: state.goal.validationCommand ?? facts.config?.validationCommand ?? null,

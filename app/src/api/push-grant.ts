@@ -1,4 +1,4 @@
-import { branchName, type GoalState, type PushGrant, scopeCovers, type Tick } from "@loopx/core";
+import { type GoalState, type PushGrant, scopeCovers, type Tick, todoBranch } from "@loopx/core";
 import { GitHubError } from "@loopx/github";
 import { unavailable } from "./api-failure.ts";
 import type { TickApiContext } from "./authorize-call.ts";
@@ -34,7 +34,7 @@ export async function mintPushGrant(
     return {
       token: minted.token,
       expiresAt: minted.expiresAt,
-      branch: branchName(state.goal.issue.number, tick.todo),
+      branch: todoBranch(state, tick.todo),
       allowWorkflowPaths: workflowPathsApproved(state),
     };
   } catch (error) {

@@ -1,11 +1,11 @@
 import {
   addEvidence,
-  branchName,
   type GoalState,
   type PushedRequest,
   type PushedResponse,
   type PushRefusal,
   type Tick,
+  todoBranch,
 } from "@loopx/core";
 import { conflict, invalidRequest } from "./api-failure.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
@@ -45,7 +45,7 @@ export async function pushed(
       `Tick #${tick.number} has no accepted result; report the result first, then push with the token it returned.`,
     );
   }
-  const branch = branchName(state.goal.issue.number, tick.todo);
+  const branch = todoBranch(state, tick.todo);
   if (body.branch !== branch) {
     throw invalidRequest(`Tick #${tick.number} works on ${branch}, not ${body.branch}.`);
   }

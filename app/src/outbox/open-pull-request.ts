@@ -17,7 +17,9 @@ export async function openPullRequest(
   state: GoalState,
   effect: OpenPull,
 ): Promise<void> {
-  const todo = state.todos.find((t) => t.key === effect.todo);
+  // A monitor todo pushes its PR's branch: the PR keeps describing the todo it was opened for.
+  const tracked = state.pullRequests.find((p) => p.headRef === effect.branch && p.todo !== null);
+  const todo = state.todos.find((t) => t.key === (tracked?.todo ?? effect.todo));
   if (!todo || state.goal.status === "done" || state.goal.status === "stopped") return;
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const bot = await port.botLogin();
@@ -37,7 +39,7 @@ export async function openPullRequest(
     const base = await port.defaultBranch(repo);
     pull = await port.createPull(repo, { title, head: effect.branch, base, body });
   }
-  const tracked = await deps.store.apply(state.goal.id, (s, now) =>
+  const recorded = await deps.store.apply(state.goal.id, (s, now) =>
     trackPullRequest(
       s,
       { number: pull.number, todo: todo.key, headRef: effect.branch, headSha: pull.headSha },
@@ -45,5 +47,5 @@ export async function openPullRequest(
     ),
   );
   // Already tracked at this head, or the goal finished meanwhile: nothing to retry.
-  if (!tracked.ok) deps.log.info(`#${pull.number}: ${tracked.refusal.message}`);
+  if (!recorded.ok) deps.log.info(`#${pull.number}: ${recorded.refusal.message}`);
 }

@@ -13,6 +13,20 @@ export function branchName(issueNumber: number, todoKey: string): string {
   return `loopx/${issueNumber}-${todoKey}`;
 }
 
+/**
+ * The branch a todo's tick works on and pushes: its own, except for a todo the PR monitor
+ * made for one of LoopX's own PRs (repair, review, rebase) — that one fixes the PR where it
+ * is, on the PR's branch. A PR a person linked keeps its branch theirs: the todo gets its own.
+ */
+export function todoBranch(state: GoalState, todoKey: string): string {
+  const issue = state.goal.issue.number;
+  const own = new RegExp(`^loopx/${issue}-T[1-9][0-9]*$`);
+  const served = state.pullRequests.find(
+    (p) => p.state === "open" && p.monitor.todos.includes(todoKey) && own.test(p.headRef),
+  );
+  return served?.headRef ?? branchName(issue, todoKey);
+}
+
 export interface BriefOptions {
   /** What decide() told the agent to do; defaults to a plain one-slice instruction. */
   agentInstruction?: string;
@@ -78,7 +92,7 @@ export function buildBrief(
     repo: `${goal.repo.owner}/${goal.repo.name}`,
     issue: goal.issue.number,
     tick: tick ? { id: tick.id, number: tick.number } : null,
-    branch: branchName(goal.issue.number, todo.key),
+    branch: todoBranch(state, todo.key),
     objective: {
       title: goal.objective.title,
       body: goal.objective.authorTrusted ? goal.objective.body : null,

@@ -5,6 +5,7 @@ import {
   type PrObservation,
   PullRequest,
   prOutcome,
+  todoBranch,
 } from "../src/index.ts";
 import { APP, ctx, expectOk, expectRefused, state, T0, todo } from "./fixtures.ts";
 
@@ -231,5 +232,20 @@ describe("observePullRequest", () => {
     expect(expectRefused(observePullRequest(linked(), failing(), ctx(T0, human))).code).toBe(
       "not_authorized",
     );
+  });
+});
+
+describe("todoBranch", () => {
+  it("a monitor todo of LoopX's own PR works on the PR's branch; others on their own", () => {
+    const s = linked({ todos: ["T2"] });
+    expect(todoBranch(s, "T2")).toBe("loopx/42-T1");
+    expect(todoBranch(s, "T1")).toBe("loopx/42-T1");
+    const foreign = state({
+      todos: [todo("T1"), todo("T2")],
+      pullRequests: [
+        PullRequest.parse({ ...pr(), headRef: "feature", monitor: { todos: ["T2"] } }),
+      ],
+    });
+    expect(todoBranch(foreign, "T2")).toBe("loopx/42-T2");
   });
 });

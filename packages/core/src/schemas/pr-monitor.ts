@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Instant, Login, Sha } from "./primitives.ts";
+import { Instant, Login, Sha, TodoKey } from "./primitives.ts";
 
 /** One check on the PR's head, as GitHub last reported it (check runs and commit statuses). */
 export const PrCheck = z.object({
@@ -42,6 +42,8 @@ export const PrMonitor = z.object({
   /** Outcomes already acted on: the same failure announced again makes nothing new. */
   fingerprints: z.array(z.string().max(300)).max(200).default([]),
   repairAttempts: z.number().int().nonnegative().default(0),
+  /** Todos the monitor made for this PR (repair, review, rebase): they work on its branch. */
+  todos: z.array(TodoKey).max(100).default([]),
   mergeCommitSha: Sha.nullable().default(null),
 });
 export type PrMonitor = z.infer<typeof PrMonitor>;

@@ -4,6 +4,7 @@ import { finalReportText } from "../final-report.ts";
 import { type PrOutcome, prOutcome, sameSha } from "../pr-outcome.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
+import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
@@ -95,25 +96,26 @@ function onMerged(d: Draft, pr: PullRequest): void {
   });
   emit(d, "pull_request.merged", { pr: pr.number, sha });
   d.checklist = true;
-  const todo = d.state.todos.find((t) => t.key === pr.todo);
-  if (!todo || todo.status === "done" || todo.status === "dropped") return;
-  const open = d.state.todos.filter(
-    (t) => t.key !== todo.key && t.status !== "done" && t.status !== "dropped",
-  );
-  todo.status = "done";
-  todo.claim = null;
-  todo.updatedAt = d.ctx.now;
-  todo.completion = {
-    // Work remains elsewhere: the goal goes on; nothing remains: the merge finished it.
-    continuation:
-      open.length > 0
-        ? { kind: "goal_active" }
-        : { kind: "no_followup", reason: `merged in #${pr.number}` },
-    evidenceIds: [evidence],
-    tickId: null,
-    at: d.ctx.now,
-  };
-  emit(d, "todo.completed", { todo: todo.key, by: `#${pr.number}`, evidence });
+  const servedKeys = new Set([...(pr.todo ? [pr.todo] : []), ...pr.monitor.todos]);
+  const isOpen = (t: Todo) => t.status !== "done" && t.status !== "dropped";
+  const served = d.state.todos.filter((t) => servedKeys.has(t.key) && isOpen(t));
+  // Work remains elsewhere: the goal goes on; nothing remains: the merge finished it.
+  const rest = d.state.todos.filter((t) => !servedKeys.has(t.key) && isOpen(t));
+  for (const todo of served) {
+    todo.status = "done";
+    todo.claim = null;
+    todo.updatedAt = d.ctx.now;
+    todo.completion = {
+      continuation:
+        rest.length > 0
+          ? { kind: "goal_active" }
+          : { kind: "no_followup", reason: `merged in #${pr.number}` },
+      evidenceIds: [evidence],
+      tickId: null,
+      at: d.ctx.now,
+    };
+    emit(d, "todo.completed", { todo: todo.key, by: `#${pr.number}`, evidence });
+  }
 }
 
 function onClosed(d: Draft, pr: PullRequest): void {
@@ -129,6 +131,11 @@ function onClosed(d: Draft, pr: PullRequest): void {
   d.state.goal.replanRequested = true;
   emit(d, "goal.replan_requested", { reason: `#${pr.number} was closed unmerged` });
   resetBackoff(d, `#${pr.number} closed`);
+}
+
+/** The todo works on this PR: it runs on the PR's branch and completes when the PR merges. */
+function serve(pr: PullRequest, todo: Todo): void {
+  pr.monitor.todos = [...pr.monitor.todos, todo.key].slice(-100);
 }
 
 function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean): void {
@@ -152,12 +159,15 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
         });
       }
       const names = outcome.failing.map((c) => c.name).join(", ");
-      appendTodo(d, {
-        title: `Fix failing checks on #${n}: ${names}`.slice(0, 256),
-        detail: renderDataBlock(`failing checks of #${n}`, checkLines(outcome.failing), 1800),
-        kind: "repair",
-        origin: "pr-monitor",
-      });
+      serve(
+        pr,
+        appendTodo(d, {
+          title: `Fix failing checks on #${n}: ${names}`.slice(0, 256),
+          detail: renderDataBlock(`failing checks of #${n}`, checkLines(outcome.failing), 1800),
+          kind: "repair",
+          origin: "pr-monitor",
+        }),
+      );
       resetBackoff(d, `checks failed on #${n}`);
       return;
     }
@@ -171,21 +181,27 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
     case "review": {
       const review = pr.monitor.changesRequested;
       if (!review) return;
-      appendTodo(d, {
-        title: `Address @${review.by}'s review on #${n}`,
-        detail: renderDataBlock(`review by @${review.by} on #${n}`, review.body, 1800),
-        kind: "review",
-        origin: "pr-monitor",
-      });
+      serve(
+        pr,
+        appendTodo(d, {
+          title: `Address @${review.by}'s review on #${n}`,
+          detail: renderDataBlock(`review by @${review.by} on #${n}`, review.body, 1800),
+          kind: "review",
+          origin: "pr-monitor",
+        }),
+      );
       resetBackoff(d, `changes requested on #${n}`);
       return;
     }
     case "rebase":
-      appendTodo(d, {
-        title: `Update #${n}'s branch: it conflicts with its base`,
-        kind: "rebase",
-        origin: "pr-monitor",
-      });
+      serve(
+        pr,
+        appendTodo(d, {
+          title: `Update #${n}'s branch: it conflicts with its base`,
+          kind: "rebase",
+          origin: "pr-monitor",
+        }),
+      );
       resetBackoff(d, `#${n} conflicts`);
       return;
     case "draft":

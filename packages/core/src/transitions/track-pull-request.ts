@@ -79,11 +79,11 @@ export function trackPullRequest(
   if (isRefused(d)) return d;
   const known = d.state.pullRequests.find((p) => p.number === parsed.number);
   if (known) {
-    if (known.headSha === parsed.headSha && known.todo === parsed.todo) {
+    // A repair or review todo pushes the PR's branch: the PR still serves its first todo.
+    if (known.headSha === parsed.headSha) {
       return refuse("duplicate", `#${parsed.number} is already tracked at this head.`);
     }
     known.headSha = parsed.headSha;
-    known.todo = parsed.todo;
   } else {
     d.state.pullRequests.push({
       number: parsed.number,
