@@ -1,8 +1,13 @@
+import { IncomingMessage, ServerResponse } from "node:http";
+import { Socket } from "node:net";
 import { decide } from "@loopx/core";
+import { openStore } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { escapeHtml, html } from "../../app/src/dashboard/escape-html.ts";
+import { createDashboard } from "../../app/src/dashboard/index.ts";
 import type { Harness } from "../support/app-harness.ts";
+import { sharedPglite } from "../support/databases.ts";
 import { botComments, comment, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
 import { get, recordSlice, startDashboardHarness } from "./dashboard-steps.ts";
 
@@ -184,5 +189,21 @@ describe("e2e: dashboard guard", () => {
     } finally {
       await h.close();
     }
+  });
+
+  it("demo answers loopback only: a request from another address is refused (403)", async () => {
+    const serve = createDashboard(
+      { store: await openStore({ pglite: await sharedPglite() }), log: console, serverUrl: "" },
+      { mode: "demo" },
+    );
+    const socket = new Socket();
+    Object.defineProperty(socket, "remoteAddress", { value: "203.0.113.5" });
+    const req = new IncomingMessage(socket);
+    req.method = "GET";
+    req.url = "/loopx";
+    const res = new ServerResponse(req);
+    expect(await serve(req, res)).toBe(true);
+    expect(res.statusCode).toBe(403);
+    socket.destroy();
   });
 });

@@ -55,6 +55,8 @@ export interface Viewer {
 
 export const DASHBOARD_PATH = "/loopx";
 
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, {
     "content-type": type,
@@ -190,6 +192,14 @@ export function createDashboard(
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== DASHBOARD_PATH && !url.pathname.startsWith(`${DASHBOARD_PATH}/`)) {
       return false;
+    }
+    // The demo's buttons act as its owner: they must never be reachable from another host.
+    if (options.mode === "demo" && !LOOPBACK.test(req.socket.remoteAddress ?? "")) {
+      sendJson(res, 403, {
+        error:
+          "The demo dashboard answers loopback only; a shared deployment uses LOOPX_DASHBOARD=readonly.",
+      });
+      return true;
     }
     try {
       await route(req, res, url);
