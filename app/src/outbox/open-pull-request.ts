@@ -1,6 +1,7 @@
 import { type Effect, type GoalState, trackPullRequest } from "@loopx/core";
-import { type GitHubPort, renderPullBody, renderPullTitle } from "@loopx/github";
+import { type GitHubPort, renderPrHandoff, renderPullBody, renderPullTitle } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { routeReviewers } from "./route-reviewers.ts";
 
 type OpenPull = Extract<Effect, { kind: "open_pull_request" }>;
 
@@ -28,6 +29,7 @@ export async function openPullRequest(
   const title = renderPullTitle(todo);
   const body = renderPullBody(state, todo);
   let pull = own;
+  let created = false;
   if (pull) {
     if (pull.body !== body) await port.updatePull(repo, pull.number, { title, body });
   } else if (open.length > 0) {
@@ -38,6 +40,7 @@ export async function openPullRequest(
   } else {
     const base = await port.defaultBranch(repo);
     pull = await port.createPull(repo, { title, head: effect.branch, base, body });
+    created = true;
   }
   const recorded = await deps.store.apply(state.goal.id, (s, now) =>
     trackPullRequest(
@@ -48,4 +51,15 @@ export async function openPullRequest(
   );
   // Already tracked at this head, or the goal finished meanwhile: nothing to retry.
   if (!recorded.ok) deps.log.info(`#${pull.number}: ${recorded.refusal.message}`);
+  const latest = recorded.ok ? recorded.state : state;
+  const pr = latest.pullRequests.find((p) => p.number === pull.number);
+  if (pr) {
+    await port.upsertComment(
+      { ...repo, number: pull.number },
+      `handoff:${state.goal.id}:${pull.number}`,
+      renderPrHandoff(latest, pr),
+      null,
+    );
+  }
+  if (created) await routeReviewers(port, repo, latest, pull);
 }
