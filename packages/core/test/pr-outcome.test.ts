@@ -249,3 +249,31 @@ describe("todoBranch", () => {
     expect(todoBranch(foreign, "T2")).toBe("loopx/42-T2");
   });
 });
+
+describe("observePullRequest settles repairs", () => {
+  it("green checks on a newer head complete the PR's open repair todos", () => {
+    const s = state({
+      todos: [todo("T1"), todo("T2", { kind: "repair", origin: "pr-monitor" })],
+      pullRequests: [pr({}, { checks: red, todos: ["T2"], repairAttempts: 1 })],
+    });
+    const r = expectOk(
+      observePullRequest(
+        s,
+        {
+          number: 5,
+          state: "open",
+          headSha: NEXT,
+          mergeable: true,
+          checks: { sha: NEXT, list: [{ name: "ci", status: "success" }] },
+        },
+        ctx(T0, APP),
+      ),
+    );
+    const t2 = r.state.todos.find((t) => t.key === "T2");
+    expect(t2?.status).toBe("done");
+    expect(t2?.completion?.continuation).toEqual({ kind: "goal_active" });
+    expect(r.state.todos.find((t) => t.key === "T1")?.status).toBe("ready");
+    // Green and mergeable: the merge gate opens in the same step.
+    expect(r.state.gates.map((g) => g.scopes)).toEqual([["merge"]]);
+  });
+});

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { renderDataBlock } from "../brief-text.ts";
 import { finalReportText } from "../final-report.ts";
-import { type PrOutcome, prOutcome, sameSha } from "../pr-outcome.ts";
+import { currentChecks, type PrOutcome, prOutcome, sameSha } from "../pr-outcome.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
@@ -133,6 +133,42 @@ function onClosed(d: Draft, pr: PullRequest): void {
   resetBackoff(d, `#${pr.number} closed`);
 }
 
+/**
+ * Green checks on a newer head are what a repair todo was for: open repair todos of this PR
+ * complete, with the green run as evidence (the goal goes on: the PR still has to merge).
+ */
+function settleRepairs(d: Draft, pr: PullRequest): boolean {
+  const checks = currentChecks(pr);
+  if (checks.length === 0 || checks.some((c) => c.status !== "success")) return false;
+  const open = d.state.todos.filter(
+    (t) =>
+      t.kind === "repair" &&
+      pr.monitor.todos.includes(t.key) &&
+      t.status !== "done" &&
+      t.status !== "dropped" &&
+      t.claim === null,
+  );
+  if (open.length === 0) return false;
+  const evidence = appendEvidence(d, {
+    kind: "check",
+    summary: `checks green on #${pr.number} at ${pr.headSha.slice(0, 12)}: ${checks.map((c) => c.name).join(", ")}`,
+    sha: pr.headSha,
+  });
+  for (const todo of open) {
+    todo.status = "done";
+    todo.updatedAt = d.ctx.now;
+    todo.completion = {
+      continuation: { kind: "goal_active" },
+      evidenceIds: [evidence],
+      tickId: null,
+      at: d.ctx.now,
+    };
+    emit(d, "todo.completed", { todo: todo.key, by: `checks on #${pr.number}`, evidence });
+  }
+  d.checklist = true;
+  return true;
+}
+
 /** The todo works on this PR: it runs on the PR's branch and completes when the PR merges. */
 function serve(pr: PullRequest, todo: Todo): void {
   pr.monitor.todos = [...pr.monitor.todos, todo.key].slice(-100);
@@ -257,12 +293,14 @@ export function observePullRequest(
   if (!pr.monitor.watching) {
     return refuse("invalid_state", `The watch of #${pr.number} ended (${pr.state}).`);
   }
-  const changed = absorb(pr, parsed);
+  const absorbed = absorb(pr, parsed);
+  const settled = pr.state === "open" && settleRepairs(d, pr);
+  const changed = absorbed || settled;
   const outcome = prOutcome(pr);
   const fresh = outcome.kind !== "quiet" && !pr.monitor.fingerprints.includes(outcome.fingerprint);
   if (!changed && !fresh) return refuse("duplicate", `Nothing new on #${pr.number}.`);
   // Mirroring GitHub's facts is quiet; only an outcome LoopX acts on shows on the status.
-  d.status = fresh;
+  d.status = fresh || settled;
   emit(d, "pull_request.observed", {
     pr: pr.number,
     headSha: pr.headSha,
