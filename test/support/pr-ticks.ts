@@ -20,6 +20,7 @@ export async function playTick(
   h: TickHarness,
   issue: number,
   files: Record<string, string | null>,
+  opts: { complete?: boolean } = {},
 ): Promise<PlayedTick> {
   const runId = nextRun++;
   const asked = await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId));
@@ -33,7 +34,10 @@ export async function playTick(
       leaseToken: claim.leaseToken,
       result: {
         todo: claim.todo,
-        outcome: "progress",
+        // Completing says the goal goes on: the PR still has to merge.
+        ...(opts.complete
+          ? { outcome: "completed", continuation: { kind: "goal_active" } }
+          : { outcome: "progress" }),
         validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
         commits: [{ sha, message: `${claim.todo} work` }],
         handoff: { done: `Worked on ${claim.todo}.`, next: "Review it.", questions: [] },
