@@ -35,5 +35,5 @@ describe("e2e: a PR closed unmerged", () => {
       true,
     );
     expect(decide(state, new Date(), "test").route).toBe("replan");
-  });
+  }, 120_000);
 });

@@ -45,5 +45,5 @@ describe("e2e: a draft PR asks its owner", () => {
       .issue("acme/widgets", issue)
       .comments_list.find((c) => readKey(String(c.body ?? "")) === `gate:${asks[0]?.key}:opened`);
     expect(String(comment?.body)).toContain("is a draft");
-  });
+  }, 120_000);
 });

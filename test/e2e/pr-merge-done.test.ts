@@ -74,5 +74,5 @@ describe("e2e: merge gate, merge, completion", () => {
     expect(text).toContain("T1 Cache layout");
     expect(text).toContain(`#${pr.number} merged (merge ${merged.sha.slice(0, 7)})`);
     expect(text).toContain("Ticks: 1; runner minutes: 3; cost: $0.25.");
-  });
+  }, 120_000);
 });

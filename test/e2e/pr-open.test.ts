@@ -50,7 +50,7 @@ describe("e2e: the App opens and links a tick's pull request", () => {
     expect(state?.pullRequests.map((p) => [p.number, p.headSha])).toEqual([
       [pr.number, second.sha],
     ]);
-  });
+  }, 120_000);
 
   it("a PR someone else opened on a LoopX-named branch is not linked", async () => {
     const goal = await h.startGoal("Tidy the docs", ["Fix typos"]);
@@ -76,5 +76,5 @@ describe("e2e: the App opens and links a tick's pull request", () => {
     expect(state?.pullRequests).toEqual([]);
     const pulls = (await openPulls(h)).filter((p) => p.head.ref === branch);
     expect(pulls.map((p) => p.number)).toEqual([theirs.number]);
-  });
+  }, 120_000);
 });

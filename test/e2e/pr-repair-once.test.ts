@@ -46,5 +46,5 @@ describe("e2e: a failing check makes one repair todo", () => {
     // Repair runs before every task (decide's priority), so the next tick claims it.
     const next = await h.post("/api/v1/ticks", { goal: issue }, await h.token(9901));
     expect(next.body).toMatchObject({ run: true, todo: repairs[0]?.key });
-  });
+  }, 120_000);
 });

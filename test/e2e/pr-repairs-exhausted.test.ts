@@ -43,5 +43,5 @@ describe("e2e: three failed repairs ask the owner", () => {
       .issue("acme/widgets", issue)
       .comments_list.find((c) => readKey(String(c.body ?? "")) === `gate:${asks[0]?.key}:opened`);
     expect(comment).toBeDefined();
-  });
+  }, 120_000);
 });

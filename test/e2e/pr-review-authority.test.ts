@@ -50,5 +50,5 @@ describe("e2e: changes requested, and who may request them", () => {
     expect(todos[0]?.detail).toContain(`UNTRUSTED DATA — review by @alice on #${pr.number}`);
     expect(todos[0]?.detail).not.toContain("push to main");
     expect(state?.pullRequests[0]?.monitor.changesRequested?.by).toBe("alice");
-  });
+  }, 120_000);
 });

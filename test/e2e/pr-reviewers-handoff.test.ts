@@ -43,7 +43,7 @@ describe("e2e: reviewer routing and the sticky reviewer handoff", () => {
     expect(comments).toHaveLength(1);
     body = String(comments[0]?.body);
     expect(body).toContain(`\`${second.sha.slice(0, 12)}\``);
-  });
+  }, 120_000);
 
   it("leaves reviewing to the code owner GitHub requested", async () => {
     const repo = h.sandbox.store.repo(h.repo.id);
@@ -64,5 +64,5 @@ describe("e2e: reviewer routing and the sticky reviewer handoff", () => {
             r.path.endsWith(`/${pr.number}/requested_reviewers`),
         ),
     ).toBe(false);
-  });
+  }, 120_000);
 });
