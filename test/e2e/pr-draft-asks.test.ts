@@ -1,6 +1,7 @@
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
+import { goalsWatchingPulls, reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
+import { createScheduler } from "../../app/src/scheduler/create-scheduler.ts";
 import { personClient } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -32,8 +33,10 @@ describe("e2e: a draft PR asks its owner", () => {
       body: `/loopx link #${pr.number}`,
     });
     await h.settle();
-    // The link is the only event after the PR opened: the backstop reads it, twice.
-    expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(1);
+    // The link is the only event after the PR opened: the scheduler's backstop reads it…
+    expect(await goalsWatchingPulls(h.app.deps)).toEqual([goal.goal.id]);
+    await createScheduler(h.app.deps, { pullReconcileMs: 0 }).tick();
+    // …and reading it again changes nothing.
     expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(0);
     await h.settle();
 

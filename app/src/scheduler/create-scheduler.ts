@@ -1,6 +1,7 @@
 import { pruneUsedTokens } from "@loopx/store";
 import { createRepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
+import { goalsWatchingPulls, reconcilePulls } from "../pulls/monitor-pull.ts";
 import { dispatchDue } from "./dispatch-due.ts";
 import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
 
@@ -20,6 +21,11 @@ export interface SchedulerOptions {
   repoFactsTtlMs?: number;
   /** Used OIDC token ids are kept this long past their expiry (default 24 h). */
   usedTokenRetentionHours?: number;
+  /**
+   * Linked PRs are read again this often (default 30 min): the PR monitor's backstop for
+   * webhooks that never came. The first read is one interval after start.
+   */
+  pullReconcileMs?: number;
   /** Called when a pass committed transitions (they queued GitHub writes): `app.outbox.kick`. */
   onCommitted?: () => void;
 }
@@ -49,6 +55,15 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<SchedulerPass> | null = null;
 
+  const pullEveryMs = options.pullReconcileMs ?? 30 * 60_000;
+  let pullsReadAt = Date.now();
+  async function reconcilePullsWhenDue(): Promise<void> {
+    if (Date.now() - pullsReadAt < pullEveryMs) return;
+    pullsReadAt = Date.now();
+    const changed = await reconcilePulls(deps, await goalsWatchingPulls(deps));
+    if (changed > 0) options.onCommitted?.();
+  }
+
   async function pass(): Promise<SchedulerPass> {
     const expired = await sweepExpiredLeases(deps);
     if (expired > 0) options.onCommitted?.();
@@ -58,6 +73,7 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
       graceMs: options.graceMs ?? 60_000,
     });
     const pruned = await pruneUsedTokens(deps.store.db, retentionMs);
+    await reconcilePullsWhenDue();
     return {
       expired,
       dispatched: dispatched.map((g) => `${g.owner}/${g.name}#${g.issueNumber}`),
