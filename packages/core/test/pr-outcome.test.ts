@@ -277,3 +277,36 @@ describe("observePullRequest settles repairs", () => {
     expect(r.state.gates.map((g) => g.scopes)).toEqual([["merge"]]);
   });
 });
+
+describe("observePullRequest closes its own questions", () => {
+  it("a draft marked ready expires the draft question", () => {
+    const obs: PrObservation = {
+      number: 5,
+      state: "open",
+      headSha: HEAD,
+      draft: true,
+      mergeable: true,
+    };
+    const asked = expectOk(observePullRequest(linked(), obs, ctx(T0, APP))).state;
+    const ready = expectOk(observePullRequest(asked, { ...obs, draft: false }, ctx(T0, APP)));
+    expect(ready.state.gates.map((g) => [g.scopes, g.status])).toEqual([[["draft:5"], "expired"]]);
+    expect(ready.events.map((e) => e.type)).toContain("gate.expired");
+  });
+
+  it("green checks expire the 'repairs exhausted' question", () => {
+    let s = linked();
+    for (const sha of ["1111111", "2222222", "3333333", "4444444"]) {
+      s = expectOk(observePullRequest(s, failing(sha), ctx(T0, APP))).state;
+    }
+    const green: PrObservation = {
+      number: 5,
+      state: "open",
+      headSha: "5555555",
+      mergeable: true,
+      checks: { sha: "5555555", list: [{ name: "ci", status: "success" }] },
+    };
+    const r = expectOk(observePullRequest(s, green, ctx(T0, APP)));
+    expect(r.state.gates.find((g) => g.scopes.includes("repair:5"))?.status).toBe("expired");
+    expect(r.state.todos.filter((t) => t.kind === "repair" && t.status !== "done")).toEqual([]);
+  });
+});

@@ -44,6 +44,7 @@ export const EventType = z.enum([
   "pull_request.observed",
   "pull_request.merged",
   "pull_request.closed",
+  "gate.expired",
 ]);
 export type EventType = z.infer<typeof EventType>;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { renderDataBlock } from "../brief-text.ts";
 import { finalReportText } from "../final-report.ts";
 import { currentChecks, type PrOutcome, prOutcome, sameSha } from "../pr-outcome.ts";
+import type { Gate } from "../schemas/gate.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
@@ -74,14 +75,43 @@ function checkLines(failing: z.output<typeof PrCheck>[]): string {
   return failing.map((c) => `${c.name}: failed${c.url ? ` (${c.url})` : ""}`).join("\n");
 }
 
-/** The gates bound to a PR that ends: nothing is left to approve on it. */
-function expireGates(d: Draft, pr: number): void {
+/** Open gates that no longer ask anything (`which`) expire; true when one did. */
+function expireWhere(d: Draft, which: (g: Gate) => boolean, reason: string): boolean {
+  let expired = false;
   for (const gate of d.state.gates) {
-    if (gate.pr?.number !== pr || gate.status !== "open") continue;
+    if (gate.status !== "open" || !which(gate)) continue;
     gate.status = "expired";
     gate.resolvedAt = d.ctx.now;
-    emit(d, "gate.rejected", { gate: gate.key, reason: `#${pr} is no longer open` });
+    emit(d, "gate.expired", { gate: gate.key, reason });
+    expired = true;
   }
+  return expired;
+}
+
+/** The gates bound to a PR that ends: nothing is left to approve on it. */
+function expireGates(d: Draft, pr: number): void {
+  expireWhere(
+    d,
+    (g) => g.pr?.number === pr || g.scopes.some((s) => s === `draft:${pr}` || s === `repair:${pr}`),
+    `#${pr} is no longer open`,
+  );
+}
+
+/**
+ * The monitor's own questions answer themselves: a draft marked ready needs no "mark it
+ * ready", and green checks need no "the checks keep failing".
+ */
+function expireAnswered(d: Draft, pr: PullRequest): boolean {
+  const n = pr.number;
+  const checks = currentChecks(pr);
+  const green = checks.length > 0 && checks.every((c) => c.status === "success");
+  const undrafted = pr.monitor.draft
+    ? false
+    : expireWhere(d, (g) => g.scopes.includes(`draft:${n}`), `#${n} is ready for review`);
+  const repaired = green
+    ? expireWhere(d, (g) => g.scopes.includes(`repair:${n}`), `#${n}'s checks are green`)
+    : false;
+  return undrafted || repaired;
 }
 
 function onMerged(d: Draft, pr: PullRequest): void {
@@ -209,7 +239,7 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
     }
     case "repairs_exhausted":
       openGateIn(d, {
-        question: `#${n} still fails its checks (${outcome.failing.map((c) => c.name).join(", ")}) after ${pr.monitor.repairAttempts} repair attempts. Approve to let LoopX try again, or fix it yourself.`,
+        question: `#${n} still fails its checks (${outcome.failing.map((c) => c.name).join(", ")}) after ${pr.monitor.repairAttempts} repair attempts, so LoopX stops repairing it. Fix it yourself, or tell LoopX how (a comment, or /loopx todo add …); this question closes when the checks are green.`,
         scopes: [`repair:${n}`],
         todo: pr.todo,
       });
@@ -242,7 +272,7 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
       return;
     case "draft":
       openGateIn(d, {
-        question: `#${n} is a draft. Mark it ready for review when it should be reviewed and merged, or tell LoopX what it still needs.`,
+        question: `#${n} is a draft. Mark it ready for review when it should be reviewed and merged (this question then closes), or tell LoopX what it still needs.`,
         scopes: [`draft:${n}`],
         todo: pr.todo,
       });
@@ -294,7 +324,9 @@ export function observePullRequest(
     return refuse("invalid_state", `The watch of #${pr.number} ended (${pr.state}).`);
   }
   const absorbed = absorb(pr, parsed);
-  const settled = pr.state === "open" && settleRepairs(d, pr);
+  const repaired = pr.state === "open" && settleRepairs(d, pr);
+  const answered = pr.state === "open" && expireAnswered(d, pr);
+  const settled = repaired || answered;
   const changed = absorbed || settled;
   const outcome = prOutcome(pr);
   const fresh = outcome.kind !== "quiet" && !pr.monitor.fingerprints.includes(outcome.fingerprint);
