@@ -19,7 +19,8 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     // PGlite costs ~2 s and ~800 MB per instance: workers share one each, so keep them few.
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // End-to-end scenarios run real processes (git, the CLIs) on a 2-core machine.
+    testTimeout: 90_000,
     hookTimeout: 60_000,
   },
 });
