@@ -40893,6 +40893,8 @@ var PrMonitor = external_exports.object({
   /** Outcomes already acted on: the same failure announced again makes nothing new. */
   fingerprints: external_exports.array(external_exports.string().max(300)).max(200).default([]),
   repairAttempts: external_exports.number().int().nonnegative().default(0),
+  /** Todos the monitor made for this PR (repair, review, rebase): they work on its branch. */
+  todos: external_exports.array(TodoKey).max(100).default([]),
   mergeCommitSha: Sha.nullable().default(null)
 });
 
@@ -41053,7 +41055,8 @@ var EventType = external_exports.enum([
   "pull_request.requested",
   "pull_request.observed",
   "pull_request.merged",
-  "pull_request.closed"
+  "pull_request.closed",
+  "gate.expired"
 ]);
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
