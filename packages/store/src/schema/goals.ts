@@ -6,12 +6,10 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+import { tstz } from "./columns.ts";
 
 /** GitHub App installations. Ceilings live here so every goal of the account shares them. */
 export const installations = pgTable("installations", {

@@ -7,13 +7,11 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { tstz } from "./columns.ts";
 import { goals } from "./goals.ts";
-
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /** Append-only: every accepted transition, with who, what caused it and the versions around it. */
 export const events = pgTable(

@@ -1,6 +1,5 @@
-import { bigint, bigserial, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+import { bigint, bigserial, index, pgTable, text } from "drizzle-orm/pg-core";
+import { tstz } from "./columns.ts";
 
 /**
  * Content-creating requests sent per installation (a sliding log, pruned after an hour):

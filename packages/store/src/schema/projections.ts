@@ -1,5 +1,6 @@
-import { bigint, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { goals } from "./goals.ts";
+import { bigint, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { tstz } from "./columns.ts";
+import { goalRef } from "./goal-ref.ts";
 
 /**
  * What the app last wrote to each GitHub surface of a goal: the sticky status comment's id
@@ -9,9 +10,7 @@ import { goals } from "./goals.ts";
 export const projections = pgTable(
   "projections",
   {
-    goalId: uuid("goal_id")
-      .notNull()
-      .references(() => goals.id, { onDelete: "cascade" }),
+    goalId: goalRef(),
     /** `status` (the sticky comment) or `body` (the managed block in the issue body). */
     target: text("target").notNull(),
     githubId: bigint("github_id", { mode: "number" }),
@@ -19,7 +18,7 @@ export const projections = pgTable(
     readBody: text("read_body"),
     /** For `body`: the body our last PATCH wrote. */
     wroteBody: text("wrote_body"),
-    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.goalId, t.target] })],
 );

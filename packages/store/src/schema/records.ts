@@ -11,13 +11,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { goals } from "./goals.ts";
-
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-const goalRef = () =>
-  uuid("goal_id")
-    .notNull()
-    .references(() => goals.id, { onDelete: "cascade" });
+import { tstz } from "./columns.ts";
+import { goalRef } from "./goal-ref.ts";
 
 /** `seq` keeps insertion order: several rows of one tick share an observed_at. */
 export const evidence = pgTable(

@@ -1,7 +1,6 @@
-import { bigint, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { tstz } from "./columns.ts";
 import { goals } from "./goals.ts";
-
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 /**
  * OIDC token ids (`jti`) the tick API accepted: a token is used once. Rows outlive the

@@ -8,17 +8,11 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { goals } from "./goals.ts";
-
-const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-const goalRef = () =>
-  uuid("goal_id")
-    .notNull()
-    .references(() => goals.id, { onDelete: "cascade" });
+import { tstz } from "./columns.ts";
+import { goalRef } from "./goal-ref.ts";
 
 export const todos = pgTable(
   "todos",
