@@ -3,9 +3,9 @@
  * (queries are serialised, advisory locks are re-entrant), so it cannot show any of this.
  */
 import type { Store } from "@loopx/store";
-import { openStore, tables } from "@loopx/store";
+import { tables } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freshDatabase, truncateAll } from "../support/databases.ts";
+import { type RacingSessions, racingSessions, truncateAll } from "../support/databases.ts";
 import { kernelClaim, kernelClaimFn, kernelCreate } from "./kernel-fixtures.ts";
 
 const serverUrl = inject("pgUrl");
@@ -16,23 +16,14 @@ describe.skipIf(!serverUrl)(
   () => {
     let admin: Store;
     let sessions: Store[] = [];
-    let drop: () => Promise<void> = async () => {};
+    let race: RacingSessions | undefined;
 
     beforeAll(async () => {
-      const db = await freshDatabase(serverUrl ?? "");
-      drop = db.drop;
-      admin = await openStore({ databaseUrl: db.url });
-      await admin.migrate();
       // One single-connection store per claimer: 32 separate server sessions.
-      sessions = await Promise.all(
-        Array.from({ length: 32 }, () => openStore({ databaseUrl: db.url, maxConnections: 1 })),
-      );
+      race = await racingSessions(serverUrl ?? "", 32);
+      ({ admin, sessions } = race);
     });
-    afterAll(async () => {
-      await Promise.all(sessions.map((s) => s.close()));
-      await admin?.close();
-      await drop();
-    });
+    afterAll(() => race?.close());
 
     it("16 sessions racing for one todo: exactly one wins, the rest are refused", async () => {
       await truncateAll(admin);

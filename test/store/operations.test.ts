@@ -6,7 +6,12 @@
 import { createOpsStore, openStore, type Store, tables } from "@loopx/store";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freshDatabase, sharedPglite, truncateAll } from "../support/databases.ts";
+import {
+  type RacingSessions,
+  racingSessions,
+  sharedPglite,
+  truncateAll,
+} from "../support/databases.ts";
 
 const serverUrl = inject("pgUrl");
 
@@ -93,21 +98,12 @@ describe("operations store on PGlite", () => {
 describe.skipIf(!serverUrl)("content budget under concurrency (real PostgreSQL)", () => {
   let admin: Store;
   let sessions: Store[] = [];
-  let drop: () => Promise<void> = async () => {};
+  let race: RacingSessions | undefined;
   beforeAll(async () => {
-    const db = await freshDatabase(serverUrl ?? "");
-    drop = db.drop;
-    admin = await openStore({ databaseUrl: db.url });
-    await admin.migrate();
-    sessions = await Promise.all(
-      Array.from({ length: 12 }, () => openStore({ databaseUrl: db.url, maxConnections: 1 })),
-    );
+    race = await racingSessions(serverUrl ?? "", 12);
+    ({ admin, sessions } = race);
   });
-  afterAll(async () => {
-    await Promise.all(sessions.map((s) => s.close()));
-    await admin?.close();
-    await drop();
-  });
+  afterAll(() => race?.close());
 
   it("12 replicas racing for 5 slots: exactly 5 granted", async () => {
     const results = await Promise.all(

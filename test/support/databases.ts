@@ -1,7 +1,7 @@
 /** Per-file databases on the real server, and one PGlite per test worker. */
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import type { Store } from "@loopx/store";
+import { openStore, type Store } from "@loopx/store";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 
@@ -66,4 +66,31 @@ const TABLES = [
 
 export async function truncateAll(store: Store): Promise<void> {
   await store.db.execute(sql.raw(`TRUNCATE ${TABLES.join(", ")} RESTART IDENTITY CASCADE`));
+}
+
+export interface RacingSessions {
+  /** A pooled store for setup and assertions. */
+  admin: Store;
+  /** One single-connection store each: separate server sessions that truly race. */
+  sessions: Store[];
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database on the real server and `count` separate sessions on it. */
+export async function racingSessions(serverUrl: string, count: number): Promise<RacingSessions> {
+  const db = await freshDatabase(serverUrl);
+  const admin = await openStore({ databaseUrl: db.url });
+  await admin.migrate();
+  const sessions = await Promise.all(
+    Array.from({ length: count }, () => openStore({ databaseUrl: db.url, maxConnections: 1 })),
+  );
+  return {
+    admin,
+    sessions,
+    async close() {
+      await Promise.all(sessions.map((s) => s.close()));
+      await admin.close();
+      await db.drop();
+    },
+  };
 }
