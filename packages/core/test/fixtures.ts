@@ -9,7 +9,7 @@ import type {
   TransitionContext,
   TransitionResult,
 } from "../src/index.ts";
-import { HarnessResult as HarnessResultSchema } from "../src/index.ts";
+import { claimTodo, HarnessResult as HarnessResultSchema } from "../src/index.ts";
 
 export const T0 = new Date("2026-01-05T12:00:00.000Z");
 export const minutes = (n: number) => n * 60_000;
@@ -204,3 +204,10 @@ export function claimInput(n: number, over: Record<string, unknown> = {}) {
     ...over,
   };
 }
+
+/** A goal with T1 and T2 whose T1 is claimed by tick 501 (lease `lease1`). */
+export function claimed(): GoalState {
+  const s = state({ todos: [todo("T1"), todo("T2")] });
+  return expectOk(claimTodo(s, claimInput(1), ctx())).state;
+}
+export const lease1 = { tickId: uuid(501), leaseToken: "lease-token-1-xxxxxxxx" };

@@ -1,0 +1,300 @@
+/** applyTickResult: both ledgers, completion, failures, the shared wake, refusals. */
+import { describe, expect, it } from "vitest";
+import {
+  addEvidence,
+  applyTickResult,
+  claimNext,
+  claimTodo,
+  expireLeases,
+  queueNote,
+} from "../src/index.ts";
+import {
+  at,
+  claimed,
+  claimInput,
+  ctx,
+  expectOk,
+  expectRefused,
+  lease1,
+  minutes,
+  result,
+  state,
+  T0,
+  todo,
+  uuid,
+  WRITER,
+} from "./fixtures.ts";
+
+describe("applyTickResult", () => {
+  it("validated progress spends the slot, charges the cost, resets backoff, posts a tick comment", () => {
+    const s = claimed();
+    s.goal.backoff = { level: 1, stalledTicks: 1, until: T0 };
+    const r = expectOk(applyTickResult(s, { ...lease1, result: result() }, ctx(at(minutes(5)))));
+    const t = r.state.ticks[0];
+    expect(t?.slotSpent).toBe(true);
+    expect(t?.cost).toEqual({ usd: 0.5, tokens: 100, runnerMinutes: 3 });
+    expect(r.state.goal.spent).toEqual({ usd: 0.5, tokens: 100, runnerMinutes: 3, ticks: 1 });
+    expect(r.state.goal.backoff).toEqual({ level: 0, stalledTicks: 0, until: null });
+    expect(r.events.map((e) => e.type)).toContain("quota.slot_spent");
+    expect(r.effects.some((e) => e.kind === "tick_comment" && e.key === `tick:${uuid(501)}`)).toBe(
+      true,
+    );
+    expect(r.state.todos[0]?.claim).toBeNull();
+    expect(r.state.handoffs).toHaveLength(1);
+  });
+  it("progress without a passing validation spends no slot", () => {
+    const r = expectOk(
+      applyTickResult(
+        claimed(),
+        {
+          ...lease1,
+          result: result({ validation: { command: "npm test", exitCode: 1, passed: false } }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(r.state.ticks[0]?.slotSpent).toBe(false);
+    expect(r.state.goal.backoff.stalledTicks).toBe(1);
+    expect(r.state.goal.backoff.until).toEqual(at(minutes(5 + 3)));
+  });
+  it("no_change spends no slot and grows backoff up the ladder", () => {
+    const s = claimed();
+    s.goal.backoff = { level: 3, stalledTicks: 3, until: null };
+    const r = expectOk(
+      applyTickResult(
+        s,
+        { ...lease1, result: result({ outcome: "no_change", validation: null }) },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(r.state.ticks[0]?.slotSpent).toBe(false);
+    expect(r.state.goal.backoff.level).toBe(4);
+    expect(r.state.goal.backoff.until).toEqual(at(minutes(5 + 60)));
+    expect(r.effects.some((e) => e.kind === "tick_comment")).toBe(false);
+  });
+  it("the second stalled tick in a row requests a replan, once per stall episode", () => {
+    const s = claimed();
+    s.goal.backoff = { level: 1, stalledTicks: 1, until: null };
+    const noChange = { ...lease1, result: result({ outcome: "no_change", validation: null }) };
+    const r = expectOk(applyTickResult(s, noChange, ctx(at(minutes(5)))));
+    expect(r.state.goal.backoff.stalledTicks).toBe(2);
+    expect(r.state.goal.replanRequested).toBe(true);
+    expect(r.events.map((e) => e.type)).toContain("goal.replan_requested");
+
+    const later = claimed();
+    later.goal.backoff = { level: 2, stalledTicks: 2, until: null };
+    const again = expectOk(applyTickResult(later, noChange, ctx(at(minutes(5)))));
+    expect(again.state.goal.replanRequested).toBe(false);
+  });
+  it("a replan is claimed as a slice on a new plan todo, ahead of the stalled one", () => {
+    const s = state({ todos: [todo("T1"), todo("T2")] }, { replanRequested: true });
+    const out = claimNext(s, claimInput(1), ctx());
+    expect(out.decision?.route).toBe("replan");
+    const r = expectOk(out.result);
+    const plan = r.state.todos.find((t) => t.kind === "plan");
+    expect(plan?.key).toBe("T3");
+    expect(plan?.claim?.tickId).toBe(uuid(501));
+    expect(Math.min(...r.state.todos.map((t) => t.position))).toBe(plan?.position);
+    expect(r.state.goal.replanRequested).toBe(false);
+    expect(r.state.ticks[0]?.todo).toBe("T3");
+  });
+  it.each(["host_failure", "harness_error", "timeout"])(
+    "a %s failure is charged at least the tick cap: its reported cost cannot be trusted",
+    (failure) => {
+      const s = claimed();
+      const cap = s.goal.tickCap;
+      const r = expectOk(
+        applyTickResult(
+          s,
+          {
+            ...lease1,
+            result: result({
+              outcome: "failed",
+              failure,
+              validation: null,
+              cost: { usd: 0, tokens: 0, runnerMinutes: cap.runnerMinutes + 5 },
+            }),
+          },
+          ctx(at(minutes(5))),
+        ),
+      );
+      expect(r.state.ticks[0]?.cost).toEqual({
+        usd: cap.usd,
+        tokens: cap.tokens,
+        runnerMinutes: cap.runnerMinutes + 5,
+      });
+      expect(r.state.goal.spent.usd).toBe(cap.usd);
+    },
+  );
+  it("transitions between two ticks share one automatic wake: one dispatch, not one each", () => {
+    const done = expectOk(
+      applyTickResult(claimed(), { ...lease1, result: result() }, ctx(at(minutes(5)))),
+    );
+    // The push is recorded by the App, not by a person.
+    const later = expectOk(
+      addEvidence(
+        done.state,
+        { kind: "commit", summary: "pushed", sha: "abcdef1234" },
+        ctx(at(minutes(6))),
+      ),
+    );
+    const keys = [...done.effects, ...later.effects]
+      .filter((e) => e.kind === "dispatch")
+      .map((e) => e.key);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(1);
+    // The next tick's claim moves the key on: its own result wakes the loop again.
+    const next = expectOk(claimTodo(later.state, claimInput(2), ctx(at(minutes(7)))));
+    const after = expectOk(
+      applyTickResult(
+        next.state,
+        { tickId: uuid(502), leaseToken: "lease-token-2-xxxxxxxx", result: result() },
+        ctx(at(minutes(9))),
+      ),
+    );
+    const nextKey = after.effects.find((e) => e.kind === "dispatch")?.key;
+    expect(nextKey).toBeDefined();
+    expect(nextKey).not.toBe(keys[0]);
+    // A person's act after the machine's wake still wakes the loop on its own.
+    const note = expectOk(
+      queueNote(done.state, { text: "try the cache" }, ctx(at(minutes(6)), WRITER)),
+    );
+    const human = note.effects.find((e) => e.kind === "dispatch")?.key;
+    expect(human).toBeDefined();
+    expect(human).not.toBe(keys[0]);
+  });
+  it("a failure keeps the todo ready and charges what was reported", () => {
+    const r = expectOk(
+      applyTickResult(
+        claimed(),
+        {
+          ...lease1,
+          result: result({
+            outcome: "failed",
+            failure: "validation_failed",
+            validation: { command: "npm test", exitCode: 1, passed: false },
+          }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(r.state.todos[0]?.status).toBe("ready");
+    expect(r.state.goal.spent.usd).toBe(0.5);
+  });
+  it("completion with no_followup marks done with evidence and derives goal done", () => {
+    const s = expectOk(claimTodo(state({ todos: [todo("T1")] }), claimInput(1), ctx())).state;
+    const r = expectOk(
+      applyTickResult(
+        s,
+        {
+          ...lease1,
+          result: result({
+            outcome: "completed",
+            continuation: { kind: "no_followup", reason: "all done" },
+          }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    const t = r.state.todos[0];
+    expect(t?.status).toBe("done");
+    expect(t?.completion?.evidenceIds.length).toBeGreaterThan(0);
+    expect(r.state.evidence.find((e) => e.id === t?.completion?.evidenceIds[0])?.kind).toBe("test");
+    expect(r.state.goal.status).toBe("done");
+    expect(r.effects.some((e) => e.kind === "close_issue")).toBe(true);
+  });
+  it("completion with a successor creates it and points to it", () => {
+    const r = expectOk(
+      applyTickResult(
+        claimed(),
+        {
+          ...lease1,
+          result: result({
+            outcome: "completed",
+            continuation: { kind: "successor", title: "follow up" },
+          }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(r.state.todos[0]?.completion?.continuation).toEqual({ kind: "successor", todo: "T3" });
+    expect(r.state.todos.find((t) => t.key === "T3")?.origin).toBe("agent");
+    expect(r.state.goal.focus).toBe("T3");
+  });
+  it("refuses a completion without any evidence", () => {
+    const ref = expectRefused(
+      applyTickResult(
+        claimed(),
+        {
+          ...lease1,
+          result: result({
+            outcome: "completed",
+            validation: null,
+            continuation: { kind: "goal_active" },
+          }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(ref.code).toBe("invalid_input");
+    expect(ref.message).toContain("evidence");
+  });
+  it("refuses an unknown tick, a wrong token, a late result, a duplicate, and a foreign todo", () => {
+    const s = claimed();
+    expect(
+      expectRefused(
+        applyTickResult(
+          s,
+          { tickId: uuid(999), leaseToken: lease1.leaseToken, result: result() },
+          ctx(),
+        ),
+      ).code,
+    ).toBe("not_found");
+    expect(
+      expectRefused(
+        applyTickResult(
+          s,
+          { ...lease1, leaseToken: "other-token-xxxxxxxx", result: result() },
+          ctx(),
+        ),
+      ).code,
+    ).toBe("lease_not_held");
+    expect(
+      expectRefused(applyTickResult(s, { ...lease1, result: result() }, ctx(at(minutes(30))))).code,
+    ).toBe("lease_expired");
+    const once = expectOk(
+      applyTickResult(s, { ...lease1, result: result() }, ctx(at(minutes(5)))),
+    ).state;
+    expect(
+      expectRefused(applyTickResult(once, { ...lease1, result: result() }, ctx(at(minutes(6)))))
+        .code,
+    ).toBe("duplicate");
+    expect(
+      expectRefused(applyTickResult(s, { ...lease1, result: result({ todo: "T2" }) }, ctx())).code,
+    ).toBe("invalid_input");
+    const expired = expectOk(expireLeases(s, ctx(at(minutes(30))))).state;
+    expect(
+      expectRefused(applyTickResult(expired, { ...lease1, result: result() }, ctx(at(minutes(31)))))
+        .code,
+    ).toBe("lease_expired");
+  });
+  it("opens requested gates and adds proposed todos", () => {
+    const r = expectOk(
+      applyTickResult(
+        claimed(),
+        {
+          ...lease1,
+          result: result({
+            gateRequests: [{ question: "merge?", scopes: ["merge"] }],
+            proposedTodos: [{ title: "more" }],
+          }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(r.state.gates[0]?.key).toBe("G1");
+    expect(r.state.gates[0]?.todo).toBe("T1");
+    expect(r.effects.some((e) => e.key === "gate:G1:opened")).toBe(true);
+    expect(r.state.todos.find((t) => t.key === "T3")?.title).toBe("more");
+  });
+});
