@@ -1,4 +1,5 @@
 import { findManagedBlocks } from "./find-managed-block.ts";
+import { FENCE, splitLines } from "./markers.ts";
 import { GITHUB_BODY_LIMIT, truncateBody } from "./truncate-body.ts";
 
 const BLOCK_RESERVE = 4096;
@@ -12,6 +13,29 @@ function shrinkBlock(block: string, room: number): string {
   const tail = block.slice(last + 1);
   const inner = block.slice(first + 1, last);
   return `${head}\n${truncateBody(inner, room - head.length - tail.length - 2)}\n${tail}`;
+}
+
+/**
+ * The code fence the text leaves open at its end, if any. Markdown runs an unclosed fence to
+ * the end of the body, so a block appended after it would show as code and our readers
+ * (which skip fenced lines) would never find it: every write would append one more.
+ */
+function openFence(text: string): string | null {
+  let fence: string | null = null;
+  for (const line of splitLines(text)) {
+    const f = FENCE.exec(line.text)?.[1];
+    if (fence === null) fence = f ?? null;
+    else if (f !== undefined && f[0] === fence[0] && f.length >= fence.length) fence = null;
+  }
+  return fence;
+}
+
+/** The author's text, then a blank line; an unclosed fence is closed first (see openFence). */
+function authorPart(text: string, eol: string): string {
+  const author = text.replace(/\s+$/, "");
+  if (author === "") return "";
+  const fence = openFence(author);
+  return fence === null ? `${author}${eol}${eol}` : `${author}${eol}${fence}${eol}${eol}`;
 }
 
 /**
@@ -31,8 +55,7 @@ export function spliceManagedBlock(body: string, block: string, limit = GITHUB_B
   let after: string;
   const first = spans[0];
   if (first === undefined) {
-    const author = body.replace(/\s+$/, "");
-    before = author === "" ? "" : `${author}${eol}${eol}`;
+    before = authorPart(body, eol);
     after = "";
   } else {
     before = body.slice(0, first.start);
@@ -56,7 +79,7 @@ export function spliceManagedBlock(body: string, block: string, limit = GITHUB_B
     // The objective alone nearly fills the body; the kernel keeps its full snapshot.
     after = truncateBody(after, Math.max(0, (limit - reserve) / 4));
     before = truncateBody(before, limit - reserve - after.length - 2 * eol.length);
-    before = `${before.replace(/\s+$/, "")}${eol}${eol}`;
+    before = authorPart(before, eol);
     room = limit - before.length - after.length;
   }
   return `${before}${shrinkBlock(ours, room)}${after}`;
