@@ -3,7 +3,7 @@ import {
   applyTickResult,
   decide,
   type GoalState,
-  type HarnessResult,
+  HarnessResult,
   type PushGrant,
   type Refusal,
   type ResultRequest,
@@ -56,24 +56,29 @@ export async function loadTickForRun(
   return { state, tick };
 }
 
-/** Known token shapes are scrubbed at the edge too: the action redacts, the App does not rely on it. */
+/** Every string inside a JSON value, redacted; the shape is left as it was. */
+function redactStrings(value: unknown): unknown {
+  if (typeof value === "string") return redactSecrets(value, []);
+  if (Array.isArray(value)) return value.map(redactStrings);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)]));
+  }
+  return value;
+}
+
+/**
+ * Known token shapes are scrubbed at the edge too: the action redacts, the App does not rely
+ * on it. Every field, not a list of them: a proposed todo's title or a gate's question is
+ * shown on GitHub as surely as a handoff is. Parsed again, so the result stays typed.
+ */
 function scrub(result: HarnessResult): HarnessResult {
-  const r = (s: string) => redactSecrets(s, []);
-  return {
-    ...result,
-    commits: result.commits.map((c) => ({ ...c, message: r(c.message) })),
-    evidence: result.evidence.map((e) => ({ ...e, summary: r(e.summary) })),
-    validation: result.validation && {
-      ...result.validation,
-      summary: r(result.validation.summary),
-    },
-    handoff: {
-      ...result.handoff,
-      done: r(result.handoff.done),
-      next: r(result.handoff.next),
-      questions: result.handoff.questions.map(r),
-    },
-  };
+  const parsed = HarnessResult.safeParse(redactStrings(result));
+  if (!parsed.success) {
+    throw invalidRequest(
+      "The result no longer matches the tick API once its secrets are redacted: keep tokens out of URLs and keys.",
+    );
+  }
+  return parsed.data;
 }
 
 function resultRefusal(refusal: Refusal): ApiFailure {
