@@ -1,3 +1,4 @@
+import { AWAITING_PULL_REQUEST } from "@loopx/core";
 import { parseChecklist, readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -27,8 +28,8 @@ const CLAIM = {
 /**
  * Scenario: a labelled goal with two todos; loopx-tick.yml is dispatched → the sandbox runs ask, agent (the REAL
  * `claude` against a scripted model that finishes T1) and report → the issue shows what the
- * tick did: the tick comment, T1 ticked in the managed checklist, the handoff and the next
- * wake in the status comment.
+ * tick did: the tick comment, the handoff and the next wake in the status comment. T1's work
+ * is on its branch, so T1 waits for its pull request to merge and stays unticked; T2 runs next.
  */
 describe("e2e: a completing tick through the workflow shows on the issue", () => {
   let h: TickHarness;
@@ -59,7 +60,7 @@ describe("e2e: a completing tick through the workflow shows on the issue", () =>
     await model?.close();
   });
 
-  it("ticks T1's checkbox and shows the handoff and the next wake", async () => {
+  it("shows the handoff and the next wake; T1 waits for its PR, unticked", async () => {
     const goal = await h.startGoal("Catalogue the parts", ["List the gears", "List the cogs"]);
     const issue = goal.goal.issue.number;
     // One tick is the scenario: the App's follow-up dispatch (for T2) is recorded, not run.
@@ -72,10 +73,11 @@ describe("e2e: a completing tick through the workflow shows on the issue", () =>
 
     const state = await h.store.loadGoal(goal.goal.id);
     const t1 = state?.todos.find((t) => t.key === "T1");
-    expect(t1?.status).toBe("done");
+    expect(t1?.status).toBe("blocked");
+    expect(t1?.blockedReason).toBe(AWAITING_PULL_REQUEST);
     const { body } = z.object({ body: z.string() }).parse(h.sandbox.issue("acme/widgets", issue));
     expect(parseChecklist(body)).toEqual([
-      { todo: "T1", checked: true },
+      { todo: "T1", checked: false },
       { todo: "T2", checked: false },
     ]);
 

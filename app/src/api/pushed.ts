@@ -4,6 +4,7 @@ import {
   type PushedRequest,
   type PushedResponse,
   type PushRefusal,
+  recordPushRefused,
   type Tick,
   todoBranch,
 } from "@loopx/core";
@@ -93,12 +94,22 @@ async function recordRefusal(
   if (known) return { recorded: false };
   const paths = refusal.paths.length > 0 ? ` (${refusal.paths.slice(0, 5).join(", ")})` : "";
   const summary = `${REFUSED}${branch} at ${refusal.headSha.slice(0, 7)} was not pushed — ${refusal.reason}${paths}`;
-  const applied = await record(ctx, state, tick, {
-    kind: "log",
-    summary: summary.slice(0, 500),
-    sha: refusal.headSha,
-  });
-  return { recorded: applied !== null };
+  const applied = await ctx.deps.store.apply(
+    state.goal.id,
+    (s, now) =>
+      recordPushRefused(
+        s,
+        { todo: tick.todo, headSha: refusal.headSha, summary: summary.slice(0, 500) },
+        {
+          actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
+          now,
+          newId: ctx.deps.newId,
+        },
+      ),
+    { source: { tickId: tick.id } },
+  );
+  if (applied.ok) ctx.committed();
+  return { recorded: applied.ok };
 }
 
 /** Adds one evidence row from this tick's agent; null when the goal no longer takes any. */
@@ -106,7 +117,7 @@ async function record(
   ctx: TickApiContext,
   state: GoalState,
   tick: Tick,
-  evidence: { kind: "commit" | "log"; summary: string; sha: string },
+  evidence: { kind: "commit"; summary: string; sha: string },
 ): Promise<GoalState | null> {
   const applied = await ctx.deps.store.apply(
     state.goal.id,

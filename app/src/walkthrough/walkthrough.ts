@@ -8,8 +8,12 @@ import {
   decide,
   type GoalState,
   type HarnessResult,
+  isAwaitingPullRequest,
+  observePullRequest,
   openGate,
+  requestPullRequest,
   type TransitionContext,
+  trackPullRequest,
 } from "@loopx/core";
 import type { Store } from "@loopx/store";
 
@@ -195,7 +199,40 @@ async function runTick(store: Store, goalId: string, log: (line: string) => void
     { source: { tickId } },
   );
   ensureOk(reported, "the tick result");
+  const after = reported.state.todos.find((t) => t.key === todo);
+  if (after && isAwaitingPullRequest(after)) {
+    log(`   ${todo} finished on its branch: ${result.handoff.done}`);
+    await mergeBranch(store, goalId, reported.state, todo, result, log);
+    return;
+  }
   log(`   ${todo} done: ${result.handoff.done}`);
+}
+
+/** What the App and GitHub do for a slice's commits, as kernel transitions: PR, then merge. */
+async function mergeBranch(
+  store: Store,
+  goalId: string,
+  state: GoalState,
+  todo: string,
+  result: HarnessResult,
+  log: (line: string) => void,
+) {
+  const headSha = result.commits.at(-1)?.sha ?? "";
+  const branch = `loopx/${state.goal.issue.number}-${todo}`;
+  const number = 100 + state.goal.issue.number;
+  const steps = [
+    (s: GoalState, now: Date) => requestPullRequest(s, { todo, branch, headSha }, ctx(APP, now)),
+    (s: GoalState, now: Date) =>
+      trackPullRequest(s, { number, todo, headRef: branch, headSha }, ctx(APP, now)),
+    (s: GoalState, now: Date) =>
+      observePullRequest(
+        s,
+        { number, state: "merged", headSha, mergeCommitSha: `${headSha}0`.slice(0, 12) },
+        ctx(APP, now),
+      ),
+  ];
+  for (const step of steps) ensureOk(await store.apply(goalId, step), `the PR of ${branch}`);
+  log(`   the App opens PR #${number} for ${branch}; a person merges it → ${todo} done`);
 }
 
 async function mustLoad(store: Store, goalId: string): Promise<GoalState> {

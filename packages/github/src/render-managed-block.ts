@@ -1,4 +1,4 @@
-import type { GoalState, Todo } from "@loopx/core";
+import { type GoalState, isAwaitingPullRequest, type Todo } from "@loopx/core";
 import { BLOCK_BEGIN, BLOCK_END, todoMarker } from "./markers.ts";
 import { neutralizeInline } from "./neutralize.ts";
 import { safeUrl } from "./safe-url.ts";
@@ -30,7 +30,9 @@ function item(todo: Todo): string {
   // no checkbox and no marker: ticking one would have no meaning, so it must not be intake.
   if (todo.status === "dropped") return `- ~~${todo.key} ${title}~~${sub} (dropped)`;
   const box = todo.status === "done" ? "[x]" : "[ ]";
-  return `- ${box} ${todo.key} ${title}${sub} ${todoMarker(todo.key)}`;
+  // Finished on its branch but not delivered: a person sees why the box is still empty.
+  const waiting = isAwaitingPullRequest(todo) ? " (waiting for its pull request to merge)" : "";
+  return `- ${box} ${todo.key} ${title}${sub}${waiting} ${todoMarker(todo.key)}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { AWAITING_PULL_REQUEST } from "@loopx/core";
 import { describe, expect, it } from "vitest";
 import {
   BLOCK_BEGIN,
@@ -31,6 +32,17 @@ describe("renderManagedBlock", () => {
         BLOCK_END,
       ].join("\n"),
     );
+  });
+
+  it("says why a todo finished on its branch is still unticked", () => {
+    const waiting = goalState({
+      todos: [todo("T1", "Fix the parser", "blocked", 1, { blockedReason: AWAITING_PULL_REQUEST })],
+    });
+    const out = renderManagedBlock(waiting, { statusCommentUrl: null });
+    expect(out).toContain(
+      "- [ ] T1 Fix the parser (waiting for its pull request to merge) <!-- loopx:todo=T1 -->",
+    );
+    expect(parseChecklist(out)).toEqual([{ todo: "T1", checked: false }]);
   });
 
   it("orders by position, then by key number", () => {

@@ -16,6 +16,7 @@ export const EventType = z.enum([
   "todo.dropped",
   "todo.reordered",
   "todo.completed",
+  "todo.awaiting_pull_request",
   "todo.reopened",
   "todo.claimed",
   "lease.renewed",

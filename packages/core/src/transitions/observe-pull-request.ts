@@ -7,6 +7,7 @@ import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { releaseAwaiting } from "./await-pull-request.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
 import {
@@ -157,6 +158,9 @@ function onClosed(d: Draft, pr: PullRequest): void {
     todo: pr.todo,
   });
   emit(d, "pull_request.closed", { pr: pr.number });
+  for (const todo of d.state.todos) {
+    if (todo.key === pr.todo) releaseAwaiting(d, todo, `#${pr.number} was closed unmerged`);
+  }
   // Its work did not land: the plan must change (requestReplan's effect, without a person).
   d.state.goal.replanRequested = true;
   emit(d, "goal.replan_requested", { reason: `#${pr.number} was closed unmerged` });

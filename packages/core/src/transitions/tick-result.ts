@@ -6,6 +6,7 @@ import type { GoalState } from "../schemas/state.ts";
 import type { HarnessResult } from "../schemas/tick.ts";
 import type { Continuation, Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { awaitPullRequest, needsPullRequest } from "./await-pull-request.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
 import {
@@ -102,6 +103,11 @@ function complete(
     });
     continuation = { kind: "successor", todo: successor.key };
     d.state.goal.focus = successor.key;
+  }
+  if (needsPullRequest(d.state, todo, result)) {
+    // Its commits are only on a branch: the work is delivered when that branch's PR merges.
+    awaitPullRequest(d, todo, tickId);
+    return;
   }
   todo.status = "done";
   todo.completion = { continuation, evidenceIds, tickId, at: d.ctx.now };

@@ -1,0 +1,50 @@
+import { todoBranch } from "../build-brief.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { HarnessResult } from "../schemas/tick.ts";
+import type { Todo } from "../schemas/todo.ts";
+import type { Draft } from "./kit.ts";
+import { emit } from "./kit.ts";
+
+/**
+ * Why a todo whose slice finished on a branch is still open. A todo is delivered when its
+ * work reaches the default branch, not when the agent says so: until its pull request merges
+ * the goal must not be done (a done goal refuses the push and never opens the PR).
+ */
+export const AWAITING_PULL_REQUEST = "finished on its branch; waits for its pull request to merge";
+
+export function isAwaitingPullRequest(todo: Todo): boolean {
+  return todo.status === "blocked" && todo.blockedReason === AWAITING_PULL_REQUEST;
+}
+
+/**
+ * A completion waits for a PR when the slice committed and its branch has no PR yet. A
+ * follow-up (repair, review, rebase) commits to a PR that is already watched, and so does a
+ * second slice of a task whose PR is open: those complete at once, the open PR keeps the goal
+ * going. A branch whose PR already merged or closed opens no new one: nothing to wait for.
+ */
+export function needsPullRequest(state: GoalState, todo: Todo, result: HarnessResult): boolean {
+  if (result.commits.length === 0) return false;
+  const branch = todoBranch(state, todo.key);
+  return !state.pullRequests.some((p) => p.headRef === branch);
+}
+
+export function awaitPullRequest(d: Draft, todo: Todo, tickId: string): void {
+  todo.status = "blocked";
+  todo.blockedReason = AWAITING_PULL_REQUEST;
+  todo.updatedAt = d.ctx.now;
+  d.checklist = true;
+  emit(d, "todo.awaiting_pull_request", { todo: todo.key, tickId });
+}
+
+/**
+ * The work never landed (its PR closed unmerged, or its push was refused): the todo is open
+ * again for the next slice or the replan to decide on.
+ */
+export function releaseAwaiting(d: Draft, todo: Todo, why: string): void {
+  if (!isAwaitingPullRequest(todo)) return;
+  todo.status = "ready";
+  todo.blockedReason = null;
+  todo.updatedAt = d.ctx.now;
+  d.checklist = true;
+  emit(d, "todo.reopened", { todo: todo.key, reason: why });
+}

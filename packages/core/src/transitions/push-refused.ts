@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { ShortText, TodoKey } from "../schemas/primitives.ts";
+import type { GoalState } from "../schemas/state.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { releaseAwaiting } from "./await-pull-request.ts";
+import { appendEvidence, begin, commit, isRefused, parseInput, refuse, stall } from "./kit.ts";
+
+export const PushRefusedInput = z.object({
+  todo: TodoKey,
+  headSha: z.string().regex(/^[0-9a-f]{7,64}$/),
+  summary: ShortText.min(1),
+});
+export type PushRefusedInput = z.input<typeof PushRefusedInput>;
+
+/**
+ * The report job did not push a finished slice (its commits touched a protected path): the
+ * refusal is evidence pinned to the head that never landed, and the todo — which was waiting
+ * for a PR that will now never open — is runnable again. No material change: the goal stalls.
+ */
+export function recordPushRefused(
+  state: GoalState,
+  input: PushRefusedInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(PushRefusedInput, input);
+  if (isRefused(parsed)) return parsed;
+  if (ctx.actor.kind !== "agent" && ctx.actor.kind !== "app") {
+    return refuse("not_authorized", "Only the tick's report job records a refused push.");
+  }
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = d.state.todos.find((t) => t.key === parsed.todo);
+  if (!todo) return refuse("not_found", `todo: there is no todo ${parsed.todo} on this goal.`);
+  appendEvidence(d, { kind: "log", summary: parsed.summary, sha: parsed.headSha, todo: todo.key });
+  releaseAwaiting(d, todo, "its push was refused");
+  stall(d, `the push of ${todo.key} at ${parsed.headSha.slice(0, 7)} was refused`);
+  return commit(d);
+}

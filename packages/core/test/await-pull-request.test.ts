@@ -1,0 +1,177 @@
+/**
+ * A todo whose slice finished with commits on its own branch is delivered by its PR's merge,
+ * not by the agent's word: the goal must not be done (and refuse the push) before that PR exists.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  AWAITING_PULL_REQUEST,
+  applyTickResult,
+  claimTodo,
+  decide,
+  observePullRequest,
+  recordPushRefused,
+  requestPullRequest,
+  trackPullRequest,
+} from "../src/index.ts";
+import type { GoalState } from "../src/schemas/state.ts";
+import {
+  APP,
+  at,
+  claimInput,
+  ctx,
+  expectOk,
+  expectRefused,
+  idFactory,
+  lease1,
+  minutes,
+  result,
+  state,
+  todo,
+  WRITER,
+} from "./fixtures.ts";
+
+const HEAD = "a".repeat(40);
+const MERGE = "b".repeat(40);
+const AGENT = { kind: "agent" as const, tickId: lease1.tickId, harness: "shell" };
+
+/** The goal's only todo, T1, finished by tick 501 with one commit and no follow-up. */
+function finishedWithCommit(): GoalState {
+  const s = state({ todos: [todo("T1")] });
+  const claimed = expectOk(claimTodo(s, claimInput(1), ctx())).state;
+  const done = result({
+    outcome: "completed",
+    commits: [{ sha: HEAD, message: "Fix the parser" }],
+    continuation: { kind: "no_followup", reason: "the bug is fixed" },
+  });
+  return expectOk(applyTickResult(claimed, { ...lease1, result: done }, ctx(at(minutes(5))))).state;
+}
+
+function linked(s: GoalState): GoalState {
+  const branch = `loopx/${s.goal.issue.number}-T1`;
+  const asked = expectOk(
+    requestPullRequest(s, { todo: "T1", branch, headSha: HEAD }, ctx(at(minutes(6)), APP)),
+  ).state;
+  return expectOk(
+    trackPullRequest(
+      asked,
+      { number: 7, todo: "T1", headRef: branch, headSha: HEAD },
+      ctx(at(minutes(7)), APP),
+    ),
+  ).state;
+}
+
+describe("a completion with commits waits for its pull request", () => {
+  it("keeps the todo open and the goal active until the PR exists, so the push is accepted", () => {
+    const s = finishedWithCommit();
+    const t1 = s.todos.find((t) => t.key === "T1");
+    expect(t1?.status).toBe("blocked");
+    expect(t1?.blockedReason).toBe(AWAITING_PULL_REQUEST);
+    expect(t1?.completion).toBeNull();
+    expect(s.goal.status).toBe("active");
+    expect(decide(s, at(minutes(5)), "a").route).toBe("wait");
+    // The goal still takes the push: the App can queue the PR.
+    const branch = `loopx/${s.goal.issue.number}-T1`;
+    const asked = expectOk(
+      requestPullRequest(s, { todo: "T1", branch, headSha: HEAD }, ctx(at(minutes(6)), APP)),
+    );
+    expect(asked.effects.some((e) => e.kind === "open_pull_request")).toBe(true);
+  });
+
+  it("the merge completes the todo with the merge commit as evidence, and the goal is done", () => {
+    const s = linked(finishedWithCommit());
+    expect(s.goal.status).toBe("active");
+    const merged = expectOk(
+      observePullRequest(
+        s,
+        { number: 7, state: "merged", headSha: HEAD, mergeCommitSha: MERGE },
+        ctx(at(minutes(30)), APP, { newId: idFactory(9) }),
+      ),
+    ).state;
+    const t1 = merged.todos.find((t) => t.key === "T1");
+    expect(t1?.status).toBe("done");
+    const evidence = merged.evidence.filter((e) => t1?.completion?.evidenceIds.includes(e.id));
+    expect(evidence.map((e) => e.sha)).toEqual([MERGE]);
+    expect(merged.goal.status).toBe("done");
+  });
+
+  it("a PR closed unmerged reopens the todo and requests a replan", () => {
+    const s = linked(finishedWithCommit());
+    const closed = expectOk(
+      observePullRequest(
+        s,
+        { number: 7, state: "closed", headSha: HEAD },
+        ctx(at(minutes(30)), APP),
+      ),
+    ).state;
+    expect(closed.todos.find((t) => t.key === "T1")?.status).toBe("ready");
+    expect(closed.goal.replanRequested).toBe(true);
+    expect(closed.goal.status).toBe("active");
+  });
+
+  it("a refused push reopens the todo (no PR will ever open) and records why", () => {
+    const s = finishedWithCommit();
+    const r = expectOk(
+      recordPushRefused(
+        s,
+        { todo: "T1", headSha: HEAD, summary: "push refused: touches .github/workflows/ci.yml" },
+        ctx(at(minutes(6)), AGENT),
+      ),
+    ).state;
+    expect(r.todos.find((t) => t.key === "T1")?.status).toBe("ready");
+    expect(r.evidence.at(-1)).toMatchObject({ kind: "log", sha: HEAD, todo: "T1" });
+    expect(r.goal.backoff.stalledTicks).toBe(1);
+  });
+
+  it("a person cannot record a refused push", () => {
+    const s = finishedWithCommit();
+    const input = { todo: "T1", headSha: HEAD, summary: "push refused" };
+    expect(expectRefused(recordPushRefused(s, input, ctx(at(minutes(6)), WRITER))).code).toBe(
+      "not_authorized",
+    );
+  });
+
+  it("a follow-up slice on the open PR's branch completes at once: the open PR keeps the goal", () => {
+    const s = linked(finishedWithCommit());
+    const review = todo("T2", { kind: "review", origin: "pr-monitor" });
+    const pr = s.pullRequests[0];
+    if (!pr) throw new Error("the PR should be tracked");
+    const withReview: GoalState = {
+      ...s,
+      todos: [...s.todos, review],
+      pullRequests: [{ ...pr, monitor: { ...pr.monitor, todos: ["T2"] } }],
+      goal: { ...s.goal, counters: { ...s.goal.counters, todo: 3 } },
+    };
+    const second = claimInput(2, { todo: "T2" });
+    const claimed = expectOk(claimTodo(withReview, second, ctx(at(minutes(8))))).state;
+    const r = expectOk(
+      applyTickResult(
+        claimed,
+        {
+          tickId: second.tickId,
+          leaseToken: second.leaseToken,
+          result: result({
+            todo: "T2",
+            outcome: "completed",
+            commits: [{ sha: "c".repeat(40), message: "Address the review" }],
+            continuation: { kind: "goal_active" },
+          }),
+        },
+        ctx(at(minutes(9))),
+      ),
+    ).state;
+    expect(r.todos.find((t) => t.key === "T2")?.status).toBe("done");
+    expect(r.goal.status).toBe("active");
+  });
+
+  it("a completion without commits is done at once", () => {
+    const s = state({ todos: [todo("T1")] });
+    const claimed = expectOk(claimTodo(s, claimInput(1), ctx())).state;
+    const done = result({
+      outcome: "completed",
+      continuation: { kind: "no_followup", reason: "nothing to change" },
+    });
+    const r = expectOk(applyTickResult(claimed, { ...lease1, result: done }, ctx(at(minutes(5)))));
+    expect(r.state.todos[0]?.status).toBe("done");
+    expect(r.state.goal.status).toBe("done");
+  });
+});
