@@ -13,7 +13,7 @@ import {
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const standIn = (name: string) => resolve(import.meta.dirname, "tick-stand-ins", `${name}.mjs`);
+const standIn = (name: string) => resolve(ROOT, "app/src/demo/stand-ins", `${name}.mjs`);
 
 const API_KEY = "sk-ant-e2e-0123456789abcdef";
 const CLAIM = {

@@ -10,7 +10,7 @@ import type { WorkflowJob, WorkflowRun } from "../../packages/sandbox/src/index.
 import type { TickHarness } from "./tick-api-harness.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const standIn = (name: string) => resolve(ROOT, "test/e2e/tick-stand-ins", `${name}.mjs`);
+const standIn = (name: string) => resolve(ROOT, "app/src/demo/stand-ins", `${name}.mjs`);
 
 export function useTickWorkflow(
   h: TickHarness,

@@ -1,0 +1,166 @@
+/**
+ * What the demo's agent does in each slice, chosen by the todo kind its brief names: the
+ * first task fixes the bug but leaves a debugging line that fails lint; the repair removes
+ * it; the review todo does what the reviewer asked. The same edits drive the real `claude`
+ * CLI (as Bash tool calls from the scripted model) and the shell harness (a bash script).
+ */
+import {
+  type AnthropicScriptStep,
+  bash,
+  type TurnRequest,
+  text,
+  writeFile,
+} from "./scripted-model.ts";
+
+const SCRIPTED = ["task", "repair", "review"] as const;
+export type SliceKind = (typeof SCRIPTED)[number] | "other";
+
+interface Slice {
+  say: string;
+  /** Bash run in the working copy (the repository checked out on the todo's branch). */
+  edit: string;
+  claim: Record<string, unknown>;
+}
+
+const FIXED_CART = `/** The cart's total in cents: each line's unit price times its quantity, summed. */
+export function total(lines) {
+  let sum = 0;
+  for (let i = 0; i < lines.length; i++) sum += lines[i].price * lines[i].qty;
+  console.log("total", sum);
+  return sum;
+}
+`;
+
+const TESTS = `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { total } from "../src/cart.js";
+
+test("an empty cart costs nothing", () => {
+  assert.equal(total([]), 0);
+});
+
+test("one line is price times quantity", () => {
+  assert.equal(total([{ price: 250, qty: 2 }]), 500);
+});
+
+test("every line counts", () => {
+  assert.equal(total([{ price: 250, qty: 2 }, { price: 100, qty: 1 }]), 600);
+});
+`;
+
+const REDUCED_CART = `/** The cart's total in cents: each line's unit price times its quantity, summed. */
+export function total(lines) {
+  return lines.reduce((sum, line) => sum + line.price * line.qty, 0);
+}
+`;
+
+const ZERO_TEST = `
+test("a line with quantity 0 costs nothing", () => {
+  assert.equal(total([{ price: 250, qty: 0 }, { price: 100, qty: 1 }]), 100);
+});
+`;
+
+const heredoc = (path: string, body: string) => `cat > ${path} <<'LOOPX_EOF'\n${body}LOOPX_EOF`;
+
+const SLICES: Record<SliceKind, Slice> = {
+  task: {
+    say: "The loop in total() starts at index 1, so the first line is skipped. Fixing it and adding tests.",
+    edit: `${heredoc("src/cart.js", FIXED_CART)}\n${heredoc("test/cart.test.js", TESTS)}\nnode --test`,
+    claim: {
+      outcome: "completed",
+      handoff: {
+        done: "Fixed total(): its loop skipped the first cart line. Added tests for one and two lines.",
+        next: "Wait for CI and the review of the pull request.",
+        questions: [],
+      },
+      evidence: [{ kind: "test", summary: "node --test: 3 tests pass" }],
+      continuation: { kind: "no_followup", reason: "the fix and its tests are on the branch" },
+    },
+  },
+  repair: {
+    say: "CI's lint check fails on a console.log left in src/cart.js. Removing it.",
+    edit: "sed -i '/console\\.log/d' src/cart.js\nnode --test && node scripts/lint.mjs",
+    claim: {
+      outcome: "completed",
+      handoff: {
+        done: "Removed the debugging console.log that failed the lint check.",
+        next: "CI should be green now.",
+        questions: [],
+      },
+      evidence: [{ kind: "test", summary: "node --test and scripts/lint.mjs pass" }],
+      continuation: { kind: "goal_active" },
+    },
+  },
+  review: {
+    say: "The reviewer asked for reduce() and a zero-quantity test. Doing both.",
+    edit: `${heredoc("src/cart.js", REDUCED_CART)}\ncat >> test/cart.test.js <<'LOOPX_EOF'\n${ZERO_TEST}LOOPX_EOF\nnode --test && node scripts/lint.mjs`,
+    claim: {
+      outcome: "completed",
+      handoff: {
+        done: "total() now uses reduce(); a line with quantity 0 is covered by a test.",
+        next: "The pull request is ready for the owner's approval.",
+        questions: [],
+      },
+      evidence: [{ kind: "test", summary: "node --test: 4 tests pass; lint clean" }],
+      continuation: { kind: "goal_active" },
+    },
+  },
+  other: {
+    say: "Nothing in the demo's script for this todo.",
+    edit: "true",
+    claim: {
+      outcome: "no_change",
+      handoff: {
+        done: "Nothing: the demo scripts only its three slices.",
+        next: "",
+        questions: [],
+      },
+      evidence: [],
+    },
+  },
+};
+
+/** The todo kind a brief (or prompt) names: `## Your todo: T2 (repair, attempt 1)`. */
+export function sliceKindOf(brief: string): SliceKind {
+  const kind = /## Your todo: T\d+ \((\w+),/.exec(brief)?.[1];
+  return kind === "task" || kind === "repair" || kind === "review" ? kind : "other";
+}
+
+/** The result path the slice prompt names (it is also $LOOPX_RESULT). */
+export function resultPathIn(prompt: string): string {
+  const m = /write a JSON file at (\S+) \(also given as \$LOOPX_RESULT\)/.exec(prompt);
+  if (!m?.[1]) throw new Error("the slice prompt names no result path (has slicePrompt changed?)");
+  return m[1];
+}
+
+const sliceFor = (req: TurnRequest) => SLICES[sliceKindOf(req.prompt)];
+
+/** The scripted model's turns: edit with Bash, write the result file, stop. */
+export const MODEL_TURNS: AnthropicScriptStep[] = [
+  (req) => ({ content: [text(sliceFor(req).say), bash(sliceFor(req).edit)] }),
+  (req) => ({
+    content: [writeFile(resultPathIn(req.prompt), JSON.stringify(sliceFor(req).claim))],
+  }),
+  { content: [text("Done: the result is written.")] },
+];
+
+/** The shell harness's command: the same edits, picked from $LOOPX_BRIEF_MD. */
+export function shellAgentScript(): string {
+  const cases = SCRIPTED.map(
+    (k) =>
+      `  ${k})\n${SLICES[k].edit}\ncat > "$LOOPX_RESULT" <<'LOOPX_EOF'\n${JSON.stringify(SLICES[k].claim)}\nLOOPX_EOF\n    ;;`,
+  ).join("\n");
+  return `#!/usr/bin/env bash
+# The demo's scripted agent for the shell harness (written by npm run demo).
+set -eo pipefail
+kind="$(sed -n 's/^## Your todo: T[0-9]* (\\([a-z_]*\\),.*/\\1/p' "$LOOPX_BRIEF_MD" | head -n 1)"
+case "$kind" in
+${cases}
+  *)
+cat > "$LOOPX_RESULT" <<'LOOPX_EOF'
+${JSON.stringify(SLICES.other.claim)}
+LOOPX_EOF
+    ;;
+esac
+`;
+}

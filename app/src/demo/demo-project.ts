@@ -1,0 +1,118 @@
+/**
+ * The demo repository: a tiny real JavaScript project with a real bug (its total skips the
+ * first cart line), a real `node --test` suite, a lint check, CI, LoopX's config and a code
+ * owner. Everything here is what a newcomer would find in a small repository of their own.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Harness } from "./demo-options.ts";
+
+export const DEMO_REPO = { owner: "acme", name: "cart", fullName: "acme/cart" } as const;
+/** The goal's owner (maintain, CODEOWNERS): approves and merges. */
+export const OWNER = "alice";
+/** A writer who reviews the pull request. */
+export const REVIEWER = "bob";
+
+/** What the sandbox's CI runs on each PR head: the tests, then the lint check (as ci.yml). */
+export const CI_COMMAND = "node --test && node scripts/lint.mjs";
+/** What each slice must pass before it counts as progress. */
+export const VALIDATION_COMMAND = "node --test";
+
+export const ISSUE = {
+  title: "total() ignores the first line of the cart",
+  body: [
+    "`total([{ price: 250, qty: 2 }])` returns `0`; it should be `500`.",
+    "A cart with two lines only counts the second one.",
+    "",
+    "Fix `total()` in `src/cart.js` and cover it with tests.",
+  ].join("\n"),
+};
+/** The todo the owner gives the goal when it starts. */
+export const FIRST_TODO = "Fix total() so it counts every line, with tests";
+export const REVIEW_REQUEST =
+  "Please write total() with reduce() instead of an index loop, and cover a line with quantity 0.";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+
+const CART_WITH_BUG = `/** The cart's total in cents: each line's unit price times its quantity, summed. */
+export function total(lines) {
+  let sum = 0;
+  for (let i = 1; i < lines.length; i++) sum += lines[i].price * lines[i].qty;
+  return sum;
+}
+`;
+
+const FIRST_TESTS = `import assert from "node:assert/strict";
+import { test } from "node:test";
+import { total } from "../src/cart.js";
+
+test("an empty cart costs nothing", () => {
+  assert.equal(total([]), 0);
+});
+`;
+
+const LINT = `// The project's lint check: no debugging output left in src/.
+import { readdirSync, readFileSync } from "node:fs";
+
+let problems = 0;
+for (const file of readdirSync("src")) {
+  readFileSync(\`src/\${file}\`, "utf8")
+    .split("\\n")
+    .forEach((line, i) => {
+      if (line.includes("console.log(")) {
+        console.log(\`src/\${file}:\${i + 1}: console.log left in src/ (remove debugging output)\`);
+        problems++;
+      }
+    });
+}
+if (problems > 0) process.exit(1);
+console.log("lint: clean");
+`;
+
+const CI_WORKFLOW = `name: CI
+on: [pull_request]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: node --test
+      - run: node scripts/lint.mjs
+`;
+
+function loopxConfig(harness: Harness): string {
+  const lines =
+    harness === "shell"
+      ? ["harness:", "  default: shell"]
+      : ["harness:", "  default: claude-code", "  allowedTools: [Write, Bash]"];
+  return [...lines, `validationCommand: ${VALIDATION_COMMAND}`, ""].join("\n");
+}
+
+/** The repository's first commit. */
+export function demoFiles(harness: Harness): Record<string, string> {
+  return {
+    "README.md":
+      "# cart\n\nPrices a shopping cart. `npm test` runs the suite, `npm run lint` the lint check.\n",
+    "package.json": `${JSON.stringify(
+      {
+        name: "cart",
+        private: true,
+        type: "module",
+        scripts: { test: "node --test", lint: "node scripts/lint.mjs" },
+      },
+      null,
+      2,
+    )}\n`,
+    "src/cart.js": CART_WITH_BUG,
+    "test/cart.test.js": FIRST_TESTS,
+    "scripts/lint.mjs": LINT,
+    ".github/CODEOWNERS": `* @${OWNER}\n`,
+    ".github/loopx.yml": loopxConfig(harness),
+    ".github/workflows/ci.yml": CI_WORKFLOW,
+    // LoopX's own tick workflow, verbatim: the sandbox runs it with the real action bundle.
+    ".github/workflows/loopx-tick.yml": readFileSync(
+      resolve(ROOT, ".github/workflows/loopx-tick.yml"),
+      "utf8",
+    ),
+  };
+}

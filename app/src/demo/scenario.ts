@@ -1,0 +1,251 @@
+/**
+ * The issue-fix loop, step by step, as people and GitHub drive it: the demo only acts where
+ * a person would (file, label, give a todo, review, approve, merge) and otherwise waits for
+ * LoopX, the tick workflow's jobs and CI to do their part. Each step's condition comes from
+ * LoopX's rules (issue 6), read from the goal's state and the sandbox.
+ */
+import type { GoalState } from "@loopx/core";
+import { readKey } from "@loopx/github";
+import { z } from "zod";
+import type { DemoOptions } from "./demo-options.ts";
+import { DEMO_REPO, FIRST_TODO, ISSUE } from "./demo-project.ts";
+import type { People } from "./people.ts";
+import type { Progress } from "./progress.ts";
+import type { Stack } from "./start-stack.ts";
+import type { Waiter } from "./wait-until.ts";
+
+export type StepName =
+  | "goal-started"
+  | "todo-added"
+  | "pr-opened"
+  | "ci-failed"
+  | "repaired"
+  | "changes-requested"
+  | "review-addressed"
+  | "approved"
+  | "done";
+
+export interface ScenarioFacts {
+  goalId: string;
+  issue: number;
+  pr: number | null;
+  /** The PR's head when the step was reached. */
+  headSha: string | null;
+  mergeSha: string | null;
+}
+
+/** Called once each step is reached (the e2e test asserts there). */
+export type StepHook = (step: StepName, facts: ScenarioFacts) => Promise<void> | void;
+
+export interface ScenarioIo {
+  progress: Progress;
+  waiter: Waiter;
+  people: People;
+  setGoal(id: string): void;
+  /**
+   * Asks the person at the terminal; true on yes, false on no or when `signal` aborts the
+   * question. Null when there is no terminal to ask.
+   */
+  confirm: ((question: string, signal?: AbortSignal) => Promise<boolean>) | null;
+  onStep?: StepHook | undefined;
+}
+
+const BOT = "loopx[bot]";
+
+const IssueView = z
+  .object({
+    state: z.string(),
+    state_reason: z.string().nullable().optional(),
+    closed_by: z.object({ login: z.string() }).nullable().optional(),
+    comments_list: z.array(
+      z.object({ body: z.string().nullable().optional(), user: z.object({ login: z.string() }) }),
+    ),
+  })
+  .loose();
+
+const mergeGate = (s: GoalState | null) =>
+  s?.gates.find((g) => g.scopes.includes("merge") && g.pr !== null && g.status !== "expired");
+
+export async function runScenario(
+  stack: Stack,
+  opts: DemoOptions,
+  io: ScenarioIo,
+): Promise<ScenarioFacts> {
+  const { sandbox } = stack;
+  const { progress, waiter, people } = io;
+  const repo = sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
+  const prHead = (n: number) => sandbox.store.pull(repo.id, n).headSha;
+  const facts: ScenarioFacts = { goalId: "", issue: 0, pr: null, headSha: null, mergeSha: null };
+  const reached = async (step: StepName) => {
+    facts.headSha = facts.pr === null ? null : prHead(facts.pr);
+    await io.onStep?.(step, { ...facts });
+  };
+
+  progress.step(`The owner files "${ISSUE.title}" and labels it loopx`);
+  facts.issue = await people.fileIssue();
+  await people.labelIssue(facts.issue);
+  const started = await waiter.until("the goal starts", "LoopX (the App starts the goal)", () =>
+    stack.store.findGoalByIssue(repo.id, facts.issue),
+  );
+  facts.goalId = started.goal.id;
+  io.setGoal(started.goal.id);
+  progress.note(`goal started on ${DEMO_REPO.fullName}#${facts.issue}`);
+  await reached("goal-started");
+
+  progress.step("The owner gives the goal its first todo (/loopx todo add)");
+  await people.comment(facts.issue, `/loopx todo add ${FIRST_TODO}`);
+  const first = await waiter.until(
+    "the first todo is added",
+    "LoopX (the App reads the command)",
+    (s) => s?.todos.find((t) => t.title === FIRST_TODO),
+  );
+  progress.note(`${first.key} added; the tick workflow may run now`);
+  await releaseRunner(stack, people, facts.issue);
+  await reached("todo-added");
+
+  progress.step(`Tick 1 works on ${first.key}; the App opens the pull request`);
+  const branch = `loopx/${facts.issue}-${first.key}`;
+  const pull = await waiter.until("the pull request opens", "LoopX (tick 1, then the App)", () =>
+    [...sandbox.store.pulls.values()].find((p) => p.repoId === repo.id && p.headRef === branch),
+  );
+  facts.pr = pull.number;
+  progress.note(`PR #${pull.number} opened from ${branch}`);
+  await reached("pr-opened");
+
+  progress.step(`CI runs on PR #${pull.number} and fails; LoopX makes a repair todo`);
+  const repair = await waiter.until("a repair todo appears", "CI, then LoopX's PR monitor", (s) =>
+    s?.todos.find((t) => t.kind === "repair"),
+  );
+  progress.note(`${repair.key} (repair): ${repair.title}`);
+  await reached("ci-failed");
+
+  progress.step(`The next tick repairs ${repair.key}; CI goes green; the merge gate opens`);
+  const gate = await waiter.until(
+    "the merge gate opens on the repaired head",
+    "the repair tick, then CI",
+    (s) => {
+      const done = s?.todos.find((t) => t.key === repair.key)?.status === "done";
+      const g = mergeGate(s);
+      return done && g?.status === "open" && g.pr?.headSha === prHead(pull.number) ? g : null;
+    },
+  );
+  progress.note(`${gate.key} (merge) open on ${gate.pr?.headSha.slice(0, 7)}`);
+  await reached("repaired");
+
+  progress.step(`A reviewer (@bob) requests changes on PR #${pull.number}`);
+  const reviewedHead = prHead(pull.number);
+  await people.requestChanges(pull.number, reviewedHead);
+  const review = await waiter.until("a review todo appears", "LoopX's PR monitor", (s) =>
+    s?.todos.find((t) => t.kind === "review"),
+  );
+  progress.note(`${review.key} (review): ${review.title}`);
+  await reached("changes-requested");
+
+  progress.step(`A tick addresses the review; CI goes green on the new head`);
+  await waiter.until(
+    "the review is addressed and the gate asks about the new head",
+    "the review tick, then CI",
+    (s) => {
+      const head = prHead(pull.number);
+      const done = s?.todos.find((t) => t.key === review.key)?.status === "done";
+      const g = mergeGate(s);
+      return (
+        done &&
+        head !== reviewedHead &&
+        g?.status === "open" &&
+        g.pr?.headSha === head &&
+        green(stack, head)
+      );
+    },
+  );
+  progress.note(`${gate.key} waits for the owner's approval of ${prHead(pull.number).slice(0, 7)}`);
+  await reached("review-addressed");
+
+  progress.step(`The merge gate waits for the owner (@alice)`);
+  const asking = new AbortController();
+  await approve(stack, opts, io, pull.number, gate.key, asking.signal);
+  await waiter.until(
+    `the owner approves ${gate.key}`,
+    opts.yes
+      ? "LoopX (the approval)"
+      : `you: approve ${gate.key} in the dashboard (${stack.appUrl}/loopx)`,
+    (s) => s?.gates.find((g) => g.key === gate.key)?.status === "approved",
+    opts.yes ? undefined : 60 * 60_000,
+  );
+  asking.abort();
+  progress.note(`${gate.key} approved; merging is still a person's act`);
+  await reached("approved");
+
+  progress.step(`The owner merges PR #${pull.number}; the goal completes`);
+  if (
+    !opts.yes &&
+    io.confirm &&
+    !(await io.confirm(`Merge PR #${pull.number} as @alice now? [Y/n] `))
+  ) {
+    throw new Error("you chose not to merge; the goal stays open (run the demo again to continue)");
+  }
+  facts.mergeSha = await people.merge(pull.number, prHead(pull.number));
+  await waiter.until(
+    "the goal is done, reported and its issue closed by LoopX",
+    "LoopX (completion)",
+    (s) => {
+      if (s?.goal.status !== "done") return false;
+      const issue = IssueView.parse(sandbox.issue(DEMO_REPO.fullName, facts.issue));
+      const report = issue.comments_list.some(
+        (c) => c.user.login === BOT && readKey(c.body ?? "") === "final_report",
+      );
+      return issue.state === "closed" && issue.closed_by?.login === BOT && report;
+    },
+  );
+  progress.note(
+    `merged as ${facts.mergeSha.slice(0, 7)}; final report posted; #${facts.issue} closed by LoopX`,
+  );
+  await reached("done");
+  return facts;
+}
+
+/** Every check on the commit completed successfully. */
+function green(stack: Stack, sha: string): boolean {
+  const checks = [...stack.sandbox.store.checkRuns.values()].filter((c) => c.headSha === sha);
+  return checks.length > 0 && checks.every((c) => c.conclusion === "success");
+}
+
+/**
+ * The runner was held until the goal had its first todo, so that tick 1 works on it rather
+ * than planning an empty goal: the dispatches the App made meanwhile run now, in order.
+ */
+async function releaseRunner(stack: Stack, people: People, issue: number): Promise<void> {
+  const { sandbox } = stack;
+  const queued = [...sandbox.store.workflowRuns.values()]
+    .filter((r) => r.event === "workflow_dispatch" && r.status === "queued")
+    .sort((a, b) => a.id - b.id);
+  sandbox.runner.enabled = true;
+  for (const run of queued) sandbox.runner.enqueue(run);
+  if (queued.length === 0) await people.dispatchTick(issue);
+}
+
+async function approve(
+  stack: Stack,
+  opts: DemoOptions,
+  io: ScenarioIo,
+  pr: number,
+  gate: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const repo = stack.sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
+  const head = () => stack.sandbox.store.pull(repo.id, pr).headSha;
+  if (opts.yes) {
+    io.progress.note(`--yes: @alice approves PR #${pr} at ${head().slice(0, 7)}`);
+    await io.people.approve(pr, head());
+    return;
+  }
+  io.progress.note(`Approve ${gate} in the dashboard: ${stack.appUrl}/loopx`);
+  // The terminal may answer too; whichever comes first counts (the gate is read either way).
+  if (io.confirm) {
+    void io.confirm(`…or approve PR #${pr} here as @alice? [Y/n] `, signal).then(async (yes) => {
+      if (yes && !stack.sandbox.store.pull(repo.id, pr).merged) {
+        await io.people.approve(pr, head()).catch(() => {});
+      }
+    });
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Everything the demo runs on, on loopback: the sandbox (a local GitHub whose runner runs
+ * the repository's own loopx-tick.yml with the real action bundle), the demo repository, the
+ * model the agent talks to, and the LoopX app — the same composition `npm start` serves —
+ * on embedded PGlite or on PostgreSQL.
+ */
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createSandbox, type Sandbox } from "@loopx/sandbox";
+import { openStore, type Store } from "@loopx/store";
+import { Probot, ProbotOctokit } from "probot";
+import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../create-loopx-app.ts";
+import type { Logger } from "../deps.ts";
+import { listen } from "../server.ts";
+import { MODEL_TURNS, shellAgentScript } from "./agent-script.ts";
+import type { DemoOptions } from "./demo-options.ts";
+import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-project.ts";
+import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const standIn = (name: string) => resolve(import.meta.dirname, "stand-ins", `${name}.mjs`);
+const AUDIENCE = "loopx";
+/** The scripted model accepts any key; this one only has to look like one. */
+const SCRIPTED_KEY = "sk-ant-demo-scripted-0000000000";
+
+export interface Stack {
+  sandbox: Sandbox;
+  app: LoopxApp;
+  store: Store;
+  appUrl: string;
+  /** The scripted model, unless --real-model. */
+  model: ScriptedAnthropic | null;
+  /** A user token per person the demo plays (the owner and the reviewer). */
+  tokens: { owner: string; reviewer: string };
+  close(): Promise<void>;
+}
+
+export class DemoSetupError extends Error {}
+
+async function openDemoStore(opts: DemoOptions): Promise<Store> {
+  if (opts.databaseUrl) return openStore({ databaseUrl: opts.databaseUrl });
+  if (opts.fresh) rmSync(opts.dataDir, { recursive: true, force: true });
+  mkdirSync(opts.dataDir, { recursive: true });
+  try {
+    return await openStore({ dataDir: opts.dataDir });
+  } catch (error) {
+    throw new DemoSetupError(
+      `cannot open the demo's database at ${opts.dataDir}: ${error instanceof Error ? error.message : String(error)}. Is another demo or \`npm start\` using it? Stop it, or run with --fresh to start over.`,
+    );
+  }
+}
+
+/** What the agent job gets: the scripted model by default, the real API only on request. */
+function modelEnv(
+  opts: DemoOptions,
+  model: ScriptedAnthropic | null,
+): { vars: Record<string, string>; secrets: Record<string, string> } {
+  if (model) {
+    return {
+      vars: { ANTHROPIC_BASE_URL: model.url },
+      secrets: { ANTHROPIC_API_KEY: SCRIPTED_KEY },
+    };
+  }
+  if (opts.harness === "shell") return { vars: {}, secrets: {} };
+  const key = process.env.ANTHROPIC_API_KEY ?? "";
+  if (key === "") {
+    throw new DemoSetupError(
+      "--real-model needs ANTHROPIC_API_KEY in the environment; leave --real-model out to use the scripted local model.",
+    );
+  }
+  return { vars: {}, secrets: { ANTHROPIC_API_KEY: key } };
+}
+
+export async function startStack(opts: DemoOptions, log: Logger, workDir: string): Promise<Stack> {
+  const secret = "loopx-demo-webhook-secret";
+  const sandbox = await createSandbox({ webhookSecret: secret });
+  const closers: Array<() => Promise<unknown>> = [() => sandbox.stop()];
+  const close = async () => {
+    for (const c of closers.reverse()) await c().catch(() => {});
+  };
+  try {
+    // Held until the goal has its first todo (see scenario.ts); then every dispatch runs.
+    sandbox.runner.enabled = false;
+    sandbox.createRepo(DEMO_REPO.fullName, {
+      files: demoFiles(opts.harness),
+      collaborators: { [OWNER]: "maintain", [REVIEWER]: "write" },
+    });
+    sandbox.ci.command = { run: CI_COMMAND, timeoutMs: 60_000 };
+    sandbox.ci.checks = ["test"];
+
+    const model =
+      opts.harness === "claude-code" && !opts.realModel
+        ? await startScriptedAnthropic({ turns: MODEL_TURNS })
+        : null;
+    if (model) closers.push(() => model.close());
+
+    const store = await openDemoStore(opts);
+    closers.push(() => store.close());
+    await store.migrate();
+
+    const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
+    if (!privateKey) throw new DemoSetupError("the sandbox made no private key for the app");
+    const probot = new Probot({
+      appId: appRecord.id,
+      privateKey,
+      secret,
+      baseUrl: sandbox.gheUrl,
+      logLevel: "warn",
+      // As `npm start`: the inbox and outbox retry durably; no in-process retry queues.
+      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    });
+    const tokens = {
+      owner: sandbox.createUserToken(OWNER),
+      reviewer: sandbox.createUserToken(REVIEWER),
+    };
+    const app = await createLoopxApp({
+      probot,
+      store,
+      serverUrl: sandbox.url,
+      log,
+      dashboard: {
+        mode: "demo",
+        demoOwner: { login: OWNER, token: tokens.owner, apiUrl: sandbox.url },
+      },
+      tickApi: {
+        issuer: sandbox.url,
+        audience: AUDIENCE,
+        now: () => new Date(sandbox.clock.now()),
+      },
+      scheduler: { intervalMs: 1_000 },
+    });
+    const server = await listen(app.handle, opts.port, "127.0.0.1");
+    closers.push(() => server.close());
+    closers.push(() => app.close());
+    const appUrl = `http://127.0.0.1:${server.port}`;
+    sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
+    await app.start({ pollIntervalMs: 500, reconcileIntervalMs: 60_000 });
+
+    const { vars, secrets } = modelEnv(opts, model);
+    sandbox.runner.actions = {
+      "loopx/loopx@v1": resolve(ROOT, "action/dist/index.js"),
+      "actions/checkout@v4": standIn("checkout"),
+      "actions/upload-artifact@v4": standIn("upload-artifact"),
+      "actions/download-artifact@v4": standIn("download-artifact"),
+    };
+    sandbox.runner.vars = { LOOPX_API_URL: appUrl, ...vars };
+    sandbox.runner.secrets = secrets;
+    if (opts.harness === "shell") {
+      const script = join(workDir, "shell-agent.sh");
+      writeFileSync(script, shellAgentScript());
+      chmodSync(script, 0o755);
+      sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash ${script}`;
+    }
+    sandbox.install(appRecord.id, DEMO_REPO.owner, [DEMO_REPO.fullName]);
+    return { sandbox, app, store, appUrl, model, tokens, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

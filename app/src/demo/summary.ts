@@ -1,0 +1,32 @@
+/** The demo's closing lines: what happened, what it cost, and where to look. */
+import type { GoalState } from "@loopx/core";
+import { DEMO_REPO } from "./demo-project.ts";
+import type { ScenarioFacts } from "./scenario.ts";
+import type { Stack } from "./start-stack.ts";
+
+export function summaryLines(
+  stack: Stack,
+  facts: ScenarioFacts,
+  state: GoalState | null,
+  elapsedMs: number,
+): string[] {
+  const spent = state?.goal.spent;
+  const todos = (state?.todos ?? []).map((t) => `${t.key} ${t.kind} ${t.status}`).join(", ");
+  const base = `${stack.sandbox.url}/_sandbox/issues/${DEMO_REPO.fullName}`;
+  return [
+    "",
+    `Done in ${(elapsedMs / 1000).toFixed(1)} s: ${DEMO_REPO.fullName}#${facts.issue} is ${state?.goal.status ?? "unknown"}.`,
+    `  PR #${facts.pr} merged as ${facts.mergeSha?.slice(0, 7) ?? "?"}; todos: ${todos}`,
+    spent
+      ? `  ticks: ${spent.ticks}; tokens: ${spent.tokens}; runner minutes: ${spent.runnerMinutes}; cost: $${spent.usd.toFixed(2)}`
+      : "",
+    "",
+    "Where to look (while the demo is running):",
+    `  dashboard        ${stack.appUrl}/loopx`,
+    `  the goal         ${stack.appUrl}/loopx/goals/${facts.goalId}`,
+    `  goal as JSON     ${stack.appUrl}/loopx/api/goals/${DEMO_REPO.fullName}/${facts.issue}`,
+    `  the issue        ${base}/${facts.issue}  (the sandbox's JSON: body, comments, state)`,
+    facts.pr !== null ? `  the PR           ${base}/${facts.pr}` : "",
+    `  loopx status     npm run loopx -- status --url ${stack.appUrl}`,
+  ].filter((l, i, all) => l !== "" || all[i - 1] !== "");
+}
