@@ -17,13 +17,17 @@ import { checkRoutes } from "./routes/checks.ts";
 import { commentRoutes } from "./routes/comments.ts";
 import type { RouteContext } from "./routes/context.ts";
 import { deliveryRoutes } from "./routes/deliveries.ts";
+import { forkRoutes } from "./routes/forks.ts";
 import { gitDataRoutes } from "./routes/git-data.ts";
+import { graphqlRoutes } from "./routes/graphql.ts";
 import { issueRoutes } from "./routes/issues.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { mergeRoutes } from "./routes/merge.ts";
+import { protectionRoutes } from "./routes/protection.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
+import { statusRoutes } from "./routes/statuses.ts";
 import { subIssueRoutes } from "./routes/sub-issues.ts";
 import { Runner } from "./runner/runner.ts";
 import { type RequestLogEntry, startServer } from "./server.ts";
@@ -56,11 +60,13 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const render = new Renderer(store, "", "");
   const deliveries = new DeliveryLog(clock);
   const bus = new WebhookBus(render, deliveries, { webhookUrl: options.webhookUrl ?? null });
-  const ctx: RouteContext = { store, render, clock, bus };
+  const root = new GitRoot();
+  const ctx: RouteContext = { store, render, clock, bus, root };
   const router = new Router();
   router.add(
     ...appRoutes(ctx),
     ...repoRoutes(ctx),
+    ...forkRoutes(ctx),
     ...issueRoutes(ctx),
     ...commentRoutes(ctx),
     ...subIssueRoutes(ctx),
@@ -71,6 +77,9 @@ export async function createSandbox(options: SandboxOptions = {}) {
     ...actionsRoutes(ctx),
     ...deliveryRoutes(ctx),
     ...jobRoutes(ctx),
+    ...statusRoutes(ctx),
+    ...protectionRoutes(ctx),
+    ...graphqlRoutes(ctx),
     // Last: `{ref}` spans slashes, so `commits/{ref}` must not shadow `commits/{ref}/check-runs`.
     ...gitDataRoutes(ctx),
   );
@@ -78,7 +87,6 @@ export async function createSandbox(options: SandboxOptions = {}) {
   faults.secondaryLimits = options.secondaryLimits ?? true;
   const oidc = await OidcIssuer.create(clock, () => url);
   const requestLog: RequestLogEntry[] = [];
-  const root = new GitRoot();
   const setup = setupApi({ store, clock, bus, root, webhookSecret: options.webhookSecret });
   const { repoByFullName } = setup;
   const ci = new Ci(ctx, root);

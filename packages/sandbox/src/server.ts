@@ -93,8 +93,11 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://sandbox.invalid");
     const method = (req.method ?? "GET").toUpperCase();
-    // GHE style: the REST API also lives under /api/v3.
-    const path = url.pathname.replace(/^\/api\/v3(?=\/|$)/, "") || "/";
+    // GHE style: the REST API also lives under /api/v3, and GraphQL at /api/graphql.
+    const path =
+      url.pathname === "/api/graphql"
+        ? "/graphql"
+        : url.pathname.replace(/^\/api\/v3(?=\/|$)/, "") || "/";
     const base: Record<string, string> = {
       "x-github-request-id": randomUUID().toUpperCase(),
       "x-github-media-type": "github.v3; format=json",

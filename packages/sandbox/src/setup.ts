@@ -13,6 +13,7 @@ export const DEFAULT_APP_PERMISSIONS: Record<string, PermissionLevel> = {
   issues: "write",
   metadata: "read",
   pull_requests: "write",
+  statuses: "read",
 };
 
 export interface RepoFields {
@@ -92,6 +93,8 @@ export function setupApi(deps: {
         labels: new Map(),
         branches: new Map([[branch, head]]),
         gitDir,
+        forkOfId: null,
+        protection: new Map(),
       };
       for (const [login, role] of Object.entries(fields.collaborators ?? {}))
         repo.collaborators.set(createUser(login).id, role);

@@ -2,6 +2,7 @@ import { ZERO_SHA } from "../git/git.ts";
 import { renderPull } from "../render/pulls.ts";
 import { renderPush } from "../render/push.ts";
 import type { RouteContext } from "../routes/context.ts";
+import { fetchForkHead } from "../state/pull-ops.ts";
 import type { Repo, User } from "../state/types.ts";
 
 export interface RefChange {
@@ -46,13 +47,17 @@ export function afterPush(
     const payload = renderPush(render, repo, git, change, sender, others);
     bus.emit("push", repo, sender, payload);
     for (const pull of store.pulls.values()) {
-      if (pull.repoId !== repo.id || pull.merged) continue;
-      if (store.issueByNumber(repo.id, pull.number).state !== "open") continue;
-      if (pull.baseRef === change.branch) pull.mergeable = null;
-      if (pull.headRef !== change.branch || change.after === ZERO_SHA) continue;
+      // PRs into this repository, and PRs from it into the repository it is a fork of.
+      if ((pull.repoId !== repo.id && pull.headRepoId !== repo.id) || pull.merged) continue;
+      if (store.issueByNumber(pull.repoId, pull.number).state !== "open") continue;
+      if (pull.repoId === repo.id && pull.baseRef === change.branch) pull.mergeable = null;
+      if (pull.headRepoId !== repo.id || pull.headRef !== change.branch) continue;
+      if (change.after === ZERO_SHA) continue;
       pull.headSha = change.after;
       pull.mergeable = null;
-      bus.emit("pull_request", repo, sender, {
+      fetchForkHead(store, pull);
+      // The event belongs to the PR's (base) repository, wherever the head lives.
+      bus.emit("pull_request", store.repo(pull.repoId), sender, {
         action: "synchronize",
         number: pull.number,
         before: change.before,

@@ -1,7 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GitRepo, type Person } from "./git.ts";
+import { GIT_ENV, GitRepo, type Person } from "./git.ts";
 
 /**
  * The directory holding every sandbox repository as `<owner>/<name>.git` (the layout
@@ -27,6 +28,14 @@ export class GitRoot {
     const git = GitRepo.init(gitDir, branch);
     const head = git.commit(branch, files, "Initial commit", who, null);
     return { gitDir, head };
+  }
+
+  /** A fork: a bare clone of the parent's branches (GitHub shares objects; a copy is enough). */
+  fork(parentDir: string, fullName: string): string {
+    const gitDir = join(this.path, "repos", `${fullName}.git`);
+    execFileSync("git", ["clone", "--quiet", "--bare", parentDir, gitDir], { env: GIT_ENV });
+    new GitRepo(gitDir).run(["config", "http.receivepack", "true"]);
+    return gitDir;
   }
 
   /** A fresh scratch directory (job workspaces, CI checkouts). */

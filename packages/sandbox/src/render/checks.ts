@@ -4,15 +4,18 @@ import { type Flavor, iso, isoOrNull, type Json, nodeId, type Renderer } from ".
 function pullRefs(r: Renderer, repoId: number, sha: string): Json[] {
   const repo = r.store.repo(repoId);
   const ref = { id: repo.id, url: r.repoUrl(repo), name: repo.name };
-  return [...r.store.pulls.values()]
-    .filter((p) => p.repoId === repoId && p.headSha === sha)
-    .map((p) => ({
-      id: r.store.issueByNumber(repoId, p.number).id,
-      number: p.number,
-      url: `${r.repoUrl(repo)}/pulls/${p.number}`,
-      head: { ref: p.headRef, sha: p.headSha, repo: ref },
-      base: { ref: p.baseRef, sha: p.baseSha, repo: ref },
-    }));
+  return (
+    [...r.store.pulls.values()]
+      // GitHub lists only PRs whose head is in this repository: a fork's PRs never appear.
+      .filter((p) => p.repoId === repoId && p.headRepoId === repoId && p.headSha === sha)
+      .map((p) => ({
+        id: r.store.issueByNumber(repoId, p.number).id,
+        number: p.number,
+        url: `${r.repoUrl(repo)}/pulls/${p.number}`,
+        head: { ref: p.headRef, sha: p.headSha, repo: ref },
+        base: { ref: p.baseRef, sha: p.baseSha, repo: ref },
+      }))
+  );
 }
 
 function headCommit(sha: string, at: number): Json {

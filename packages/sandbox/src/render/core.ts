@@ -121,6 +121,7 @@ export class Renderer {
     const full = this.store.fullName(repo);
     const url = this.repoUrl(repo);
     const openIssues = this.store.issuesOf(repo.id).filter((i) => i.state === "open").length;
+    const forks = [...this.store.repos.values()].filter((r) => r.forkOfId === repo.id).length;
     const owner = this.store.user(repo.ownerId);
     const out: Json = {
       id: repo.id,
@@ -131,7 +132,7 @@ export class Renderer {
       owner: this.user(owner, flavor),
       html_url: this.repoHtml(repo),
       description: repo.description,
-      fork: false,
+      fork: repo.forkOfId !== null,
       url,
       forks_url: `${url}/forks`,
       keys_url: `${url}/keys{/key_id}`,
@@ -188,7 +189,7 @@ export class Renderer {
       has_wiki: true,
       has_pages: false,
       has_discussions: false,
-      forks_count: 0,
+      forks_count: forks,
       mirror_url: null,
       archived: false,
       disabled: false,
@@ -199,7 +200,7 @@ export class Renderer {
       web_commit_signoff_required: false,
       topics: [],
       visibility: repo.private ? "private" : "public",
-      forks: 0,
+      forks,
       open_issues: openIssues,
       watchers: 0,
       default_branch: repo.defaultBranch,
@@ -214,6 +215,12 @@ export class Renderer {
       out.allow_rebase_merge = true;
       out.allow_auto_merge = false;
       out.delete_branch_on_merge = false;
+      if (repo.forkOfId !== null) {
+        // A fork names its parent and the root of its network (the same here: one level).
+        const parent = this.store.repo(repo.forkOfId);
+        out.parent = this.repo(parent);
+        out.source = this.repo(parent);
+      }
     }
     return out;
   }

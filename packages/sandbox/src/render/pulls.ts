@@ -1,8 +1,22 @@
-import type { Pull, Review } from "../state/types.ts";
+import type { Pull, Repo, Review } from "../state/types.ts";
 import { type Flavor, iso, isoOrNull, type Json, nodeId, type Renderer } from "./core.ts";
 import { renderIssue } from "./issues.ts";
 
 const link = (href: string) => ({ href });
+
+/**
+ * GitHub's `mergeable_state`: `dirty` (conflicts), `draft`, `behind` (branch protection
+ * requires an up-to-date branch and the head lacks the base's tip), else `clean`.
+ */
+function stateOfMerge(r: Renderer, repo: Repo, pull: Pull): string {
+  if (pull.merged || pull.mergeable === null) return "unknown";
+  if (pull.mergeable === false) return "dirty";
+  if (pull.draft) return "draft";
+  const base = repo.branches.get(pull.baseRef);
+  const strict = repo.protection.get(pull.baseRef)?.strict === true;
+  if (strict && base && !r.store.git(repo).isAncestor(base, pull.headSha)) return "behind";
+  return "clean";
+}
 
 export function renderPull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Json {
   const store = r.store;
@@ -14,12 +28,12 @@ export function renderPull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Js
   const owner = store.user(repo.ownerId);
   const ownerJson = r.user(owner, flavor);
   const repoJson = r.repo(repo, flavor);
+  // A PR from a fork: its head is that fork's branch.
+  const headRepo = store.repo(pull.headRepoId);
+  const headOwner = store.user(headRepo.ownerId);
   const reviewComments = 0;
   const stats = store.git(repo).diffStats(pull.baseSha, pull.headSha);
-  let mergeableState = "unknown";
-  if (pull.merged) mergeableState = "unknown";
-  else if (pull.mergeable === false) mergeableState = "dirty";
-  else if (pull.mergeable === true) mergeableState = pull.draft ? "draft" : "clean";
+  const mergeableState = stateOfMerge(r, repo, pull);
   return {
     url,
     id: issue.id,
@@ -52,11 +66,11 @@ export function renderPull(r: Renderer, pull: Pull, flavor: Flavor = "rest"): Js
     comments_url: `${r.repoUrl(repo)}/issues/${pull.number}/comments`,
     statuses_url: `${r.repoUrl(repo)}/statuses/${pull.headSha}`,
     head: {
-      label: `${owner.login}:${pull.headRef}`,
+      label: `${headOwner.login}:${pull.headRef}`,
       ref: pull.headRef,
       sha: pull.headSha,
-      user: ownerJson,
-      repo: repoJson,
+      user: r.user(headOwner, flavor),
+      repo: headRepo.id === repo.id ? repoJson : r.repo(headRepo, flavor),
     },
     base: {
       label: `${owner.login}:${pull.baseRef}`,

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Clock } from "../clock.ts";
+import type { GitRoot } from "../git/root.ts";
 import { HttpError, notFound } from "../http-error.ts";
 import type { Renderer } from "../render/core.ts";
 import type { RouteReply, RouteRequest } from "../router.ts";
@@ -13,6 +14,8 @@ export interface RouteContext {
   render: Renderer;
   clock: Clock;
   bus: WebhookBus;
+  /** Where repositories live on disk (forking clones one). */
+  root?: GitRoot;
   /** Called after a workflow_dispatch created a run (the runner hooks in here). */
   onDispatch?: (run: WorkflowRun) => void;
   /** CI and the runner hook in here; only events not caused by a GITHUB_TOKEN reach them. */

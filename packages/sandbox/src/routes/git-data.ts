@@ -2,6 +2,7 @@ import { z } from "zod";
 import { actor, requireRepoAccess } from "../auth.ts";
 import type { CommitInfo } from "../git/git.ts";
 import { HttpError, notFound } from "../http-error.ts";
+import { commitJson } from "../render/commits.ts";
 import { nodeId } from "../render/core.ts";
 import { renderPull, renderSimplePull } from "../render/pulls.ts";
 import type { Route } from "../router.ts";
@@ -12,49 +13,7 @@ import { pullState } from "./pulls.ts";
 /** Branches, refs and commits read from the repository's git; plus reviewer removal. */
 export function gitDataRoutes(ctx: RouteContext): Route[] {
   const { store, render, bus } = ctx;
-  const renderCommit = (repo: Repo, c: CommitInfo) => {
-    const url = `${render.repoUrl(repo)}/commits/${c.sha}`;
-    const html = `${render.repoHtml(repo)}/commit/${c.sha}`;
-    const gitUser = (p: CommitInfo["author"]) => ({
-      name: p.name,
-      email: p.email,
-      date: new Date(p.date).toISOString().replace(".000Z", "Z"),
-    });
-    const login = (email: string) => {
-      const m = /^\d+\+(.+)@users\.noreply\.github\.com$/.exec(email);
-      const user = m?.[1] ? store.userByLogin(m[1]) : undefined;
-      return user ? render.user(user) : null;
-    };
-    return {
-      url,
-      sha: c.sha,
-      node_id: nodeId("C", Number.parseInt(c.sha.slice(0, 8), 16)),
-      html_url: html,
-      comments_url: `${url}/comments`,
-      commit: {
-        url: `${render.repoUrl(repo)}/git/commits/${c.sha}`,
-        author: gitUser(c.author),
-        committer: gitUser(c.committer),
-        message: c.message,
-        comment_count: 0,
-        tree: { sha: c.tree, url: `${render.repoUrl(repo)}/git/trees/${c.tree}` },
-        verification: {
-          verified: false,
-          reason: "unsigned",
-          signature: null,
-          payload: null,
-          verified_at: null,
-        },
-      },
-      author: login(c.author.email),
-      committer: login(c.committer.email),
-      parents: c.parents.map((p) => ({
-        sha: p,
-        url: `${render.repoUrl(repo)}/commits/${p}`,
-        html_url: `${render.repoHtml(repo)}/commit/${p}`,
-      })),
-    };
-  };
+  const renderCommit = (repo: Repo, c: CommitInfo) => commitJson(render, repo, c);
   return [
     {
       method: "GET",
@@ -67,15 +26,20 @@ export function gitDataRoutes(ctx: RouteContext): Route[] {
         const name = req.params.branch ?? "";
         const sha = repo.branches.get(name);
         if (!sha) throw new HttpError(404, "Branch not found");
+        const rule = repo.protection.get(name);
         const self = `${render.repoUrl(repo)}/branches/${encodeURIComponent(name)}`;
         return ok({
           name,
           commit: renderCommit(repo, store.git(repo).commitInfo(sha)),
           _links: { self, html: `${render.repoHtml(repo)}/tree/${name}` },
-          protected: false,
+          protected: rule !== undefined,
           protection: {
-            enabled: false,
-            required_status_checks: { enforcement_level: "off", contexts: [], checks: [] },
+            enabled: rule !== undefined,
+            required_status_checks: {
+              enforcement_level: rule ? "non_admins" : "off",
+              contexts: rule?.contexts ?? [],
+              checks: (rule?.contexts ?? []).map((context) => ({ context, app_id: null })),
+            },
           },
           protection_url: `${self}/protection`,
         });

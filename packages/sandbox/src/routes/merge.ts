@@ -43,7 +43,7 @@ export function mergeRoutes(ctx: RouteContext): Route[] {
         const sender = actor(req.principal);
         const now = clock.now();
         const method = body.merge_method ?? "merge";
-        const owner = store.user(repo.ownerId).login;
+        const owner = store.user(store.repo(pull.headRepoId).ownerId).login;
         const title =
           body.commit_title ??
           (method === "merge"

@@ -4,9 +4,15 @@ import { HttpError, validationFailed } from "../http-error.ts";
 import { renderPull } from "../render/pulls.ts";
 import type { Route, RouteRequest } from "../router.ts";
 import { checkBody, closeIssue, newIssue, reopenIssue } from "../state/issue-ops.ts";
-import { closingIssueNumbers, codeOwners, computeMergeable } from "../state/pull-ops.ts";
+import {
+  closingIssueNumbers,
+  codeOwners,
+  computeMergeable,
+  fetchForkHead,
+} from "../state/pull-ops.ts";
 import type { Issue, Pull, Repo, User } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
+import { headRepoOf } from "./forks.ts";
 
 const createPull = z.object({
   title: z.string().min(1),
@@ -23,6 +29,17 @@ const updatePull = z.object({
   base: z.string().optional(),
   maintainer_can_modify: z.boolean().optional(),
 });
+
+/** The `head` filter of `pulls/list`: `owner:branch` (the owner of the head's repository) or `branch`. */
+function headMatches(ctx: RouteContext, pull: Pull, head: string): boolean {
+  const colon = head.indexOf(":");
+  if (colon < 0) return pull.headRef === head;
+  const owner = ctx.store.user(ctx.store.repo(pull.headRepoId).ownerId).login;
+  return (
+    owner.toLowerCase() === head.slice(0, colon).toLowerCase() &&
+    pull.headRef === head.slice(colon + 1)
+  );
+}
 
 export function pullState(
   ctx: RouteContext,
@@ -71,20 +88,22 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         requireRepoAccess(req.principal, store, repo, "pull_requests", "write", "read");
         const body = parseBody(createPull, req.body);
         checkBody(body.body, "PullRequest");
-        const headRef = body.head.includes(":") ? (body.head.split(":")[1] ?? "") : body.head;
-        const headSha = repo.branches.get(headRef);
+        // `owner:branch` with another owner names a branch of that owner's fork.
+        const { repo: headRepo, ref: headRef } = headRepoOf(ctx, repo, body.head);
+        const headSha = headRepo.branches.get(headRef);
         const baseSha = repo.branches.get(body.base);
         if (!headSha) throw validationFailed("PullRequest", "head");
         if (!baseSha) throw validationFailed("PullRequest", "base");
         for (const p of store.pulls.values()) {
           const open = store.issueByNumber(p.repoId, p.number).state === "open";
-          if (p.repoId === repo.id && open && p.headRef === headRef && p.baseRef === body.base) {
+          const sameHead = p.headRepoId === headRepo.id && p.headRef === headRef;
+          if (p.repoId === repo.id && open && sameHead && p.baseRef === body.base) {
             throw new HttpError(422, "Validation Failed", {
               errors: [
                 {
                   resource: "PullRequest",
                   code: "custom",
-                  message: `A pull request already exists for ${store.user(repo.ownerId).login}:${headRef}.`,
+                  message: `A pull request already exists for ${store.user(headRepo.ownerId).login}:${headRef}.`,
                 },
               ],
             });
@@ -101,6 +120,7 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         const pull: Pull = {
           repoId: repo.id,
           number: issue.number,
+          headRepoId: headRepo.id,
           headRef,
           headSha,
           baseRef: body.base,
@@ -117,6 +137,7 @@ export function pullRoutes(ctx: RouteContext): Route[] {
           closesIssueNumbers: closingIssueNumbers(repo, body.base, body.body ?? null),
         };
         store.pulls.set(`${repo.id}#${pull.number}`, pull);
+        fetchForkHead(store, pull);
         announce(pull, "opened", sender);
         if (startsWorkflows(req.principal)) ctx.triggers?.pullRequest(pull, "opened", sender);
         requestReviewers(
@@ -203,7 +224,7 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         const all = [...store.pulls.values()]
           .filter((p) => p.repoId === repo.id)
           .filter((p) => state === "all" || store.issueByNumber(repo.id, p.number).state === state)
-          .filter((p) => !head || p.headRef === (head.includes(":") ? head.split(":")[1] : head))
+          .filter((p) => !head || headMatches(ctx, p, head))
           .filter((p) => !base || p.baseRef === base)
           .sort((a, b) => b.number - a.number);
         const { page, headers } = paginate(all, req, `${render.repoUrl(repo)}/pulls`);

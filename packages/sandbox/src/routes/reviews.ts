@@ -3,7 +3,8 @@ import { actor, requireRepoAccess } from "../auth.ts";
 import { HttpError, notFound } from "../http-error.ts";
 import { renderReview, renderSimplePull } from "../render/pulls.ts";
 import type { Route } from "../router.ts";
-import type { Pull, Review, ReviewState, User } from "../state/types.ts";
+import { changedPaths } from "../state/pull-ops.ts";
+import type { Pull, Review, ReviewState, ReviewThread, User } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext } from "./context.ts";
 import { pullState } from "./pulls.ts";
 
@@ -16,6 +17,18 @@ const createReview = z.object({
   commit_id: z.string().optional(),
   body: z.string().optional(),
   event: z.enum(["APPROVE", "REQUEST_CHANGES", "COMMENT"]).optional(),
+  /** Line comments: each starts a review thread (resolved through GraphQL). */
+  comments: z
+    .array(
+      z.object({
+        path: z.string(),
+        body: z.string(),
+        line: z.number().int().positive().optional(),
+        position: z.number().int().positive().optional(),
+        side: z.enum(["LEFT", "RIGHT"]).optional(),
+      }),
+    )
+    .optional(),
 });
 const submitReview = z.object({
   body: z.string().optional(),
@@ -104,8 +117,32 @@ export function reviewRoutes(ctx: RouteContext): Route[] {
           commitId: body.commit_id ?? pull.headSha,
           submittedAt: null,
         };
+        const paths = body.comments?.length ? changedPaths(store, repo, pull) : [];
+        for (const c of body.comments ?? []) {
+          if (!paths.includes(c.path))
+            throw new HttpError(422, "Unprocessable Entity", {
+              errors: [{ message: "Path could not be resolved" }],
+            });
+        }
         if (body.event) submit(pull, review, EVENTS[body.event], sender, issue.userId);
         store.reviews.set(review.id, review);
+        for (const c of body.comments ?? []) {
+          const thread: ReviewThread = {
+            id: store.id(),
+            repoId: repo.id,
+            pullNumber: pull.number,
+            reviewId: review.id,
+            commentId: store.id(),
+            userId: sender.id,
+            body: c.body,
+            path: c.path,
+            line: c.line ?? c.position ?? 1,
+            commitId: review.commitId,
+            createdAt: clock.now(),
+            resolvedById: null,
+          };
+          store.reviewThreads.set(thread.id, thread);
+        }
         return ok(renderReview(render, review));
       },
     },

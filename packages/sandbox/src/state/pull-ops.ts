@@ -11,6 +11,23 @@ export function closingIssueNumbers(repo: Repo, baseRef: string, text: string | 
   return [...numbers];
 }
 
+/**
+ * A PR from a fork: its head's commits are fetched into the base repository as
+ * `refs/pull/<n>/head` (as GitHub does), so mergeability, diffs, CI and merges see them.
+ */
+export function fetchForkHead(store: Store, pull: Pull): void {
+  if (pull.headRepoId === pull.repoId) return;
+  const fork = store.repo(pull.headRepoId);
+  store
+    .git(store.repo(pull.repoId))
+    .run([
+      "fetch",
+      "--quiet",
+      fork.gitDir,
+      `+refs/heads/${pull.headRef}:refs/pull/${pull.number}/head`,
+    ]);
+}
+
 /** Paths the PR changes (git's three-dot diff, as GitHub shows it). */
 export function changedPaths(store: Store, repo: Repo, pull: Pull): string[] {
   return store.git(repo).changedPaths(pull.baseSha, pull.headSha);

@@ -6,11 +6,13 @@ import type {
   CheckRun,
   CheckSuite,
   Comment,
+  CommitStatus,
   Installation,
   Issue,
   Pull,
   Repo,
   Review,
+  ReviewThread,
   Role,
   Token,
   User,
@@ -31,6 +33,8 @@ export class Store {
   readonly comments = new Map<number, Comment>();
   readonly pulls = new Map<string, Pull>();
   readonly reviews = new Map<number, Review>();
+  readonly reviewThreads = new Map<number, ReviewThread>();
+  readonly statuses = new Map<number, CommitStatus>();
   readonly checkSuites = new Map<number, CheckSuite>();
   readonly checkRuns = new Map<number, CheckRun>();
   readonly workflows = new Map<number, Workflow>();

@@ -75,6 +75,50 @@ export interface Repo {
   branches: Map<string, string>;
   /** The bare git repository on disk holding the code. */
   gitDir: string;
+  /** The repository this one is a fork of (`POST /repos/{o}/{r}/forks`); null for a source. */
+  forkOfId: number | null;
+  /** Branch protection by branch name (`PUT …/branches/{branch}/protection`). */
+  protection: Map<string, BranchProtection>;
+}
+
+/** The part of branch protection the sandbox enforces: required status checks. */
+export interface BranchProtection {
+  /** Require branches to be up to date before merging: a PR behind its base is `behind`. */
+  strict: boolean;
+  contexts: string[];
+}
+
+export type CommitStatusState = "error" | "failure" | "pending" | "success";
+
+/** A commit status (`POST /repos/{o}/{r}/statuses/{sha}`): the pre-checks CI signal. */
+export interface CommitStatus {
+  id: number;
+  repoId: number;
+  sha: string;
+  state: CommitStatusState;
+  context: string;
+  description: string | null;
+  targetUrl: string | null;
+  creatorId: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A review comment that starts a thread (replies are not modelled); GraphQL resolves threads. */
+export interface ReviewThread {
+  id: number;
+  repoId: number;
+  pullNumber: number;
+  reviewId: number;
+  /** The thread's first comment. */
+  commentId: number;
+  userId: number;
+  body: string;
+  path: string;
+  line: number;
+  commitId: string;
+  createdAt: number;
+  resolvedById: number | null;
 }
 
 export interface Reaction {
@@ -135,6 +179,8 @@ export interface Comment {
 export interface Pull {
   repoId: number;
   number: number;
+  /** The repository holding the head branch: a fork's id for a PR from a fork. */
+  headRepoId: number;
   headRef: string;
   headSha: string;
   baseRef: string;
