@@ -3,12 +3,12 @@
  * (row lock, version compare-and-swap, changed rows, events, outbox, inbox).
  */
 import type { DomainEvent, Effect, GoalState, Refusal, TransitionResult } from "@loopx/core";
-import { and, asc, eq, lte, notInArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { txNow } from "./clock.ts";
 import { goalToRow } from "./codec.ts";
 import type { Db } from "./db.ts";
 import { RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
-import { type GoalRow, type LoadWindow, loadAggregate } from "./load.ts";
+import { type GoalRow, type LoadWindow, loadAggregate, lockAndLoad } from "./load.ts";
 import { appendEvents, enqueueEffects, writeChildren } from "./persist.ts";
 import * as s from "./schema/index.ts";
 
@@ -101,26 +101,27 @@ async function commit(
   }
   const state: GoalState = { ...result.state, goal: { ...result.state.goal, version } };
   const { id: _id, ...row } = goalToRow(state.goal);
-  const updated = await tx
-    .update(s.goals)
-    .set(row)
-    .where(and(eq(s.goals.id, before.goal.id), eq(s.goals.version, before.goal.version)))
-    .returning({ id: s.goals.id });
+  const source = { deliveryId: opts.deliveryId, tickId: opts.source?.tickId };
+  const versions = { before: before.goal.version, after: version };
+  // Everything pipelined on the transaction's connection, the version CAS included: a CAS
+  // that matches nothing throws, and any failure rolls the whole transaction back.
+  const [updated] = await Promise.all([
+    tx
+      .update(s.goals)
+      .set(row)
+      .where(and(eq(s.goals.id, before.goal.id), eq(s.goals.version, before.goal.version)))
+      .returning({ id: s.goals.id }),
+    writeChildren(tx, before, state),
+    appendEvents(tx, result.events, state.goal.id, versions, source),
+    enqueueEffects(tx, result.effects, state.goal.id, version),
+    finishDelivery(tx, opts.deliveryId, "applied"),
+  ]);
   if (updated.length === 0) {
     throw new RefusalError({
       code: "stale_version",
       message: `goal ${before.goal.id} changed since version ${before.goal.version}; reload and retry`,
     });
   }
-  const source = { deliveryId: opts.deliveryId, tickId: opts.source?.tickId };
-  const versions = { before: before.goal.version, after: version };
-  // Pipelined on the transaction's connection; any failure rolls the whole transaction back.
-  await Promise.all([
-    writeChildren(tx, before, state),
-    appendEvents(tx, result.events, state.goal.id, versions, source),
-    enqueueEffects(tx, result.effects, state.goal.id, version),
-    finishDelivery(tx, opts.deliveryId, "applied"),
-  ]);
   return { ok: true, state, events: result.events, effects: result.effects };
 }
 
@@ -130,33 +131,43 @@ export async function createGoal(
   opts: DeliveryOptions = {},
 ): Promise<Applied> {
   return inTx(db, async (tx) => {
-    const now = await txNow(tx);
-    await takeDelivery(tx, opts.deliveryId);
+    // Clock and delivery lock in one round trip (pipelined on the transaction's connection).
+    const [now] = await Promise.all([txNow(tx), takeDelivery(tx, opts.deliveryId)]);
     const result = build(now);
     if (!result.ok) return refuse(tx, result.refusal, opts);
     const { goal } = result.state;
-    const [existing] = await tx
-      .select({ id: s.goals.id })
-      .from(s.goals)
-      .where(and(eq(s.goals.repoId, goal.repo.id), eq(s.goals.issueNumber, goal.issue.number)));
-    if (existing) {
+    // Goals reference their installation; a goal can arrive before the installation event.
+    // The goal row is inserted unless the issue already has one (then nothing is written).
+    const [, inserted] = await Promise.all([
+      tx.insert(s.installations).values({ id: goal.installationId }).onConflictDoNothing(),
+      tx
+        .insert(s.goals)
+        .values(goalToRow(goal))
+        .onConflictDoNothing({ target: [s.goals.repoId, s.goals.issueNumber] })
+        .returning({ id: s.goals.id }),
+    ]);
+    if (inserted.length === 0) {
+      const [existing] = await tx
+        .select({ id: s.goals.id })
+        .from(s.goals)
+        .where(and(eq(s.goals.repoId, goal.repo.id), eq(s.goals.issueNumber, goal.issue.number)));
       return refuse(
         tx,
         {
           code: "duplicate",
-          message: `${goal.repo.owner}/${goal.repo.name}#${goal.issue.number} already has goal ${existing.id}`,
+          message: `${goal.repo.owner}/${goal.repo.name}#${goal.issue.number} already has goal ${existing?.id ?? "(unknown)"}`,
         },
         opts,
       );
     }
-    // Goals reference their installation; a goal can arrive before the installation event.
-    await tx.insert(s.installations).values({ id: goal.installationId }).onConflictDoNothing();
-    await tx.insert(s.goals).values(goalToRow(goal));
-    await writeChildren(tx, null, result.state);
+    // The goal row exists now, so the rest goes in one pipelined batch.
     const source = { deliveryId: opts.deliveryId };
-    await appendEvents(tx, result.events, goal.id, { before: null, after: goal.version }, source);
-    await enqueueEffects(tx, result.effects, goal.id, goal.version);
-    await finishDelivery(tx, opts.deliveryId, "applied");
+    await Promise.all([
+      writeChildren(tx, null, result.state),
+      appendEvents(tx, result.events, goal.id, { before: null, after: goal.version }, source),
+      enqueueEffects(tx, result.effects, goal.id, goal.version),
+      finishDelivery(tx, opts.deliveryId, "applied"),
+    ]);
     return { ok: true, state: result.state, events: result.events, effects: result.effects };
   });
 }
@@ -173,10 +184,13 @@ export async function apply(
   opts: ApplyOptions = {},
 ): Promise<Applied> {
   return inTx(db, async (tx) => {
-    const now = await txNow(tx);
-    await takeDelivery(tx, opts.deliveryId);
-    const [row] = await tx.select().from(s.goals).where(eq(s.goals.id, goalId)).for("update");
-    if (!row) return refuse(tx, { code: "not_found", message: `no goal ${goalId}` }, opts);
+    // Delivery lock, goal lock, clock and aggregate: two statements, one round trip.
+    const [, loaded] = await Promise.all([
+      takeDelivery(tx, opts.deliveryId),
+      lockAndLoad(tx, sql`id = ${goalId}`),
+    ]);
+    if (!loaded) return refuse(tx, { code: "not_found", message: `no goal ${goalId}` }, opts);
+    const { row, now, state: before } = loaded;
     if (opts.expectedVersion !== undefined && row.version !== opts.expectedVersion) {
       return refuse(
         tx,
@@ -187,7 +201,6 @@ export async function apply(
         opts,
       );
     }
-    const before = await loadAggregate(tx, row, now);
     const result = transition(before, now);
     if (!result.ok) return refuse(tx, result.refusal, opts);
     return commit(tx, before, result, opts);
@@ -222,34 +235,25 @@ export async function claimNextDue(
 ): Promise<ClaimedNext> {
   const skipped: { goalId: string; refusal: Refusal | null }[] = [];
   const outcome = await inTx(db, async (tx): Promise<ClaimedNext> => {
-    const now = await txNow(tx);
     for (let i = 0; i < (opts.maxGoals ?? 3); i++) {
-      const conditions = [eq(s.goals.status, "active"), lte(s.goals.nextWakeAt, sql`now()`)];
-      if (opts.repoId !== undefined) conditions.push(eq(s.goals.repoId, opts.repoId));
+      const conditions = [sql`status = 'active'`, sql`next_wake_at <= now()`];
+      if (opts.repoId !== undefined) conditions.push(sql`repo_id = ${opts.repoId}`);
       if (opts.installationId !== undefined) {
-        conditions.push(eq(s.goals.installationId, opts.installationId));
+        conditions.push(sql`installation_id = ${opts.installationId}`);
       }
-      if (skipped.length > 0)
-        conditions.push(
-          notInArray(
-            s.goals.id,
-            skipped.map((k) => k.goalId),
-          ),
-        );
+      for (const k of skipped) conditions.push(sql`id <> ${k.goalId}`);
       if (opts.skipLeased !== false) {
         conditions.push(
-          sql`NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = ${s.goals.id} AND t.finished_at IS NULL AND t.lease_expires_at > now())`,
+          sql`NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = goals.id AND t.finished_at IS NULL AND t.lease_expires_at > now())`,
         );
       }
-      const [row] = await tx
-        .select()
-        .from(s.goals)
-        .where(and(...conditions))
-        .orderBy(asc(s.goals.nextWakeAt), asc(s.goals.id))
-        .limit(1)
-        .for("update", { skipLocked: true });
-      if (!row) break;
-      const before = await loadAggregate(tx, row, now);
+      // Row lock (skipping rows other claimers hold), clock and aggregate in one statement.
+      const loaded = await lockAndLoad(tx, sql.join(conditions, sql` AND `), {
+        skipLocked: true,
+        orderBy: sql`next_wake_at, id`,
+      });
+      if (!loaded) break;
+      const { row, now, state: before } = loaded;
       const result = claim(before, now, agent);
       if (result === null || !result.ok) {
         skipped.push({ goalId: row.id, refusal: result?.refusal ?? null });

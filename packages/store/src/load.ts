@@ -1,6 +1,6 @@
 /** Loading one goal's aggregate, trimmed to what decide() and the transitions need. */
 import { GoalState } from "@loopx/core";
-import { getTableColumns, sql } from "drizzle-orm";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import {
@@ -59,24 +59,13 @@ function fromJson<T extends PgTable>(table: T, json: Record<string, unknown>): T
   return out as T["$inferSelect"];
 }
 
-/** Builds the aggregate around an already-read (and, in a transaction, locked) goal row. */
-export async function loadAggregate(
-  db: Db,
-  goal: GoalRow,
-  now: Date,
-  window: LoadWindow = DEFAULT_WINDOW,
-): Promise<GoalState> {
-  const id = goal.id;
-  const rawGoal = rowToGoal(goal);
-  const parsedGoal = GoalState.shape.goal.parse(rawGoal);
-  const quotaStart = new Date(now.getTime() - parsedGoal.quota.windowHours * 3_600_000);
-  const firstRecentTick = parsedGoal.counters.tick - window.recentTicks;
-
-  // One round trip for the whole aggregate: a claim or a webhook transition is dominated by
-  // statement count, not by the size of what it reads.
-  const [row] = rowsOf(
-    await db.execute(sql`
-      SELECT
+/**
+ * The aggregate's collections as seven columns of one SELECT, for the goal whose id is
+ * `id`. `quotaStart` and `firstRecentTick` bound the windowed ticks; all three are SQL, so
+ * the goal row may come from the same statement (see lockAndLoad).
+ */
+function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, window: LoadWindow) {
+  return sql`
         (SELECT coalesce(json_agg(t ORDER BY t.ordinal), '[]'::json)
            FROM todos t WHERE t.goal_id = ${id}) AS todos,
         (SELECT coalesce(json_agg(g ORDER BY g.ordinal), '[]'::json)
@@ -84,7 +73,7 @@ export async function loadAggregate(
         (SELECT coalesce(json_agg(k ORDER BY k.number), '[]'::json)
            FROM ticks k
           WHERE k.goal_id = ${id}
-            AND (k.finished_at IS NULL OR k.started_at >= ${quotaStart.toISOString()}::timestamptz
+            AND (k.finished_at IS NULL OR k.started_at >= ${quotaStart}
                  OR k.number >= ${firstRecentTick})) AS ticks,
         (SELECT coalesce(json_agg(e ORDER BY e.seq), '[]'::json)
            FROM (SELECT * FROM evidence WHERE goal_id = ${id}
@@ -99,25 +88,99 @@ export async function loadAggregate(
                  OR n.seq > (SELECT coalesce(max(seq), 0) - ${window.recentNotes}
                                FROM notes WHERE goal_id = ${id}))) AS notes,
         (SELECT coalesce(json_agg(p ORDER BY p.seq), '[]'::json)
-           FROM pull_requests p WHERE p.goal_id = ${id}) AS prs`),
-  );
-  const rows = AggregateRows.parse(row);
-  const todos = rows.todos.map((r) => fromJson(s.todos, r));
-  const gates = rows.gates.map((r) => fromJson(s.gates, r));
-  const ticks = rows.ticks.map((r) => fromJson(s.ticks, r));
-  const evidence = rows.evidence.map((r) => fromJson(s.evidence, r));
-  const handoffs = rows.handoffs.map((r) => fromJson(s.handoffs, r));
-  const notes = rows.notes.map((r) => fromJson(s.notes, r));
-  const prs = rows.prs.map((r) => fromJson(s.pullRequests, r));
+           FROM pull_requests p WHERE p.goal_id = ${id}) AS prs`;
+}
 
+function toState(goal: GoalRow, row: unknown): GoalState {
+  const rows = AggregateRows.parse(row);
   return GoalState.parse({
-    goal: rawGoal,
-    todos: todos.map(rowToTodo),
-    gates: gates.map(rowToGate),
-    ticks: ticks.map(rowToTick),
-    evidence: evidence.map(rowToEvidence),
-    handoffs: handoffs.map(rowToHandoff),
-    notes: notes.map(rowToNote),
-    pullRequests: prs.map(rowToPullRequest),
+    goal: rowToGoal(goal),
+    todos: rows.todos.map((r) => rowToTodo(fromJson(s.todos, r))),
+    gates: rows.gates.map((r) => rowToGate(fromJson(s.gates, r))),
+    ticks: rows.ticks.map((r) => rowToTick(fromJson(s.ticks, r))),
+    evidence: rows.evidence.map((r) => rowToEvidence(fromJson(s.evidence, r))),
+    handoffs: rows.handoffs.map((r) => rowToHandoff(fromJson(s.handoffs, r))),
+    notes: rows.notes.map((r) => rowToNote(fromJson(s.notes, r))),
+    pullRequests: rows.prs.map((r) => rowToPullRequest(fromJson(s.pullRequests, r))),
   });
+}
+
+/** Builds the aggregate around an already-read (and, in a transaction, locked) goal row. */
+export async function loadAggregate(
+  db: Db,
+  goal: GoalRow,
+  now: Date,
+  window: LoadWindow = DEFAULT_WINDOW,
+): Promise<GoalState> {
+  const parsedGoal = GoalState.shape.goal.parse(rowToGoal(goal));
+  const quotaStart = new Date(now.getTime() - parsedGoal.quota.windowHours * 3_600_000);
+  const firstRecentTick = parsedGoal.counters.tick - window.recentTicks;
+  // One round trip for the whole aggregate: a claim or a webhook transition is dominated by
+  // statement count, not by the size of what it reads.
+  const [row] = rowsOf(
+    await db.execute(
+      sql`SELECT ${collectionColumns(
+        sql`${goal.id}`,
+        sql`${quotaStart.toISOString()}::timestamptz`,
+        sql`${firstRecentTick}`,
+        window,
+      )}`,
+    ),
+  );
+  return toState(goal, row);
+}
+
+const Locked = z.object({ goal: z.record(z.string(), z.unknown()), now: z.coerce.date() });
+
+export interface LockOptions {
+  /** Pass over rows another transaction holds (the claim race) instead of waiting. */
+  skipLocked?: boolean;
+  /** Which of several matching goals to take first. */
+  orderBy?: SQL;
+}
+
+/**
+ * Locks one goal row matching `where` (written against `goals`), and reads it, the
+ * transaction's clock and the whole aggregate, in two statements sent together (one round
+ * trip: the hot paths, claims and webhook transitions, pay per round trip).
+ *
+ * The aggregate must be its own statement, started after the lock is granted: a statement
+ * that waited for (or raced) another transaction's lock sees the goal row as that
+ * transaction left it but every other table as of its own start, so it would read todos
+ * older than the goal it locked and could claim a todo twice. The first statement names
+ * the goal it locked in a transaction-local setting; the second reads that setting.
+ */
+export async function lockAndLoad(
+  tx: Db,
+  where: SQL,
+  opts: LockOptions = {},
+): Promise<{ row: GoalRow; now: Date; state: GoalState } | null> {
+  const w = DEFAULT_WINDOW;
+  const [locked, aggregate] = await Promise.all([
+    tx.execute(sql`
+      WITH locked AS MATERIALIZED (
+        SELECT * FROM goals WHERE ${where}
+        ${opts.orderBy ? sql`ORDER BY ${opts.orderBy}` : sql``}
+        LIMIT 1 FOR UPDATE${opts.skipLocked ? sql` SKIP LOCKED` : sql``})
+      SELECT row_to_json(locked) AS goal, now() AS now,
+             set_config('loopx.locked_goal', locked.id::text, true) AS marked
+      FROM locked`),
+    tx.execute(sql`
+      SELECT ${collectionColumns(
+        sql`lg.id`,
+        sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
+        sql`(lg.counters->>'tick')::int - ${w.recentTicks}`,
+        w,
+      )}
+      FROM goals lg
+      WHERE lg.id = nullif(current_setting('loopx.locked_goal', true), '')::uuid`),
+  ]);
+  const [raw] = rowsOf(locked);
+  // Nothing locked: the second statement read a goal locked earlier, or nothing; unused.
+  if (raw === undefined) return null;
+  const { goal, now } = Locked.parse(raw);
+  const row = fromJson(s.goals, goal);
+  const [collections] = rowsOf(aggregate);
+  if (collections === undefined) throw new Error(`goal ${row.id} was locked but not loaded`);
+  return { row, now, state: toState(row, collections) };
 }

@@ -224,8 +224,10 @@ export async function enqueueEffects(
   }));
   const coalesced = rows.filter((r) => COALESCED.has(r.kind));
   const once = rows.filter((r) => !COALESCED.has(r.kind));
+  // Both statements pipelined: they touch different keys, so their order does not matter.
+  const writes: PromiseLike<unknown>[] = [];
   if (coalesced.length > 0) {
-    await tx
+    const upsert = tx
       .insert(s.outbox)
       .values(coalesced)
       .onConflictDoUpdate({
@@ -242,8 +244,8 @@ export async function enqueueEffects(
           updatedAt: sql`now()`,
         },
       });
+    writes.push(upsert);
   }
-  if (once.length > 0) {
-    await tx.insert(s.outbox).values(once).onConflictDoNothing();
-  }
+  if (once.length > 0) writes.push(tx.insert(s.outbox).values(once).onConflictDoNothing());
+  await Promise.all(writes);
 }
