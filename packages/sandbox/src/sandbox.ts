@@ -23,12 +23,15 @@ import { graphqlRoutes } from "./routes/graphql.ts";
 import { issueRoutes } from "./routes/issues.ts";
 import { jobRoutes } from "./routes/jobs.ts";
 import { mergeRoutes } from "./routes/merge.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
+import { OAuthGrants } from "./routes/oauth-grants.ts";
 import { protectionRoutes } from "./routes/protection.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
 import { statusRoutes } from "./routes/statuses.ts";
 import { subIssueRoutes } from "./routes/sub-issues.ts";
+import { userRoutes } from "./routes/users.ts";
 import { Runner } from "./runner/runner.ts";
 import { type RequestLogEntry, startServer } from "./server.ts";
 import { setupApi } from "./setup.ts";
@@ -63,7 +66,11 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const root = new GitRoot();
   const ctx: RouteContext = { store, render, clock, bus, root };
   const router = new Router();
+  /** GitHub's OAuth endpoints' memory, and the person's side of them (tests' controls). */
+  const oauth = new OAuthGrants(store, clock);
   router.add(
+    ...oauthRoutes(ctx, oauth),
+    ...userRoutes(ctx),
     ...appRoutes(ctx),
     ...repoRoutes(ctx),
     ...forkRoutes(ctx),
@@ -133,6 +140,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
     gheUrl: `${url}/api/v3`,
     clock,
     oidc,
+    oauth,
     store,
     ci,
     runner,

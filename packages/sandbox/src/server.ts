@@ -42,6 +42,9 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") return undefined;
+  // The OAuth endpoints take forms, as github.com's do.
+  if (/^application\/x-www-form-urlencoded/.test(req.headers["content-type"] ?? ""))
+    return Object.fromEntries(new URLSearchParams(text));
   try {
     return JSON.parse(text);
   } catch {
@@ -58,7 +61,8 @@ function send(
   // `Accept: application/vnd.github.raw` answers a file's bytes as they are (Probot's config
   // loader asks for that); everything else is JSON.
   const raw =
-    typeof body === "string" && headers["content-type"]?.startsWith("application/vnd.github");
+    typeof body === "string" &&
+    /^application\/(vnd\.github|x-www-form-urlencoded)/.test(headers["content-type"] ?? "");
   const text = body === undefined || status === 204 ? "" : raw ? body : JSON.stringify(body);
   res.writeHead(status, {
     ...(text ? { "content-type": "application/json; charset=utf-8" } : {}),

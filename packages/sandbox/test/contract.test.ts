@@ -3,6 +3,7 @@ import {
   client,
   errorsText,
   examples,
+  exerciseOAuth,
   fixture,
   o,
   responseValidator,
@@ -218,6 +219,7 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       })
     ).data.token;
     await client(sandbox, spare).rest.apps.revokeInstallationAccessToken();
+    await exerciseOAuth(sandbox, t.app.clientId);
     await sandbox.settle();
   });
   afterAll(() => t.sandbox.stop());

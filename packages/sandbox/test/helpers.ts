@@ -3,6 +3,7 @@ import { Octokit } from "@octokit/rest";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { importPKCS8, SignJWT } from "jose";
+import { z } from "zod";
 import { createSandbox, type Sandbox } from "../src/index.ts";
 
 const require = createRequire(import.meta.url);
@@ -71,7 +72,13 @@ interface Fixture {
   operations: Record<string, { responses: Record<string, unknown> }>;
   webhooks: Record<string, unknown>;
 }
-export const fixture: Fixture = require("./fixtures/openapi-subset.json");
+const subset: Fixture = require("./fixtures/openapi-subset.json");
+/** GitHub's OAuth endpoints (web host) are not in its OpenAPI description: documented shapes. */
+const oauthWeb: Pick<Fixture, "operations"> = require("./fixtures/oauth-web.json");
+export const fixture: Fixture = {
+  ...subset,
+  operations: { ...subset.operations, ...oauthWeb.operations },
+};
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
 addFormats.default(ajv);
@@ -116,3 +123,48 @@ export const examples: Array<{
   name: string;
   examples: Array<Record<string, unknown>>;
 }> = require("@octokit/webhooks-examples");
+
+/**
+ * A GitHub App's user sign-in through the OAuth endpoints (JSON answers): the web flow as
+ * alice, the device flow as bob, a refresh, then `GET /user` with the token.
+ */
+export async function exerciseOAuth(sandbox: Sandbox, clientId: string): Promise<void> {
+  const json = { accept: "application/json", "content-type": "application/json" };
+  const post = async (path: string, body: Record<string, string>) => {
+    const res = await fetch(`${sandbox.url}${path}`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify(body),
+    });
+    const fields = z.record(z.string(), z.union([z.string(), z.number()])).parse(await res.json());
+    return (name: string) => String(fields[name] ?? "");
+  };
+  const secret = sandbox.oauth.clientSecret(clientId);
+  const redirect = "http://127.0.0.1:9/callback";
+  const authorize = `${sandbox.url}/login/oauth/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(redirect)}&state=s1`;
+  await fetch(authorize, { redirect: "manual" }); // 401: nobody signed in yet
+  sandbox.oauth.signIn("alice");
+  const to = (await fetch(authorize, { redirect: "manual" })).headers.get("location") ?? "";
+  const code = new URL(to).searchParams.get("code") ?? "";
+  const web = await post("/login/oauth/access_token", {
+    client_id: clientId,
+    client_secret: secret,
+    code,
+    redirect_uri: redirect,
+  });
+  await post("/login/oauth/access_token", { client_id: clientId, client_secret: secret, code });
+  await post("/login/oauth/access_token", {
+    client_id: clientId,
+    client_secret: secret,
+    grant_type: "refresh_token",
+    refresh_token: web("refresh_token"),
+  });
+  sandbox.oauth.deviceInterval = 0; // no waiting between polls here
+  const device = await post("/login/device/code", { client_id: clientId });
+  const poll = { client_id: clientId, device_code: device("device_code") };
+  const grant = { ...poll, grant_type: "urn:ietf:params:oauth:grant-type:device_code" };
+  await post("/login/oauth/access_token", grant);
+  sandbox.oauth.approveDevice(device("user_code"), "bob");
+  await post("/login/oauth/access_token", grant);
+  await client(sandbox, web("access_token")).rest.users.getAuthenticated();
+}
