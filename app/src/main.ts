@@ -1,6 +1,7 @@
 import type { Store } from "@loopx/store";
 import type { Probot } from "probot";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "./create-loopx-app.ts";
+import { githubSignIn } from "./dashboard/index.ts";
 import type { Logger } from "./deps.ts";
 import { listen } from "./server.ts";
 import type { Settings } from "./settings.ts";
@@ -26,7 +27,12 @@ export async function main(opts: {
     serverUrl: settings.github.serverUrl,
     log,
     controls: settings.controls,
-    dashboard: { mode: settings.dashboard },
+    dashboard: {
+      mode: settings.dashboard,
+      ...(settings.dashboardSignIn
+        ? { signIn: githubSignIn(settings.dashboardSignIn, settings.github) }
+        : {}),
+    },
     tickApi: {
       issuer: settings.oidc.issuer,
       audience: settings.oidc.audience,

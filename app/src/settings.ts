@@ -7,6 +7,7 @@ import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { InstallationControls } from "@loopx/store";
 import { z } from "zod";
+import { type DashboardSignIn, dashboardSignIn } from "./dashboard-sign-in.ts";
 
 /** Every variable LoopX reads; `''` counts as unset (as in shells and compose files). */
 export const SETTING_NAMES = [
@@ -32,6 +33,10 @@ export const SETTING_NAMES = [
   "LOOPX_POLL_INTERVAL_MS",
   "LOOPX_RECONCILE_INTERVAL_SECONDS",
   "LOOPX_DASHBOARD",
+  "GITHUB_CLIENT_ID",
+  "GITHUB_CLIENT_SECRET",
+  "LOOPX_SESSION_SECRET",
+  "LOOPX_PUBLIC_URL",
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -62,6 +67,8 @@ export interface Settings {
   reconcileIntervalMs: number;
   /** The web dashboard under /loopx: off, the loopback demo's, or read-only behind sign-in. */
   dashboard: "off" | "demo" | "readonly";
+  /** Readonly dashboard sign-in (GitHub App user authorization); null unless readonly. */
+  dashboardSignIn: DashboardSignIn | null;
 }
 
 /** Start-up refused: `problems` lists each variable to fix and how. */
@@ -189,6 +196,16 @@ const Raw = z.object({
       "LOOPX_DASHBOARD must be off, demo (loopback demo only) or readonly (needs sign-in)",
     )
     .optional(),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  LOOPX_SESSION_SECRET: z
+    .string()
+    .min(
+      32,
+      "LOOPX_SESSION_SECRET must be at least 32 characters: generate one with `openssl rand -base64 32`",
+    )
+    .optional(),
+  LOOPX_PUBLIC_URL: httpUrl("LOOPX_PUBLIC_URL").optional(),
 });
 
 /** A PEM as pasted into an env var: `\n` escapes (one line) become real newlines. */
@@ -292,6 +309,18 @@ export function parseSettings(
     );
   }
 
+  // From the raw input, so its problems are listed even when another setting failed to parse.
+  const signIn = dashboardSignIn(
+    input.LOOPX_DASHBOARD === "readonly",
+    {
+      GITHUB_CLIENT_ID: input.GITHUB_CLIENT_ID,
+      GITHUB_CLIENT_SECRET: input.GITHUB_CLIENT_SECRET,
+      LOOPX_SESSION_SECRET: input.LOOPX_SESSION_SECRET,
+      LOOPX_PUBLIC_URL: input.LOOPX_PUBLIC_URL,
+    },
+    problems,
+  );
+
   if (problems.length > 0 || !raw || !database) throw new SettingsError(problems);
 
   const apiUrl = (
@@ -329,5 +358,6 @@ export function parseSettings(
     pollIntervalMs: raw.LOOPX_POLL_INTERVAL_MS ?? 5_000,
     reconcileIntervalMs: (raw.LOOPX_RECONCILE_INTERVAL_SECONDS ?? 300) * 1000,
     dashboard: raw.LOOPX_DASHBOARD ?? "off",
+    dashboardSignIn: signIn,
   };
 }

@@ -147,6 +147,42 @@ describe("deployment settings", () => {
     expect(problems.join("\n")).toMatch(says);
   });
 
+  it("a readonly dashboard needs sign-in settings, each missing one named", () => {
+    expect(parseSettings(base).dashboardSignIn).toBeNull();
+    const missing = problemsOf({ ...base, LOOPX_DASHBOARD: "readonly" }).join("\n");
+    for (const name of [
+      "GITHUB_CLIENT_ID",
+      "GITHUB_CLIENT_SECRET",
+      "LOOPX_SESSION_SECRET",
+      "LOOPX_PUBLIC_URL",
+    ]) {
+      expect(missing).toContain(`${name} is not set: LOOPX_DASHBOARD=readonly needs sign-in`);
+    }
+    const signIn = {
+      LOOPX_DASHBOARD: "readonly",
+      GITHUB_CLIENT_ID: "Iv1.abc",
+      GITHUB_CLIENT_SECRET: "shh",
+      LOOPX_SESSION_SECRET: "x".repeat(32),
+      LOOPX_PUBLIC_URL: "https://loopx.example.com/",
+    };
+    expect(parseSettings({ ...base, ...signIn }).dashboardSignIn).toEqual({
+      clientId: "Iv1.abc",
+      clientSecret: "shh",
+      sessionSecret: "x".repeat(32),
+      publicUrl: "https://loopx.example.com",
+    });
+    const weak = problemsOf({
+      ...base,
+      ...signIn,
+      LOOPX_SESSION_SECRET: "short",
+      LOOPX_PUBLIC_URL: "http://loopx.example.com",
+    }).join("\n");
+    expect(weak).toContain("LOOPX_SESSION_SECRET must be at least 32 characters");
+    expect(weak).toContain("LOOPX_PUBLIC_URL must be https");
+    const local = { ...base, ...signIn, LOOPX_PUBLIC_URL: "http://127.0.0.1:3000" };
+    expect(parseSettings(local).dashboardSignIn?.publicUrl).toBe("http://127.0.0.1:3000");
+  });
+
   it("lists every problem at once", () => {
     const problems = problemsOf({});
     expect(problems).toHaveLength(4);

@@ -71,12 +71,45 @@ export class CliError extends Error {
   }
 }
 
-export const EXIT = { ok: 0, problems: 1, usage: 2, unreachable: 3, notFound: 4 } as const;
+export const EXIT = {
+  ok: 0,
+  problems: 1,
+  usage: 2,
+  unreachable: 3,
+  notFound: 4,
+  signIn: 5,
+} as const;
 
-export async function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T | null> {
+/** A GitHub user token for a readonly dashboard, and where it came from (for messages). */
+export interface ApiAuth {
+  token: string;
+  from: string;
+}
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
+/** Authorization for `url`; a GitHub token never travels over plain http beyond loopback. */
+export function authHeaders(url: string, auth: ApiAuth | null): Record<string, string> {
+  if (!auth) return {};
+  const { protocol, hostname, origin } = new URL(url);
+  if (protocol !== "https:" && !LOOPBACK.test(hostname)) {
+    throw new CliError(
+      `refusing to send your GitHub token to ${origin} over plain http: use the app's https URL.`,
+      EXIT.usage,
+    );
+  }
+  return { authorization: `Bearer ${auth.token}` };
+}
+
+export async function getJson<T>(
+  url: string,
+  schema: z.ZodType<T>,
+  auth: ApiAuth | null = null,
+): Promise<T | null> {
   let res: Response;
+  const headers = { accept: "application/json", ...authHeaders(url, auth) };
   try {
-    res = await fetch(url, { headers: { accept: "application/json" } });
+    res = await fetch(url, { headers });
   } catch (error) {
     const why = error instanceof Error ? (error.cause ?? error.message) : String(error);
     throw new CliError(
@@ -95,9 +128,12 @@ export async function getJson<T>(url: string, schema: z.ZodType<T>): Promise<T |
     return null;
   }
   if (res.status === 401) {
+    const origin = new URL(url).origin;
     throw new CliError(
-      `the app at ${new URL(url).origin} needs sign-in for its API (LOOPX_DASHBOARD=readonly); the CLI cannot sign in yet.`,
-      EXIT.unreachable,
+      auth
+        ? `the app at ${origin} refused the sign-in from ${auth.from} (revoked or expired): run \`loopx login --url ${origin}\` again.`
+        : `the app at ${origin} needs sign-in (its dashboard is read-only): run \`loopx login --url ${origin}\`, or set LOOPX_TOKEN to a GitHub user token.`,
+      EXIT.signIn,
     );
   }
   if (!res.ok) {

@@ -1,8 +1,10 @@
 /** Parses the command line, runs one command, and turns failures into a line and an exit code. */
 import { Octokit } from "@octokit/rest";
 import { CliError, EXIT } from "./api-client.ts";
+import { tokenFor } from "./credentials.ts";
 import { checkDeployment, migrate } from "./deployment.ts";
 import { doctor, exitCodeFor, type Finding } from "./doctor.ts";
+import { login, logout } from "./login.ts";
 import { status } from "./status.ts";
 
 export interface CliIo {
@@ -13,10 +15,12 @@ export interface CliIo {
 
 const USAGE = `usage:
   loopx status [--url http://127.0.0.1:3000] [--goal owner/repo#N] [--json]
+  loopx login [--url https://app]    signs in to a read-only dashboard (GitHub device flow)
+  loopx logout [--url https://app]   forgets that sign-in (LOOPX_TOKEN, if set, still counts)
   loopx doctor [--url http://app] [--json]   the deployment: settings, database, App credentials
   loopx doctor owner/repo [--json]   a repository (GITHUB_TOKEN; GITHUB_API_URL for GHES or the sandbox)
   loopx migrate                      applies the store's migrations to DATABASE_URL
-exit codes: 0 fine, 1 problems found, 2 usage, 3 app or GitHub unreachable, 4 not found`;
+exit codes: 0 fine, 1 problems found, 2 usage, 3 app or GitHub unreachable, 4 not found, 5 sign-in needed or refused`;
 
 function parseFlags(args: string[]): { positional: string[]; flags: Map<string, string | true> } {
   const positional: string[] = [];
@@ -66,17 +70,16 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     return typeof v === "string" ? v : undefined;
   };
   const json = flags.has("json");
+  const appUrl = str("url") ?? io.env.LOOPX_URL ?? "http://127.0.0.1:3000";
   if (command === "status") {
     const goal = str("goal");
     return status(
-      {
-        url: str("url") ?? io.env.LOOPX_URL ?? "http://127.0.0.1:3000",
-        goal: goal ? goalRef(goal) : null,
-        json,
-      },
+      { url: appUrl, auth: tokenFor(io.env, appUrl), goal: goal ? goalRef(goal) : null, json },
       io.out,
     );
   }
+  if (command === "login") return login({ url: appUrl, env: io.env }, io.out);
+  if (command === "logout") return logout({ url: appUrl, env: io.env }, io.out);
   if (command === "migrate") {
     const url = io.env.DATABASE_URL;
     if (!url) {

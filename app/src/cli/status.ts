@@ -1,8 +1,17 @@
 /** `loopx status`: goals, gates waiting, running slices, next wakes and spend, from the app's API. */
-import { CliError, EXIT, GoalResponse, GoalsResponse, getJson } from "./api-client.ts";
+import {
+  type ApiAuth,
+  CliError,
+  EXIT,
+  GoalResponse,
+  GoalsResponse,
+  getJson,
+} from "./api-client.ts";
 
 export interface StatusArgs {
   url: string;
+  /** Sign-in for a readonly dashboard (LOOPX_TOKEN or `loopx login`); null: none. */
+  auth: ApiAuth | null;
   goal: { owner: string; repo: string; number: number } | null;
   json: boolean;
 }
@@ -23,6 +32,7 @@ export async function status(args: StatusArgs, print: (line: string) => void): P
     const g = await getJson(
       `${base}/loopx/api/goals/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/${number}`,
       GoalResponse,
+      args.auth,
     );
     if (!g) throw new CliError(`no LoopX goal on ${owner}/${repo}#${number}`, EXIT.notFound);
     if (args.json) {
@@ -42,7 +52,7 @@ export async function status(args: StatusArgs, print: (line: string) => void): P
     }
     return EXIT.ok;
   }
-  const list = await getJson(`${base}/loopx/api/goals`, GoalsResponse);
+  const list = await getJson(`${base}/loopx/api/goals`, GoalsResponse, args.auth);
   if (!list) throw new CliError(`the app at ${base} has no goals API`, EXIT.unreachable);
   if (args.json) {
     print(JSON.stringify(list, null, 2));

@@ -22,6 +22,7 @@ import { html, type SafeHtml } from "./escape-html.ts";
 import { renderGoal } from "./render-goal.ts";
 import { page } from "./render-layout.ts";
 import { renderOverview } from "./render-overview.ts";
+import { AUTH_PATH, type SignIn } from "./sign-in.ts";
 
 export type DashboardMode = "off" | "demo" | "readonly";
 
@@ -39,11 +40,11 @@ export interface DashboardOptions {
   /** Test hook: how the demo's comment is posted (default: the owner's user token). */
   commenter?: Commenter;
   /**
-   * Readonly only: who is signed in (null: nobody), and which repositories they may read.
-   * TODO(issue 7): GitHub App user OAuth (login → callback → signed session cookie, `canRead`
-   * through the person's user token). Until then nobody is signed in by default, and every
-   * page answers 401 saying what is needed.
+   * Readonly only: GitHub App user sign-in (see sign-in.ts). Without it (and without
+   * `session`) nobody is signed in, and every page answers 401 saying what is needed.
    */
+  signIn?: SignIn;
+  /** Readonly test hook: who is signed in (null: nobody); `signIn` replaces it. */
   session?: (req: IncomingMessage) => Promise<Viewer | null>;
 }
 
@@ -74,7 +75,7 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) =>
   send(res, status, "application/json", JSON.stringify(body));
 
 const SIGN_IN_NEEDED =
-  "The LoopX dashboard is read-only here and needs you to sign in with GitHub (GitHub App user OAuth), so that it shows only goals in repositories you can read. Sign-in is not available in this deployment yet: set LOOPX_DASHBOARD=off to hide the dashboard, or act on the goal issues on GitHub (comments and reviews).";
+  "The LoopX dashboard is read-only here and needs you to sign in with GitHub (GitHub App user OAuth), so that it shows only goals in repositories you can read. Sign-in is not configured in this deployment: the operator sets GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, LOOPX_SESSION_SECRET and LOOPX_PUBLIC_URL (or LOOPX_DASHBOARD=off); meanwhile act on the goal issues on GitHub (comments and reviews).";
 
 export function createDashboard(
   deps: DashboardDeps,
@@ -87,15 +88,22 @@ export function createDashboard(
       ? (options.commenter ?? (options.demoOwner ? userCommenter(options.demoOwner) : null))
       : null;
   const buttons = commenter ? { csrf } : null;
-  const session = options.session ?? (async () => null);
+  const signIn = options.mode === "readonly" ? (options.signIn ?? null) : null;
+  const session = signIn?.session ?? options.session ?? (async () => null);
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const api = path.startsWith(`${DASHBOARD_PATH}/api/`);
+    if (signIn && (await signIn.handle(req, res, path, url))) return;
     const viewer = options.mode === "readonly" ? await session(req) : null;
     const canSee: CanSee = viewer ? (repo) => viewer.canRead(repo) : everyone;
+    if (signIn && path === `${DASHBOARD_PATH}/api/auth`) {
+      sendJson(res, 200, { ...signIn.describe(), login: viewer?.login ?? null });
+      return;
+    }
     if (options.mode === "readonly" && !viewer) {
-      if (api) sendJson(res, 401, { error: SIGN_IN_NEEDED });
+      if (signIn) signIn.refuse(req, res, url, api || path.startsWith(AUTH_PATH));
+      else if (api) sendJson(res, 401, { error: SIGN_IN_NEEDED });
       else
         sendHtml(
           res,

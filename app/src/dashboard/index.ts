@@ -6,3 +6,7 @@ export {
   type Viewer,
 } from "./create-dashboard.ts";
 export type { DemoOwner } from "./demo-actions.ts";
+export { githubSignIn } from "./github-sign-in.ts";
+export { githubUserAuth } from "./github-user-auth.ts";
+export { cookieSealer } from "./session-cookie.ts";
+export { createSignIn, type SignIn, type SignInOptions } from "./sign-in.ts";
