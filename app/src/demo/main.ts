@@ -23,6 +23,8 @@ export interface DemoIo {
   workDir: string;
   confirm: ((question: string, signal?: AbortSignal) => Promise<boolean>) | null;
   onStep?: StepHook;
+  /** Called once the stack is up (the e2e test reads the store and the sandbox through it). */
+  onStart?: (stack: Stack) => void;
   /** Called with the running stack after the summary, before it is stopped (interactive: waits). */
   beforeStop?: (stack: Stack) => Promise<void>;
 }
@@ -37,6 +39,7 @@ export async function runDemo(opts: DemoOptions, io: DemoIo): Promise<DemoResult
   const progress = createProgress(io.print);
   const stack = await startStack(opts, io.log, io.workDir);
   try {
+    io.onStart?.(stack);
     const store = opts.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${opts.dataDir}`;
     const earlier = (await listGoalSummaries(stack.store.db)).length;
     io.print(`LoopX demo — ${DEMO_REPO.fullName} on a local GitHub (the sandbox)`);

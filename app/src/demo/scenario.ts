@@ -105,9 +105,13 @@ export async function runScenario(
 
   progress.step(`Tick 1 works on ${first.key}; the App opens the pull request`);
   const branch = `loopx/${facts.issue}-${first.key}`;
-  const pull = await waiter.until("the pull request opens", "LoopX (tick 1, then the App)", () =>
-    [...sandbox.store.pulls.values()].find((p) => p.repoId === repo.id && p.headRef === branch),
-  );
+  // Opened on GitHub and tracked by the goal (the App records the PR it opened).
+  const pull = await waiter.until("the pull request opens", "LoopX (tick 1, then the App)", (s) => {
+    const opened = [...sandbox.store.pulls.values()].find(
+      (p) => p.repoId === repo.id && p.headRef === branch,
+    );
+    return opened && s?.pullRequests.some((p) => p.number === opened.number) ? opened : null;
+  });
   facts.pr = pull.number;
   progress.note(`PR #${pull.number} opened from ${branch}`);
   await reached("pr-opened");

@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { GoalState } from "@loopx/core";
+import { readKey } from "@loopx/github";
+import type { Sandbox } from "@loopx/sandbox";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
+import { DemoOptions } from "../../app/src/demo/demo-options.ts";
+import { DEMO_REPO, FIRST_TODO, OWNER } from "../../app/src/demo/demo-project.ts";
+import { runDemo } from "../../app/src/demo/main.ts";
+import type { ScenarioFacts, StepName } from "../../app/src/demo/scenario.ts";
+import type { Stack } from "../../app/src/demo/start-stack.ts";
+import { freshDatabase } from "../support/databases.ts";
+
+const serverUrl = inject("pgUrl");
+const skipReason = serverUrl ? "" : inject("pgSkipReason");
+const BOT = "loopx[bot]";
+
+const PullView = z
+  .object({
+    user: z.object({ login: z.string() }),
+    body: z.string().nullable(),
+    head: z.object({ ref: z.string(), sha: z.string() }),
+    base: z.object({ ref: z.string() }),
+    merged: z.boolean(),
+  })
+  .loose();
+const IssueView = z
+  .object({
+    state: z.string(),
+    state_reason: z.string().nullable(),
+    closed_by: z.object({ login: z.string() }).nullable(),
+    comments_list: z.array(
+      z.object({ body: z.string().nullable(), user: z.object({ login: z.string() }) }).loose(),
+    ),
+  })
+  .loose();
+
+/**
+ * Issue 6's done-means scenario, end to end with everything real: `npm run demo`'s driver on
+ * the sandbox, the App (the composition `npm start` serves) on real PostgreSQL, the repository's
+ * loopx-tick.yml run by the sandbox's runner with the action bundle and the real `claude` CLI
+ * against the scripted model, and the sandbox's CI running the project's tests and lint.
+ * Each step is checked against the rules as it is reached.
+ */
+describe.skipIf(!serverUrl)(
+  `e2e: the issue-fix loop with the real App, action and runner on PostgreSQL${skipReason ? ` — skipped: ${skipReason}` : ""}`,
+  () => {
+    let db: { url: string; drop(): Promise<void> } | undefined;
+    let workDir = "";
+    beforeAll(async () => {
+      db = await freshDatabase(serverUrl ?? "");
+      workDir = mkdtempSync(join(tmpdir(), "loopx-pr-loop-real-"));
+    });
+    afterAll(async () => {
+      await db?.drop();
+      rmSync(workDir, { recursive: true, force: true });
+    });
+
+    it("push → PR → CI fails → repair → review → merge gate → approval → merge → done", async () => {
+      const seen: StepName[] = [];
+      const out: string[] = [];
+      let stack: Stack | null = null;
+      let repairKey = "";
+      let reviewKey = "";
+      let failedHead = "";
+      let reviewedHead = "";
+
+      const load = async (facts: ScenarioFacts): Promise<GoalState> => {
+        const s = await stack?.store.loadGoal(facts.goalId);
+        if (!s) throw new Error("the goal is gone");
+        return s;
+      };
+      const sandbox = (): Sandbox => {
+        if (!stack) throw new Error("no stack yet");
+        return stack.sandbox;
+      };
+      const pull = (n: number | null) => PullView.parse(sandbox().pull(DEMO_REPO.fullName, n ?? 0));
+      const mergeGate = (s: GoalState) => s.gates.filter((g) => g.scopes.includes("merge"));
+
+      const checks: Record<StepName, (f: ScenarioFacts) => Promise<void>> = {
+        "goal-started": async (f) => {
+          const s = await load(f);
+          expect(s.goal.issue.number).toBe(f.issue);
+          expect(s.goal.owners).toContain(OWNER);
+        },
+        "todo-added": async (f) => {
+          const s = await load(f);
+          expect(s.todos.map((t) => [t.key, t.kind, t.title])).toEqual([
+            ["T1", "task", FIRST_TODO],
+          ]);
+        },
+        "pr-opened": async (f) => {
+          // The App opens the PR with its own identity, from the todo's branch, on the default
+          // branch; it refers to the goal and never closes it (only LoopX closes the goal).
+          const pr = pull(f.pr);
+          expect(pr.user.login).toBe(BOT);
+          expect([pr.head.ref, pr.base.ref]).toEqual([`loopx/${f.issue}-T1`, "main"]);
+          expect(pr.body).toContain(`Refs #${f.issue}`);
+          expect(pr.body).not.toMatch(new RegExp(`(Fixes|Closes|Resolves) #${f.issue}\\b`, "i"));
+          const s = await load(f);
+          // The finished todo waits for its PR: the goal is not done before the PR merges.
+          expect(s.goal.status).not.toBe("done");
+          expect(s.pullRequests.map((p) => p.number)).toEqual([f.pr]);
+        },
+        "ci-failed": async (f) => {
+          failedHead = f.headSha ?? "";
+          const failed = [...sandbox().store.checkRuns.values()].filter(
+            (c) => c.headSha === failedHead,
+          );
+          expect(failed.map((c) => c.conclusion)).toContain("failure");
+          const s = await load(f);
+          const repairs = s.todos.filter((t) => t.kind === "repair");
+          expect(repairs).toHaveLength(1);
+          repairKey = repairs[0]?.key ?? "";
+          expect(repairs[0]?.title).toContain(`#${f.pr}`);
+        },
+        repaired: async (f) => {
+          const s = await load(f);
+          // The repair ran on the PR's own branch: same PR, a new head, green checks.
+          expect(s.todos.filter((t) => t.kind === "repair")).toHaveLength(1);
+          expect(s.todos.find((t) => t.key === repairKey)?.status).toBe("done");
+          expect(pull(f.pr).head.ref).toBe(`loopx/${f.issue}-T1`);
+          expect(f.headSha).not.toBe(failedHead);
+          expect(s.pullRequests).toHaveLength(1);
+          // Merge gate: opens when the PR is ready and records its head.
+          expect(mergeGate(s)).toMatchObject([
+            { status: "open", pr: { number: f.pr, headSha: f.headSha } },
+          ]);
+        },
+        "changes-requested": async (f) => {
+          reviewedHead = f.headSha ?? "";
+          const s = await load(f);
+          const reviews = s.todos.filter((t) => t.kind === "review");
+          expect(reviews).toHaveLength(1);
+          reviewKey = reviews[0]?.key ?? "";
+        },
+        "review-addressed": async (f) => {
+          const s = await load(f);
+          expect(s.todos.find((t) => t.key === reviewKey)?.status).toBe("done");
+          expect(f.headSha).not.toBe(reviewedHead);
+          // The push moved the head: the gate asks about the new head, not the reviewed one.
+          expect(mergeGate(s)).toMatchObject([
+            { status: "open", pr: { number: f.pr, headSha: f.headSha } },
+          ]);
+        },
+        approved: async (f) => {
+          const s = await load(f);
+          expect(mergeGate(s)).toMatchObject([
+            { status: "approved", resolvedBy: OWNER, pr: { headSha: f.headSha } },
+          ]);
+          // Approval is not a merge: LoopX never merges unless the config allows it.
+          expect(pull(f.pr).merged).toBe(false);
+          expect(
+            sandbox()
+              .requests()
+              .some((r) => r.operationId === "pulls/merge"),
+          ).toBe(false);
+        },
+        done: async (f) => {
+          const s = await load(f);
+          expect(s.goal.status).toBe("done");
+          expect(s.todos.map((t) => [t.key, t.status])).toEqual(
+            s.todos.map((t) => [t.key, "done"]),
+          );
+          // The merge completes the todos the PR served, with the merge commit as evidence.
+          const mergeEvidence = s.evidence.find((e) => e.sha === f.mergeSha);
+          expect(mergeEvidence?.kind).toBe("pr");
+          expect(s.todos.find((t) => t.key === "T1")?.completion?.evidenceIds).toContain(
+            mergeEvidence?.id,
+          );
+          // One tick per todo, in the order the loop needed them.
+          expect(s.ticks.map((t) => t.todo)).toEqual(["T1", repairKey, reviewKey]);
+          const issue = IssueView.parse(sandbox().issue(DEMO_REPO.fullName, f.issue));
+          expect(issue).toMatchObject({ state: "closed", state_reason: "completed" });
+          expect(issue.closed_by?.login).toBe(BOT);
+          const reports = issue.comments_list.filter(
+            (c) => c.user.login === BOT && readKey(c.body ?? "") === "final_report",
+          );
+          expect(reports).toHaveLength(1);
+          const report = reports[0]?.body ?? "";
+          expect(report).toContain(`#${f.pr} merged (merge ${f.mergeSha?.slice(0, 7)})`);
+          expect(report).toContain("Ticks: 3;");
+        },
+      };
+
+      const result = await runDemo(DemoOptions.parse({ yes: true, databaseUrl: db?.url }), {
+        print: (line) => out.push(line),
+        log: { info: () => {}, warn: () => {}, error: (m) => out.push(`app error: ${m}`) },
+        workDir,
+        confirm: null,
+        onStep: async (step, facts) => {
+          seen.push(step);
+          await checks[step](facts);
+        },
+        onStart: (s) => {
+          stack = s;
+        },
+      }).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n--- demo output ---\n${out.join("\n")}`);
+      });
+
+      expect(seen).toEqual(Object.keys(checks));
+      expect(result.state?.goal.status).toBe("done");
+      expect(out.join("\n")).toContain("Done in");
+    }, 240_000);
+  },
+);
