@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPglite, truncateAll } from "../../test/support/databases.ts";
 import { runWalkthrough } from "../src/walkthrough/walkthrough.ts";
 
-describe("the kernel walkthrough (npm run demo)", () => {
+describe("the kernel walkthrough (npm run walkthrough)", () => {
   let store: Store;
   beforeAll(async () => {
     store = await openStore({ pglite: await sharedPglite() });

@@ -19,7 +19,7 @@ import type { Store } from "@loopx/store";
 
 /**
  * A guided run of the kernel and the store on one goal, with scripted slices in place of a
- * harness: what a newcomer sees before the full demo (GitHub sandbox, real CLI) exists.
+ * harness: the kernel alone (`npm run walkthrough`); `npm run demo` runs the whole loop on the sandbox.
  * Every step is a real transition committed in one transaction.
  */
 export interface WalkthroughReport {
