@@ -16,7 +16,7 @@ export type PrOutcome =
   | { kind: "repair"; fingerprint: string; failing: PrCheck[] }
   | { kind: "repairs_exhausted"; fingerprint: string; failing: PrCheck[] }
   | { kind: "review"; fingerprint: string }
-  | { kind: "rebase"; fingerprint: string }
+  | { kind: "rebase"; fingerprint: string; why: "conflicts" | "behind" }
   | { kind: "draft"; fingerprint: string }
   | { kind: "ready"; fingerprint: string }
   | { kind: "quiet"; reason: string };
@@ -66,7 +66,11 @@ export function prOutcome(pr: PullRequest): PrOutcome {
     return { kind: "review", fingerprint: `pr:${n}:review:${review.id}` };
   }
   if (pr.monitor.mergeable === false || pr.monitor.mergeableState === "dirty") {
-    return { kind: "rebase", fingerprint: `pr:${n}:rebase:${head(pr)}` };
+    return { kind: "rebase", fingerprint: `pr:${n}:rebase:${head(pr)}`, why: "conflicts" };
+  }
+  // Branch protection requires an up-to-date branch and the base moved on: same remedy.
+  if (pr.monitor.mergeableState === "behind") {
+    return { kind: "rebase", fingerprint: `pr:${n}:rebase:${head(pr)}`, why: "behind" };
   }
   if (pr.monitor.draft) return { kind: "draft", fingerprint: `pr:${n}:draft:${head(pr)}` };
   if (pr.monitor.mergeable === null) {

@@ -79,6 +79,16 @@ describe("prOutcome: one outcome per PR, in precedence order", () => {
       pr: pr({}, { checks: green, mergeable: false, mergeableState: "dirty" }),
       kind: "rebase",
     },
+    {
+      name: "behind a base that must be merged in first (strict protection) → rebase",
+      pr: pr({}, { checks: green, mergeable: true, mergeableState: "behind" }),
+      kind: "rebase",
+    },
+    {
+      name: "a behind branch still waits for red checks to be repaired first",
+      pr: pr({}, { checks: [{ name: "ci", status: "failure" }], mergeableState: "behind" }),
+      kind: "repair",
+    },
     { name: "draft asks its owner", pr: pr({}, { checks: green, draft: true }), kind: "draft" },
     {
       name: "mergeable not computed yet → wait",

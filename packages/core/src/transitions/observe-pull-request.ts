@@ -267,12 +267,15 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
       serve(
         pr,
         appendTodo(d, {
-          title: `Update #${n}'s branch: it conflicts with its base`,
+          title:
+            outcome.why === "behind"
+              ? `Update #${n}'s branch: it is behind its base, which must be merged in first`
+              : `Update #${n}'s branch: it conflicts with its base`,
           kind: "rebase",
           origin: "pr-monitor",
         }),
       );
-      resetBackoff(d, `#${n} conflicts`);
+      resetBackoff(d, `#${n} ${outcome.why === "behind" ? "is behind its base" : "conflicts"}`);
       return;
     case "draft":
       openGateIn(d, {
