@@ -2,6 +2,7 @@ import { GitHubError, type GitHubPort, type IssueRef, readKey, withKey } from "@
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
 import { createPullVerbs } from "./octokit-pulls.ts";
+import { createReviewThreadVerbs } from "./octokit-review-threads.ts";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -260,6 +261,7 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
       }),
 
     ...createPullVerbs(octokit, call),
+    ...createReviewThreadVerbs(octokit, call),
 
     requestReviewers: (repo, number, logins) =>
       call(`requesting reviews on ${repo.owner}/${repo.repo}#${number}`, async () => {

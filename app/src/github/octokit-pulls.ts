@@ -13,7 +13,13 @@ type Octokit = InstanceType<typeof ProbotOctokit>;
 /** The pull-request verbs of the port (split from octokit-port.ts to keep modules small). */
 export type PullVerbs = Pick<
   GitHubPort,
-  "getPull" | "findPullsByHead" | "createPull" | "updatePull" | "listChecks" | "listReviews"
+  | "getPull"
+  | "findPullsByHead"
+  | "createPull"
+  | "updatePull"
+  | "listChecks"
+  | "listStatuses"
+  | "listReviews"
 >;
 
 type Call = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
@@ -76,6 +82,24 @@ function checkStatus(run: z.infer<typeof CheckRun>): CheckSnapshot["status"] {
   if (run.status !== "completed") return "pending";
   return FAILED.has(run.conclusion ?? "") ? "failure" : "success";
 }
+
+const CombinedStatus = z.object({
+  statuses: z.array(
+    z.object({
+      context: z.string(),
+      state: z.enum(["error", "failure", "pending", "success"]),
+      target_url: z.string().nullable().optional(),
+    }),
+  ),
+});
+
+/** A commit status counts like a check run: error and failure block, pending waits. */
+const STATUS_OF = {
+  error: "failure",
+  failure: "failure",
+  pending: "pending",
+  success: "success",
+} as const;
 
 const Review = z.object({
   id: z.number(),
@@ -150,6 +174,21 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
           name: run.name,
           status: checkStatus(run),
           url: run.details_url ?? run.html_url ?? null,
+        }));
+      }),
+
+    listStatuses: (repo, ref) =>
+      call(`reading the commit statuses of ${ref.slice(0, 12)} in ${where(repo)}`, async () => {
+        // The combined status holds the latest status per context (up to 100).
+        const { data } = await octokit.rest.repos.getCombinedStatusForRef({
+          ...repo,
+          ref,
+          per_page: 100,
+        });
+        return CombinedStatus.parse(data).statuses.map((s) => ({
+          name: s.context,
+          status: STATUS_OF[s.state],
+          url: s.target_url ?? null,
         }));
       }),
 

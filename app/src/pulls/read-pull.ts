@@ -1,4 +1,4 @@
-import type { ChangesRequested, PrObservation } from "@loopx/core";
+import { type ChangesRequested, type PrObservation, sameSha } from "@loopx/core";
 import type { GitHubPort, RepoName, ReviewSnapshot } from "@loopx/github";
 import { actorFor } from "../authority.ts";
 
@@ -39,8 +39,27 @@ async function standingChangeRequest(
 }
 
 /**
+ * Whether a review that the head has moved past is settled in its threads: every thread of
+ * the PR resolved, and the review had threads of its own (a review with only a body has
+ * nothing to resolve, so its points stand). Threads are read only when they can matter.
+ */
+async function threadsResolved(
+  port: GitHubPort,
+  repo: RepoName,
+  number: number,
+  headSha: string,
+  review: ChangesRequested | null,
+): Promise<boolean> {
+  if (review === null || sameSha(review.commitId, headSha)) return false;
+  const { threads, complete } = await port.listReviewThreads(repo, number);
+  const own = threads.filter((t) => t.reviewId === review.id);
+  return complete && own.length > 0 && threads.every((t) => t.resolved);
+}
+
+/**
  * Reads one pull request fresh from GitHub (webhook payloads only say *that* something
- * changed): state, head, draft, mergeability, the head's checks and the standing review.
+ * changed): state, head, draft, mergeability, the head's checks and commit statuses, and the
+ * standing review with its threads.
  */
 export async function readPull(
   port: GitHubPort,
@@ -59,10 +78,13 @@ export async function readPull(
       mergeGate: opts.mergeGate,
     };
   }
-  const [checks, reviews] = await Promise.all([
+  const [checks, statuses, reviews] = await Promise.all([
     port.listChecks(repo, pull.headSha),
+    // External CI often reports commit statuses instead of check runs: both count.
+    port.listStatuses(repo, pull.headSha),
     port.listReviews(repo, number),
   ]);
+  const review = await standingChangeRequest(port, repo, reviews, opts.owners);
   return {
     number,
     state,
@@ -72,9 +94,12 @@ export async function readPull(
     mergeableState: pull.mergeableState,
     checks: {
       sha: pull.headSha,
-      list: checks.map((c) => ({ name: c.name.slice(0, 200), status: c.status, url: c.url })),
+      list: [...checks, ...statuses]
+        .slice(0, 100)
+        .map((c) => ({ name: c.name.slice(0, 200), status: c.status, url: c.url })),
     },
-    changesRequested: await standingChangeRequest(port, repo, reviews, opts.owners),
+    changesRequested: review,
+    threadsResolved: await threadsResolved(port, repo, number, pull.headSha, review),
     mergeGate: opts.mergeGate,
   };
 }

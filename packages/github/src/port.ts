@@ -62,6 +62,18 @@ export interface ReviewSnapshot {
   url: string | null;
 }
 
+/** One review thread: whether it is resolved, and the review its first comment belongs to. */
+export interface ReviewThreadSnapshot {
+  resolved: boolean;
+  reviewId: number | null;
+}
+
+export interface ReviewThreads {
+  threads: ReviewThreadSnapshot[];
+  /** False when the PR has more threads than one page: then not all of them are known. */
+  complete: boolean;
+}
+
 export interface NewPull {
   title: string;
   head: string;
@@ -133,6 +145,10 @@ export interface GitHubPort {
   ): Promise<void>;
   /** Check runs on a commit (the latest run per name). */
   listChecks(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
+  /** Commit statuses on a commit (the latest per context), as checks named by their context. */
+  listStatuses(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
+  /** The PR's review threads (GraphQL: REST has no "resolved"); see ReviewThreads. */
+  listReviewThreads(repo: RepoName, number: number): Promise<ReviewThreads>;
   listReviews(repo: RepoName, number: number): Promise<ReviewSnapshot[]>;
   /** `.github/loopx.yml` parsed from YAML, or null when the file does not exist. */
   readConfig(repo: RepoName): Promise<unknown>;
