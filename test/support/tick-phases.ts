@@ -95,7 +95,7 @@ export async function playTick(h: TickHarness, opts: PlayOptions): Promise<Playe
 }
 
 /** What the runner sets for a job granted `id-token: write` in run `runId` of the tick workflow. */
-function idTokenEnv(h: TickHarness, runId: number): Record<string, string> {
+export function idTokenEnv(h: TickHarness, runId: number): Record<string, string> {
   const ref = `${h.repo.fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
   const c = h.sandbox.oidc.requestCredentials({
     repository: h.repo.fullName,

@@ -1,0 +1,137 @@
+import { createHmac } from "node:crypto";
+import { readKey } from "@loopx/github";
+import { tables } from "@loopx/store";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../support/app-harness.ts";
+import { botComments } from "../support/goal-steps.ts";
+
+/**
+ * Fault: GitHub delivers the same webhook ten times, out of order with the others. The same
+ * script of events (file, label, two todos, a writer's note, an outsider's pause) is recorded
+ * for one issue and delivered in order, then recorded for a second issue and delivered with
+ * the label sent ten times among the rest, the rest partly reordered. The label is applied once (one inbox row, one version), and
+ * the final state — goal, todos, notes, what GitHub shows — is the same both ways.
+ * (Two deliveries of one event: test/e2e/app-duplicate-delivery.test.ts.) Not promised: a
+ * command delivered before the label that started its goal is not replayed once the goal
+ * exists, and two commands' todo keys follow their arrival.
+ */
+interface Recorded {
+  guid: string;
+  event: string;
+  action: string | undefined;
+  payload: unknown;
+}
+
+const repo = { owner: "acme", repo: "widgets" } as const;
+
+async function record(h: Harness): Promise<{ number: number; deliveries: Recorded[] }> {
+  h.sandbox.setWebhookUrl(null);
+  const from = h.sandbox.deliveries().length;
+  const { data } = await h
+    .as("wendy")
+    .rest.issues.create({ ...repo, title: "Index widgets", body: "Searching is slow." });
+  const at = { ...repo, issue_number: data.number };
+  await h.as("alice").rest.issues.addLabels({ ...at, labels: ["loopx"] });
+  await h.as("wendy").rest.issues.createComment({ ...at, body: "/loopx todo add Build the index" });
+  await h.as("alice").rest.issues.createComment({ ...at, body: "/loopx todo add Test the index" });
+  await h.as("alice").rest.issues.createComment({ ...at, body: "Prefer a B-tree." });
+  await h.as("tom").rest.issues.createComment({ ...at, body: "/loopx pause" });
+  await h.sandbox.settle();
+  const deliveries = h.sandbox
+    .deliveries()
+    .slice(from)
+    .map((d) => ({ guid: d.guid, event: d.event, action: d.action, payload: d.payload }));
+  return { number: data.number, deliveries };
+}
+
+async function deliver(h: Harness, d: Recorded): Promise<number> {
+  const body = JSON.stringify(d.payload);
+  const signature = createHmac("sha256", h.webhookSecret).update(body).digest("hex");
+  const res = await fetch(`${h.appUrl}/api/github/webhooks`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": d.event,
+      "x-github-delivery": d.guid,
+      "x-hub-signature-256": `sha256=${signature}`,
+    },
+    body,
+  });
+  await res.text();
+  return res.status;
+}
+
+/** What a person sees and the kernel holds, without ids and clocks. */
+async function outcome(h: Harness, number: number) {
+  const state = await h.store.findGoalByIssue(h.repo.id, number);
+  if (!state) throw new Error(`no goal for #${number}`);
+  const { data: issue } = await h.as("alice").rest.issues.get({ ...repo, issue_number: number });
+  const comments = (await botComments(h, number))
+    .map((c) => (c.key ?? "(no key)").replace(/\d+/g, "N"))
+    .sort();
+  return {
+    status: state.goal.status,
+    version: state.goal.version,
+    todos: state.todos.map((t) => ({ key: t.key, title: t.title, status: t.status })),
+    notes: state.notes.map((n) => ({ from: n.from, trusted: n.trusted, text: n.text })),
+    body: (issue.body ?? "").replace(/issues\/\d+#issuecomment-\d+/g, "issues/N#issuecomment-N"),
+    comments,
+  };
+}
+
+describe("fault: the same webhook ten times, out of order with the others", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+
+  it("is applied once, and the final state is the in-order one", async () => {
+    // In order, once each.
+    const first = await record(h);
+    for (const d of first.deliveries) expect(await deliver(h, d)).toBeLessThan(300);
+    await h.settle();
+    const inOrder = await outcome(h, first.number);
+    expect(inOrder.todos.map((t) => t.title)).toEqual(["Build the index", "Test the index"]);
+    expect(inOrder.status).toBe("active");
+
+    // The same script on a new issue, delivered shuffled with the label sent ten times.
+    const second = await record(h);
+    const labeled = second.deliveries.find((d) => d.event === "issues" && d.action === "labeled");
+    if (!labeled) throw new Error("no label delivery recorded");
+    const others = second.deliveries.filter((d) => d !== labeled);
+    // The issue's own `opened` arrives after the label; the outsider's pause and the writer's
+    // note (independent of each other) swap. The two todo commands keep their order: their
+    // keys follow arrival, as they would on GitHub if the second had been typed first.
+    const opened = others.filter((d) => d.event === "issues");
+    const comments = others.filter((d) => d.event === "issue_comment");
+    const [todoA, todoB, note, pause] = comments;
+    if (!todoA || !todoB || !note || !pause || comments.length !== 4) {
+      throw new Error(`unexpected deliveries: ${others.map((d) => d.event).join(", ")}`);
+    }
+    const shuffled: Recorded[] = [labeled, ...opened, labeled, labeled, todoA, labeled, todoB];
+    shuffled.push(labeled, pause, labeled, labeled, note, labeled, labeled, labeled);
+    expect(shuffled.filter((d) => d === labeled)).toHaveLength(10);
+    for (const d of shuffled) {
+      expect(await deliver(h, d)).toBeLessThan(300);
+      h.app.inbox.kick();
+    }
+    await h.settle();
+
+    const rows = await h.store.db
+      .select()
+      .from(tables.inbox)
+      .where(eq(tables.inbox.deliveryId, labeled.guid));
+    expect(rows).toHaveLength(1);
+    const events = await h.store.db
+      .select()
+      .from(tables.events)
+      .where(eq(tables.events.deliveryId, labeled.guid));
+    expect(new Set(events.map((e) => e.versionAfter)).size).toBe(1);
+
+    const reordered = await outcome(h, second.number);
+    expect(reordered).toEqual(inOrder);
+    expect((await h.app.ops.snapshot()).deadLetters).toBe(0);
+  });
+});
