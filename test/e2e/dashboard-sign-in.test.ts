@@ -82,13 +82,21 @@ describe("e2e: dashboard sign-in (GitHub App user authorization)", () => {
     expect(one.status).toBe(404);
   });
 
-  it("alice, who maintains both, sees both", async () => {
+  it("alice, who maintains both, sees both; signing out ends the session", async () => {
     h.sandbox.oauth.signIn("alice");
     const b = new Browser();
     const overview = await b.open(`${h.appUrl}/loopx`);
     expect(overview.status).toBe(200);
     expect(overview.body).toContain("Widget goal");
     expect(overview.body).toContain("Secret goal");
+    expect(overview.body).toMatch(/action="\/loopx\/auth\/logout">alice <button/);
+    const cookie = `loopx_session=${b.cookies(h.appUrl).get("loopx_session")}`;
+    const out = await fetch(`${h.appUrl}/loopx/auth/logout`, {
+      method: "POST",
+      headers: { cookie },
+    });
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().join()).toMatch(/loopx_session=; Path=\/loopx; Max-Age=0/);
   });
 
   it("a callback whose state was not issued to this browser is refused", async () => {

@@ -124,14 +124,15 @@ export function createDashboard(
     }
     if (path === DASHBOARD_PATH) {
       const notice = url.searchParams.get("notice") ?? "";
-      sendHtml(res, 200, renderOverview(await readOverview(store, canSee), buttons, notice));
+      const overview = await readOverview(store, canSee);
+      sendHtml(res, 200, renderOverview(overview, buttons, notice, viewer?.login ?? null));
       return;
     }
     const goalPage = /^\/loopx\/goals\/([0-9a-f-]{36})$/.exec(path);
     if (goalPage?.[1]) {
       const detail = await readGoal(store, goalPage[1], canSee);
       if (!detail) sendHtml(res, 404, page("Not found", html`<p>There is no such goal.</p>`));
-      else sendHtml(res, 200, renderGoal(detail, buttons, deps.serverUrl));
+      else sendHtml(res, 200, renderGoal(detail, buttons, deps.serverUrl, viewer?.login ?? null));
       return;
     }
     if (path === `${DASHBOARD_PATH}/api/goals`) {

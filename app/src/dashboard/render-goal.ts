@@ -22,6 +22,7 @@ export function renderGoal(
   d: GoalDetail,
   buttons: GateButtons | null,
   serverUrl: string,
+  signedInAs: string | null = null,
 ): SafeHtml {
   const { state, summary: g, now } = d;
   const board = COLUMNS.map((status) => {
@@ -59,5 +60,6 @@ ${section("Gates", "No gate was ever opened.", gates)}
 ${section("Gate history (receipts)", "No gate event yet.", receipts)}
 ${section("Tick timeline", "No tick has run yet.", timeline)}
 <section><h2>Cost over time</h2>${costChart(d.ticks)}</section>`,
+    signedInAs,
   );
 }

@@ -8,7 +8,7 @@ main{padding:16px;max-width:1100px}section{background:#fff;border:1px solid #d0d
 h2{font-size:16px}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:4px 8px;border-top:1px solid #eaeef2;vertical-align:top}
 .muted{color:#656d76}.pill{border-radius:10px;padding:0 8px;background:#eaeef2;font-size:12px}
 .open{background:#fff8c5}.approved,.done{background:#dafbe1}.rejected,.failed{background:#ffebe9}
-form.gate{display:inline}button{cursor:pointer;margin-left:4px}
+form.gate{display:inline}form.who{float:right;margin:0}button{cursor:pointer;margin-left:4px}
 .chart path{stroke:#0969da;stroke-width:2}.chart circle{fill:#0969da}.chart .axis{stroke:#8c959f}.chart text{font-size:11px;fill:#656d76}
 pre{white-space:pre-wrap;margin:0}`;
 
@@ -16,10 +16,14 @@ pre{white-space:pre-wrap;margin:0}`;
 const JS = `document.querySelectorAll("form.gate").forEach(function(f){f.addEventListener("submit",function(e){
 var b=e.submitter;if(b&&b.value==="reject"&&!confirm("Reject this gate?"))e.preventDefault();});});`;
 
-export function page(title: string, body: HtmlValue): SafeHtml {
+/** `signedInAs`: the readonly dashboard's person, shown with a way to sign out. */
+export function page(title: string, body: HtmlValue, signedInAs: string | null = null): SafeHtml {
+  const who = signedInAs
+    ? html`<form class="who" method="post" action="/loopx/auth/logout">${signedInAs} <button type="submit">Sign out</button></form>`
+    : "";
   return html`<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>${title} · LoopX</title>
-<style>${rawCss()}</style></head><body><header><a href="/loopx">LoopX</a> · ${title}</header>
+<style>${rawCss()}</style></head><body><header><a href="/loopx">LoopX</a> · ${title}${who}</header>
 <main>${body}</main><script>${rawJs()}</script></body></html>`;
 }
 

@@ -21,7 +21,12 @@ export function gateForm(goalId: string, gateKey: string, buttons: GateButtons):
 <button type="submit" name="decision" value="reject" data-gate="${gateKey}">Reject ${gateKey}</button></form>`;
 }
 
-export function renderOverview(o: Overview, buttons: GateButtons | null, notice: string): SafeHtml {
+export function renderOverview(
+  o: Overview,
+  buttons: GateButtons | null,
+  notice: string,
+  signedInAs: string | null = null,
+): SafeHtml {
   const gates = o.openGates.map(
     ({ goal, gate }) =>
       html`<tr class="open"><td>${goalLink(goal)}</td><td><b>${gate.key}</b> ${gate.question}<br>
@@ -56,5 +61,6 @@ ${section("Paused (invalid configs and pauses)", "Nothing is paused.", paused)}
 ${section("Running now", "No slice holds a lease.", running)}
 ${section("Scheduled", "No wake is scheduled.", scheduled)}
 ${section("Done", "No goal has finished yet.", done)}`,
+    signedInAs,
   );
 }

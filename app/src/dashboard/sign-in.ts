@@ -108,11 +108,24 @@ export function createSignIn(opts: SignInOptions): SignIn {
     setCookie(name, value, { path, maxAge, secure });
   const clearSession = () => cookie(SESSION_COOKIE, "", "/loopx", 0);
 
-  function htmlAnswer(res: ServerResponse, status: number, title: string, text: string) {
+  function htmlAnswer(
+    res: ServerResponse,
+    status: number,
+    title: string,
+    text: string,
+    endSession = false,
+  ) {
     res.writeHead(status, {
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
-      "set-cookie": cookie(STATE_COOKIE, "", AUTH_PATH, 0),
+      "content-security-policy":
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+      "x-content-type-options": "nosniff",
+      // A state is good for one callback, whatever its outcome.
+      "set-cookie": [
+        cookie(STATE_COOKIE, "", AUTH_PATH, 0),
+        ...(endSession ? [clearSession()] : []),
+      ],
     });
     res.end(
       page(
@@ -186,8 +199,7 @@ export function createSignIn(opts: SignInOptions): SignIn {
       }
       // POST only: SameSite=Lax keeps another site from signing a person out.
       if (req.method === "POST" && path === `${AUTH_PATH}/logout`) {
-        res.writeHead(303, { location: `${AUTH_PATH}/login`, "set-cookie": clearSession() });
-        res.end();
+        htmlAnswer(res, 200, "Signed out", "You are signed out of the LoopX dashboard.", true);
         return true;
       }
       return false;
