@@ -1,5 +1,4 @@
 import { createHmac } from "node:crypto";
-import { readKey } from "@loopx/github";
 import { tables } from "@loopx/store";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +18,7 @@ import { botComments } from "../support/goal-steps.ts";
 interface Recorded {
   guid: string;
   event: string;
-  action: string | undefined;
+  action: string | null;
   payload: unknown;
 }
 
