@@ -1,0 +1,131 @@
+import { BLOCK_BEGIN, readKey } from "@loopx/github";
+import { createOpsStore, openStore, type Store } from "@loopx/store";
+import { Octokit } from "@octokit/rest";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
+import { TICK_WORKFLOW } from "../support/app-harness.ts";
+import { freshDatabase } from "../support/databases.ts";
+import { type AppProcess, startAppProcess } from "./support/app-process.ts";
+
+const serverUrl = inject("pgUrl");
+
+/**
+ * Fault: the App process is SIGKILLed after it committed a transition and before its outbox
+ * wrote anything to GitHub (every write was failing, so the rows were still pending). A new
+ * process on the same PostgreSQL drains the outbox: the projection converges — one status
+ * comment, one checklist block, one dispatch — and nothing is written twice.
+ * (Killed right after a POST, before recording it: test/e2e/app-crash-after-post.test.ts.)
+ */
+describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox drain", () => {
+  const secret = "killed-process-secret";
+  let sandbox: Sandbox;
+  let store: Store;
+  let drop = async () => {};
+  let env: Record<string, string>;
+  const running: AppProcess[] = [];
+  const repo = { owner: "acme", repo: "widgets" } as const;
+
+  beforeAll(async () => {
+    sandbox = await createSandbox({ webhookSecret: secret });
+    sandbox.runner.enabled = false;
+    sandbox.createRepo("acme/widgets", {
+      files: { ".github/workflows/loopx-tick.yml": TICK_WORKFLOW },
+      collaborators: { alice: "maintain" },
+    });
+    const { app, privateKey } = sandbox.createApp({ slug: "loopx" });
+    if (!privateKey) throw new Error("no key");
+    const db = await freshDatabase(serverUrl ?? "");
+    drop = db.drop;
+    store = await openStore({ databaseUrl: db.url });
+    env = {
+      APP_ID: String(app.id),
+      PRIVATE_KEY: privateKey.trim().replaceAll("\n", "\\n"),
+      WEBHOOK_SECRET: secret,
+      DATABASE_URL: db.url,
+      GITHUB_API_URL: sandbox.gheUrl,
+      GITHUB_SERVER_URL: sandbox.url,
+      LOOPX_POLL_INTERVAL_MS: "100",
+    };
+    const first = await startAppProcess(env);
+    running.push(first);
+    sandbox.setWebhookUrl(`${first.base}/api/github/webhooks`);
+    sandbox.install(app.id, "acme", ["acme/widgets"]);
+    await sandbox.settle();
+  });
+  afterAll(async () => {
+    for (const p of running) await p.kill();
+    await store?.close();
+    await sandbox?.stop();
+    await drop();
+  });
+
+  const pending = async () => (await createOpsStore(store.db).snapshot()).outbox.pending;
+
+  it("a restarted App drains what the killed one committed, once", async () => {
+    const alice = new Octokit({
+      baseUrl: sandbox.url,
+      auth: sandbox.createUserToken("alice"),
+      request: { retries: 0 },
+    });
+    // GitHub refuses every projection write: whatever the App commits stays in its outbox.
+    for (const route of [
+      "issues/create-comment",
+      "issues/update",
+      "issues/update-comment",
+      "actions/create-workflow-dispatch",
+    ]) {
+      sandbox.faults.route({ route, status: 503 });
+    }
+    const { data: issue } = await alice.rest.issues.create({
+      ...repo,
+      title: "Cache widgets",
+      body: "Slow.",
+    });
+    await alice.rest.issues.addLabels({ ...repo, issue_number: issue.number, labels: ["loopx"] });
+    await sandbox.settle();
+    // Committed (the goal exists) and tried (GitHub said 503), not drained.
+    while (
+      !(await store.findGoalByIssue(
+        sandbox.store.repoByName("acme", "widgets").id,
+        issue.number,
+      )) ||
+      !sandbox.requests().some((r) => r.operationId === "issues/create-comment" && r.status === 503)
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await running[0]?.kill();
+    expect(await pending()).toBeGreaterThan(0);
+    const listComments = () =>
+      alice.rest.issues.listComments({ ...repo, issue_number: issue.number });
+    expect((await listComments()).data).toHaveLength(0);
+
+    // GitHub recovers; the backoff the dead process chose falls due; a new process starts.
+    sandbox.faults.clear();
+    await store.db.execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
+    const second = await startAppProcess(env);
+    running.push(second);
+    sandbox.setWebhookUrl(`${second.base}/api/github/webhooks`);
+    while ((await pending()) > 0) {
+      await sandbox.settle();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await sandbox.settle();
+
+    const comments = (await listComments()).data;
+    expect(comments.filter((c) => readKey(c.body ?? "") === "status")).toHaveLength(1);
+    expect(new Set(comments.map((c) => readKey(c.body ?? ""))).size).toBe(comments.length);
+    const { data: after } = await alice.rest.issues.get({ ...repo, issue_number: issue.number });
+    expect((after.body ?? "").split(BLOCK_BEGIN)).toHaveLength(2);
+    const dispatched = sandbox
+      .requests()
+      .filter((r) => r.operationId === "actions/create-workflow-dispatch" && r.status === 204);
+    expect(dispatched).toHaveLength(1);
+    const posted = sandbox
+      .requests()
+      .filter((r) => r.operationId === "issues/create-comment" && r.status === 201);
+    expect(posted).toHaveLength(comments.length);
+    expect(await second.stop()).toBe(0);
+    running.length = 0;
+  });
+});
