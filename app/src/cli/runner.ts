@@ -70,16 +70,22 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     return typeof v === "string" ? v : undefined;
   };
   const json = flags.has("json");
-  const appUrl = str("url") ?? io.env.LOOPX_URL ?? "http://127.0.0.1:3000";
+  const appUrl = () => {
+    const url = str("url") ?? io.env.LOOPX_URL ?? "http://127.0.0.1:3000";
+    if (!URL.canParse(url) || !/^https?:/.test(url)) {
+      throw new CliError(`--url must be the app's http(s) URL (got "${url}")`, EXIT.usage);
+    }
+    return url;
+  };
   if (command === "status") {
     const goal = str("goal");
     return status(
-      { url: appUrl, auth: tokenFor(io.env, appUrl), goal: goal ? goalRef(goal) : null, json },
+      { url: appUrl(), auth: tokenFor(io.env, appUrl()), goal: goal ? goalRef(goal) : null, json },
       io.out,
     );
   }
-  if (command === "login") return login({ url: appUrl, env: io.env }, io.out);
-  if (command === "logout") return logout({ url: appUrl, env: io.env }, io.out);
+  if (command === "login") return login({ url: appUrl(), env: io.env }, io.out);
+  if (command === "logout") return logout({ url: appUrl(), env: io.env }, io.out);
   if (command === "migrate") {
     const url = io.env.DATABASE_URL;
     if (!url) {
