@@ -4,10 +4,11 @@
  * model the agent talks to, and the LoopX app — the same composition `npm start` serves —
  * on embedded PGlite or on PostgreSQL.
  */
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSandbox, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store } from "@loopx/store";
+import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../create-loopx-app.ts";
 import type { Logger } from "../deps.ts";
@@ -39,15 +40,28 @@ export class DemoSetupError extends Error {}
 
 async function openDemoStore(opts: DemoOptions): Promise<Store> {
   if (opts.databaseUrl) return openStore({ databaseUrl: opts.databaseUrl });
-  if (opts.fresh) rmSync(opts.dataDir, { recursive: true, force: true });
+  // A fresh start keeps the initialised cluster (PGlite's initdb takes ~10 s on 2 busy cores)
+  // and drops LoopX's tables and migration record instead; migrate() makes them again.
+  const existed = existsSync(opts.dataDir);
   mkdirSync(opts.dataDir, { recursive: true });
+  let store: Store;
   try {
-    return await openStore({ dataDir: opts.dataDir });
+    store = await openStore({ dataDir: opts.dataDir });
   } catch (error) {
     throw new DemoSetupError(
-      `cannot open the demo's database at ${opts.dataDir}: ${error instanceof Error ? error.message : String(error)}. Is another demo or \`npm start\` using it? Stop it, or run with --fresh to start over.`,
+      `cannot open the demo's database at ${opts.dataDir}: ${error instanceof Error ? error.message : String(error)}. Is another demo or \`npm start\` using it? Stop it, or delete the directory to start over.`,
     );
   }
+  if (opts.fresh && existed) {
+    for (const statement of [
+      "DROP SCHEMA IF EXISTS drizzle CASCADE",
+      "DROP SCHEMA public CASCADE",
+      "CREATE SCHEMA public",
+    ]) {
+      await store.db.execute(sql.raw(statement));
+    }
+  }
+  return store;
 }
 
 /** What the agent job gets: the scripted model by default, the real API only on request. */

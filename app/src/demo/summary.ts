@@ -24,7 +24,6 @@ export function summaryLines(
     "Where to look (while the demo is running):",
     `  dashboard        ${stack.appUrl}/loopx`,
     `  the goal         ${stack.appUrl}/loopx/goals/${facts.goalId}`,
-    `  goal as JSON     ${stack.appUrl}/loopx/api/goals/${DEMO_REPO.fullName}/${facts.issue}`,
     `  the issue        ${base}/${facts.issue}  (the sandbox's JSON: body, comments, state)`,
     facts.pr !== null ? `  the PR           ${base}/${facts.pr}` : "",
     `  loopx status     npm run loopx -- status --url ${stack.appUrl}`,
