@@ -61,10 +61,12 @@ describe("e2e: a fork PR named like a LoopX branch", () => {
     expect(state?.todos.filter((t) => t.kind === "repair").map((t) => t.title)).toEqual([
       `Fix failing checks on #${own.number}: ci`,
     ]);
-    const bot = "loopx[bot]";
-    const forkedIssue = h.sandbox.issue("acme/widgets", forked.number);
-    expect(forkedIssue.comments_list.filter((c) => c.user?.login === bot)).toEqual([]);
-    expect(String(forkedIssue.body)).toBe(`Fixes #${issue}`);
+    // Not a word from the App on it, and its body is as mallory wrote it.
+    const comments = (await mallory.rest.issues.listComments({ ...o, issue_number: forked.number }))
+      .data;
+    expect(comments.map((c) => c.user?.login)).toEqual([]);
+    const body = (await mallory.rest.pulls.get({ ...o, pull_number: forked.number })).data.body;
+    expect(body).toBe(`Fixes #${issue}`);
     const requested = (
       await mallory.rest.pulls.listRequestedReviewers({ ...o, pull_number: forked.number })
     ).data.users.map((u) => u.login);
@@ -83,15 +85,37 @@ describe("e2e: a fork PR named like a LoopX branch", () => {
     expect(state?.pullRequests.map((p) => p.number)).toEqual([own.number]);
     await link("alice");
     await h.settle();
-    await reconcilePulls(h.app.deps, [goal.goal.id]);
+    state = await h.store.loadGoal(goal.goal.id);
+    expect(state?.pullRequests.find((p) => p.number === forked.number)).toMatchObject({
+      headRef: branch,
+      state: "open",
+      todo: null,
+    });
+
+    // Linked, it is monitored like any PR. Check runs never list a fork's PR, so the App
+    // finds it by its head: the next push's red CI becomes the goal's to repair, no backstop.
+    // CI holds its verdict until the App has read the push (checks pending then).
+    let release = () => {};
+    const verdict = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    h.sandbox.ci.rule = () => verdict.then(() => "failure" as const);
+    const third = h.sandbox.push(fork.full_name, branch, { "src/evil.ts": "3\n" }, "mallory");
+    await h.sandbox.settle();
+    await h.settle();
+    state = await h.store.loadGoal(goal.goal.id);
+    expect(state?.pullRequests.find((p) => p.number === forked.number)?.headSha).toBe(third);
+    expect(state?.todos.filter((t) => t.kind === "repair")).toHaveLength(1);
+    release();
+    await h.sandbox.idle();
     await h.settle();
     state = await h.store.loadGoal(goal.goal.id);
     const linked = state?.pullRequests.find((p) => p.number === forked.number);
-    expect(linked).toMatchObject({ headRef: branch, state: "open", todo: null });
-    // Linked, it is monitored like any PR: its red CI is now the goal's to repair.
+    expect(linked?.headSha).toBe(third);
     expect(linked?.monitor.checks.map((c) => [c.name, c.status])).toEqual([["ci", "failure"]]);
-    expect(state?.todos.filter((t) => t.kind === "repair").map((t) => t.title)).toContain(
+    expect(state?.todos.filter((t) => t.kind === "repair").map((t) => t.title)).toEqual([
+      `Fix failing checks on #${own.number}: ci`,
       `Fix failing checks on #${forked.number}: ci`,
-    );
+    ]);
   }, 120_000);
 });

@@ -59,7 +59,10 @@ function andMonitor<E extends { installation: { id: number }; repository: Reposi
   };
 }
 
-/** PRs of this repository whose recorded head is `sha` (a commit status names no PR). */
+/**
+ * PRs of this repository whose recorded head is `sha`: a commit status names no PR, and
+ * check runs never list a PR whose head is in a fork (a linked fork PR).
+ */
 async function pullsWithHead(deps: AppDeps, repoId: number, sha: string): Promise<number[]> {
   const { goals, pullRequests } = tables;
   const rows = await deps.store.db
@@ -68,6 +71,16 @@ async function pullsWithHead(deps: AppDeps, repoId: number, sha: string): Promis
     .innerJoin(goals, eq(goals.id, pullRequests.goalId))
     .where(and(eq(goals.repoId, repoId), eq(pullRequests.headSha, sha)));
   return rows.map((r) => r.number);
+}
+
+/** The PRs a check result is about: those GitHub lists, and linked ones with that head. */
+async function checkedPulls(
+  deps: AppDeps,
+  repoId: number,
+  check: { head_sha: string; pull_requests: { number: number }[] },
+): Promise<number[]> {
+  const listed = check.pull_requests.map((p) => p.number);
+  return [...new Set([...listed, ...(await pullsWithHead(deps, repoId, check.head_sha))])];
 }
 
 /**
@@ -92,18 +105,22 @@ export const PULL_HANDLERS: Record<string, Handler> = {
   pull_request_review_comment: on(PullRequestChanged, (deps, delivery, e) =>
     monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
   ),
-  "check_run.completed": on(CheckRunChanged, (deps, delivery, e) =>
+  "check_run.completed": on(CheckRunChanged, async (deps, delivery, e) =>
     monitorAll(
       deps,
       delivery,
-      e.check_run.pull_requests.map((p) => target(e.installation.id, e.repository, p.number)),
+      (await checkedPulls(deps, e.repository.id, e.check_run)).map((n) =>
+        target(e.installation.id, e.repository, n),
+      ),
     ),
   ),
-  "check_suite.completed": on(CheckSuiteChanged, (deps, delivery, e) =>
+  "check_suite.completed": on(CheckSuiteChanged, async (deps, delivery, e) =>
     monitorAll(
       deps,
       delivery,
-      e.check_suite.pull_requests.map((p) => target(e.installation.id, e.repository, p.number)),
+      (await checkedPulls(deps, e.repository.id, e.check_suite)).map((n) =>
+        target(e.installation.id, e.repository, n),
+      ),
     ),
   ),
   status: on(StatusChanged, async (deps, delivery, e) => {
