@@ -2,11 +2,17 @@ import { GitHubError } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
+import { runInLanes } from "./delivery-lanes.ts";
 import { processDelivery } from "./process-delivery.ts";
 
-const BATCH = 25;
+const BATCH = 64;
 /** At most this many deliveries of one installation per pass, so none starves the others. */
-const PER_INSTALLATION = 5;
+const PER_INSTALLATION = 16;
+/**
+ * Deliveries in flight at once (one issue's stay in order; see runInLanes). Each holds a
+ * database connection for its transaction, so this stays under the pool (10 by default).
+ */
+const PARALLEL = 8;
 
 /**
  * Processes stored deliveries. A handler that commits a transition marks its delivery in
@@ -20,7 +26,7 @@ export function createInboxWorker(
   const { store, log } = deps;
   return createDrainLoop(async () => {
     const batch = await store.pendingDeliveries(BATCH, { perInstallation: PER_INSTALLATION });
-    for (const delivery of batch) {
+    await runInLanes(batch, PARALLEL, async (delivery) => {
       try {
         const outcome = await process(deps, delivery);
         if (outcome.kind === "ignored") {
@@ -42,7 +48,7 @@ export function createInboxWorker(
             : new Date((await store.dbNow()).getTime() + Math.max(hinted, 1) * 1000);
         await store.markDeliveryFailed(delivery.deliveryId, message, retryAt);
       }
-    }
+    });
     return batch.length;
   }, log);
 }

@@ -1,0 +1,69 @@
+import type { Delivery } from "@loopx/store";
+import { describe, expect, it } from "vitest";
+import { runInLanes, subjectOf } from "../src/inbox/delivery-lanes.ts";
+
+const delivery = (id: string, payload: unknown): Delivery => ({
+  deliveryId: id,
+  event: "issues",
+  action: "edited",
+  installationId: 1,
+  payload,
+  receivedAt: new Date(0),
+  processedAt: null,
+  outcome: null,
+  attempts: 0,
+  nextAttemptAt: new Date(0),
+  error: null,
+});
+const onIssue = (id: string, n: number) =>
+  delivery(id, { repository: { id: 7 }, issue: { number: n } });
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
+
+describe("runInLanes", () => {
+  it("names the issue or pull request a delivery is about, or none", () => {
+    expect(subjectOf(onIssue("a", 3))).toBe("7#3");
+    expect(subjectOf(delivery("b", { repository: { id: 7 }, pull_request: { number: 4 } }))).toBe(
+      "7#4",
+    );
+    expect(subjectOf(delivery("c", { repository: { id: 7 }, ref: "refs/heads/main" }))).toBeNull();
+    expect(subjectOf(delivery("d", "not an object"))).toBeNull();
+  });
+
+  it("keeps one issue's deliveries in order, runs different issues at once, and a barrier alone", async () => {
+    const batch = [
+      onIssue("1a", 1),
+      onIssue("2a", 2),
+      onIssue("1b", 1),
+      delivery("push", { repository: { id: 7 } }),
+      onIssue("1c", 1),
+    ];
+    const log: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    await runInLanes(batch, 8, async (d) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      log.push(`start ${d.deliveryId}`);
+      await tick();
+      log.push(`end ${d.deliveryId}`);
+      inFlight--;
+    });
+    expect(most).toBe(2);
+    const at = (s: string) => log.indexOf(s);
+    expect(at("end 1a")).toBeLessThan(at("start 1b"));
+    expect(at("start 2a")).toBeLessThan(at("end 1a"));
+    expect(at("start push")).toBeGreaterThan(Math.max(at("end 1b"), at("end 2a")));
+    expect(at("start 1c")).toBeGreaterThan(at("end push"));
+  });
+
+  it("finishes every lane when one fails, then reports the failure", async () => {
+    const done: string[] = [];
+    const run = runInLanes([onIssue("x", 1), onIssue("y", 2)], 8, async (d) => {
+      await tick();
+      if (d.deliveryId === "x") throw new Error("boom");
+      done.push(d.deliveryId);
+    });
+    await expect(run).rejects.toThrow("boom");
+    expect(done).toEqual(["y"]);
+  });
+});
