@@ -23,6 +23,8 @@ export interface DemoIo {
   workDir: string;
   confirm: ((question: string, signal?: AbortSignal) => Promise<boolean>) | null;
   onStep?: StepHook;
+  /** Aborting it stops the demo at its next poll (Ctrl-C); the stack is then shut down. */
+  signal?: AbortSignal;
   /** Called once the stack is up (the e2e test reads the store and the sandbox through it). */
   onStart?: (stack: Stack) => void;
   /** Called with the running stack after the summary, before it is stopped (interactive: waits). */
@@ -53,7 +55,7 @@ export async function runDemo(opts: DemoOptions, io: DemoIo): Promise<DemoResult
     );
     io.print("");
     let goalId: string | null = null;
-    const waiter = createWaiter(stack, progress, () => goalId, opts.stepTimeoutMs);
+    const waiter = createWaiter(stack, progress, () => goalId, opts.stepTimeoutMs, io.signal);
     const facts = await runScenario(stack, opts, {
       progress,
       waiter,

@@ -10,7 +10,7 @@ import { createInterface } from "node:readline/promises";
 import { parseDemoArgs, USAGE, UsageError } from "./demo-options.ts";
 import { runDemo } from "./main.ts";
 import { DemoSetupError } from "./start-stack.ts";
-import { StepTimeout } from "./wait-until.ts";
+import { Interrupted, StepTimeout } from "./wait-until.ts";
 
 /** Each step of `--yes` has this long; the whole run takes well under 3 minutes. */
 const UNATTENDED_STEP_MS = 90_000;
@@ -23,12 +23,16 @@ function fileLogger(path: string) {
   return { info: write("info"), warn: write("warn"), error: write("error") };
 }
 
-function terminalConfirm() {
+function terminalConfirm(stop: AbortSignal) {
   if (!process.stdin.isTTY) return null;
   return async (question: string, signal?: AbortSignal): Promise<boolean> => {
     const rl = createInterface({ input: process.stdin, output: process.stdout });
+    // Ctrl-C at a prompt stops the demo as it does anywhere else.
+    rl.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
     try {
-      const answer = await rl.question(question, signal ? { signal } : {});
+      const answer = await rl.question(question, {
+        signal: signal ? AbortSignal.any([signal, stop]) : stop,
+      });
       return !/^n/i.test(answer.trim());
     } catch {
       return false;
@@ -48,7 +52,15 @@ export async function runner(args: string[]): Promise<number> {
     console.error(USAGE);
     return error.message ? 2 : 0;
   }
-  const confirm = terminalConfirm();
+  // Ctrl-C: stop at the next poll and shut the stack down (the PGlite files stay consistent);
+  // a second Ctrl-C exits at once.
+  const stop = new AbortController();
+  process.once("SIGINT", () => {
+    console.error("\nStopping the demo (Ctrl-C again to quit at once)…");
+    stop.abort();
+    process.once("SIGINT", () => process.exit(130));
+  });
+  const confirm = terminalConfirm(stop.signal);
   if (!opts.yes && !confirm) {
     console.error(
       "No terminal to ask you for the approval and the merge: run `npm run demo -- --yes` to let the demo act as the owner.",
@@ -66,6 +78,7 @@ export async function runner(args: string[]): Promise<number> {
         log: fileLogger(logPath),
         workDir,
         confirm,
+        signal: stop.signal,
         beforeStop: async () => {
           if (opts.yes || !confirm) return;
           await confirm("\nThe sandbox and the dashboard stay up until you press Enter. ");
@@ -75,6 +88,10 @@ export async function runner(args: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    if (error instanceof Interrupted || stop.signal.aborted) {
+      console.error("The demo was stopped; run it again to start over (--fresh to drop its data).");
+      return 130;
+    }
     if (error instanceof StepTimeout) {
       console.error(`\nThe demo stopped: ${message}\n(the App's log: ${logPath})`);
     } else if (error instanceof DemoSetupError) {

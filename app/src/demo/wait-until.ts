@@ -9,6 +9,7 @@ import { type Progress, whoIsBusy } from "./progress.ts";
 import type { Stack } from "./start-stack.ts";
 
 export class StepTimeout extends Error {}
+export class Interrupted extends Error {}
 
 const POLL_MS = 200;
 
@@ -34,17 +35,33 @@ export function createWaiter(
   progress: Progress,
   goalId: () => string | null,
   stepTimeoutMs: number,
+  signal?: AbortSignal,
 ): Waiter {
   const state = async () => {
     const id = goalId();
     return id ? stack.store.loadGoal(id) : null;
+  };
+  // Each finished tick gets a line: what it worked on, its outcome and its handoff.
+  const told = new Set<string>();
+  const tellTicks = (s: GoalState | null) => {
+    for (const tick of s?.ticks ?? []) {
+      if (tick.outcome === null || told.has(tick.id)) continue;
+      told.add(tick.id);
+      const kind = s?.todos.find((t) => t.key === tick.todo)?.kind ?? "todo";
+      const handoff = s?.handoffs.find((h) => h.tickId === tick.id)?.done ?? "";
+      progress.note(
+        `tick #${tick.number} on ${tick.todo} (${kind}): ${tick.outcome}${handoff ? ` — ${handoff}` : ""}`,
+      );
+    }
   };
   return {
     state,
     async until(what, waitingOn, probe, timeoutMs = stepTimeoutMs) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
+        if (signal?.aborted) throw new Interrupted("interrupted (Ctrl-C)");
         const s = await state();
+        tellTicks(s);
         const answer = await probe(s);
         if (answer) return answer;
         progress.poll(s?.ticks.length ?? 0, whoIsBusy(stack.sandbox, waitingOn));
