@@ -330,6 +330,8 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       "installation.created",
       "status.undefined",
       "fork.undefined",
+      "pull_request_review_comment.created",
+      "pull_request_review_thread.resolved",
     ]) {
       expect(seen.has(want), `${want} was not emitted`).toBe(true);
     }

@@ -1,4 +1,4 @@
-import type { Pull, Repo, Review } from "../state/types.ts";
+import type { Pull, Repo, Review, ReviewThread } from "../state/types.ts";
 import { type Flavor, iso, isoOrNull, type Json, nodeId, type Renderer } from "./core.ts";
 import { renderIssue } from "./issues.ts";
 
@@ -148,4 +148,40 @@ export function renderReview(r: Renderer, review: Review, flavor: Flavor = "rest
   };
   if (flavor === "rest" && review.submittedAt === null) delete out.submitted_at;
   return out;
+}
+
+/** A thread's first comment, as `pull_request_review_comment` and thread events carry it. */
+export function renderReviewComment(r: Renderer, thread: ReviewThread, flavor: Flavor): Json {
+  const repo = r.store.repo(thread.repoId);
+  const url = `${r.repoUrl(repo)}/pulls/comments/${thread.commentId}`;
+  const pullUrl = `${r.repoUrl(repo)}/pulls/${thread.pullNumber}`;
+  const html = `${r.repoHtml(repo)}/pull/${thread.pullNumber}#discussion_r${thread.commentId}`;
+  return {
+    url,
+    pull_request_review_id: thread.reviewId,
+    id: thread.commentId,
+    node_id: nodeId("PRRC", thread.commentId),
+    diff_hunk: `@@ -0,0 +1,${thread.line} @@`,
+    path: thread.path,
+    position: thread.line,
+    original_position: thread.line,
+    commit_id: thread.commitId,
+    original_commit_id: thread.commitId,
+    user: r.userById(thread.userId, flavor),
+    body: thread.body,
+    created_at: iso(thread.createdAt),
+    updated_at: iso(thread.createdAt),
+    html_url: html,
+    pull_request_url: pullUrl,
+    author_association: r.authorAssociation(repo, thread.userId),
+    _links: { self: link(url), html: link(html), pull_request: link(pullUrl) },
+    reactions: r.reactions(url, []),
+    start_line: null,
+    original_start_line: null,
+    start_side: null,
+    line: thread.line,
+    original_line: thread.line,
+    side: "RIGHT",
+    subject_type: "line",
+  };
 }

@@ -4,6 +4,7 @@ import { execute, type FieldDef, FieldError, type Schema } from "../graphql/exec
 import { GraphqlSyntaxError, parseOperation } from "../graphql/parse.ts";
 import { HttpError } from "../http-error.ts";
 import { nodeId } from "../render/core.ts";
+import { renderReviewComment, renderSimplePull } from "../render/pulls.ts";
 import type { Route, RouteRequest } from "../router.ts";
 import type { Pull, Repo, ReviewThread } from "../state/types.ts";
 import { ok, type RouteContext } from "./context.ts";
@@ -82,7 +83,19 @@ function schemaFor(ctx: RouteContext, req: RouteRequest): Schema {
         `${who.login} does not have permission to ${resolved ? "resolve" : "unresolve"} review threads on this pull request.`,
       );
     }
+    const changed = (thread.resolvedById !== null) !== resolved;
     thread.resolvedById = resolved ? who.id : null;
+    if (changed) {
+      const pull = store.pull(repo.id, thread.pullNumber);
+      ctx.bus.emit("pull_request_review_thread", repo, who, {
+        action: resolved ? "resolved" : "unresolved",
+        thread: {
+          node_id: nodeId("PRRT", thread.id),
+          comments: [renderReviewComment(ctx.render, thread, "webhook")],
+        },
+        pull_request: renderSimplePull(ctx.render, pull, "webhook"),
+      });
+    }
     return { thread };
   };
   const connection = (node: string): Record<string, FieldDef> => ({

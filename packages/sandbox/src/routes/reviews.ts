@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { actor, requireRepoAccess } from "../auth.ts";
 import { HttpError, notFound } from "../http-error.ts";
-import { renderReview, renderSimplePull } from "../render/pulls.ts";
+import { renderReview, renderReviewComment, renderSimplePull } from "../render/pulls.ts";
 import type { Route } from "../router.ts";
 import { changedPaths } from "../state/pull-ops.ts";
 import type { Pull, Review, ReviewState, ReviewThread, User } from "../state/types.ts";
@@ -142,6 +142,13 @@ export function reviewRoutes(ctx: RouteContext): Route[] {
             resolvedById: null,
           };
           store.reviewThreads.set(thread.id, thread);
+          // A submitted review's line comments are announced one by one, as GitHub does.
+          if (review.state !== "PENDING")
+            bus.emit("pull_request_review_comment", repo, sender, {
+              action: "created",
+              comment: renderReviewComment(render, thread, "webhook"),
+              pull_request: renderSimplePull(render, pull, "webhook"),
+            });
         }
         return ok(renderReview(render, review));
       },
