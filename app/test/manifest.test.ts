@@ -49,6 +49,7 @@ describe("app.yml (the GitHub App manifest)", () => {
       "pull_request",
       "pull_request_review",
       "pull_request_review_comment",
+      "pull_request_review_thread",
       "check_suite",
       "check_run",
       "status",

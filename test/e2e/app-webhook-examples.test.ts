@@ -17,6 +17,7 @@ const SUBSCRIBED = [
   "pull_request",
   "pull_request_review",
   "pull_request_review_comment",
+  "pull_request_review_thread",
   "check_suite",
   "check_run",
   "status",

@@ -14,8 +14,8 @@ const SET = (verb: "resolveReviewThread" | "unresolveReviewThread") =>
 /**
  * Scenario: changes were requested, the author answered in the threads and resolved them,
  * and the head moved past the review — the reviewer only has to look again, so no review
- * todo. With one thread unresolved, the review still stands and makes its todo. The review
- * webhook is lost, so LoopX first reads the review after the push (resolution has no REST
+ * todo. With one thread unresolved, the review still stands and makes its todo. The review's
+ * webhooks are lost, so LoopX first reads the review after the push (resolution has no REST
  * field: the App reads reviewThreads over GraphQL).
  */
 describe("e2e: resolved review threads", () => {
@@ -34,7 +34,14 @@ describe("e2e: resolved review threads", () => {
     const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
     if (!pr) throw new Error("no PR was opened");
 
-    h.sandbox.faults.webhook({ mode: "drop", event: "pull_request_review" });
+    // Every review event until the push is lost (the review, its line comments, the
+    // resolutions): LoopX first reads the review after the head moved past it.
+    for (const event of [
+      "pull_request_review",
+      "pull_request_review_comment",
+      "pull_request_review_thread",
+    ])
+      h.sandbox.faults.webhook({ mode: "drop", event });
     const alice = personClient(h, "alice");
     const review = (
       await alice.rest.pulls.createReview({
@@ -57,6 +64,9 @@ describe("e2e: resolved review threads", () => {
     expect(ids).toHaveLength(2);
     for (const id of ids) await alice.graphql(SET("resolveReviewThread"), { id });
 
+    await h.sandbox.settle();
+    expect(h.sandbox.deliveries().filter((d) => d.dropped)).toHaveLength(5);
+    h.sandbox.faults.clear();
     // The author pushes past the review (synchronize, then CI on the new head).
     const next = h.sandbox.push(h.repo.fullName, tick.branch, { "src/a.ts": "2\n" }, "alice");
     await h.sandbox.idle();
@@ -70,10 +80,10 @@ describe("e2e: resolved review threads", () => {
     });
     expect(state?.todos.filter((t) => t.kind === "review")).toEqual([]);
 
-    // The reviewer reopens one thread: the review stands again.
+    // The reviewer reopens one thread (pull_request_review_thread.unresolved): the review
+    // stands again, and the event alone brings it to the monitor.
     await alice.graphql(SET("unresolveReviewThread"), { id: ids[1] });
-    await reconcilePulls(h.app.deps, [goal.goal.id]);
-    await reconcilePulls(h.app.deps, [goal.goal.id]);
+    await h.sandbox.settle();
     await h.settle();
     state = await h.store.loadGoal(goal.goal.id);
     expect(state?.pullRequests[0]?.monitor.threadsResolved).toBe(false);

@@ -105,6 +105,9 @@ export const PULL_HANDLERS: Record<string, Handler> = {
   pull_request_review_comment: on(PullRequestChanged, (deps, delivery, e) =>
     monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
   ),
+  pull_request_review_thread: on(PullRequestChanged, (deps, delivery, e) =>
+    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+  ),
   "check_run.completed": on(CheckRunChanged, async (deps, delivery, e) =>
     monitorAll(
       deps,
