@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { freshDatabase } from "../support/databases.ts";
@@ -66,5 +69,30 @@ describe.skipIf(!serverUrl)(`e2e: loopx doctor and migrate for a deployment ${sk
     const r = await runLoopx(["doctor"], { ...env, PRIVATE_KEY: other });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("GitHub refused the App's credentials");
+  });
+
+  it("--settings lays a deployment's settings over the environment; an unreadable one is a usage error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loopx-env-file-"));
+    try {
+      const file = join(dir, "deploy.env");
+      // PRIVATE_KEY spans lines: the file quotes it, as dotenv files do.
+      const lines = Object.entries(env).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      const r = await runLoopx(["doctor", "--settings", file, "--json"], {
+        APP_ID: "999999",
+      });
+      expect(r.stderr).toBe("");
+      const findings = JSON.parse(r.stdout).findings.map((f: { message: string }) => f.message);
+      expect(findings).toContain("GitHub accepts the App's credentials (App loopx).");
+
+      const missing = await runLoopx(["doctor", "--settings", join(dir, "nope.env")], env);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain(`--settings ${join(dir, "nope.env")} cannot be read`);
+      const bare = await runLoopx(["doctor", "--settings"], env);
+      expect(bare.code).toBe(2);
+      expect(bare.stderr).toContain("--settings needs a path");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -5,6 +5,7 @@ import { tokenFor } from "./credentials.ts";
 import { checkDeployment, migrate } from "./deployment.ts";
 import { doctor, exitCodeFor, type Finding } from "./doctor.ts";
 import { login, logout } from "./login.ts";
+import { withSettingsFile } from "./settings-file.ts";
 import { status } from "./status.ts";
 
 export interface CliIo {
@@ -20,6 +21,7 @@ const USAGE = `usage:
   loopx doctor [--url http://app] [--json]   the deployment: settings, database, App credentials
   loopx doctor owner/repo [--json]   a repository (GITHUB_TOKEN; GITHUB_API_URL for GHES or the sandbox)
   loopx migrate                      applies the store's migrations to DATABASE_URL
+every command takes --settings PATH (KEY=VALUE lines laid over the environment; the demo writes .loopx/demo.env)
 exit codes: 0 fine, 1 problems found, 2 usage, 3 app or GitHub unreachable, 4 not found, 5 sign-in needed or refused`;
 
 function parseFlags(args: string[]): { positional: string[]; flags: Map<string, string | true> } {
@@ -70,6 +72,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     return typeof v === "string" ? v : undefined;
   };
   const json = flags.has("json");
+  const envFile = str("settings");
+  if (flags.get("settings") === true) throw new CliError("--settings needs a path", EXIT.usage);
+  io = { ...io, env: withSettingsFile(io.env, envFile) };
   const appUrl = () => {
     const url = str("url") ?? io.env.LOOPX_URL ?? "http://127.0.0.1:3000";
     if (!URL.canParse(url) || !/^https?:/.test(url)) {
