@@ -204,6 +204,10 @@ describe("sandbox: what the PR monitor reads beyond checks", () => {
     await acme.rest.repos.updateBranchProtection(protect);
     expect(await state()).toBe("behind");
     expect((await t.bot.rest.repos.getBranch({ ...o, branch: "main" })).data.protected).toBe(true);
+    await expect(t.alice.rest.pulls.merge({ ...o, pull_number: pr.number })).rejects.toMatchObject({
+      status: 405,
+      message: expect.stringContaining("not up to date with the base branch"),
+    });
     // A branch cut from the current base is up to date: clean under the same rule.
     t.sandbox.push("acme/widgets", "loopx/1-T2", { "src/b.ts": "1\n" }, "alice");
     const fresh = (

@@ -35,6 +35,10 @@ export function mergeRoutes(ctx: RouteContext): Route[] {
         // A real merge: git's merge of the head into the base branch's current head.
         const git = store.git(repo);
         const baseHead = repo.branches.get(pull.baseRef) ?? pull.baseSha;
+        // Protection that requires up-to-date branches refuses a head without the base's tip.
+        const strict = repo.protection.get(pull.baseRef)?.strict === true;
+        if (strict && !git.isAncestor(baseHead, pull.headSha))
+          throw new HttpError(405, "Head branch is not up to date with the base branch");
         const tree = pull.conflicting ? null : git.trialMerge(baseHead, pull.headSha);
         if (!tree) {
           pull.mergeable = false;
