@@ -15,6 +15,7 @@ export const REVIEWER = "bob";
 
 /** What the sandbox's CI runs on each PR head: the tests, then the lint check (as ci.yml). */
 export const CI_COMMAND = "node --test && node scripts/lint.mjs";
+export const TICK_WORKFLOW_PATH = ".github/workflows/loopx-tick.yml";
 /** What each slice must pass before it counts as progress. */
 export const VALIDATION_COMMAND = "node --test";
 
@@ -110,9 +111,6 @@ export function demoFiles(harness: Harness): Record<string, string> {
     ".github/loopx.yml": loopxConfig(harness),
     ".github/workflows/ci.yml": CI_WORKFLOW,
     // LoopX's own tick workflow, verbatim: the sandbox runs it with the real action bundle.
-    ".github/workflows/loopx-tick.yml": readFileSync(
-      resolve(ROOT, ".github/workflows/loopx-tick.yml"),
-      "utf8",
-    ),
+    [TICK_WORKFLOW_PATH]: readFileSync(resolve(ROOT, ".github/workflows/loopx-tick.yml"), "utf8"),
   };
 }

@@ -4,6 +4,7 @@
  * model the agent talks to, and the LoopX app — the same composition `npm start` serves —
  * on embedded PGlite or on PostgreSQL.
  */
+import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSandbox, type Sandbox } from "@loopx/sandbox";
@@ -15,7 +16,14 @@ import type { Logger } from "../deps.ts";
 import { listen } from "../server.ts";
 import { MODEL_TURNS, shellAgentScript } from "./agent-script.ts";
 import type { DemoOptions } from "./demo-options.ts";
-import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-project.ts";
+import {
+  CI_COMMAND,
+  DEMO_REPO,
+  demoFiles,
+  OWNER,
+  REVIEWER,
+  TICK_WORKFLOW_PATH,
+} from "./demo-project.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -64,6 +72,24 @@ async function openDemoStore(opts: DemoOptions): Promise<Store> {
   return store;
 }
 
+/** The version loopx-tick.yml installs; the runner finds it on PATH instead (no network). */
+const CLAUDE_VERSION = /claude-code-version:[\s\S]*?default: "([^"]+)"/;
+
+/**
+ * The agent job runs `claude` from PATH (`npm run` puts node_modules/.bin there); without
+ * the pinned version the workflow would try to install it from the registry.
+ */
+function checkClaude(workflow: string): void {
+  const pinned = CLAUDE_VERSION.exec(workflow)?.[1] ?? "";
+  const found = spawnSync("claude", ["--version"], { encoding: "utf8", timeout: 30_000 });
+  const version = found.stdout?.trim().split(" ")[0] ?? "";
+  if (found.status !== 0 || version !== pinned) {
+    throw new DemoSetupError(
+      `the demo's agent job needs the claude CLI ${pinned} on PATH, found ${version || "none"}: run \`npm ci\` and start the demo with \`npm run demo\` (it puts node_modules/.bin on PATH), or use --harness shell.`,
+    );
+  }
+}
+
 /** What the agent job gets: the scripted model by default, the real API only on request. */
 function modelEnv(
   opts: DemoOptions,
@@ -95,8 +121,10 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
   try {
     // Held until the goal has its first todo (see scenario.ts); then every dispatch runs.
     sandbox.runner.enabled = false;
+    const files = demoFiles(opts.harness);
+    if (opts.harness === "claude-code") checkClaude(files[TICK_WORKFLOW_PATH] ?? "");
     sandbox.createRepo(DEMO_REPO.fullName, {
-      files: demoFiles(opts.harness),
+      files,
       collaborators: { [OWNER]: "maintain", [REVIEWER]: "write" },
     });
     sandbox.ci.command = { run: CI_COMMAND, timeoutMs: 60_000 };
