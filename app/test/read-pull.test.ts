@@ -1,0 +1,138 @@
+import type { GitHubPort, PullSnapshot, ReviewThreads } from "@loopx/github";
+import { describe, expect, it } from "vitest";
+import { readPull } from "../src/pulls/read-pull.ts";
+
+const REVIEWED = "a".repeat(40);
+const NEWER = "b".repeat(40);
+const repo = { owner: "acme", repo: "widgets" };
+
+const unused = (verb: string) => () => Promise.reject(new Error(`${verb} is not read here`));
+
+/** A port that answers only what readPull reads; `threads` counts its GraphQL reads. */
+function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number }) {
+  const calls = { threads: 0 };
+  const pull: PullSnapshot = {
+    number: 5,
+    headSha: opts.head,
+    headRef: "loopx/1-T1",
+    baseRef: "main",
+    state: "open",
+    merged: false,
+    author: "loopx[bot]",
+    requestedReviewers: [],
+    headRepo: "acme/widgets",
+    draft: false,
+    mergeable: true,
+    mergeableState: "clean",
+    mergeCommitSha: null,
+    body: "",
+  };
+  const port: GitHubPort = {
+    botLogin: () => Promise.resolve("loopx[bot]"),
+    permission: () => Promise.resolve("write"),
+    getIssue: unused("getIssue"),
+    setIssueBody: unused("setIssueBody"),
+    ensureComment: unused("ensureComment"),
+    upsertComment: unused("upsertComment"),
+    react: unused("react"),
+    createSubIssue: unused("createSubIssue"),
+    listSubIssues: unused("listSubIssues"),
+    closeIssue: unused("closeIssue"),
+    dispatchWorkflow: unused("dispatchWorkflow"),
+    defaultBranch: unused("defaultBranch"),
+    getPull: () => Promise.resolve(pull),
+    requestReviewers: unused("requestReviewers"),
+    findPullsByHead: unused("findPullsByHead"),
+    createPull: unused("createPull"),
+    updatePull: unused("updatePull"),
+    listChecks: () => Promise.resolve([{ name: "unit", status: "success", url: null }]),
+    listStatuses: () =>
+      Promise.resolve([{ name: "ext/ci", status: "failure", url: "https://ci.example/1" }]),
+    listReviewThreads: () => {
+      calls.threads += 1;
+      return Promise.resolve(opts.threads);
+    },
+    listReviews: () =>
+      Promise.resolve(
+        opts.reviewId === undefined
+          ? []
+          : [
+              {
+                id: opts.reviewId,
+                author: "alice",
+                state: "changes_requested" as const,
+                commitId: REVIEWED,
+                body: "Rename it.",
+                submittedAt: new Date(0),
+                url: null,
+              },
+            ],
+      ),
+    readConfig: unused("readConfig"),
+  };
+  return { port, calls };
+}
+
+const read = (port: GitHubPort) => readPull(port, repo, 5, { owners: [], mergeGate: true });
+const thread = (resolved: boolean, reviewId: number | null = 7) => ({ resolved, reviewId });
+
+describe("readPull: review threads and commit statuses", () => {
+  it("a review the head moved past, its threads all resolved: settled", async () => {
+    const { port } = portFor({
+      head: NEWER,
+      reviewId: 7,
+      threads: { threads: [thread(true), thread(true, 3)], complete: true },
+    });
+    expect((await read(port)).threadsResolved).toBe(true);
+  });
+
+  it("any thread unresolved, even another review's: the review stands", async () => {
+    const { port } = portFor({
+      head: NEWER,
+      reviewId: 7,
+      threads: { threads: [thread(true), thread(false, 3)], complete: true },
+    });
+    expect((await read(port)).threadsResolved).toBe(false);
+  });
+
+  it("a review with no thread of its own has nothing resolved: its points stand", async () => {
+    const { port } = portFor({
+      head: NEWER,
+      reviewId: 7,
+      threads: { threads: [thread(true, 3)], complete: true },
+    });
+    expect((await read(port)).threadsResolved).toBe(false);
+  });
+
+  it("more threads than one page: not known to be resolved", async () => {
+    const { port } = portFor({
+      head: NEWER,
+      reviewId: 7,
+      threads: { threads: [thread(true)], complete: false },
+    });
+    expect((await read(port)).threadsResolved).toBe(false);
+  });
+
+  it("threads are not read when they cannot matter (review on the head, or no review)", async () => {
+    const onHead = portFor({
+      head: REVIEWED,
+      reviewId: 7,
+      threads: { threads: [], complete: true },
+    });
+    expect((await read(onHead.port)).threadsResolved).toBe(false);
+    const none = portFor({ head: NEWER, threads: { threads: [], complete: true } });
+    expect((await read(none.port)).threadsResolved).toBe(false);
+    expect(onHead.calls.threads + none.calls.threads).toBe(0);
+  });
+
+  it("commit statuses join the check runs of the head", async () => {
+    const { port } = portFor({ head: NEWER, threads: { threads: [], complete: true } });
+    expect((await read(port)).checks).toEqual({
+      sha: NEWER,
+      list: [
+        { name: "unit", status: "success", url: null },
+        { name: "ext/ci", status: "failure", url: "https://ci.example/1" },
+      ],
+    });
+  });
+});
