@@ -56,6 +56,10 @@ export interface PgServer {
   port: number;
   /** The server's log, for diagnosing a failed start or slow statements; removed by stop(). */
   logFile: string;
+  /** Shuts the server down (fast: sessions are cut, as a restart or failover does), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts a halted server again, on the same port and data. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -91,11 +95,19 @@ export async function startPostgres(opts: { database?: string } = {}): Promise<P
       "-c full_page_writes=off",
       "-c max_connections=200",
     ].join(" ");
-    await exec("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "start"]);
+    const start = () =>
+      exec("pg_ctl", ["-D", data, "-o", settings, "-l", join(dir, "log"), "-w", "start"]);
+    await start();
+    const halt = async () => {
+      await exec("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]);
+    };
+    const resume = async () => {
+      await start();
+    };
     const database = opts.database ?? "loopx_test";
     await exec("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "postgres", database]);
     const url = `postgres://postgres@127.0.0.1:${port}/${database}`;
-    return { url, port, logFile: join(dir, "log"), stop };
+    return { url, port, logFile: join(dir, "log"), halt, resume, stop };
   } catch (err) {
     await stop();
     throw new Error(

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AskRequest, PushedRequest, ResultRequest } from "@loopx/core";
 import { z } from "zod";
-import { ApiFailure, notFound } from "./api-failure.ts";
+import { ApiFailure, notFound, unavailable } from "./api-failure.ts";
 import { ask } from "./ask.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
 import { parseJson, readBody, sendFailure, sendJson } from "./http-io.ts";
@@ -10,6 +10,7 @@ import { createRateLimiter } from "./rate-limit.ts";
 import { createRepoFactsCache } from "./repo-facts.ts";
 import { report } from "./report.ts";
 import { TickApiSettings, type TickApiSettingsInput } from "./settings.ts";
+import { storeUnreachable } from "./store-unreachable.ts";
 import { createOidcVerifier } from "./verify-oidc.ts";
 import { wake } from "./wake.ts";
 
@@ -89,6 +90,15 @@ export function createTickApi(deps: TickApiDeps, options: TickApiOptions = {}): 
     } catch (error) {
       if (error instanceof ApiFailure) {
         sendFailure(res, error);
+      } else if (storeUnreachable(error)) {
+        deps.log.error(`tick API ${req.method} ${path}: the database does not answer`);
+        sendFailure(
+          res,
+          unavailable(
+            "The App's database does not answer; nothing was recorded. Retry shortly.",
+            5,
+          ),
+        );
       } else {
         const message = error instanceof Error ? error.message : String(error);
         deps.log.error(`tick API ${req.method} ${path}: ${message}`);
