@@ -41028,6 +41028,7 @@ var EventType = external_exports.enum([
   "todo.dropped",
   "todo.reordered",
   "todo.completed",
+  "todo.awaiting_pull_request",
   "todo.reopened",
   "todo.claimed",
   "lease.renewed",
@@ -41167,6 +41168,13 @@ var PrObservation = external_exports.object({
   mergeCommitSha: Sha2.nullable().optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: external_exports.boolean().default(true)
+});
+
+// ../packages/core/src/transitions/push-refused.ts
+var PushRefusedInput = external_exports.object({
+  todo: TodoKey,
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  summary: ShortText.min(1)
 });
 
 // ../packages/core/src/transitions/reopen-gate.ts

@@ -22,7 +22,13 @@ export function todoBranch(state: GoalState, todoKey: string): string {
   const issue = state.goal.issue.number;
   const own = new RegExp(`^loopx/${issue}-T[1-9][0-9]*$`);
   const served = state.pullRequests.find(
-    (p) => p.state === "open" && p.monitor.todos.includes(todoKey) && own.test(p.headRef),
+    (p) =>
+      p.state === "open" &&
+      p.monitor.todos.includes(todoKey) &&
+      // LoopX's own: opened for a todo. A linked PR's branch name proves nothing (a fork's
+      // `mallory:loopx/<issue>-T1` is not acme's branch of that name).
+      p.todo !== null &&
+      own.test(p.headRef),
   );
   return served?.headRef ?? branchName(issue, todoKey);
 }

@@ -5,9 +5,11 @@ import {
   type PrObservation,
   PullRequest,
   prOutcome,
+  requestPullRequest,
   todoBranch,
 } from "../src/index.ts";
-import { APP, ctx, expectOk, expectRefused, state, T0, todo } from "./fixtures.ts";
+import { needsPullRequest } from "../src/transitions/await-pull-request.ts";
+import { APP, ctx, expectOk, expectRefused, result, state, T0, todo } from "./fixtures.ts";
 
 const HEAD = "abcdef1234567";
 const NEXT = "0123456789abc";
@@ -257,6 +259,31 @@ describe("todoBranch", () => {
       ],
     });
     expect(todoBranch(foreign, "T2")).toBe("loopx/42-T2");
+  });
+
+  it("a linked PR named like LoopX's branch (a fork's can be) is still not LoopX's own", () => {
+    // `/loopx link` of mallory's fork PR from `mallory:loopx/42-T1`, closed since.
+    const forked = (prState: "open" | "closed") =>
+      state({
+        todos: [todo("T1"), todo("T2")],
+        pullRequests: [
+          PullRequest.parse({ ...pr({ todo: null, state: prState }), monitor: { todos: ["T2"] } }),
+        ],
+      });
+    // Its repair works on a branch of its own, never on acme's loopx/42-T1 …
+    expect(todoBranch(forked("open"), "T2")).toBe("loopx/42-T2");
+    // … T1's commits still need LoopX's own PR …
+    const commits = result({ commits: [{ sha: "c".repeat(40), message: "T1" }] });
+    const t1 = forked("open").todos[0];
+    if (!t1) throw new Error("no T1");
+    expect(needsPullRequest(forked("open"), t1, commits)).toBe(true);
+    // … and the fork PR being closed does not stop LoopX from opening it.
+    const asked = requestPullRequest(
+      forked("closed"),
+      { todo: "T1", branch: "loopx/42-T1", headSha: "c".repeat(40) },
+      ctx(T0, APP),
+    );
+    expect(expectOk(asked).effects.map((e) => e.kind)).toContain("open_pull_request");
   });
 });
 

@@ -25,7 +25,8 @@ export function isAwaitingPullRequest(todo: Todo): boolean {
 export function needsPullRequest(state: GoalState, todo: Todo, result: HarnessResult): boolean {
   if (result.commits.length === 0) return false;
   const branch = todoBranch(state, todo.key);
-  return !state.pullRequests.some((p) => p.headRef === branch);
+  // Only LoopX's own PRs (opened for a todo) are the branch's: a linked one may be a fork's.
+  return !state.pullRequests.some((p) => p.headRef === branch && p.todo !== null);
 }
 
 export function awaitPullRequest(d: Draft, todo: Todo, tickId: string): void {

@@ -38,7 +38,8 @@ export function requestPullRequest(
   if (!d.state.todos.some((t) => t.key === parsed.todo)) {
     return refuse("not_found", `There is no todo ${parsed.todo} on this goal.`);
   }
-  const tracked = d.state.pullRequests.find((p) => p.headRef === parsed.branch);
+  // LoopX's own PR of the branch; a linked PR of the same name (a fork's) is not it.
+  const tracked = d.state.pullRequests.find((p) => p.headRef === parsed.branch && p.todo !== null);
   if (tracked && tracked.state !== "open") {
     return refuse("invalid_state", `#${tracked.number} of ${parsed.branch} is ${tracked.state}.`);
   }
