@@ -8,9 +8,10 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSandbox, type Sandbox } from "@loopx/sandbox";
-import { openStore, type Store } from "@loopx/store";
+import { openStore, type Store, tables } from "@loopx/store";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
+import { z } from "zod";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../create-loopx-app.ts";
 import type { Logger } from "../deps.ts";
 import { listen } from "../server.ts";
@@ -72,6 +73,29 @@ async function openDemoStore(opts: DemoOptions): Promise<Store> {
   return store;
 }
 
+const MaxId = z.object({ max: z.coerce.number().nullable() });
+
+/**
+ * A new sandbox numbers its users, repositories, installations and issues from the same start
+ * every time, while the kept database remembers earlier runs' goals by those numbers: move the
+ * sandbox's counter past every id stored, so this run's repository is a new one to LoopX.
+ */
+async function skipStoredIds(sandbox: Sandbox, store: Store): Promise<void> {
+  const g = tables.goals;
+  const [goalIds] = await store.db
+    .select({
+      max: sql`greatest(max(${g.repoId}), max(${g.repoOwnerId}), max(${g.installationId}), max(${g.issueId}))`,
+    })
+    .from(g);
+  const [installationIds] = await store.db
+    .select({ max: sql`max(${tables.installations.id})` })
+    .from(tables.installations);
+  const stored = Math.max(MaxId.parse(goalIds).max ?? 0, MaxId.parse(installationIds).max ?? 0);
+  while (sandbox.store.id() <= stored) {
+    // each call takes the next id; only the counter's position matters
+  }
+}
+
 /** The version loopx-tick.yml installs; the runner finds it on PATH instead (no network). */
 const CLAUDE_VERSION = /claude-code-version:[\s\S]*?default: "([^"]+)"/;
 
@@ -123,6 +147,10 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     sandbox.runner.enabled = false;
     const files = demoFiles(opts.harness);
     if (opts.harness === "claude-code") checkClaude(files[TICK_WORKFLOW_PATH] ?? "");
+    const store = await openDemoStore(opts);
+    closers.push(() => store.close());
+    await store.migrate();
+    await skipStoredIds(sandbox, store);
     sandbox.createRepo(DEMO_REPO.fullName, {
       files,
       collaborators: { [OWNER]: "maintain", [REVIEWER]: "write" },
@@ -135,10 +163,6 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
         ? await startScriptedAnthropic({ turns: MODEL_TURNS })
         : null;
     if (model) closers.push(() => model.close());
-
-    const store = await openDemoStore(opts);
-    closers.push(() => store.close());
-    await store.migrate();
 
     const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
     if (!privateKey) throw new DemoSetupError("the sandbox made no private key for the app");
