@@ -8,7 +8,6 @@
  * and side requests (titles, summaries: they carry no `tools`) never advance the script.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { isRecord, json, parseJson, readBody, sleep, sse, userTextOf } from "./scripted-http.ts";
 
 export type AnthropicBlock =
@@ -185,7 +184,9 @@ export async function startScriptedAnthropic(opts: {
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the scripted model has no port");
+  const { port } = address;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
