@@ -1,48 +1,19 @@
-// `npm run bench:kernel`: the kernel's two figures, printed with their targets. Figures, not
-// pass criteria: the machines here are shared and noisy, so nothing here fails the build.
-import { benchDecide } from "./kernel-decide.ts";
-import { benchClaims } from "./store-claims.ts";
+// `npm run bench:kernel`: decide() at 10, 100 and 1,000 todos and claim throughput on real
+// PostgreSQL — the kernel's rows of `npm run bench`, alone. Figures, not pass criteria.
+import { benchPostgres } from "./pg.ts";
+import { claimRows, decideRows, guarded } from "./sections.ts";
+import { renderText } from "./table.ts";
 
-interface Row {
-  figure: string;
-  value: string;
-  target: string;
-}
-
-const rows: Row[] = [];
-
-const decide = await benchDecide();
-rows.push(
-  {
-    figure: `decide() p50, ${decide.todos} todos / ${decide.gates} gates`,
-    value: `${decide.p50Ms.toFixed(3)} ms`,
-    target: "—",
-  },
-  {
-    figure: `decide() p99, ${decide.todos} todos / ${decide.gates} gates`,
-    value: `${decide.p99Ms.toFixed(3)} ms`,
-    target: "< 1 ms",
-  },
-);
-
+const rows = await guarded("decide()", decideRows);
+const pg = await benchPostgres().catch(() => null);
 try {
-  const claims = await benchClaims();
   rows.push(
-    {
-      figure: `claims/s, ${claims.claimers} claimers over ${claims.goals} goals (PostgreSQL)`,
-      value: claims.claimsPerSec.toFixed(0),
-      target: "≥ 300/s",
-    },
-    { figure: "double claims", value: String(claims.doubleClaims), target: "exactly 0" },
+    ...(await guarded("tick claims (PostgreSQL)", async () => {
+      if (!pg) throw new Error("no PostgreSQL (set BENCH_DATABASE_URL or install postgresql)");
+      return claimRows(pg);
+    })),
   );
-} catch (error) {
-  rows.push({
-    figure: "store claims (PostgreSQL)",
-    value: `not measured: ${error instanceof Error ? error.message : String(error)}`,
-    target: "≥ 300/s",
-  });
+} finally {
+  await pg?.stop();
 }
-
-const width = Math.max(...rows.map((r) => r.figure.length));
-for (const r of rows)
-  console.log(`${r.figure.padEnd(width)}  ${r.value.padStart(12)}   target ${r.target}`);
+console.log(renderText(rows));

@@ -4,7 +4,9 @@
  *
  *   wait decision: action start → decision for a wait tick — `node action/dist/index.js`
  *                  (phase ask) from spawn to exit, median over repeats (target < 1 s); the
- *                  App's share (the POST alone) is shown beside it
+ *                  App's share (the POST alone) is shown beside it; GitHub requests made
+ *                  during the wait ticks (by the action or the App), from the sandbox's log
+ *                  (target 0)
  *   requests:      GitHub requests in one productive tick (ask → shell slice → report → the
  *                  App's outbox), from the sandbox's request log (target ≤ 3 content writes:
  *                  the sandbox's content-creating class, as GitHub's secondary limits count
@@ -16,21 +18,25 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { AskResponse } from "@loopx/core";
 import { runAction } from "../action/test/support/run-action.ts";
 import { AUDIENCE, startTickHarness, type TickHarness } from "../test/support/tick-api-harness.ts";
 import { playTick } from "../test/support/tick-phases.ts";
+import { median } from "./stats.ts";
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 15);
 const BUNDLE = resolve(import.meta.dirname, "../action/dist/index.js");
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
-};
 const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+/** GitHub's API and git, not the runner's OIDC service the sandbox also serves. */
+function gitHubRequests<T extends { path: string }>(log: T[]): T[] {
+  return log.filter(
+    (r) => !r.path.startsWith("/.well-known/") && !r.path.startsWith("/_services/"),
+  );
+}
 
 /** The ask step of run `runId` as the runner starts it; resolves with its wall time. */
 async function askStep(h: TickHarness, goal: number, runId: number) {
@@ -69,6 +75,8 @@ async function waitDecision(h: TickHarness) {
   if (first.run.outputs.run !== "true") throw new Error("the first ask did not claim");
   await h.settle();
   const cold = await askStep(h, issue, 2);
+  await h.settle();
+  const from = h.sandbox.requests().length;
   const spawn: number[] = [];
   const api: number[] = [];
   for (let i = 0; i < REPEATS; i++) {
@@ -80,7 +88,15 @@ async function waitDecision(h: TickHarness) {
     api.push(performance.now() - t);
     if (AskResponse.parse(answer.body).run) throw new Error("expected a wait");
   }
-  return { cold: cold.elapsed, spawn: median(spawn), api: median(api) };
+  await h.settle();
+  const github = gitHubRequests(h.sandbox.requests().slice(from));
+  return {
+    cold: cold.elapsed,
+    spawn: median(spawn),
+    api: median(api),
+    waitTicks: 2 * REPEATS,
+    requests: github.length,
+  };
 }
 
 async function productiveTick(h: TickHarness) {
@@ -99,10 +115,7 @@ async function productiveTick(h: TickHarness) {
     throw new Error(`the productive tick did not push: ${tick.report?.errors.join("; ")}`);
   }
   await h.settle();
-  const log = h.sandbox
-    .requests()
-    .slice(from)
-    .filter((r) => !r.path.startsWith("/.well-known/") && !r.path.startsWith("/_services/"));
+  const log = gitHubRequests(h.sandbox.requests().slice(from));
   const git = log.filter((r) => r.route === "git");
   const rest = log.filter((r) => r.route !== "git");
   const writes = rest.filter((r) => r.method !== "GET");
@@ -118,18 +131,37 @@ async function productiveTick(h: TickHarness) {
 /** The rate limit (60/min per repository) is for runaway workflows, not for a bench. */
 const harness = () => startTickHarness({ api: { rateLimit: { perMinute: 100_000, burst: 1000 } } });
 
-async function main() {
+export interface TickBench {
+  wait: Awaited<ReturnType<typeof waitDecision>>;
+  productive: Awaited<ReturnType<typeof productiveTick>>;
+  repeats: number;
+  bundleBytes: number;
+  bundleGzipBytes: number;
+}
+
+export async function benchTick(): Promise<TickBench> {
   // Each figure on its own sandbox and App, so one goal's outbox never counts in another's.
   const h1 = await harness();
-  const requests = await productiveTick(h1).finally(() => h1.close());
+  const productive = await productiveTick(h1).finally(() => h1.close());
   const h2 = await harness();
   const wait = await waitDecision(h2).finally(() => h2.close());
-  const bytes = statSync(BUNDLE).size;
-  const gz = gzipSync(readFileSync(BUNDLE)).length;
+  return {
+    wait,
+    productive,
+    repeats: REPEATS,
+    bundleBytes: statSync(BUNDLE).size,
+    bundleGzipBytes: gzipSync(readFileSync(BUNDLE)).length,
+  };
+}
 
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { wait, productive: requests, bundleBytes: bytes, bundleGzipBytes: gz } = await benchTick();
   console.log("tick bench (sandbox, real App, action bundle as child processes)");
   console.log(
     `  wait decision (action start → decision): median ${ms(wait.spawn)} over ${REPEATS} (target < 1 s); first wait: ${ms(wait.cold)}; the App's POST alone: median ${ms(wait.api)}`,
+  );
+  console.log(
+    `  wait ticks: ${wait.requests} GitHub requests over ${wait.waitTicks} (target 0 per tick)`,
   );
   console.log(
     `  productive tick: ${requests.total} GitHub requests — ${requests.reads} REST reads, ${requests.writes.length} REST writes, ${requests.git} git (smart HTTP); content-creating writes: ${requests.contentCreating} (target ≤ 3)`,
@@ -141,5 +173,3 @@ async function main() {
     `  action bundle: ${(bytes / 1024).toFixed(0)} KiB (${(gz / 1024).toFixed(0)} KiB gzipped)`,
   );
 }
-
-await main();

@@ -3,7 +3,7 @@
  * run this: candidate rows are taken with `FOR UPDATE SKIP LOCKED`, and a conditional upsert
  * of the goal's dispatch marker decides, on the latest committed row, who dispatches.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, rowsOf } from "./db.ts";
 import * as s from "./schema/index.ts";
@@ -44,19 +44,13 @@ const Candidate = z.object({
 });
 const Taken = z.object({ goal_id: z.string() });
 
-/**
- * Active goals with `next_wake_at <= now()` and no live lease, not dispatched for that wake
- * instant within `redispatchMs`. Marks each one dispatched (in the same transaction) before
- * returning it, so the caller must dispatch it — or call `releaseDispatch` if it cannot.
- */
-export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Promise<DueGoal[]> {
+/** The sweep's candidate query (exported so the bench can EXPLAIN exactly what runs). */
+export function dueCandidatesQuery(opts: TakeDueOptions = {}): SQL {
   const limit = opts.limit ?? 20;
   const quietSecs = (opts.redispatchMs ?? 15 * 60_000) / 1000;
   const graceSecs = (opts.graceMs ?? 0) / 1000;
   const repoFilter = opts.repoId === undefined ? sql`` : sql`AND g.repo_id = ${opts.repoId}`;
-  return db.transaction(async (tx) => {
-    const candidates = rowsOf(
-      await tx.execute(sql`
+  return sql`
         SELECT g.id, g.installation_id, g.repo_id, g.repo_owner, g.repo_name, g.issue_number,
                g.next_wake_at
         FROM goals g
@@ -69,8 +63,20 @@ export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Prom
                OR d.dispatched_at <= now() - make_interval(secs => ${quietSecs}))
         ORDER BY g.next_wake_at, g.id
         LIMIT ${limit}
-        FOR UPDATE OF g SKIP LOCKED`),
-    ).map((r) => Candidate.parse(r));
+        FOR UPDATE OF g SKIP LOCKED`;
+}
+
+/**
+ * Active goals with `next_wake_at <= now()` and no live lease, not dispatched for that wake
+ * instant within `redispatchMs`. Marks each one dispatched (in the same transaction) before
+ * returning it, so the caller must dispatch it — or call `releaseDispatch` if it cannot.
+ */
+export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Promise<DueGoal[]> {
+  const quietSecs = (opts.redispatchMs ?? 15 * 60_000) / 1000;
+  return db.transaction(async (tx) => {
+    const candidates = rowsOf(await tx.execute(dueCandidatesQuery(opts))).map((r) =>
+      Candidate.parse(r),
+    );
     const taken: DueGoal[] = [];
     for (const c of candidates) {
       // Re-checked on the newest marker row: a replica that raced us past the SELECT loses here.

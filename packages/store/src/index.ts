@@ -17,6 +17,7 @@ export {
 export { MIGRATIONS_DIR, type OpenOptions } from "./db.ts";
 export {
   type DueGoal,
+  dueCandidatesQuery,
   goalOfDispatchedRun,
   markDispatched,
   recordDispatchRun,

@@ -4,7 +4,16 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { type DomainEvent, Effect, EventType, type GoalState } from "@loopx/core";
-import { and, eq, getTableColumns, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  eq,
+  getTableColumns,
+  getTableName,
+  inArray,
+  notInArray,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import {
   evidenceToRow,
@@ -18,13 +27,22 @@ import {
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
 
-/** `SET col = excluded.col` for every column but the conflict target and insertion order. */
+const excludedSets = new Map<string, Record<string, SQL>>();
+
+/**
+ * `SET col = excluded.col` for every column but the conflict target and insertion order.
+ * Built once per table and `keep`: it is on every claim's and transition's path.
+ */
 function excludedSet(table: PgTable, keep: string[]): Record<string, SQL> {
+  const key = `${getTableName(table)}:${keep.join(",")}`;
+  const cached = excludedSets.get(key);
+  if (cached) return cached;
   const set: Record<string, SQL> = {};
   for (const [prop, col] of Object.entries(getTableColumns(table))) {
     if (keep.includes(prop)) continue;
     set[prop] = sql.raw(`excluded."${col.name}"`);
   }
+  excludedSets.set(key, set);
   return set;
 }
 
