@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  approveGate,
   MAX_REPAIR_ATTEMPTS,
   observePullRequest,
   type PrObservation,
@@ -9,7 +10,7 @@ import {
   todoBranch,
 } from "../src/index.ts";
 import { needsPullRequest } from "../src/transitions/await-pull-request.ts";
-import { APP, ctx, expectOk, expectRefused, result, state, T0, todo } from "./fixtures.ts";
+import { APP, ctx, expectOk, expectRefused, OWNER, result, state, T0, todo } from "./fixtures.ts";
 
 const HEAD = "abcdef1234567";
 const NEXT = "0123456789abc";
@@ -190,6 +191,34 @@ describe("observePullRequest", () => {
       observePullRequest(linked(), { ...ready, mergeGate: false }, ctx(T0, APP)),
     );
     expect(none.state.gates).toHaveLength(0);
+  });
+
+  it("a merge gate asked while the PR was ready expires when the same head turns red", () => {
+    const ready: PrObservation = {
+      number: 5,
+      state: "open",
+      headSha: HEAD,
+      mergeable: true,
+      checks: { sha: HEAD, list: [{ name: "ci", status: "success" }] },
+    };
+    const gated = expectOk(observePullRequest(linked(), ready, ctx(T0, APP))).state;
+    expect(gated.gates.filter((g) => g.status === "open").map((g) => g.scopes)).toEqual([
+      ["merge"],
+    ]);
+    // A commit status on the same head goes red after the gate opened.
+    const red = expectOk(observePullRequest(gated, failing(HEAD, "lint"), ctx(T0, APP))).state;
+    expect(red.gates.find((g) => g.scopes.includes("merge"))?.status).toBe("expired");
+    expect(red.todos.filter((t) => t.kind === "repair")).toHaveLength(1);
+    // An approval that comes too late finds no open gate to resolve.
+    expect(expectRefused(approveGate(red, { gate: "G1" }, ctx(T0, OWNER))).code).toBe(
+      "invalid_state",
+    );
+    // A change request on the same head leaves the question open: the review todo's push
+    // moves it to the head that answers the review.
+    const reviewed = expectOk(
+      observePullRequest(gated, { ...ready, changesRequested: REVIEW }, ctx(T0, APP)),
+    ).state;
+    expect(reviewed.gates.find((g) => g.scopes.includes("merge"))?.status).toBe("open");
   });
 
   it("a draft asks its owner once", () => {

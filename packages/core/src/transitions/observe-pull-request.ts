@@ -208,8 +208,24 @@ function serve(pr: PullRequest, todo: Todo): void {
   pr.monitor.todos = [...pr.monitor.todos, todo.key].slice(-100);
 }
 
+/**
+ * Outcomes that make a PR unmergeable as it stands (whatever held when its gate opened). A
+ * change request is not among them: the review todo's push moves the gate to the new head,
+ * where the owner judges the answer to the review.
+ */
+const NOT_READY = new Set<PrOutcome["kind"]>(["repair", "repairs_exhausted", "rebase", "draft"]);
+
 function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean): void {
   const n = pr.number;
+  if (NOT_READY.has(outcome.kind)) {
+    // A merge question asked while the PR was ready must not be approvable once it is not
+    // (a commit status turned red on the same head); it asks again when the PR is ready.
+    expireWhere(
+      d,
+      (g) => g.pr?.number === n && g.scopes.includes("merge"),
+      `#${n} is no longer ready (${outcome.kind})`,
+    );
+  }
   switch (outcome.kind) {
     case "merged":
       onMerged(d, pr);
