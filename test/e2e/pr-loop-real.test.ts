@@ -7,7 +7,7 @@ import type { Sandbox } from "@loopx/sandbox";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { DemoOptions } from "../../app/src/demo/demo-options.ts";
-import { DEMO_REPO, FIRST_TODO, OWNER } from "../../app/src/demo/demo-project.ts";
+import { DEMO_REPO, FIRST_TODO, OWNER, REVIEW_REQUEST } from "../../app/src/demo/demo-project.ts";
 import { runDemo } from "../../app/src/demo/main.ts";
 import type { ScenarioFacts, StepName } from "../../app/src/demo/scenario.ts";
 import type { Stack } from "../../app/src/demo/start-stack.ts";
@@ -77,7 +77,11 @@ describe.skipIf(!serverUrl)(
         return stack.sandbox;
       };
       const pull = (n: number | null) => PullView.parse(sandbox().pull(DEMO_REPO.fullName, n ?? 0));
-      const mergeGate = (s: GoalState) => s.gates.filter((g) => g.scopes.includes("merge"));
+      // The merge gates still asking or answered (one that stopped asking has expired).
+      const mergeGate = (s: GoalState) =>
+        s.gates.filter(
+          (g) => g.scopes.includes("merge") && (g.status === "open" || g.status === "approved"),
+        );
 
       const checks: Record<StepName, (f: ScenarioFacts) => Promise<void>> = {
         "goal-started": async (f) => {
@@ -135,6 +139,8 @@ describe.skipIf(!serverUrl)(
           const reviews = s.todos.filter((t) => t.kind === "review");
           expect(reviews).toHaveLength(1);
           reviewKey = reviews[0]?.key ?? "";
+          // The review's points reach the agent as data in the todo, not as its instructions.
+          expect(reviews[0]?.detail).toContain(REVIEW_REQUEST);
         },
         "review-addressed": async (f) => {
           const s = await load(f);

@@ -33,6 +33,13 @@ export const FIRST_TODO = "Fix total() so it counts every line, with tests";
 export const REVIEW_REQUEST =
   "Please write total() with reduce() instead of an index loop, and cover a line with quantity 0.";
 
+/** The reviewer's line comment: on the loop of src/cart.js as the repair left it. */
+export const REVIEW_LINE = {
+  path: "src/cart.js",
+  line: 4,
+  body: "An index loop is how the first line got skipped; reduce() cannot skip one.",
+};
+
 const ROOT = resolve(import.meta.dirname, "../../..");
 
 const CART_WITH_BUG = `/** The cart's total in cents: each line's unit price times its quantity, summed. */

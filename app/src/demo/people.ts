@@ -4,7 +4,8 @@
  * them exactly as it would see people on GitHub — through webhooks, with their permissions.
  */
 import { Octokit } from "@octokit/rest";
-import { DEMO_REPO, ISSUE, REVIEW_REQUEST } from "./demo-project.ts";
+import { z } from "zod";
+import { DEMO_REPO, ISSUE, REVIEW_LINE, REVIEW_REQUEST } from "./demo-project.ts";
 import type { Stack } from "./start-stack.ts";
 
 export interface People {
@@ -13,13 +14,35 @@ export interface People {
   comment(issue: number, body: string): Promise<void>;
   /** The owner's "Run workflow" on the tick workflow, when no dispatch is waiting. */
   dispatchTick(issue: number): Promise<void>;
+  /** The reviewer's "request changes", with a line comment on the loop (a review thread). */
   requestChanges(pr: number, headSha: string): Promise<void>;
+  /** The reviewer looks again and resolves their threads; how many were resolved. */
+  resolveThreads(pr: number): Promise<number>;
   approve(pr: number, headSha: string): Promise<void>;
   /** Merges as the owner; the merge commit's sha. */
   merge(pr: number, headSha: string): Promise<string>;
 }
 
 const repo = { owner: DEMO_REPO.owner, repo: DEMO_REPO.name };
+
+// Review threads and their resolution exist only in GitHub's GraphQL API.
+const THREADS_QUERY = `query ($owner: String!, $name: String!, $number: Int!) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) { reviewThreads(first: 50) { nodes { id isResolved } } }
+  }
+}`;
+const RESOLVE = `mutation ($threadId: ID!) {
+  resolveReviewThread(input: { threadId: $threadId }) { thread { id isResolved } }
+}`;
+const Threads = z.object({
+  repository: z.object({
+    pullRequest: z.object({
+      reviewThreads: z.object({
+        nodes: z.array(z.object({ id: z.string(), isResolved: z.boolean() })),
+      }),
+    }),
+  }),
+});
 
 export function demoPeople(stack: Stack): People {
   const as = (token: string) =>
@@ -52,7 +75,20 @@ export function demoPeople(stack: Stack): People {
         commit_id: headSha,
         event: "REQUEST_CHANGES",
         body: REVIEW_REQUEST,
+        comments: [
+          { path: REVIEW_LINE.path, line: REVIEW_LINE.line, side: "RIGHT", body: REVIEW_LINE.body },
+        ],
       });
+    },
+    async resolveThreads(pr) {
+      const answer = Threads.parse(
+        await reviewer.graphql(THREADS_QUERY, { owner: repo.owner, name: repo.repo, number: pr }),
+      );
+      const open = answer.repository.pullRequest.reviewThreads.nodes.filter((t) => !t.isResolved);
+      for (const thread of open) {
+        await reviewer.graphql(RESOLVE, { threadId: thread.id });
+      }
+      return open.length;
     },
     async approve(pr, headSha) {
       await owner.rest.pulls.createReview({

@@ -63,8 +63,14 @@ const IssueView = z
   })
   .loose();
 
+/** The merge gate that is asking (or was answered): an earlier one may have expired. */
 const mergeGate = (s: GoalState | null) =>
-  s?.gates.find((g) => g.scopes.includes("merge") && g.pr !== null && g.status !== "expired");
+  s?.gates.findLast(
+    (g) =>
+      g.scopes.includes("merge") &&
+      g.pr !== null &&
+      (g.status === "open" || g.status === "approved"),
+  );
 
 export async function runScenario(
   stack: Stack,
@@ -124,7 +130,7 @@ export async function runScenario(
   await reached("ci-failed");
 
   progress.step(`The next tick repairs ${repair.key}; CI goes green; the merge gate opens`);
-  const gate = await waiter.until(
+  const ready = await waiter.until(
     "the merge gate opens on the repaired head",
     "the repair tick, then CI",
     (s) => {
@@ -133,7 +139,7 @@ export async function runScenario(
       return done && g?.status === "open" && g.pr?.headSha === prHead(pull.number) ? g : null;
     },
   );
-  progress.note(`${gate.key} (merge) open on ${gate.pr?.headSha.slice(0, 7)}`);
+  progress.note(`${ready.key} (merge) open on ${ready.pr?.headSha.slice(0, 7)}`);
   await reached("repaired");
 
   progress.step(`A reviewer (@bob) requests changes on PR #${pull.number}`);
@@ -145,24 +151,29 @@ export async function runScenario(
   progress.note(`${review.key} (review): ${review.title}`);
   await reached("changes-requested");
 
-  progress.step(`A tick addresses the review; CI goes green on the new head`);
-  await waiter.until(
-    "the review is addressed and the gate asks about the new head",
+  progress.step("A tick addresses the review; CI goes green; @bob looks again");
+  const fixed = await waiter.until(
+    "the review tick pushes and CI is green",
     "the review tick, then CI",
     (s) => {
       const head = prHead(pull.number);
       const done = s?.todos.find((t) => t.key === review.key)?.status === "done";
-      const g = mergeGate(s);
-      return (
-        done &&
-        head !== reviewedHead &&
-        g?.status === "open" &&
-        g.pr?.headSha === head &&
-        green(stack, head)
-      );
+      return done && head !== reviewedHead && green(stack, head) ? head : null;
     },
   );
-  progress.note(`${gate.key} waits for the owner's approval of ${prHead(pull.number).slice(0, 7)}`);
+  // A request for changes stands until its threads are resolved on a newer head (or the
+  // reviewer approves): the reviewer resolves the thread the tick addressed.
+  const resolved = await people.resolveThreads(pull.number);
+  progress.note(`@bob resolved ${resolved} review thread(s) on ${fixed.slice(0, 7)}`);
+  const gate = await waiter.until(
+    "the merge gate asks about the new head",
+    "LoopX's PR monitor",
+    (s) => {
+      const g = mergeGate(s);
+      return g?.status === "open" && g.pr?.headSha === prHead(pull.number) ? g : null;
+    },
+  );
+  progress.note(`${gate.key} (merge) waits for the owner's approval of ${fixed.slice(0, 7)}`);
   await reached("review-addressed");
 
   progress.step(`The merge gate waits for the owner (@alice)`);
