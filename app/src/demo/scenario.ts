@@ -32,6 +32,8 @@ export interface ScenarioFacts {
   /** The PR's head when the step was reached. */
   headSha: string | null;
   mergeSha: string | null;
+  /** The final report comment LoopX posted on the goal issue. */
+  finalReport: string | null;
 }
 
 /** Called once each step is reached (the e2e test asserts there). */
@@ -81,7 +83,14 @@ export async function runScenario(
   const { progress, waiter, people } = io;
   const repo = sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
   const prHead = (n: number) => sandbox.store.pull(repo.id, n).headSha;
-  const facts: ScenarioFacts = { goalId: "", issue: 0, pr: null, headSha: null, mergeSha: null };
+  const facts: ScenarioFacts = {
+    goalId: "",
+    issue: 0,
+    pr: null,
+    headSha: null,
+    mergeSha: null,
+    finalReport: null,
+  };
   const reached = async (step: StepName) => {
     facts.headSha = facts.pr === null ? null : prHead(facts.pr);
     await io.onStep?.(step, { ...facts });
@@ -206,9 +215,10 @@ export async function runScenario(
     (s) => {
       if (s?.goal.status !== "done") return false;
       const issue = IssueView.parse(sandbox.issue(DEMO_REPO.fullName, facts.issue));
-      const report = issue.comments_list.some(
+      const report = issue.comments_list.find(
         (c) => c.user.login === BOT && readKey(c.body ?? "") === "final_report",
       );
+      facts.finalReport = report?.body ?? null;
       return issue.state === "closed" && issue.closed_by?.login === BOT && report;
     },
   );

@@ -18,9 +18,19 @@ export function summaryLines(
     `Done in ${(elapsedMs / 1000).toFixed(1)} s: ${DEMO_REPO.fullName}#${facts.issue} is ${state?.goal.status ?? "unknown"}.`,
     `  PR #${facts.pr} merged as ${facts.mergeSha?.slice(0, 7) ?? "?"}; todos: ${todos}`,
     spent
-      ? `  ticks: ${spent.ticks}; tokens: ${spent.tokens}; runner minutes: ${spent.runnerMinutes}; cost: $${spent.usd.toFixed(2)}`
+      ? `  ticks: ${spent.ticks}; tokens: ${spent.tokens}; runner minutes: ${spent.runnerMinutes.toFixed(1)}; cost: $${spent.usd.toFixed(2)}`
       : "",
     "",
+    ...(facts.finalReport
+      ? [
+          `LoopX's final report on #${facts.issue}:`,
+          ...facts.finalReport
+            .split("\n")
+            .filter((l) => !l.startsWith("<!--"))
+            .map((l) => `  | ${l}`),
+          "",
+        ]
+      : []),
     "Where to look (while the demo is running):",
     `  dashboard        ${stack.appUrl}/loopx`,
     `  the goal         ${stack.appUrl}/loopx/goals/${facts.goalId}`,
