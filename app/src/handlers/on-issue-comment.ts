@@ -14,6 +14,35 @@ import { type CommandTransition, planCommand } from "./run-command.ts";
 const isBot = (who: { login: string; type: string }) =>
   who.type === "Bot" || who.login.endsWith("[bot]");
 
+/** Tries (with the inbox's backoff: 1, 2, 4 minutes) to wait for a goal's `labeled` delivery. */
+export const WAIT_FOR_LABEL_ATTEMPTS = 3;
+
+/**
+ * A comment on an issue that already carried the goal label when it was written, while the
+ * store has no goal yet: the `labeled` delivery is late (GitHub does not keep delivery
+ * order, and a failed one comes back only through the reconciler). Throwing leaves the
+ * comment in the inbox for a retry instead of dropping a command made in order. Bounded: a
+ * label that never becomes a goal (refused) stops the waiting.
+ */
+async function waitForLabel(
+  deps: AppDeps,
+  delivery: Delivery,
+  e: IssueCommentEvent,
+): Promise<void> {
+  const labels = (e.issue.labels ?? []).map((l) => l.name);
+  if (labels.length === 0 || delivery.attempts >= WAIT_FOR_LABEL_ATTEMPTS) return;
+  const config = await loadRepoConfig(
+    await deps.portFor(e.installation.id),
+    repoName(e.repository),
+  );
+  const label = config.ok ? config.config.label : null;
+  if (label !== null && labels.includes(label)) {
+    throw new Error(
+      `#${e.issue.number} carries the "${label}" label but has no goal yet: waiting for the labeled delivery`,
+    );
+  }
+}
+
 /**
  * `issue_comment.created` on a goal issue: a `/loopx` command on the first line is applied
  * once per comment id by someone with write access; any other comment is a note for the
@@ -30,7 +59,10 @@ export async function onIssueComment(
   const author = e.comment.user ?? e.sender;
   if (isBot(author)) return ignored(`comment by ${author.login}: bots carry no authority`);
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
-  if (!goal) return ignored("no goal on this issue");
+  if (!goal) {
+    await waitForLabel(deps, delivery, e);
+    return ignored("no goal on this issue");
+  }
   const commentId = e.comment.id;
   if (await commentAlreadyApplied(deps.store, goal.goal.id, commentId)) {
     return ignored(`comment ${commentId} was already applied`);
