@@ -1,6 +1,7 @@
 import { GitHubError, type GitHubPort, type IssueRef, readKey, withKey } from "@loopx/github";
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
+import { ConfigUnreadable, configUnreadable } from "./config-unreadable.ts";
 import { createPullVerbs } from "./octokit-pulls.ts";
 import { createReviewThreadVerbs } from "./octokit-review-threads.ts";
 
@@ -67,6 +68,8 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
+    // A config file that is not YAML is the repository's problem, not GitHub's: reported.
+    if (error instanceof ConfigUnreadable) throw error;
     throw toGitHubError(what, error);
   }
 }
@@ -287,8 +290,12 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
 
     readConfig: (repo) =>
       call(`reading .github/loopx.yml in ${repo.owner}/${repo.repo}`, async () => {
-        const { files } = await octokit.config.get({ ...repo, path: ".github/loopx.yml" });
-        return files[0]?.config ?? null;
+        try {
+          const { files } = await octokit.config.get({ ...repo, path: ".github/loopx.yml" });
+          return files[0]?.config ?? null;
+        } catch (error) {
+          throw configUnreadable(error) ?? error;
+        }
       }),
   };
 }
