@@ -10,6 +10,7 @@ import { DEMO_REPO, OWNER } from "../../app/src/demo/demo-project.ts";
 import { runDemo } from "../../app/src/demo/main.ts";
 import type { Stack } from "../../app/src/demo/start-stack.ts";
 import { freshDatabase } from "../support/databases.ts";
+import { type CliRun, runLoopx } from "./cli-steps.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -69,6 +70,7 @@ describe.skipIf(skip !== "")("e2e: approving the demo's merge gate in a browser"
     let clicked = "";
     let issueNumber = 0;
     let gateHead = "";
+    const cli: Record<string, CliRun> = {};
     const shot = join(ARTIFACTS, "demo-dashboard-approved.png");
     const out: string[] = [];
 
@@ -100,7 +102,12 @@ describe.skipIf(skip !== "")("e2e: approving the demo's merge gate in a browser"
     };
 
     const result = await runDemo(
-      DemoOptions.parse({ yes: false, harness: "shell", databaseUrl: db?.url }),
+      DemoOptions.parse({
+        yes: false,
+        harness: "shell",
+        databaseUrl: db?.url,
+        settingsFile: join(workDir, "demo.env"),
+      }),
       {
         print: (line) => out.push(line),
         log: { info: () => {}, warn: () => {}, error: (m) => out.push(`app error: ${m}`) },
@@ -116,6 +123,12 @@ describe.skipIf(skip !== "")("e2e: approving the demo's merge gate in a browser"
           const gate = s?.gates.find((g) => g.scopes.includes("merge") && g.status === "open");
           if (!gate?.pr) throw new Error("no open merge gate when the demo waits for the owner");
           gateHead = gate.pr.headSha;
+          // The CLI talks to the running demo's app (never to its database).
+          const url = stack?.appUrl ?? "";
+          cli.status = await runLoopx(["status", "--url", url, "--json"]);
+          const settings = stack?.settingsFile ?? "";
+          cli.doctor = await runLoopx(["doctor", "--settings", settings, "--json"]);
+          cli.repo = await runLoopx(["doctor", DEMO_REPO.fullName, "--settings", settings]);
           await approveInBrowser(gate.key);
         },
         beforeStop: async (s) => {
@@ -138,6 +151,26 @@ describe.skipIf(skip !== "")("e2e: approving the demo's merge gate in a browser"
     });
 
     expect(clicked).toMatch(/^G[0-9]+$/);
+    expect(cli.status?.code, cli.status?.stderr).toBe(0);
+    const listed = z
+      .object({
+        goals: z.array(
+          z.object({ issueNumber: z.number(), openGates: z.array(z.string()) }).loose(),
+        ),
+      })
+      .loose()
+      .parse(JSON.parse(cli.status?.stdout ?? ""));
+    expect(listed.goals.find((g) => g.issueNumber === issueNumber)?.openGates).toEqual([clicked]);
+    expect(cli.doctor?.code, `${cli.doctor?.stdout}${cli.doctor?.stderr}`).toBe(0);
+    // The doctor checked the demo's own deployment: its database, its App, its app's health.
+    const checked = z
+      .object({ findings: z.array(z.object({ level: z.string(), message: z.string() })) })
+      .parse(JSON.parse(cli.doctor?.stdout ?? ""));
+    const said = checked.findings.map((f) => f.message).join("\n");
+    expect(said).toContain("the database is reachable and migrated");
+    expect(said).toContain("GitHub accepts the App's credentials (App loopx)");
+    expect(said).toContain("is healthy");
+    expect(cli.repo?.code, `${cli.repo?.stdout}${cli.repo?.stderr}`).toBe(0);
     expect(result.state?.goal.status).toBe("done");
     expect(result.state?.gates.find((g) => g.key === clicked)).toMatchObject({
       status: "approved",

@@ -191,19 +191,26 @@ describe.skipIf(!serverUrl)(
         },
       };
 
-      const result = await runDemo(DemoOptions.parse({ yes: true, databaseUrl: db?.url }), {
-        print: (line) => out.push(line),
-        log: { info: () => {}, warn: () => {}, error: (m) => out.push(`app error: ${m}`) },
-        workDir,
-        confirm: null,
-        onStep: async (step, facts) => {
-          seen.push(step);
-          await checks[step](facts);
+      const result = await runDemo(
+        DemoOptions.parse({
+          yes: true,
+          databaseUrl: db?.url,
+          settingsFile: join(workDir, "demo.env"),
+        }),
+        {
+          print: (line) => out.push(line),
+          log: { info: () => {}, warn: () => {}, error: (m) => out.push(`app error: ${m}`) },
+          workDir,
+          confirm: null,
+          onStep: async (step, facts) => {
+            seen.push(step);
+            await checks[step](facts);
+          },
+          onStart: (s) => {
+            stack = s;
+          },
         },
-        onStart: (s) => {
-          stack = s;
-        },
-      }).catch((error: unknown) => {
+      ).catch((error: unknown) => {
         throw new Error(`${String(error)}\n--- demo output ---\n${out.join("\n")}`);
       });
 

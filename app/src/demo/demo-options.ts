@@ -20,6 +20,8 @@ export const DemoOptions = z.object({
   databaseUrl: z.string().min(1).optional(),
   /** Where the embedded PGlite keeps its data between runs. */
   dataDir: z.string().min(1).default(resolve(".loopx", "demo-db")),
+  /** The running demo's deployment settings, for `loopx doctor --settings <file>`. */
+  settingsFile: z.string().min(1).default(resolve(".loopx", "demo.env")),
   /** The app's port for the dashboard (0: any free port). */
   port: z.number().int().min(0).max(65_535).default(0),
   /** Each step must happen within this many ms, or the demo stops and says which. */

@@ -26,6 +26,7 @@ import {
   TICK_WORKFLOW_PATH,
 } from "./demo-project.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
+import { writeDemoSettings } from "./settings-file.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const standIn = (name: string) => resolve(import.meta.dirname, "stand-ins", `${name}.mjs`);
@@ -42,6 +43,8 @@ export interface Stack {
   model: ScriptedAnthropic | null;
   /** A user token per person the demo plays (the owner and the reviewer). */
   tokens: { owner: string; reviewer: string };
+  /** Where the running deployment's settings are (see settings-file.ts). */
+  settingsFile: string;
   close(): Promise<void>;
 }
 
@@ -218,7 +221,16 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
       sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash ${script}`;
     }
     sandbox.install(appRecord.id, DEMO_REPO.owner, [DEMO_REPO.fullName]);
-    return { sandbox, app, store, appUrl, model, tokens, close };
+    writeDemoSettings(opts.settingsFile, {
+      appId: appRecord.id,
+      privateKey,
+      webhookSecret: secret,
+      apiUrl: sandbox.gheUrl,
+      database: opts.databaseUrl ? { url: opts.databaseUrl } : { dataDir: opts.dataDir },
+      appUrl,
+      ownerToken: tokens.owner,
+    });
+    return { sandbox, app, store, appUrl, model, tokens, settingsFile: opts.settingsFile, close };
   } catch (error) {
     await close();
     throw error;

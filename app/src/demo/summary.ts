@@ -1,4 +1,5 @@
 /** The demo's closing lines: what happened, what it cost, and where to look. */
+import { relative } from "node:path";
 import type { GoalState } from "@loopx/core";
 import { DEMO_REPO } from "./demo-project.ts";
 import type { ScenarioFacts } from "./scenario.ts";
@@ -37,5 +38,6 @@ export function summaryLines(
     `  the issue        ${base}/${facts.issue}  (the sandbox's JSON: body, comments, state)`,
     facts.pr !== null ? `  the PR           ${base}/${facts.pr}` : "",
     `  loopx status     npm run loopx -- status --url ${stack.appUrl}`,
+    `  loopx doctor     npm run loopx -- doctor --settings ${relative(process.cwd(), stack.settingsFile)}`,
   ].filter((l, i, all) => l !== "" || all[i - 1] !== "");
 }
