@@ -30,10 +30,14 @@ describe("hostile: secrets in harness output are redacted everywhere they would 
   let h: TickHarness;
   const logged: string[] = [];
   beforeAll(async () => {
+    // Every line the App logs, at every level, and anything that reaches the console.
+    const keep = (m: string) => {
+      logged.push(m);
+    };
     vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
       logged.push(args.map(String).join(" "));
     });
-    h = await startTickHarness();
+    h = await startTickHarness({ log: { info: keep, warn: keep, error: keep } });
     h.sandbox.push("acme/widgets", "main", {
       ".github/loopx.yml": "harness:\n  default: shell\nvalidationCommand: test -s notes.txt\n",
     });

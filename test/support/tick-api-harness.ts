@@ -10,6 +10,7 @@ import { Octokit } from "@octokit/rest";
 import { Probot, ProbotOctokit } from "probot";
 import type { TickApiOptions } from "../../app/src/api/tick-api.ts";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../../app/src/create-loopx-app.ts";
+import type { Logger } from "../../app/src/deps.ts";
 import {
   type ActionsClaims,
   createSandbox,
@@ -48,7 +49,7 @@ export interface TickHarness {
 const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 export async function startTickHarness(
-  opts: { store?: Store; api?: TickApiOptions } = {},
+  opts: { store?: Store; api?: TickApiOptions; log?: Logger } = {},
 ): Promise<TickHarness> {
   const secret = "tick-harness-secret";
   const sandbox = await createSandbox({ webhookSecret: secret });
@@ -77,7 +78,7 @@ export async function startTickHarness(
     probot,
     store,
     serverUrl: sandbox.url,
-    log: quietLog,
+    log: opts.log ?? quietLog,
     tickApi: {
       issuer: sandbox.url,
       audience: AUDIENCE,
