@@ -5,8 +5,8 @@
  * the exact candidate query: index use, not a scan of goals). Figures, not pass criteria.
  *
  * The goals are copies of one goal made by the store (createGoal), written with one INSERT …
- * SELECT: 1% are due, the rest wake later or are done or paused, as in a deployment where most
- * goals wait.
+ * SELECT: 5% are due (so every sweep takes its full 20), the rest wake later in the week or
+ * are done or paused, as in a deployment where most goals wait.
  *
  *   npx tsx bench/sweep.ts      # BENCH_DATABASE_URL / DATABASE_URL, else a throwaway server
  */
@@ -57,7 +57,7 @@ async function seed(store: Store, goals: number): Promise<void> {
     ),
   );
   if (!made.ok) throw new Error(made.refusal.message);
-  // Copies of the template row: every 100th due (an hour ago), the rest due within the
+  // Copies of the template row: every 20th due (an hour ago), the rest due within the
   // week, done or paused. Issue numbers stay unique per repository.
   await store.db.execute(sql`
     INSERT INTO goals
@@ -65,7 +65,7 @@ async function seed(store: Store, goals: number): Promise<void> {
            g.repo_owner, g.repo_name, g.issue_id + n, g.issue_number + n,
            CASE WHEN n % 10 = 3 THEN 'done' WHEN n % 10 = 7 THEN 'paused' ELSE 'active' END,
            g.status_reason, g.harness, g.validation_command, g.version,
-           CASE WHEN n % 100 = 0 THEN now() - interval '1 hour'
+           CASE WHEN n % 20 = 0 THEN now() - interval '1 hour'
                 ELSE now() + (n % 10080) * interval '1 minute' END,
            g.backoff_level, g.backoff, g.replan_requested, g.focus, g.objective, g.owners,
            g.budget, g.tick_cap, g.quota, g.granted_scopes, g.counters, g.spent,

@@ -24,6 +24,11 @@ export interface OpenOptions {
   pglite?: PGlite | undefined;
   /** postgres.js pool size (default 10). */
   maxConnections?: number | undefined;
+  /**
+   * Named prepared statements on PostgreSQL (default true; see `preparing`). Turn off behind
+   * a connection pooler in transaction mode that cannot keep them (PgBouncer before 1.21).
+   */
+  prepareStatements?: boolean | undefined;
 }
 
 export interface Connection {
@@ -59,7 +64,9 @@ export async function connect(opts: OpenOptions): Promise<Connection> {
       max: opts.maxConnections ?? 10,
       onnotice: () => {},
     });
-    const db = drizzlePostgres(client, { schema });
+    const db = drizzlePostgres(opts.prepareStatements === false ? client : preparing(client), {
+      schema,
+    });
     return {
       kind: "postgres",
       db,
@@ -87,6 +94,36 @@ export async function connect(opts: OpenOptions): Promise<Connection> {
       if (owned) await client.close();
     },
   };
+}
+
+/**
+ * drizzle sends every postgres.js query unnamed (`prepare: false`). postgres.js then sends a
+ * parameterized statement in two steps — describe it, wait for the answer, then bind it —
+ * so each costs two round trips and nothing queued behind it is pipelined, and the server
+ * parses and plans it every time. Named statements, postgres.js's own default, pay that
+ * once per connection: a claim went from ~14 socket writes to a handful. This hands drizzle
+ * the client (and every transaction's and savepoint's client) with `prepare: true`.
+ */
+function preparing(client: postgres.Sql): postgres.Sql {
+  return new Proxy(client, {
+    get(target, prop) {
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      if (prop === "unsafe") {
+        return (query: string, params?: postgres.ParameterOrJSON<never>[], options?: object) =>
+          target.unsafe(query, params, { ...options, prepare: true });
+      }
+      if (prop === "begin" || prop === "savepoint") {
+        return (...args: unknown[]) => {
+          const body = args.at(-1);
+          if (typeof body !== "function") return Reflect.apply(value, target, args);
+          const wrapped = (scoped: postgres.Sql) => body(preparing(scoped));
+          return Reflect.apply(value, target, [...args.slice(0, -1), wrapped]);
+        };
+      }
+      return value.bind(target);
+    },
+  });
 }
 
 /** Raw SQL results differ by driver (postgres.js: an array; PGlite: `{ rows }`). */

@@ -42,3 +42,41 @@ export function refusalForConstraint(constraint: string): Refusal {
       return { code: "duplicate", message: `already recorded (${constraint})` };
   }
 }
+
+/** SQLSTATE 25P02: a statement sent after an earlier one in the transaction had failed. */
+function inFailedTransaction(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
+    if (field(e, "code") === "25P02") return true;
+    e = field(e, "cause");
+  }
+  return false;
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Awaits statements sent together on one transaction's connection (pipelined). When one
+ * fails, every statement after it fails too, with "current transaction is aborted"; which
+ * rejection arrives first depends on how deep each promise chain is, so this waits for all
+ * and rethrows the statement's own error (a unique violation stays a unique violation).
+ * Each item is awaited exactly once: drizzle's queries run again on every `then`.
+ */
+export async function pipelined<T extends readonly unknown[] | []>(
+  items: T,
+): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }> {
+  const settled = await Promise.all(
+    items.map(
+      (item): Promise<Settled> =>
+        Promise.resolve(item).then(
+          (value) => ({ ok: true, value }),
+          (error: unknown) => ({ ok: false, error }),
+        ),
+    ),
+  );
+  const errors = settled.flatMap((s) => (s.ok ? [] : [s.error]));
+  if (errors.length > 0) throw errors.find((e) => !inFailedTransaction(e)) ?? errors[0];
+  // Same length and order as `items`, every one fulfilled: the tuple type holds.
+  return settled.map((s) => (s.ok ? s.value : undefined)) as {
+    -readonly [P in keyof T]: Awaited<T[P]>;
+  };
+}

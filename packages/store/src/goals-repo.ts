@@ -2,12 +2,13 @@
  * Goal aggregates: create, load, and apply a kernel transition as ONE transaction
  * (row lock, version compare-and-swap, changed rows, events, outbox, inbox).
  */
+import { isDeepStrictEqual } from "node:util";
 import type { DomainEvent, Effect, GoalState, Refusal, TransitionResult } from "@loopx/core";
 import { and, eq, sql } from "drizzle-orm";
 import { txNow } from "./clock.ts";
 import { goalToRow } from "./codec.ts";
 import type { Db } from "./db.ts";
-import { RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
+import { pipelined, RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
 import { type GoalRow, type LoadWindow, loadAggregate, lockAndLoad } from "./load.ts";
 import { appendEvents, enqueueEffects, writeChildren } from "./persist.ts";
 import * as s from "./schema/index.ts";
@@ -88,6 +89,27 @@ async function refuse(tx: Db, refusal: Refusal, opts: DeliveryOptions) {
   return { ok: false as const, refusal };
 }
 
+type GoalColumns = Omit<ReturnType<typeof goalToRow>, "id">;
+
+/**
+ * The goal row's columns this transition changed (the version always does). The row is
+ * locked and `before` was read under the lock, so the others already hold these values; a
+ * claim rewrites a handful of columns, not every jsonb one, and its message stays small.
+ */
+function changedGoalColumns(
+  before: GoalState["goal"],
+  after: GoalState["goal"],
+): Partial<GoalColumns> {
+  const { id: _b, ...old } = goalToRow(before);
+  const { id: _a, ...row } = goalToRow(after);
+  const set: Partial<GoalColumns> = {};
+  const copy = <K extends keyof GoalColumns>(key: K) => {
+    if (!isDeepStrictEqual(old[key], row[key])) set[key] = row[key];
+  };
+  for (const key of Object.keys(row)) if (key in old) copy(key as keyof GoalColumns);
+  return set;
+}
+
 /** Writes an accepted transition on a locked goal row. The store owns the version bump. */
 async function commit(
   tx: Db,
@@ -100,12 +122,12 @@ async function commit(
     throw new Error(`a transition on goal ${before.goal.id} returned goal ${result.state.goal.id}`);
   }
   const state: GoalState = { ...result.state, goal: { ...result.state.goal, version } };
-  const { id: _id, ...row } = goalToRow(state.goal);
+  const row = changedGoalColumns(before.goal, state.goal);
   const source = { deliveryId: opts.deliveryId, tickId: opts.source?.tickId };
   const versions = { before: before.goal.version, after: version };
   // Everything pipelined on the transaction's connection, the version CAS included: a CAS
   // that matches nothing throws, and any failure rolls the whole transaction back.
-  const [updated] = await Promise.all([
+  const [updated] = await pipelined([
     tx
       .update(s.goals)
       .set(row)
@@ -132,13 +154,13 @@ export async function createGoal(
 ): Promise<Applied> {
   return inTx(db, async (tx) => {
     // Clock and delivery lock in one round trip (pipelined on the transaction's connection).
-    const [now] = await Promise.all([txNow(tx), takeDelivery(tx, opts.deliveryId)]);
+    const [now] = await pipelined([txNow(tx), takeDelivery(tx, opts.deliveryId)]);
     const result = build(now);
     if (!result.ok) return refuse(tx, result.refusal, opts);
     const { goal } = result.state;
     // Goals reference their installation; a goal can arrive before the installation event.
     // The goal row is inserted unless the issue already has one (then nothing is written).
-    const [, inserted] = await Promise.all([
+    const [, inserted] = await pipelined([
       tx.insert(s.installations).values({ id: goal.installationId }).onConflictDoNothing(),
       tx
         .insert(s.goals)
@@ -162,7 +184,7 @@ export async function createGoal(
     }
     // The goal row exists now, so the rest goes in one pipelined batch.
     const source = { deliveryId: opts.deliveryId };
-    await Promise.all([
+    await pipelined([
       writeChildren(tx, null, result.state),
       appendEvents(tx, result.events, goal.id, { before: null, after: goal.version }, source),
       enqueueEffects(tx, result.effects, goal.id, goal.version),
@@ -185,7 +207,7 @@ export async function apply(
 ): Promise<Applied> {
   return inTx(db, async (tx) => {
     // Delivery lock, goal lock, clock and aggregate: two statements, one round trip.
-    const [, loaded] = await Promise.all([
+    const [, loaded] = await pipelined([
       takeDelivery(tx, opts.deliveryId),
       lockAndLoad(tx, sql`id = ${goalId}`),
     ]);

@@ -14,6 +14,7 @@ import {
   rowToTodo,
 } from "./codec.ts";
 import { type Db, rowsOf } from "./db.ts";
+import { pipelined } from "./errors.ts";
 import * as s from "./schema/index.ts";
 
 /** How much history an aggregate carries. Open ticks and the quota window are always included. */
@@ -156,7 +157,7 @@ export async function lockAndLoad(
   opts: LockOptions = {},
 ): Promise<{ row: GoalRow; now: Date; state: GoalState } | null> {
   const w = DEFAULT_WINDOW;
-  const [locked, aggregate] = await Promise.all([
+  const [locked, aggregate] = await pipelined([
     tx.execute(sql`
       WITH locked AS MATERIALIZED (
         SELECT * FROM goals WHERE ${where}

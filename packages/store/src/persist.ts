@@ -25,6 +25,7 @@ import {
   todoToRow,
 } from "./codec.ts";
 import type { Db } from "./db.ts";
+import { pipelined } from "./errors.ts";
 import * as s from "./schema/index.ts";
 
 const excludedSets = new Map<string, Record<string, SQL>>();
@@ -174,7 +175,7 @@ export async function writeChildren(
       );
     }
   }
-  await Promise.all(writes);
+  await pipelined(writes);
 }
 
 async function deleteMissing<T>(
@@ -265,5 +266,5 @@ export async function enqueueEffects(
     writes.push(upsert);
   }
   if (once.length > 0) writes.push(tx.insert(s.outbox).values(once).onConflictDoNothing());
-  await Promise.all(writes);
+  await pipelined(writes);
 }
