@@ -57,15 +57,16 @@ async function seed(store: Store, goals: number): Promise<void> {
     ),
   );
   if (!made.ok) throw new Error(made.refusal.message);
-  // Copies of the template row: every 20th due (an hour ago), the rest due within the
-  // week, done or paused. Issue numbers stay unique per repository.
+  // Copies of the template row: every 20th due (about an hour ago, each at its own instant,
+  // as wakes are), the rest due within the week, done or paused. Issue numbers stay unique
+  // per repository.
   await store.db.execute(sql`
     INSERT INTO goals
     SELECT gen_random_uuid(), g.installation_id, g.repo_id + (n % 50), g.repo_owner_id,
            g.repo_owner, g.repo_name, g.issue_id + n, g.issue_number + n,
            CASE WHEN n % 10 = 3 THEN 'done' WHEN n % 10 = 7 THEN 'paused' ELSE 'active' END,
            g.status_reason, g.harness, g.validation_command, g.version,
-           CASE WHEN n % 20 = 0 THEN now() - interval '1 hour'
+           CASE WHEN n % 20 = 0 THEN now() - interval '1 hour' - n * interval '1 millisecond'
                 ELSE now() + (n % 10080) * interval '1 minute' END,
            g.backoff_level, g.backoff, g.replan_requested, g.focus, g.objective, g.owners,
            g.budget, g.tick_cap, g.quota, g.granted_scopes, g.counters, g.spent,
