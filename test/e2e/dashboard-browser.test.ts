@@ -1,30 +1,18 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Harness } from "../support/app-harness.ts";
+import { CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM } from "../support/chromium.ts";
 import { botComments, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
 import { startDashboardHarness } from "./dashboard-steps.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 if (!HAVE_CHROMIUM) {
   console.warn(
     `\n*** dashboard-browser: SKIPPED — ${CHROMIUM} is absent. Install Debian's chromium (apt-get install -y chromium; .ci/run does) to run the browser test. ***\n`,
   );
 }
-
-// The test network is closed: without these, Chromium keeps dialling Google's hosts.
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
 
 /**
  * Scenario: a person opens the demo dashboard in a real browser while a goal waits on a gate,
@@ -50,7 +38,7 @@ describe.skipIf(!HAVE_CHROMIUM)("e2e: dashboard in a browser (Debian chromium)",
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ARGS,
+      args: CHROMIUM_ARGS,
     });
     const shot = join(profile, "..", `loopx-dashboard-${process.pid}.png`);
     try {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readKey } from "@loopx/github";
@@ -9,11 +9,10 @@ import { DemoOptions } from "../../app/src/demo/demo-options.ts";
 import { DEMO_REPO, OWNER } from "../../app/src/demo/demo-project.ts";
 import { runDemo } from "../../app/src/demo/main.ts";
 import type { Stack } from "../../app/src/demo/start-stack.ts";
+import { CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM } from "../support/chromium.ts";
 import { freshDatabase } from "../support/databases.ts";
 import { type CliRun, runLoopx } from "./cli-steps.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
 const serverUrl = inject("pgUrl");
 const skip = !HAVE_CHROMIUM
   ? `${CHROMIUM} is absent (apt-get install -y chromium; .ci/run does)`
@@ -22,16 +21,6 @@ const skip = !HAVE_CHROMIUM
     : inject("pgSkipReason");
 if (skip) console.warn(`\n*** demo-browser: SKIPPED — ${skip} ***\n`);
 
-// The test network is closed: without these, Chromium keeps dialling Google's hosts.
-const ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-quic",
-  "--no-first-run",
-];
 /** Kept after the run (CI can upload the folder); not in git. */
 const ARTIFACTS = resolve(import.meta.dirname, "../../.loopx/test-artifacts");
 
@@ -80,7 +69,7 @@ describe.skipIf(skip !== "")("e2e: approving the demo's merge gate in a browser"
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: CHROMIUM,
         headless: true,
-        args: ARGS,
+        args: CHROMIUM_ARGS,
       });
       try {
         const page = await context.newPage();

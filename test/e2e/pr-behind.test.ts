@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
-import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
+import { firstPull, personClient } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -17,12 +17,9 @@ describe("e2e: a PR behind a protected base gets a rebase todo", () => {
 
   it("no todo while the base is unprotected; one rebase todo once it requires up-to-date branches", async () => {
     h.sandbox.ci.rule = () => "success";
-    const goal = await h.startGoal("Speed up rendering", ["Cache layout"]);
-    const tick = await playTick(h, goal.goal.issue.number, { "src/a.ts": "1\n" });
-    await h.sandbox.idle();
-    await h.settle();
-    const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
-    if (!pr) throw new Error("no PR was opened");
+    const { goal, tick, pr } = await firstPull(h, "Speed up rendering", ["Cache layout"], {
+      "src/a.ts": "1\n",
+    });
 
     // Someone else's change lands on main: the PR is behind, but nothing requires it to catch up.
     h.sandbox.push(h.repo.fullName, "main", { "docs/changes.md": "x\n" }, "alice");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
-import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
+import { firstPull, personClient } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -18,12 +18,12 @@ describe("e2e: commit statuses count like checks", () => {
   it("a failing status delivered three times makes one repair todo; its success is green", async () => {
     // No check runs at all: this repository's only CI reports commit statuses.
     h.sandbox.ci.rule = null;
-    const goal = await h.startGoal("Speed up rendering", ["Cache layout", "Document it"]);
-    const tick = await playTick(h, goal.goal.issue.number, { "src/layout.ts": "1\n" });
-    await h.sandbox.idle();
-    await h.settle();
-    const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
-    if (!pr) throw new Error("no PR was opened");
+    const { goal, tick, pr } = await firstPull(
+      h,
+      "Speed up rendering",
+      ["Cache layout", "Document it"],
+      { "src/layout.ts": "1\n" },
+    );
     let state = await h.store.loadGoal(goal.goal.id);
     expect(state?.todos.filter((t) => t.kind === "repair")).toEqual([]);
     // Nothing reported yet is not green: no merge gate.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
-import { openPulls, playTick } from "../support/pr-ticks.ts";
+import { firstPull } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -16,12 +16,9 @@ describe("e2e: a conflicted PR gets a rebase todo", () => {
 
   it("waits for mergeability, then makes one rebase todo", async () => {
     h.sandbox.ci.rule = () => "success";
-    const goal = await h.startGoal("Speed up rendering", ["Cache layout"]);
-    const tick = await playTick(h, goal.goal.issue.number, { "src/a.ts": "1\n" });
-    await h.sandbox.idle();
-    await h.settle();
-    const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
-    if (!pr) throw new Error("no PR was opened");
+    const { goal, tick, pr } = await firstPull(h, "Speed up rendering", ["Cache layout"], {
+      "src/a.ts": "1\n",
+    });
 
     h.sandbox.setConflict(h.repo.fullName, pr.number, true);
     for (let i = 0; i < 3; i++) await reconcilePulls(h.app.deps, [goal.goal.id]);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
+import { firstPull, personClient } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -19,12 +19,9 @@ describe("e2e: changes requested, and who may request them", () => {
     // mallory can read (as anyone can on a public repository) but not write.
     const repo = h.sandbox.store.repo(h.repo.id);
     repo.collaborators.set(h.sandbox.createUser("mallory").id, "read");
-    const goal = await h.startGoal("Speed up rendering", ["Cache layout"]);
-    const tick = await playTick(h, goal.goal.issue.number, { "src/a.ts": "1\n" });
-    await h.sandbox.idle();
-    await h.settle();
-    const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
-    if (!pr) throw new Error("no PR was opened");
+    const { goal, tick, pr } = await firstPull(h, "Speed up rendering", ["Cache layout"], {
+      "src/a.ts": "1\n",
+    });
 
     const review = (login: string, body: string) =>
       personClient(h, login).rest.pulls.createReview({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
-import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
+import { firstPull, personClient } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 const THREADS = `query ($owner: String!, $name: String!, $number: Int!) {
@@ -27,12 +27,9 @@ describe("e2e: resolved review threads", () => {
 
   it("all threads resolved and a newer head → no todo; one unresolved → the review todo", async () => {
     h.sandbox.ci.rule = () => "success";
-    const goal = await h.startGoal("Speed up rendering", ["Cache layout"]);
-    const tick = await playTick(h, goal.goal.issue.number, { "src/a.ts": "1\n" });
-    await h.sandbox.idle();
-    await h.settle();
-    const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
-    if (!pr) throw new Error("no PR was opened");
+    const { goal, tick, pr } = await firstPull(h, "Speed up rendering", ["Cache layout"], {
+      "src/a.ts": "1\n",
+    });
 
     // Every review event until the push is lost (the review, its line comments, the
     // resolutions): LoopX first reads the review after the head moved past it.

@@ -90,3 +90,22 @@ export async function openPulls(h: TickHarness) {
   });
   return data;
 }
+
+/**
+ * The common opening of a PR scenario: a goal, its first tick pushing `files` on the todo's
+ * branch, and the PR the App opened for it once the sandbox and the App are idle.
+ */
+export async function firstPull(
+  h: TickHarness,
+  title: string,
+  todos: string[],
+  files: Record<string, string>,
+) {
+  const goal = await h.startGoal(title, todos);
+  const tick = await playTick(h, goal.goal.issue.number, files);
+  await h.sandbox.idle();
+  await h.settle();
+  const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
+  if (!pr) throw new Error(`no PR was opened for ${tick.branch}`);
+  return { goal, tick, pr };
+}
