@@ -5,10 +5,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DomainEvent, Effect, GoalState, Refusal, TransitionResult } from "@loopx/core";
 import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import { txNow } from "./clock.ts";
 import { goalToRow } from "./codec.ts";
-import type { Db } from "./db.ts";
+import { type Db, rowsOf } from "./db.ts";
 import { pipelined, RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
+import { insertJson } from "./json-insert.ts";
 import { type GoalRow, type LoadWindow, loadAggregate, lockAndLoad } from "./load.ts";
 import { appendEvents, enqueueEffects, writeChildren } from "./persist.ts";
 import * as s from "./schema/index.ts";
@@ -51,21 +53,26 @@ export async function inTx<T>(
   }
 }
 
-/** Locks the delivery row: a second processor of the same delivery waits, then sees it done. */
+const Taken = z.object({ processed: z.boolean() });
+
+/**
+ * Locks the delivery row: a second processor of the same delivery waits, then sees it done.
+ * This and the other per-delivery statements are plain SQL: see json-insert.ts for why.
+ */
 async function takeDelivery(tx: Db, deliveryId: string | undefined): Promise<void> {
   if (deliveryId === undefined) return;
-  const [row] = await tx
-    .select({ processedAt: s.inbox.processedAt })
-    .from(s.inbox)
-    .where(eq(s.inbox.deliveryId, deliveryId))
-    .for("update");
-  if (!row) {
+  const [raw] = rowsOf(
+    await tx.execute(
+      sql`SELECT processed_at IS NOT NULL AS processed FROM inbox WHERE delivery_id = ${deliveryId} FOR UPDATE`,
+    ),
+  );
+  if (raw === undefined) {
     throw new RefusalError({
       code: "not_found",
       message: `delivery ${deliveryId} is not in the inbox; record it with recordDelivery first`,
     });
   }
-  if (row.processedAt !== null) {
+  if (Taken.parse(raw).processed) {
     throw new RefusalError({
       code: "duplicate",
       message: `delivery ${deliveryId} was already processed`,
@@ -75,10 +82,9 @@ async function takeDelivery(tx: Db, deliveryId: string | undefined): Promise<voi
 
 async function finishDelivery(tx: Db, deliveryId: string | undefined, outcome: string) {
   if (deliveryId === undefined) return;
-  await tx
-    .update(s.inbox)
-    .set({ processedAt: sql`now()`, outcome, error: null })
-    .where(eq(s.inbox.deliveryId, deliveryId));
+  await tx.execute(
+    sql`UPDATE inbox SET processed_at = now(), outcome = ${outcome}, error = NULL WHERE delivery_id = ${deliveryId}`,
+  );
 }
 
 /** A refusal writes nothing — except, if asked, that its delivery has been dealt with. */
@@ -160,14 +166,26 @@ export async function createGoal(
     const { goal } = result.state;
     // Goals reference their installation; a goal can arrive before the installation event.
     // The goal row is inserted unless the issue already has one (then nothing is written).
-    const [, inserted] = await pipelined([
-      tx.insert(s.installations).values({ id: goal.installationId }).onConflictDoNothing(),
-      tx
-        .insert(s.goals)
-        .values(goalToRow(goal))
-        .onConflictDoNothing({ target: [s.goals.repoId, s.goals.issueNumber] })
-        .returning({ id: s.goals.id }),
+    const row = goalToRow(goal);
+    const insertGoal = insertJson(
+      s.goals,
+      [row],
+      `ON CONFLICT ("repo_id", "issue_number") DO NOTHING RETURNING "id"`,
+    );
+    // Both lazy until pipelined() sends them, in this order (the goal references the row).
+    const [, insertedGoal] = await pipelined([
+      tx.execute(
+        sql`INSERT INTO installations (id) VALUES (${goal.installationId}) ON CONFLICT DO NOTHING`,
+      ),
+      insertGoal
+        ? tx.execute(insertGoal)
+        : tx
+            .insert(s.goals)
+            .values(row)
+            .onConflictDoNothing({ target: [s.goals.repoId, s.goals.issueNumber] })
+            .returning({ id: s.goals.id }),
     ]);
+    const inserted = rowsOf(insertedGoal);
     if (inserted.length === 0) {
       const [existing] = await tx
         .select({ id: s.goals.id })

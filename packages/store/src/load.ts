@@ -46,12 +46,15 @@ const AggregateRows = z.object({
 });
 
 /**
- * A row that came back inside `json_agg` (column names, JSON values) turned into the row
- * drizzle would have read, through each column's own driver mapping (timestamps to Dates,
- * bigints to numbers). The kernel's schemas parse the result again, so nothing unvalidated
- * reaches it.
+ * A row that came back inside `json_agg` or from raw SQL (column names, JSON or driver
+ * values) turned into the row drizzle would have read, through each column's own driver
+ * mapping (timestamps to Dates, bigints to numbers). The kernel's schemas (and the inbox's
+ * handlers) parse the result again, so nothing unvalidated reaches them.
  */
-function fromJson<T extends PgTable>(table: T, json: Record<string, unknown>): T["$inferSelect"] {
+export function fromJson<T extends PgTable>(
+  table: T,
+  json: Record<string, unknown>,
+): T["$inferSelect"] {
   const out: Record<string, unknown> = {};
   for (const [key, column] of Object.entries(getTableColumns(table))) {
     const raw = json[column.name];

@@ -26,7 +26,14 @@ import {
 } from "./codec.ts";
 import type { Db } from "./db.ts";
 import { pipelined } from "./errors.ts";
+import { insertJson, upsertTail } from "./json-insert.ts";
 import * as s from "./schema/index.ts";
+
+/** The insert as plain SQL with its rows as one json parameter (json-insert.ts), or null. */
+function viaJson(tx: Db, table: PgTable, rows: Record<string, unknown>[], tail: string) {
+  const statement = insertJson(table, rows, tail);
+  return statement ? tx.execute(statement) : null;
+}
 
 const excludedSets = new Map<string, Record<string, SQL>>();
 
@@ -78,83 +85,104 @@ export async function writeChildren(
 
   const todos = changed(b.todos, after.todos, (t) => t.key);
   if (todos.length > 0) {
+    const rows = todos.map((t) => todoToRow(id, t));
+    const tail = upsertTail(s.todos, ["goalId", "key"], ["goalId", "key"]);
     writes.push(
-      tx
-        .insert(s.todos)
-        .values(todos.map((t) => todoToRow(id, t)))
-        .onConflictDoUpdate({
-          target: [s.todos.goalId, s.todos.key],
-          set: excludedSet(s.todos, ["goalId", "key"]),
-        }),
+      viaJson(tx, s.todos, rows, tail) ??
+        tx
+          .insert(s.todos)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [s.todos.goalId, s.todos.key],
+            set: excludedSet(s.todos, ["goalId", "key"]),
+          }),
     );
   }
   const gates = changed(b.gates, after.gates, (g) => g.key);
   if (gates.length > 0) {
+    const rows = gates.map((g) => gateToRow(id, g));
+    const tail = upsertTail(s.gates, ["goalId", "key"], ["goalId", "key"]);
     writes.push(
-      tx
-        .insert(s.gates)
-        .values(gates.map((g) => gateToRow(id, g)))
-        .onConflictDoUpdate({
-          target: [s.gates.goalId, s.gates.key],
-          set: excludedSet(s.gates, ["goalId", "key"]),
-        }),
+      viaJson(tx, s.gates, rows, tail) ??
+        tx
+          .insert(s.gates)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [s.gates.goalId, s.gates.key],
+            set: excludedSet(s.gates, ["goalId", "key"]),
+          }),
     );
   }
   const ticks = changed(b.ticks, after.ticks, (t) => t.id);
   if (ticks.length > 0) {
+    const rows = ticks.map((t) => tickToRow(id, t));
+    const tail = upsertTail(s.ticks, ["id"], ["id", "goalId"]);
     writes.push(
-      tx
-        .insert(s.ticks)
-        .values(ticks.map((t) => tickToRow(id, t)))
-        .onConflictDoUpdate({ target: s.ticks.id, set: excludedSet(s.ticks, ["id", "goalId"]) }),
+      viaJson(tx, s.ticks, rows, tail) ??
+        tx
+          .insert(s.ticks)
+          .values(rows)
+          .onConflictDoUpdate({ target: s.ticks.id, set: excludedSet(s.ticks, ["id", "goalId"]) }),
     );
   }
   const evidence = changed(b.evidence, after.evidence, (e) => e.id);
   if (evidence.length > 0) {
+    const rows = evidence.map((e) => evidenceToRow(id, e));
+    const tail = upsertTail(s.evidence, ["id"], ["id", "goalId", "seq"]);
     writes.push(
-      tx
-        .insert(s.evidence)
-        .values(evidence.map((e) => evidenceToRow(id, e)))
-        .onConflictDoUpdate({
-          target: s.evidence.id,
-          set: excludedSet(s.evidence, ["id", "goalId", "seq"]),
-        }),
+      viaJson(tx, s.evidence, rows, tail) ??
+        tx
+          .insert(s.evidence)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: s.evidence.id,
+            set: excludedSet(s.evidence, ["id", "goalId", "seq"]),
+          }),
     );
   }
   const handoffs = changed(b.handoffs, after.handoffs, (h) => h.tickId);
   if (handoffs.length > 0) {
+    const rows = handoffs.map((h) => handoffToRow(id, h));
+    const tail = upsertTail(s.handoffs, ["goalId", "tickId"], ["seq", "goalId", "tickId"]);
     writes.push(
-      tx
-        .insert(s.handoffs)
-        .values(handoffs.map((h) => handoffToRow(id, h)))
-        .onConflictDoUpdate({
-          target: [s.handoffs.goalId, s.handoffs.tickId],
-          set: excludedSet(s.handoffs, ["seq", "goalId", "tickId"]),
-        }),
+      viaJson(tx, s.handoffs, rows, tail) ??
+        tx
+          .insert(s.handoffs)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [s.handoffs.goalId, s.handoffs.tickId],
+            set: excludedSet(s.handoffs, ["seq", "goalId", "tickId"]),
+          }),
     );
   }
   const notes = changed(b.notes, after.notes, (n) => n.id);
   if (notes.length > 0) {
+    const rows = notes.map((n) => noteToRow(id, n));
+    const tail = upsertTail(s.notes, ["id"], ["id", "goalId", "seq"]);
     writes.push(
-      tx
-        .insert(s.notes)
-        .values(notes.map((n) => noteToRow(id, n)))
-        .onConflictDoUpdate({
-          target: s.notes.id,
-          set: excludedSet(s.notes, ["id", "goalId", "seq"]),
-        }),
+      viaJson(tx, s.notes, rows, tail) ??
+        tx
+          .insert(s.notes)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: s.notes.id,
+            set: excludedSet(s.notes, ["id", "goalId", "seq"]),
+          }),
     );
   }
   const prs = changed(b.pullRequests, after.pullRequests, (p) => String(p.number));
   if (prs.length > 0) {
+    const rows = prs.map((p) => pullRequestToRow(id, p));
+    const tail = upsertTail(s.pullRequests, ["goalId", "number"], ["goalId", "number", "seq"]);
     writes.push(
-      tx
-        .insert(s.pullRequests)
-        .values(prs.map((p) => pullRequestToRow(id, p)))
-        .onConflictDoUpdate({
-          target: [s.pullRequests.goalId, s.pullRequests.number],
-          set: excludedSet(s.pullRequests, ["goalId", "number", "seq"]),
-        }),
+      viaJson(tx, s.pullRequests, rows, tail) ??
+        tx
+          .insert(s.pullRequests)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [s.pullRequests.goalId, s.pullRequests.number],
+            set: excludedSet(s.pullRequests, ["goalId", "number", "seq"]),
+          }),
     );
   }
   // Todos, gates and PRs are loaded whole, so one missing from `after` was removed by the
@@ -207,23 +235,25 @@ export async function appendEvents(
   source: EventSource,
 ): Promise<void> {
   if (events.length === 0) return;
-  await tx.insert(s.events).values(
-    events.map((e) => ({
-      goalId,
-      type: EventType.parse(e.type),
-      actor: e.actor,
-      deliveryId: source.deliveryId ?? null,
-      tickId: source.tickId ?? (e.actor.kind === "agent" ? e.actor.tickId : null),
-      at: e.at,
-      data: e.data,
-      versionBefore: versions.before,
-      versionAfter: versions.after,
-    })),
-  );
+  const rows = events.map((e) => ({
+    goalId,
+    type: EventType.parse(e.type),
+    actor: e.actor,
+    deliveryId: source.deliveryId ?? null,
+    tickId: source.tickId ?? (e.actor.kind === "agent" ? e.actor.tickId : null),
+    at: e.at,
+    data: e.data,
+    versionBefore: versions.before,
+    versionAfter: versions.after,
+  }));
+  await (viaJson(tx, s.events, rows, "") ?? tx.insert(s.events).values(rows));
 }
 
 /** Body and status always render the newest goal version: one row each, moved forward. */
 const COALESCED = new Set(["body", "status"]);
+
+/** The coalesced upsert's SET below, as plain SQL for the json insert. */
+const COALESCE_TAIL = `ON CONFLICT ("goal_id", "key") DO UPDATE SET "payload" = excluded."payload", "goal_version" = greatest("outbox"."goal_version", excluded."goal_version"), "attempts" = 0, "next_attempt_at" = now(), "done_at" = NULL, "dead_at" = NULL, "last_error" = NULL, "updated_at" = now()`;
 
 export async function enqueueEffects(
   tx: Db,
@@ -246,25 +276,32 @@ export async function enqueueEffects(
   // Both statements pipelined: they touch different keys, so their order does not matter.
   const writes: PromiseLike<unknown>[] = [];
   if (coalesced.length > 0) {
-    const upsert = tx
-      .insert(s.outbox)
-      .values(coalesced)
-      .onConflictDoUpdate({
-        target: [s.outbox.goalId, s.outbox.key],
-        // A newer render is a new write: revive the row even if it was done or dead-lettered.
-        set: {
-          payload: sql`excluded.payload`,
-          goalVersion: sql`greatest(${s.outbox.goalVersion}, excluded.goal_version)`,
-          attempts: 0,
-          nextAttemptAt: sql`now()`,
-          doneAt: null,
-          deadAt: null,
-          lastError: null,
-          updatedAt: sql`now()`,
-        },
-      });
+    const upsert =
+      viaJson(tx, s.outbox, coalesced, COALESCE_TAIL) ??
+      tx
+        .insert(s.outbox)
+        .values(coalesced)
+        .onConflictDoUpdate({
+          target: [s.outbox.goalId, s.outbox.key],
+          // A newer render is a new write: revive the row even if it was done or dead-lettered.
+          set: {
+            payload: sql`excluded.payload`,
+            goalVersion: sql`greatest(${s.outbox.goalVersion}, excluded.goal_version)`,
+            attempts: 0,
+            nextAttemptAt: sql`now()`,
+            doneAt: null,
+            deadAt: null,
+            lastError: null,
+            updatedAt: sql`now()`,
+          },
+        });
     writes.push(upsert);
   }
-  if (once.length > 0) writes.push(tx.insert(s.outbox).values(once).onConflictDoNothing());
+  if (once.length > 0) {
+    writes.push(
+      viaJson(tx, s.outbox, once, "ON CONFLICT DO NOTHING") ??
+        tx.insert(s.outbox).values(once).onConflictDoNothing(),
+    );
+  }
   await pipelined(writes);
 }
