@@ -82,6 +82,23 @@ export function describeStoreConformance(
         ]);
       });
 
+      it("stores text with a lone UTF-16 surrogate (as GitHub's JSON may carry) as U+FFFD", async () => {
+        // JSON.parse accepts "\ud800" alone; PostgreSQL's json refuses it. The store must not
+        // turn such a title into a delivery that fails forever.
+        const r = await store.createGoal((now) => {
+          const made = createFixture()(now);
+          if (!made.ok) return made;
+          made.state.goal.objective.title = "Fix \ud800 the parser";
+          const first = made.state.todos[0];
+          if (first) first.title = "Lone \udc00 low";
+          return made;
+        });
+        if (!r.ok) throw new Error(r.refusal.message);
+        const loaded = await store.loadGoal(r.state.goal.id);
+        expect(loaded?.goal.objective.title).toBe("Fix \ufffd the parser");
+        expect(loaded?.todos[0]?.title).toBe("Lone \ufffd low");
+      });
+
       it("stores jsonb as objects, not JSON strings", async () => {
         const state = await created(store);
         const rows = await store.db.execute(
@@ -212,6 +229,17 @@ export function describeStoreConformance(
         expect(second).toEqual({ inserted: false });
         const d = await store.getDelivery("d1");
         expect(d?.payload).toEqual({ x: 1 });
+      });
+
+      it("records a delivery whose payload carries a lone surrogate, replaced by U+FFFD", async () => {
+        const r = await store.recordDelivery({
+          deliveryId: "d-surrogate",
+          event: "issues",
+          payload: { issue: { title: "bad \ud800 title" } },
+        });
+        expect(r).toEqual({ inserted: true });
+        const d = await store.getDelivery("d-surrogate");
+        expect(d?.payload).toEqual({ issue: { title: "bad \ufffd title" } });
       });
 
       it("marks a delivery processed in the transition's transaction, once", async () => {

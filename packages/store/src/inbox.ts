@@ -2,6 +2,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, rowsOf } from "./db.ts";
+import { toJsonText } from "./json-insert.ts";
 import { fromJson } from "./load.ts";
 import * as s from "./schema/index.ts";
 
@@ -21,10 +22,11 @@ const Raw = z.record(z.string(), z.unknown());
 /**
  * Redeliveries (GitHub's or the reconciler's) carry the same id and are inserted once.
  * Plain SQL: it runs for every webhook, and drizzle's builder cost more CPU than the
- * statement (see json-insert.ts). The payload goes as its JSON text, as drizzle sends it.
+ * statement (see json-insert.ts). The payload goes as its JSON text, lone surrogates replaced
+ * (PostgreSQL refuses them; see toJsonText).
  */
 export async function recordDelivery(db: Db, d: DeliveryInput): Promise<{ inserted: boolean }> {
-  const payload = d.payload === undefined || d.payload === null ? null : JSON.stringify(d.payload);
+  const payload = d.payload === undefined || d.payload === null ? null : toJsonText(d.payload);
   const rows = rowsOf(
     await db.execute(sql`
       INSERT INTO inbox (delivery_id, event, action, installation_id, payload)

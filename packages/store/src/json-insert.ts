@@ -61,7 +61,7 @@ export function insertJson(
     return out;
   });
   // ::text first: each driver then sends the string as it is (no json serializer of its own).
-  return sql`${sql.raw(head)}${JSON.stringify(json)}::text::json) ${sql.raw(tail)}`;
+  return sql`${sql.raw(head)}${toJsonText(json)}::text::json) ${sql.raw(tail)}`;
 }
 
 /** `ON CONFLICT (keys) DO UPDATE SET col = excluded.col` for every column but `keep`. */
@@ -78,4 +78,21 @@ export function upsertTail(table: PgTable, target: string[], keep: string[]): st
   const tail = `ON CONFLICT (${target.map(name).join(", ")}) DO UPDATE SET ${set}`;
   texts.set(key, { head: tail, columns: [] });
   return tail;
+}
+
+/** A UTF-16 surrogate with no partner (JSON.stringify escapes exactly these as `\\udXXX`). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * JSON text PostgreSQL accepts. JavaScript strings may hold a lone surrogate (JSON.parse lets
+ * `"\\ud800"` through, so a webhook can carry one); PostgreSQL's json refuses its escape, which
+ * would fail the transaction on every retry. Such a surrogate becomes U+FFFD, as it does when
+ * a driver encodes a text parameter as UTF-8. The replacer runs only when one is present.
+ */
+export function toJsonText(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (!/\\ud[89a-f]/i.test(text)) return text;
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "string" ? v.replace(LONE_SURROGATE, "\ufffd") : v,
+  );
 }
