@@ -23,7 +23,7 @@ import { gzipSync } from "node:zlib";
 import { AskResponse } from "@loopx/core";
 import { runAction } from "../action/test/support/run-action.ts";
 import { AUDIENCE, startTickHarness, type TickHarness } from "../test/support/tick-api-harness.ts";
-import { playTick } from "../test/support/tick-phases.ts";
+import { idTokenEnv, playTick } from "../test/support/tick-phases.ts";
 import { median } from "./stats.ts";
 
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 15);
@@ -40,26 +40,15 @@ function gitHubRequests<T extends { path: string }>(log: T[]): T[] {
 
 /** The ask step of run `runId` as the runner starts it; resolves with its wall time. */
 async function askStep(h: TickHarness, goal: number, runId: number) {
-  const ref = `${h.repo.fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
-  const c = h.sandbox.oidc.requestCredentials({
-    repository: h.repo.fullName,
-    repository_id: String(h.repo.id),
-    repository_owner: h.repo.owner,
-    repository_owner_id: String(h.repo.ownerId),
-    workflow_ref: ref,
-    job_workflow_ref: ref,
-    event_name: "workflow_dispatch",
-    run_id: String(runId),
-    run_attempt: "1",
-  });
+  // Outside the timing: the runner hands a job its id-token settings before the step starts.
+  const idToken = idTokenEnv(h, runId);
   const started = performance.now();
   const run = await runAction(
     { phase: "ask", goal: String(goal), "api-url": h.apiUrl, audience: AUDIENCE },
     {
       GITHUB_SERVER_URL: h.sandbox.url,
       GITHUB_API_URL: h.sandbox.url,
-      ACTIONS_ID_TOKEN_REQUEST_URL: c.url,
-      ACTIONS_ID_TOKEN_REQUEST_TOKEN: c.token,
+      ...idToken,
     },
   );
   const elapsed = performance.now() - started;

@@ -117,6 +117,14 @@ function linked(monitor: Record<string, unknown> = {}) {
     pullRequests: [pr({}, { mergeable: null, checksSha: null, ...monitor })],
   });
 }
+/** Green and mergeable at HEAD: what makes a PR ready for its merge gate. */
+const ready: PrObservation = {
+  number: 5,
+  state: "open",
+  headSha: HEAD,
+  mergeable: true,
+  checks: { sha: HEAD, list: [{ name: "ci", status: "success" }] },
+};
 const failing = (sha = HEAD, name = "ci"): PrObservation => ({
   number: 5,
   state: "open",
@@ -175,13 +183,6 @@ describe("observePullRequest", () => {
   });
 
   it("a ready PR opens one merge gate bound to its head; not when config says no gate", () => {
-    const ready: PrObservation = {
-      number: 5,
-      state: "open",
-      headSha: HEAD,
-      mergeable: true,
-      checks: { sha: HEAD, list: [{ name: "ci", status: "success" }] },
-    };
     const r = expectOk(observePullRequest(linked(), ready, ctx(T0, APP)));
     const gates = r.state.gates.filter((g) => g.scopes.includes("merge"));
     expect(gates).toHaveLength(1);
@@ -194,13 +195,6 @@ describe("observePullRequest", () => {
   });
 
   it("a merge gate asked while the PR was ready expires when the same head turns red", () => {
-    const ready: PrObservation = {
-      number: 5,
-      state: "open",
-      headSha: HEAD,
-      mergeable: true,
-      checks: { sha: HEAD, list: [{ name: "ci", status: "success" }] },
-    };
     const gated = expectOk(observePullRequest(linked(), ready, ctx(T0, APP))).state;
     expect(gated.gates.filter((g) => g.status === "open").map((g) => g.scopes)).toEqual([
       ["merge"],
