@@ -31,6 +31,8 @@ function report(over: Partial<SliceReport> = {}): SliceReport {
       outputTail: "ok",
     },
     process: { stop: "exited", exitCode: 0, signal: null, durationMs: 100, pid: 1 },
+    jail: { uid: 1_000_000_001 },
+    jailFailure: null,
     outputTail: "…",
     outputBytes: 1,
     outputTruncated: false,
