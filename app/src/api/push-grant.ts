@@ -1,18 +1,37 @@
 import { type GoalState, type PushGrant, scopeCovers, type Tick, todoBranch } from "@loopx/core";
-import { GitHubError } from "@loopx/github";
+import { type GateRule, GitHubError } from "@loopx/github";
 import { unavailable } from "./api-failure.ts";
 import type { TickApiContext } from "./authorize-call.ts";
 
 /** The scope whose approval lets a tick push changes under `.github/`. */
 export const WORKFLOW_PATHS_SCOPE = "write:.github";
 
-/** Whether an approved gate (or a standing grant) covers changing `.github/**`. */
-export function workflowPathsApproved(state: GoalState): boolean {
-  const grants = [
+function grantsOf(state: GoalState): string[] {
+  return [
     ...state.goal.grantedScopes,
     ...state.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes),
   ];
-  return grants.some((g) => scopeCovers(g, WORKFLOW_PATHS_SCOPE));
+}
+
+/** Whether an approved gate (or a standing grant) covers changing `.github/**`. */
+export function workflowPathsApproved(state: GoalState): boolean {
+  return grantsOf(state).some((g) => scopeCovers(g, WORKFLOW_PATHS_SCOPE));
+}
+
+/**
+ * The path rules of `.github/loopx.yml` that still stand between this goal and a push: those
+ * with a scope no approved gate (or standing grant) covers. The report job checks every file
+ * of the slice's commit against them.
+ */
+export function protectedPaths(
+  state: GoalState,
+  rules: readonly GateRule[],
+): { paths: string[]; scopes: string[] }[] {
+  const grants = grantsOf(state);
+  return rules
+    .filter((r): r is Extract<GateRule, { paths: string[] }> => "paths" in r)
+    .filter((r) => r.scopes.some((s) => !grants.some((g) => scopeCovers(g, s))))
+    .map((r) => ({ paths: r.paths, scopes: r.scopes }));
 }
 
 /**
@@ -24,6 +43,7 @@ export async function mintPushGrant(
   ctx: TickApiContext,
   state: GoalState,
   tick: Tick,
+  rules: readonly GateRule[],
 ): Promise<PushGrant> {
   try {
     const minted = await ctx.deps.appGitHub.mintRepoToken(
@@ -36,6 +56,7 @@ export async function mintPushGrant(
       expiresAt: minted.expiresAt,
       branch: todoBranch(state, tick.todo),
       allowWorkflowPaths: workflowPathsApproved(state),
+      protectedPaths: protectedPaths(state, rules),
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -7,7 +7,7 @@ export const LOOPX_GIT_USER = { name: "loopx[bot]", email: "loopx[bot]@users.nor
 
 /**
  * Everything that would make git run a program or read config from the tree it looks at is
- * off: no hooks, no fsmonitor, no system or global config, no protocol but local files.
+ * off: no hooks, no fsmonitor, no system or global config, no protocol but files and HTTP(S).
  * The repository's own config is ours (we created it); the work tree's `.git` is never read.
  */
 const NEUTRAL_CONFIG = [
@@ -24,6 +24,8 @@ const NEUTRAL_CONFIG = [
   "core.splitIndex=false",
   "protocol.allow=never",
   "protocol.file.allow=always",
+  "protocol.https.allow=always",
+  "protocol.http.allow=always",
   "gc.auto=0",
   "maintenance.auto=false",
 ];

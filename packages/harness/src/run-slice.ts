@@ -1,13 +1,14 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { redactFields } from "@loopx/core";
 import { z } from "zod";
 import { readAgentClaim } from "./agent-claim.ts";
 import { decideOutcome } from "./decide-outcome.ts";
 import { type Jail, openJail } from "./jail/open-jail.ts";
 import { JailError } from "./jail/privilege.ts";
-import { redactDeep, secretValues } from "./redact-deep.ts";
 import { type BoundedRun, DEFAULT_OUTPUT_CAP, runBounded } from "./run-bounded.ts";
+import { secretValues } from "./secret-values.ts";
 import { slicePrompt } from "./slice-prompt.ts";
 import type {
   HarnessAdapter,
@@ -202,11 +203,14 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
       },
       jail: jail ? { uid: jail.uid } : null,
       jailFailure,
+      withheld: [],
       outputTail: `${run.tail}${rawTail.slice(0, 8192)}`,
       outputBytes: run.totalBytes,
       outputTruncated: run.truncated,
     };
-    return redactDeep(report, secrets);
+    const withheld: string[] = [];
+    const shown = redactFields(report, secrets, withheld);
+    return { ...shown, withheld: withheld.slice(0, 50) };
   } finally {
     await rm(scratchDir, { recursive: true, force: true });
   }

@@ -165,6 +165,8 @@ export interface SliceReport {
   jail: { uid: number } | null;
   /** Why the jail could not be built or did not hold; the slice then failed closed. */
   jailFailure: string | null;
+  /** Fields withheld because they held a credential (dotted paths, never the values). */
+  withheld: string[];
   /** Redacted, capped tail of the harness's stdout and stderr. */
   outputTail: string;
   outputBytes: number;

@@ -33,6 +33,7 @@ function report(over: Partial<SliceReport> = {}): SliceReport {
     process: { stop: "exited", exitCode: 0, signal: null, durationMs: 100, pid: 1 },
     jail: { uid: 1_000_000_001 },
     jailFailure: null,
+    withheld: [],
     outputTail: "…",
     outputBytes: 1,
     outputTruncated: false,
