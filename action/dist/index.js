@@ -44093,7 +44093,11 @@ async function report(ctx) {
       }
       if (pushed.status === "empty") {
         extra.push("**Branch:** nothing new to push");
-        return { summary: summary2(`LoopX ${lease.todo}: ${result.outcome}`), outputs, failure: null };
+        return {
+          summary: summary2(`LoopX ${lease.todo}: ${result.outcome}`),
+          outputs,
+          failure: null
+        };
       }
       const pushedBody = PushedRequest.parse({
         leaseToken: lease.leaseToken,

@@ -139,6 +139,20 @@ export async function report(
   }
   const dbNow = await ctx.deps.store.dbNow();
   const scrubbed = scrub(body.result);
+  const actor = { kind: "agent" as const, tickId, harness: tick.harness };
+  // The kernel is pure: a result it would refuse is refused before anything asks GitHub.
+  const trial = applyTickResult(
+    state,
+    { tickId, leaseToken: body.leaseToken, result: scrubbed },
+    { actor, now: dbNow, newId: ctx.deps.newId },
+  );
+  if (
+    !trial.ok &&
+    trial.refusal.code !== "lease_expired" &&
+    trial.refusal.code !== "stale_version"
+  ) {
+    throw resultRefusal(trial.refusal);
+  }
   const result: HarnessResult = {
     ...scrubbed,
     cost: {
@@ -159,7 +173,7 @@ export async function report(
       return applyTickResult(
         s,
         { tickId, leaseToken: body.leaseToken, result },
-        { actor: { kind: "agent", tickId, harness: tick.harness }, now, newId: ctx.deps.newId },
+        { actor, now, newId: ctx.deps.newId },
       );
     },
     { source: { tickId } },
