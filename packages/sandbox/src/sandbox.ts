@@ -34,6 +34,7 @@ import { subIssueRoutes } from "./routes/sub-issues.ts";
 import { userRoutes } from "./routes/users.ts";
 import { Runner } from "./runner/runner.ts";
 import { type RequestLogEntry, startServer } from "./server.ts";
+import { CacheService } from "./services/cache.ts";
 import { setupApi } from "./setup.ts";
 import { Store } from "./state/store.ts";
 import type { WorkflowRun } from "./state/types.ts";
@@ -117,6 +118,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
       oidc,
       log: requestLog,
       inspect: inspection.inspect,
+      services: [new CacheService(runner.runtime, () => url)],
       git: {
         store,
         clock,
@@ -198,6 +200,15 @@ export async function createSandbox(options: SandboxOptions = {}) {
       };
       const sha = git.commit(branch, files, message, who, parent);
       afterPush(ctx, repo, refChanges(before, git.branches()), sender, true);
+      return sha;
+    },
+    /** Tags a commit (default: the default branch's head), as `git push origin <tag>` would. */
+    tag(fullName: string, tag: string, ref?: string): string {
+      const repo = repoByFullName(fullName);
+      const git = store.git(repo);
+      const sha = git.resolve(ref ?? `refs/heads/${repo.defaultBranch}`);
+      if (!sha) throw new Error(`sandbox.tag: ${ref} is not a commit of ${fullName}`);
+      git.run(["update-ref", `refs/tags/${tag}`, sha]);
       return sha;
     },
     /** Forces a PR to conflict (mergeable false, `dirty`) whatever git says, or lifts it. */

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
+import { giveToRunner } from "../src/index.ts";
 import { tempDir } from "./git-support.ts";
 import { errorsText, o, setup, webhookValidator } from "./helpers.ts";
 
@@ -109,6 +110,8 @@ async function start(files: Record<string, string>) {
   const out = tempDir("sandbox-runner-test-");
   const entry = join(out, "action.mjs");
   writeFileSync(entry, ACTION);
+  // Jobs run as the runner user: the scratch action and its output directory are its own.
+  giveToRunner(out);
   t.sandbox.runner.actions = {
     "loopx/loopx@v1": { entry, inputs: { "github-token": "${{ github.token }}" } },
   };

@@ -6,7 +6,8 @@ import type { Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
 import { cronMatches } from "./cron.ts";
 import { interpolate, type Value } from "./expressions.ts";
 import type { ActionSpec } from "./job.ts";
-import { runJobs } from "./run-jobs.ts";
+import { conclusionOf, runWorkflowJobs } from "./run-jobs.ts";
+import { RuntimeTokens } from "./runtime-tokens.ts";
 import { parseWorkflow, type WorkflowDef } from "./workflow-file.ts";
 
 interface Group {
@@ -28,7 +29,12 @@ export class Runner {
   vars: Record<string, string> = {};
   /** Real milliseconds a `timeout-minutes` minute lasts (shorten it in tests). */
   minuteMs = 60_000;
-  private readonly active = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  /** Runtime tokens of running jobs (ACTIONS_RUNTIME_TOKEN), honoured by the Actions services. */
+  readonly runtime = new RuntimeTokens();
+  private readonly active = new Map<
+    number,
+    { abort: AbortController; force: AbortController; done: Promise<void> }
+  >();
   private readonly groups = new Map<string, Group>();
   private readonly waiters = new Map<number, Array<(run: WorkflowRun) => void>>();
   private stopping = false;
@@ -56,14 +62,20 @@ export class Runner {
 
   cancelAll(): void {
     this.stopping = true;
-    for (const a of this.active.values()) a.abort.abort();
+    for (const a of this.active.values()) a.force.abort();
   }
 
-  /** Cancels a run: a running one is killed, a queued or pending one completes as cancelled. */
-  cancel(runId: number): void {
+  /**
+   * Cancels a run as GitHub does (Workflow cancellation reference): running jobs whose `if`
+   * still holds (`always()`) keep running and jobs waiting on them still start if theirs does;
+   * other steps get SIGINT, SIGTERM 7.5 s later, then a tree kill. `force` (force-cancel)
+   * stops everything at once. A queued or pending run completes as cancelled.
+   */
+  cancel(runId: number, force = false): void {
     const active = this.active.get(runId);
     if (active) {
       active.abort.abort();
+      if (force) active.force.abort();
       return;
     }
     const run = this.ctx.store.workflowRuns.get(runId);
@@ -223,31 +235,49 @@ export class Runner {
 
   private start(run: WorkflowRun, def: WorkflowDef): void {
     const abort = new AbortController();
-    const sender = this.ctx.store.user(run.actorId);
+    const force = new AbortController();
+    const { store } = this.ctx;
+    const sender = store.user(run.actorId);
     run.status = "in_progress";
     run.runStartedAt = this.ctx.clock.now();
     run.updatedAt = run.runStartedAt;
     announceRun(this.ctx, run, "in_progress", sender);
-    const done = runJobs({
+    const repo = store.repo(run.repoId);
+    const path = store.workflows.get(run.workflowId)?.path ?? "";
+    const workflowRef = `${store.fullName(repo)}/${path}@refs/heads/${run.headBranch}`;
+    const input = {
       ctx: this.ctx,
       root: this.root,
       oidc: this.oidc,
       url: this.url(),
-      run,
-      def,
-      contexts: this.contexts(run, def),
+      id: { repo, run, workflowRef, workflowName: def.name ?? path },
       actions: this.actions,
       minuteMs: this.minuteMs,
       signal: abort.signal,
+      force: force.signal,
       stopping: () => this.stopping,
-    })
+      called: new Set<string>(),
+      runtime: this.runtime,
+    };
+    const scope = {
+      def,
+      contexts: this.contexts(run, def),
+      workflow: { ref: workflowRef, sha: run.headSha },
+      ceiling: null,
+      depth: 1,
+      keyPrefix: "",
+      namePrefix: "",
+      cacheCeiling: null,
+    };
+    const done = runWorkflowJobs(input, scope)
+      .then((results) => conclusionOf([...results.values()]))
       .then((conclusion) => this.complete(run, abort.signal.aborted ? "cancelled" : conclusion))
       .catch((error: unknown) => {
         console.error(`[sandbox] run ${run.id} crashed`, error);
         this.complete(run, "failure");
       })
       .finally(() => this.active.delete(run.id));
-    this.active.set(run.id, { abort, done });
+    this.active.set(run.id, { abort, force, done });
   }
 
   private complete(run: WorkflowRun, conclusion: string): void {
