@@ -29,15 +29,17 @@ import { protectionRoutes } from "./routes/protection.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
+import { runControlRoutes } from "./routes/run-control.ts";
 import { statusRoutes } from "./routes/statuses.ts";
 import { subIssueRoutes } from "./routes/sub-issues.ts";
 import { userRoutes } from "./routes/users.ts";
+import { skipsWorkflows } from "./runner/pull-request-runs.ts";
 import { Runner } from "./runner/runner.ts";
 import { type RequestLogEntry, startServer } from "./server.ts";
 import { CacheService } from "./services/cache.ts";
 import { setupApi } from "./setup.ts";
 import { Store } from "./state/store.ts";
-import type { WorkflowRun } from "./state/types.ts";
+import type { Repo, WorkflowRun } from "./state/types.ts";
 import { WebhookBus } from "./webhooks/bus.ts";
 import { DeliveryLog, type WebhookFault } from "./webhooks/deliveries.ts";
 
@@ -88,6 +90,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
     ...statusRoutes(ctx),
     ...protectionRoutes(ctx),
     ...graphqlRoutes(ctx),
+    ...runControlRoutes(ctx, () => runner),
     // Last: `{ref}` spans slashes, so `commits/{ref}` must not shadow `commits/{ref}/check-runs`.
     ...gitDataRoutes(ctx),
   );
@@ -99,11 +102,18 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const { repoByFullName } = setup;
   const ci = new Ci(ctx, root);
   const runner = new Runner(ctx, root, oidc, () => url);
+  // A head commit saying [skip ci] starts neither CI nor push / pull_request workflows.
+  const skipped = (repo: Repo, sha: string) =>
+    skipsWorkflows(store.git(repo).commitInfo(sha).message);
   ctx.triggers = {
-    push: (repo, change, sender) => runner.onPush(repo, change, sender),
-    pullRequest: (pull, _action, sender) => {
+    push: (repo, change, sender) => {
+      if (!skipped(repo, change.after)) runner.onPush(repo, change, sender);
+    },
+    pullRequest: (pull, action, sender) => {
       const repo = store.repo(pull.repoId);
+      if (skipped(repo, pull.headSha)) return;
       ci.start(repo, pull.headRef, pull.headSha, sender, "pull_request");
+      runner.onPullRequest(pull, action, sender);
     },
   };
   ctx.onDispatch = (run) => runner.enqueue(run);

@@ -2,10 +2,12 @@ import type { GitRoot } from "../git/root.ts";
 import type { OidcIssuer } from "../oidc.ts";
 import { announceRun, newRun, workflowsOf } from "../routes/actions.ts";
 import type { RouteContext } from "../routes/context.ts";
-import type { Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
+import type { Pull, Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
 import { cronMatches } from "./cron.ts";
 import { interpolate, type Value } from "./expressions.ts";
 import type { ActionSpec } from "./job.ts";
+import { pullRequestRuns } from "./pull-request-runs.ts";
+import { globMatch, runContexts } from "./run-contexts.ts";
 import { conclusionOf, runWorkflowJobs } from "./run-jobs.ts";
 import { RuntimeTokens } from "./runtime-tokens.ts";
 import { parseWorkflow, type WorkflowDef } from "./workflow-file.ts";
@@ -137,6 +139,30 @@ export class Runner {
     }
   }
 
+  /** `on: pull_request` workflows of a PR's head (opened, synchronize, reopened). */
+  onPullRequest(pull: Pull, action: string, sender: User): void {
+    if (!["opened", "synchronize", "reopened"].includes(action) || this.stopping) return;
+    const repo = this.ctx.store.repo(pull.repoId);
+    const { ready } = pullRequestRuns(
+      this.ctx,
+      repo,
+      pull,
+      sender,
+      this.workflows(repo, pull.headSha),
+    );
+    for (const run of ready) this.enqueue(run);
+  }
+
+  /** A fork PR's run approved by someone with write access: it runs now. */
+  approve(runId: number): void {
+    const run = this.ctx.store.workflowRuns.get(runId);
+    if (!run || run.conclusion !== "action_required") return;
+    run.status = "queued";
+    run.conclusion = null;
+    run.updatedAt = this.ctx.clock.now();
+    this.enqueue(run);
+  }
+
   /** Fires `on: schedule` workflows whose cron matches the simulated minute (all of them if forced). */
   cronTick(force: boolean): WorkflowRun[] {
     const runs: WorkflowRun[] = [];
@@ -191,46 +217,11 @@ export class Runner {
 
   /** The `github`, `inputs`, `secrets` and `vars` contexts of a run. */
   contexts(run: WorkflowRun, def: WorkflowDef): Record<string, Value> {
-    const { store } = this.ctx;
-    const repo = store.repo(run.repoId);
-    const workflow = store.workflows.get(run.workflowId);
-    const full = store.fullName(repo);
-    const inputs: Record<string, Value> = {};
-    for (const [name, spec] of Object.entries(def.triggers.dispatch ?? {})) {
-      const given = run.inputs[name] ?? (spec.default !== undefined ? String(spec.default) : "");
-      inputs[name] = spec.type === "boolean" ? given === "true" : given;
-    }
-    for (const [name, value] of Object.entries(run.inputs))
-      if (!(name in inputs)) inputs[name] = value;
-    const ref = `refs/heads/${run.headBranch}`;
-    return {
-      github: {
-        repository: full,
-        repository_id: String(repo.id),
-        repository_owner: store.user(repo.ownerId).login,
-        repository_owner_id: String(repo.ownerId),
-        event_name: run.event,
-        ref,
-        ref_name: run.headBranch,
-        ref_type: "branch",
-        sha: run.headSha,
-        run_id: String(run.id),
-        run_number: String(run.runNumber),
-        run_attempt: String(run.runAttempt),
-        actor: store.user(run.actorId).login,
-        actor_id: String(run.actorId),
-        triggering_actor: store.user(run.triggeringActorId).login,
-        workflow: def.name ?? workflow?.path ?? "",
-        workflow_ref: `${full}/${workflow?.path ?? ""}@${ref}`,
-        workflow_sha: run.headSha,
-        server_url: this.url(),
-        api_url: this.url(),
-        event: { inputs: run.inputs },
-      },
-      inputs,
-      secrets: { ...this.secrets },
-      vars: { ...this.vars },
-    };
+    return runContexts(this.ctx, run, def, {
+      url: this.url(),
+      secrets: this.secrets,
+      vars: this.vars,
+    });
   }
 
   private start(run: WorkflowRun, def: WorkflowDef): void {
@@ -303,12 +294,4 @@ export class Runner {
       this.complete(next, "failure");
     }
   }
-}
-
-function globMatch(pattern: string, value: string): boolean {
-  const re = pattern
-    .split("**")
-    .map((part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))
-    .join(".*");
-  return new RegExp(`^${re}$`).test(value);
 }
