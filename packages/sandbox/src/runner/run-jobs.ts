@@ -165,9 +165,10 @@ async function runOne(
   const onCancel = () => {
     if (!holds()) own.abort();
   };
+  const onForce = () => own.abort();
   if (signal.aborted) onCancel();
   signal.addEventListener("abort", onCancel, { once: true });
-  input.force.addEventListener("abort", () => own.abort(), { once: true });
+  input.force.addEventListener("abort", onForce, { once: true });
   const slot: JobSlot = {
     input,
     scope,
@@ -185,5 +186,6 @@ async function runOne(
     return finish(outcome.result, outcome.outputs);
   } finally {
     signal.removeEventListener("abort", onCancel);
+    input.force.removeEventListener("abort", onForce);
   }
 }
