@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { newToken } from "../auth.ts";
 import { ACTIONS_APP_ID, actionsApp } from "../ci.ts";
 import { GIT_ENV } from "../git/git.ts";
-import { fetchAction } from "./action-ref.ts";
+import { fetchAction, readActionDir } from "./action-ref.ts";
 import { interpolate, type Value } from "./expressions.ts";
 import { executeJob } from "./job.ts";
 import { jobClaims, refOf, runnerEnv } from "./job-env.ts";
@@ -83,7 +83,8 @@ export async function runStepJob(slot: JobSlot, jobDef: JobDef): Promise<JobOutc
   });
   env.ACTIONS_RUNTIME_TOKEN = runtime;
   env.ACTIONS_RESULTS_URL = `${input.url}/`;
-  env.ACTIONS_CACHE_URL = `${input.url}/_apis/artifactcache/`;
+  // @actions/cache appends `_apis/artifactcache/…` to this base, as to GitHub's.
+  env.ACTIONS_CACHE_URL = `${input.url}/`;
   let requestToken: string | null = null;
   if (idToken === "write") {
     const creds = input.oidc.requestCredentials(jobClaims(ctx, id, scope.workflow));
@@ -115,6 +116,8 @@ export async function runStepJob(slot: JobSlot, jobDef: JobDef): Promise<JobOutc
       now: () => clock.now(),
       user: process.getuid?.() === 0 ? user : null,
       resolveAction: (uses) => {
+        // `./path`: an action in the job's working copy (Workflow syntax, "uses" — local action).
+        if (uses.startsWith("./")) return readActionDir(join(paths.workspace, uses), uses);
         const entry = fetchAction(store, uses, join(dir, "_actions"));
         chownTree(join(dir, "_actions"), user);
         return entry;
