@@ -187,7 +187,7 @@ describe("the runner's jobs", () => {
     expect(plain).not.toContain("ACTIONS_ID_TOKEN_REQUEST_TOKEN");
     expect(text("oidc-env.txt").split("\n")).toContain("ACTIONS_ID_TOKEN_REQUEST_TOKEN");
     // A JavaScript action's child can read its parent's environment: the runtime token is there.
-    expect(jobs.find((j) => j.key === "plain")?.outputs.names.split(",")).toContain(
+    expect(jobs.find((j) => j.key === "plain")?.outputs.names?.split(",")).toContain(
       "ACTIONS_RUNTIME_TOKEN",
     );
   });

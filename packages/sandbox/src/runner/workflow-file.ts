@@ -8,7 +8,8 @@ const step = z.object({
   id: z.string().optional(),
   name: z.string().optional(),
   uses: z.string().optional(),
-  run: z.string().optional(),
+  // GitHub reads `run:` as a string whatever YAML makes of it (`run: true` runs `true`).
+  run: scalar.transform(String).optional(),
   with: z.record(z.string(), scalar).optional(),
   env: z.record(z.string(), scalar).optional(),
   if: ifField,
