@@ -13,4 +13,5 @@ export {
 } from "./sandbox.ts";
 export type { RequestLogEntry } from "./server.ts";
 export type { WorkflowJob, WorkflowRun } from "./state/types.ts";
+export { takeUnsupported } from "./strict.ts";
 export type { Delivery, WebhookFault } from "./webhooks/deliveries.ts";

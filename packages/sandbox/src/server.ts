@@ -9,6 +9,7 @@ import type { OidcIssuer } from "./oidc.ts";
 import type { Method, Router } from "./router.ts";
 import type { ServiceReply } from "./services/cache.ts";
 import type { Store } from "./state/store.ts";
+import { recordUnsupported } from "./strict.ts";
 
 /** One line of the inspection log. */
 export interface RequestLogEntry {
@@ -175,6 +176,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
     const matched = router.match(method, path);
     if (!matched) {
       entry.unsupported = true;
+      recordUnsupported(entry);
       console.warn(
         `[sandbox] UNSUPPORTED ROUTE ${method} ${path} → 404 (add it to packages/sandbox, with its fidelity test)`,
       );

@@ -156,7 +156,7 @@ export class Runner {
   /** A fork PR's run approved by someone with write access: it runs now. */
   approve(runId: number): void {
     const run = this.ctx.store.workflowRuns.get(runId);
-    if (!run || run.conclusion !== "action_required") return;
+    if (run?.conclusion !== "action_required") return;
     run.status = "queued";
     run.conclusion = null;
     run.updatedAt = this.ctx.clock.now();
