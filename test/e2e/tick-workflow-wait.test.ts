@@ -17,7 +17,7 @@ const MARKER = join(mkdtempSync(join(tmpdir(), "loopx-wait-")), "harness-started
 describe("e2e: a wait tick through the workflow", () => {
   let h: TickHarness;
   beforeAll(async () => {
-    h = await startTickHarness({ api: { audience: "loopx" } });
+    h = await startTickHarness();
     useTickWorkflow(h, {
       config: "harness:\n  default: shell\n",
       vars: { LOOPX_SHELL_COMMAND: `touch ${MARKER}` },

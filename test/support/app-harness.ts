@@ -103,18 +103,22 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
       logLevel: "warn",
     });
+    // Listening first: the App's URL is its OIDC audience (LOOPX_PUBLIC_URL in production).
+    let handle: LoopxApp["handle"] | null = null;
+    const server: Server = createServer((req, res) => void handle?.(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const address = server.address();
+    if (!address || typeof address === "string") throw new Error("the app server has no port");
+    const appUrl = `http://127.0.0.1:${address.port}`;
     const app = await createLoopxApp({
       probot,
       store,
       serverUrl: sandbox.url,
       log: quietLog,
+      tickApi: { issuer: sandbox.url, audience: appUrl },
       ...overrides,
     });
-    const server: Server = createServer((req, res) => void app.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    if (!address || typeof address === "string") throw new Error("the app server has no port");
-    const appUrl = `http://127.0.0.1:${address.port}`;
+    handle = app.handle;
     sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
     const stop = async () => {
       await app.close();

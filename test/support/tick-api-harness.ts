@@ -19,8 +19,6 @@ import {
 import { TICK_WORKFLOW } from "./app-harness.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
 
-export const AUDIENCE = "loopx-test";
-
 export interface TickHarness {
   sandbox: Sandbox;
   app: LoopxApp;
@@ -49,7 +47,7 @@ export interface TickHarness {
 const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 export async function startTickHarness(
-  opts: { store?: Store; api?: TickApiOptions; log?: Logger } = {},
+  opts: { store?: Store; api?: Partial<TickApiOptions>; log?: Logger } = {},
 ): Promise<TickHarness> {
   const secret = "tick-harness-secret";
   const sandbox = await createSandbox({ webhookSecret: secret });
@@ -74,6 +72,13 @@ export async function startTickHarness(
     Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
     logLevel: "warn",
   });
+  // Listening first: the deployment's URL is its OIDC audience, as LOOPX_PUBLIC_URL is.
+  let handle: LoopxApp["handle"] | null = null;
+  const server: Server = createServer((req, res) => void handle?.(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the app server has no port");
+  const base = `http://127.0.0.1:${address.port}`;
   const app = await createLoopxApp({
     probot,
     store,
@@ -81,16 +86,12 @@ export async function startTickHarness(
     log: opts.log ?? quietLog,
     tickApi: {
       issuer: sandbox.url,
-      audience: AUDIENCE,
+      audience: base,
       now: () => new Date(sandbox.clock.now()),
       ...opts.api,
     },
   });
-  const server: Server = createServer((req, res) => void app.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the app server has no port");
-  const base = `http://127.0.0.1:${address.port}`;
+  handle = app.handle;
   sandbox.setWebhookUrl(`${base}${WEBHOOK_PATH}`);
   sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
 
@@ -151,7 +152,7 @@ export async function startTickHarness(
     token(runId, claims = {}, tokenOpts = {}) {
       const workflowRef = `${fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
       return sandbox.oidc.mintIdToken({
-        audience: tokenOpts.audience ?? AUDIENCE,
+        audience: tokenOpts.audience ?? base,
         ...(tokenOpts.ttlSeconds !== undefined ? { ttlSeconds: tokenOpts.ttlSeconds } : {}),
         claims: {
           repository: fullName,

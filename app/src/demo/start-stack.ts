@@ -30,7 +30,6 @@ import { writeDemoSettings } from "./settings-file.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const standIn = (name: string) => resolve(import.meta.dirname, "stand-ins", `${name}.mjs`);
-const AUDIENCE = "loopx";
 /** The scripted model accepts any key; this one only has to look like one. */
 const SCRIPTED_KEY = "sk-ant-demo-scripted-0000000000";
 
@@ -182,6 +181,11 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
       owner: sandbox.createUserToken(OWNER),
       reviewer: sandbox.createUserToken(REVIEWER),
     };
+    // Listening first: the App's URL is its OIDC audience.
+    let handle: LoopxApp["handle"] | null = null;
+    const server = await listen(async (req, res) => handle?.(req, res), opts.port, "127.0.0.1");
+    closers.push(() => server.close());
+    const appUrl = `http://127.0.0.1:${server.port}`;
     const app = await createLoopxApp({
       probot,
       store,
@@ -193,15 +197,14 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
       },
       tickApi: {
         issuer: sandbox.url,
-        audience: AUDIENCE,
+        // The App's own URL, as LOOPX_PUBLIC_URL: the action asks for its api-url by default.
+        audience: appUrl,
         now: () => new Date(sandbox.clock.now()),
       },
       scheduler: { intervalMs: 1_000 },
     });
-    const server = await listen(app.handle, opts.port, "127.0.0.1");
-    closers.push(() => server.close());
+    handle = app.handle;
     closers.push(() => app.close());
-    const appUrl = `http://127.0.0.1:${server.port}`;
     sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
     await app.start({ pollIntervalMs: 500, reconcileIntervalMs: 60_000 });
 
