@@ -5,7 +5,7 @@
  * on embedded PGlite or on PostgreSQL.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createSandbox, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
@@ -17,14 +17,8 @@ import type { Logger } from "../deps.ts";
 import { listen } from "../server.ts";
 import { MODEL_TURNS, shellAgentScript } from "./agent-script.ts";
 import type { DemoOptions } from "./demo-options.ts";
-import {
-  CI_COMMAND,
-  DEMO_REPO,
-  demoFiles,
-  OWNER,
-  REVIEWER,
-  TICK_WORKFLOW_PATH,
-} from "./demo-project.ts";
+import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-project.ts";
+import { hostLoopxRelease } from "./loopx-release.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 import { writeDemoSettings } from "./settings-file.ts";
 
@@ -148,7 +142,8 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     // Held until the goal has its first todo (see scenario.ts); then every dispatch runs.
     sandbox.runner.enabled = false;
     const files = demoFiles(opts.harness);
-    if (opts.harness === "claude-code") checkClaude(files[TICK_WORKFLOW_PATH] ?? "");
+    if (opts.harness === "claude-code")
+      checkClaude(readFileSync(resolve(ROOT, ".github/workflows/loopx-tick.yml"), "utf8"));
     const store = await openDemoStore(opts);
     closers.push(() => store.close());
     await store.migrate();
@@ -209,8 +204,10 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     await app.start({ pollIntervalMs: 500, reconcileIntervalMs: 60_000 });
 
     const { vars, secrets } = modelEnv(opts, model);
+    // LoopX itself comes from loopx/loopx@v1 as the sandbox serves it; GitHub's own actions
+    // (checkout, artifacts) are stand-ins.
+    hostLoopxRelease(sandbox);
     sandbox.runner.actions = {
-      "loopx/loopx@v1": resolve(ROOT, "action/dist/index.js"),
       "actions/checkout@v4": standIn("checkout"),
       "actions/upload-artifact@v4": standIn("upload-artifact"),
       "actions/download-artifact@v4": standIn("download-artifact"),

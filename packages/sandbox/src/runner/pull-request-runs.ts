@@ -51,6 +51,7 @@ export function pullRequestRuns(
     if (!trigger) continue;
     if (trigger.branches && !trigger.branches.includes(pull.baseRef)) continue;
     const run = newRun(ctx, repo, workflow, "pull_request", pull.headRef, pull.headSha, sender, {});
+    run.fromFork = pull.headRepoId !== pull.repoId;
     if (!approval) {
       ready.push(run);
       continue;

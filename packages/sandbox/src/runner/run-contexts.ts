@@ -47,7 +47,8 @@ export function runContexts(
       event: { inputs: run.inputs },
     },
     inputs,
-    secrets: { ...from.secrets },
+    // Events that trigger workflows, "pull_request": a fork's PR gets no secrets (GITHUB_TOKEN aside).
+    secrets: run.fromFork ? {} : { ...from.secrets },
     vars: { ...from.vars },
   };
 }

@@ -25,7 +25,12 @@ export async function runStepJob(slot: JobSlot, jobDef: JobDef): Promise<JobOutc
   const { store, clock } = ctx;
   const { repo, run } = id;
   const full = store.fullName(repo);
-  const { id_token: idToken, ...tokenPermissions } = permissions;
+  const { id_token: asked, ...granted } = permissions;
+  // A fork's pull_request run gets a read-only GITHUB_TOKEN and no ID token, whatever it asks.
+  const idToken = run.fromFork ? undefined : asked;
+  const tokenPermissions = run.fromFork
+    ? Object.fromEntries(Object.keys(granted).map((k) => [k, "read" as const]))
+    : granted;
   // The job's GITHUB_TOKEN: github-actions[bot], this repository only, the job's permissions.
   const bot = store.user(actionsApp(ctx, ACTIONS_APP_ID).botUserId);
   const token = newToken("ghs");
