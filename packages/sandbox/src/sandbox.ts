@@ -36,6 +36,7 @@ import { userRoutes } from "./routes/users.ts";
 import { skipsWorkflows } from "./runner/pull-request-runs.ts";
 import { Runner } from "./runner/runner.ts";
 import { type RequestLogEntry, startServer } from "./server.ts";
+import { ArtifactService } from "./services/artifacts.ts";
 import { CacheService } from "./services/cache.ts";
 import { setupApi } from "./setup.ts";
 import { Store } from "./state/store.ts";
@@ -128,7 +129,10 @@ export async function createSandbox(options: SandboxOptions = {}) {
       oidc,
       log: requestLog,
       inspect: inspection.inspect,
-      services: [new CacheService(runner.runtime, () => url)],
+      services: [
+        new CacheService(runner.runtime, () => url),
+        new ArtifactService(runner.runtime, () => url),
+      ],
       git: {
         store,
         clock,

@@ -42,8 +42,14 @@ export function jobCacheMode(
 export class RuntimeTokens {
   private readonly grants = new Map<string, RuntimeGrant>();
 
+  /**
+   * A JWT-shaped token whose `scp` names the run's and job's backend ids
+   * (`Actions.Results:<run>:<job>`), which @actions/artifact reads from it as from GitHub's.
+   */
   issue(grant: RuntimeGrant): string {
-    const token = `rt_${randomBytes(24).toString("hex")}`;
+    const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+    const scp = `Actions.GenericRead:00000000-0000-0000-0000-000000000000 Actions.Results:${grant.runId}:${grant.jobId}`;
+    const token = `${part({ typ: "JWT", alg: "RS256" })}.${part({ scp, ac: "[]" })}.${randomBytes(32).toString("base64url")}`;
     this.grants.set(token, grant);
     return token;
   }

@@ -52,9 +52,7 @@ export async function runStepJob(slot: JobSlot, jobDef: JobDef): Promise<JobOutc
     tool: join(dir, "tool"),
     eventPath: join(dir, "event.json"),
   };
-  const artifacts = join(input.root.path, "artifacts", String(run.id));
   for (const d of [paths.temp, paths.home, paths.tool]) mkdirSync(d, { recursive: true });
-  mkdirSync(artifacts, { recursive: true });
   // A fresh working copy at the run's commit; the remote is the HTTP clone URL with no credential
   // stored (actions/checkout with persist-credentials: false).
   const git = (args: string[]) => execFileSync("git", args, { env: GIT_ENV });
@@ -74,8 +72,6 @@ export async function runStepJob(slot: JobSlot, jobDef: JobDef): Promise<JobOutc
     }),
   );
   const env = runnerEnv(ctx, id, paths, slot.key, input.url);
-  // Sandbox stand-in for the Actions artifact service: one directory per run, shared by its jobs.
-  env.LOOPX_SANDBOX_ARTIFACTS = artifacts;
   const runtime = input.runtime.issue({
     runId: run.id,
     jobId: record.id,
@@ -103,7 +99,6 @@ export async function runStepJob(slot: JobSlot, jobDef: JobDef): Promise<JobOutc
   for (const [k, v] of Object.entries({ ...scope.def.env, ...jobDef.env }))
     env[k] = interpolate(String(v), exprCtx);
   chownTree(dir, user);
-  chownTree(artifacts, user);
   record.status = "in_progress";
   record.startedAt = clock.now();
   try {
