@@ -3,7 +3,7 @@
  * OIDC issuer mints the Actions tokens), on a store the test chooses. The tick API is
  * composed in front of the app's handler exactly as the lead wires it in production.
  */
-import { createServer, type Server } from "node:http";
+
 import { addTodo, type GoalState } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
@@ -18,6 +18,7 @@ import {
 } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "./app-harness.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
+import { listenFirst } from "./listen-first.ts";
 
 export interface TickHarness {
   sandbox: Sandbox;
@@ -72,13 +73,7 @@ export async function startTickHarness(
     Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
     logLevel: "warn",
   });
-  // Listening first: the deployment's URL is its OIDC audience, as LOOPX_PUBLIC_URL is.
-  let handle: LoopxApp["handle"] | null = null;
-  const server: Server = createServer((req, res) => void handle?.(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the app server has no port");
-  const base = `http://127.0.0.1:${address.port}`;
+  const { server, url: base, serve } = await listenFirst();
   const app = await createLoopxApp({
     probot,
     store,
@@ -91,7 +86,7 @@ export async function startTickHarness(
       ...opts.api,
     },
   });
-  handle = app.handle;
+  serve(app.handle);
   sandbox.setWebhookUrl(`${base}${WEBHOOK_PATH}`);
   sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
 

@@ -7,7 +7,7 @@ import { type GitHttpDeps, isGitPath, serveGit } from "./git/http.ts";
 import { DOCS, HttpError } from "./http-error.ts";
 import type { OidcIssuer } from "./oidc.ts";
 import type { Method, Router } from "./router.ts";
-import type { ServiceReply } from "./services/cache.ts";
+import type { ServiceReply } from "./services/reply.ts";
 import type { Store } from "./state/store.ts";
 import { recordUnsupported } from "./strict.ts";
 

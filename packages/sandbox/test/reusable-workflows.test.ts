@@ -11,6 +11,7 @@ import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, giveToRunner, type Sandbox } from "../src/index.ts";
 import { tempDir } from "./git-support.ts";
+import { dispatchRun } from "./helpers.ts";
 
 // Records what a called job sees: its ID token's claims, its secrets, what its token may do.
 const RECORD = `import { writeFileSync } from "node:fs";
@@ -104,18 +105,8 @@ jobs:
         uses: shared/hello@v1
 `;
 
-async function dispatch(workflow: string): Promise<number> {
-  const token = sandbox.createUserToken("acme");
-  const res = await fetch(
-    `${sandbox.url}/repos/acme/widgets/actions/workflows/${workflow}/dispatches`,
-    {
-      method: "POST",
-      headers: { authorization: `token ${token}` },
-      body: JSON.stringify({ ref: "main", return_run_details: true }),
-    },
-  );
-  return ((await res.json()) as { workflow_run_id: number }).workflow_run_id;
-}
+const dispatch = (workflow: string) =>
+  dispatchRun(sandbox, workflow, sandbox.createUserToken("acme"));
 
 const seen = (who: string) => JSON.parse(readFileSync(join(out, `${who}.json`), "utf8"));
 

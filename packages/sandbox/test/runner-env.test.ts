@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, giveToRunner, type Sandbox } from "../src/index.ts";
 import { tempDir } from "./git-support.ts";
+import { dispatchRun } from "./helpers.ts";
 
 // A JavaScript action whose child reads its parent's environment, as a harness could.
 const PEEK = `import { execFileSync } from "node:child_process";
@@ -107,17 +108,7 @@ let sandbox: Sandbox;
 let out: string;
 let token: string;
 
-async function dispatch(workflow: string): Promise<number> {
-  const res = await fetch(
-    `${sandbox.url}/repos/acme/widgets/actions/workflows/${workflow}/dispatches`,
-    {
-      method: "POST",
-      headers: { authorization: `token ${token}` },
-      body: JSON.stringify({ ref: "main", return_run_details: true }),
-    },
-  );
-  return ((await res.json()) as { workflow_run_id: number }).workflow_run_id;
-}
+const dispatch = (workflow: string) => dispatchRun(sandbox, workflow, token);
 
 const post = (path: string) =>
   fetch(`${sandbox.url}/repos/acme/widgets/actions/runs/${path}`, {

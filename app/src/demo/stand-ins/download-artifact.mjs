@@ -4,23 +4,11 @@
 // real action does.
 import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { call } from "./artifact-service.mjs";
 
 const env = process.env;
 const name = env.INPUT_NAME ?? "";
-const service = `${env.ACTIONS_RESULTS_URL}twirp/github.actions.results.api.v1.ArtifactService/`;
-const call = async (method, body) => {
-  const res = await fetch(service + method, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${env.ACTIONS_RUNTIME_TOKEN}`,
-      "content-type": "application/json",
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-};
-const ids = { workflow_run_backend_id: env.GITHUB_RUN_ID, workflow_job_run_backend_id: "" };
-const url = await call("GetSignedArtifactURL", { ...ids, name });
+const url = await call("GetSignedArtifactURL", { name });
 if (!name || url.status !== 200) {
   console.log(`::error::Artifact not found for name: ${name}`);
   process.exit(1);

@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { call } from "./artifact-service.mjs";
 
 const env = process.env;
 const name = env.INPUT_NAME || "artifact";
@@ -20,21 +21,8 @@ if (paths.length === 0) {
   );
   process.exit(mode === "error" ? 1 : 0);
 }
-const service = `${env.ACTIONS_RESULTS_URL}twirp/github.actions.results.api.v1.ArtifactService/`;
-const call = async (method, body) => {
-  const res = await fetch(service + method, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${env.ACTIONS_RUNTIME_TOKEN}`,
-      "content-type": "application/json",
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-};
-const ids = { workflow_run_backend_id: env.GITHUB_RUN_ID, workflow_job_run_backend_id: "" };
-if (env.INPUT_OVERWRITE === "true") await call("DeleteArtifact", { ...ids, name });
-const created = await call("CreateArtifact", { ...ids, name, version: 4 });
+if (env.INPUT_OVERWRITE === "true") await call("DeleteArtifact", { name });
+const created = await call("CreateArtifact", { name, version: 4 });
 if (created.status !== 200) {
   console.log(`::error::Failed to CreateArtifact: ${created.body.msg}`);
   process.exit(1);
@@ -51,7 +39,7 @@ if (put.status !== 201) {
   console.log(`::error::Uploading artifact content failed: HTTP ${put.status}`);
   process.exit(1);
 }
-const done = await call("FinalizeArtifact", { ...ids, name, size: String(tar.length) });
+const done = await call("FinalizeArtifact", { name, size: String(tar.length) });
 if (done.status !== 200) {
   console.log(`::error::Failed to FinalizeArtifact: ${done.body.msg}`);
   process.exit(1);

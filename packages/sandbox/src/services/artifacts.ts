@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { RuntimeGrant, RuntimeTokens } from "../runner/runtime-tokens.ts";
-import type { ServiceReply } from "./cache.ts";
+import { bytes, type ServiceReply } from "./reply.ts";
 
 const TWIRP = "/twirp/github.actions.results.api.v1.ArtifactService/";
 const BLOB = "/_apis/results/blob/";
@@ -16,12 +16,6 @@ interface Artifact {
   size: number;
   createdAt: string;
   key: string;
-}
-
-async function bytes(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
 }
 
 const twirpError = (status: number, code: string, msg: string): ServiceReply => ({

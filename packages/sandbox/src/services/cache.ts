@@ -1,12 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { cacheAllows, type RuntimeTokens } from "../runner/runtime-tokens.ts";
-
-export interface ServiceReply {
-  status: number;
-  body?: unknown;
-  raw?: Buffer;
-  headers?: Record<string, string>;
-}
+import { bytes, type ServiceReply } from "./reply.ts";
 
 interface Entry {
   id: number;
@@ -15,12 +9,6 @@ interface Entry {
   version: string;
   parts: Array<{ start: number; data: Buffer }>;
   done: boolean;
-}
-
-async function bytes(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c));
-  return Buffer.concat(chunks);
 }
 
 const PREFIX = "/_apis/artifactcache/";
