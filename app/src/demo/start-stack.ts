@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createSandbox, type Sandbox } from "@loopx/sandbox";
+import { createSandbox, giveToRunner, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
@@ -215,9 +215,15 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     sandbox.runner.vars = { LOOPX_API_URL: appUrl, ...vars };
     sandbox.runner.secrets = secrets;
     if (opts.harness === "shell") {
-      const script = join(workDir, "shell-agent.sh");
+      // The agent job runs as the runner user: the script sits in a directory of its own,
+      // which the runner may reach (the work dir only lets it pass through).
+      chmodSync(workDir, 0o711);
+      const dir = join(workDir, "agent");
+      mkdirSync(dir, { recursive: true });
+      const script = join(dir, "shell-agent.sh");
       writeFileSync(script, shellAgentScript());
       chmodSync(script, 0o755);
+      giveToRunner(dir);
       sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash ${script}`;
     }
     sandbox.install(appRecord.id, DEMO_REPO.owner, [DEMO_REPO.fullName]);
