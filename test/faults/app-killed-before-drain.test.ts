@@ -42,6 +42,8 @@ describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox dra
       APP_ID: String(app.id),
       PRIVATE_KEY: privateKey.trim().replaceAll("\n", "\\n"),
       WEBHOOK_SECRET: secret,
+      // The deployment's URL: the OIDC audience its tick API accepts.
+      LOOPX_PUBLIC_URL: "https://loopx.example.com",
       DATABASE_URL: db.url,
       GITHUB_API_URL: sandbox.gheUrl,
       GITHUB_SERVER_URL: sandbox.url,

@@ -3,7 +3,7 @@
  * OIDC issuer mints the Actions tokens), on a store the test chooses. The tick API is
  * composed in front of the app's handler exactly as the lead wires it in production.
  */
-import { createServer, type Server } from "node:http";
+
 import { addTodo, type GoalState } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
@@ -18,8 +18,7 @@ import {
 } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "./app-harness.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
-
-export const AUDIENCE = "loopx-test";
+import { listenFirst } from "./listen-first.ts";
 
 export interface TickHarness {
   sandbox: Sandbox;
@@ -49,7 +48,7 @@ export interface TickHarness {
 const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 export async function startTickHarness(
-  opts: { store?: Store; api?: TickApiOptions; log?: Logger } = {},
+  opts: { store?: Store; api?: Partial<TickApiOptions>; log?: Logger } = {},
 ): Promise<TickHarness> {
   const secret = "tick-harness-secret";
   const sandbox = await createSandbox({ webhookSecret: secret });
@@ -74,6 +73,7 @@ export async function startTickHarness(
     Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
     logLevel: "warn",
   });
+  const { server, url: base, serve } = await listenFirst();
   const app = await createLoopxApp({
     probot,
     store,
@@ -81,16 +81,12 @@ export async function startTickHarness(
     log: opts.log ?? quietLog,
     tickApi: {
       issuer: sandbox.url,
-      audience: AUDIENCE,
+      audience: base,
       now: () => new Date(sandbox.clock.now()),
       ...opts.api,
     },
   });
-  const server: Server = createServer((req, res) => void app.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the app server has no port");
-  const base = `http://127.0.0.1:${address.port}`;
+  serve(app.handle);
   sandbox.setWebhookUrl(`${base}${WEBHOOK_PATH}`);
   sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
 
@@ -151,7 +147,7 @@ export async function startTickHarness(
     token(runId, claims = {}, tokenOpts = {}) {
       const workflowRef = `${fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
       return sandbox.oidc.mintIdToken({
-        audience: tokenOpts.audience ?? AUDIENCE,
+        audience: tokenOpts.audience ?? base,
         ...(tokenOpts.ttlSeconds !== undefined ? { ttlSeconds: tokenOpts.ttlSeconds } : {}),
         claims: {
           repository: fullName,

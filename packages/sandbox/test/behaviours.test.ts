@@ -1,6 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSandbox } from "../src/index.ts";
+import { createSandbox, takeUnsupported } from "../src/index.ts";
 import { client, o, setup } from "./helpers.ts";
 
 type T = Awaited<ReturnType<typeof setup>>;
@@ -52,6 +52,8 @@ describe("sandbox behaviours", () => {
       expect.stringContaining("UNSUPPORTED ROUTE GET /repos/acme/widgets/deployments"),
     );
     expect(t.sandbox.unsupported().map((r) => r.path)).toEqual(["/repos/acme/widgets/deployments"]);
+    // The strict test setup fails any test making such a call; this one made it on purpose.
+    expect(takeUnsupported().map((r) => r.path)).toEqual(["/repos/acme/widgets/deployments"]);
     warn.mockRestore();
     expect(await status(anon.rest.apps.getAuthenticated())).toBe(401);
   });

@@ -207,6 +207,34 @@ describe("sandbox contract: @octokit/rest through every route", () => {
     await bot.rest.actions.listJobsForWorkflowRun({ ...o, run_id: runId });
     await bot.rest.actions.listWorkflowRunsForRepo(o);
     await bot.rest.actions.listWorkflowRuns({ ...o, workflow_id: "loopx.yml" });
+    // Queued runs (the runner off) to cancel, force-cancel, and approve (refused: not a fork's).
+    sandbox.runner.enabled = false;
+    const queue = async () =>
+      (
+        (
+          await bot.request(
+            "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+            { ...o, workflow_id: "loopx.yml", ref: "main", return_run_details: true },
+          )
+        ).data as { workflow_run_id: number }
+      ).workflow_run_id;
+    const toCancel = await queue();
+    await bot.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel", {
+      ...o,
+      run_id: toCancel,
+    });
+    const toForce = await queue();
+    await bot.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/force-cancel", {
+      ...o,
+      run_id: toForce,
+    });
+    await expect(
+      bot.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/approve", {
+        ...o,
+        run_id: toForce,
+      }),
+    ).rejects.toMatchObject({ status: 403 });
+    sandbox.runner.enabled = true;
     await sandbox.settle();
     const deliveries = (await appOctokit.rest.apps.listWebhookDeliveries({ per_page: 5 })).data;
     const first = deliveries[0];
