@@ -165,6 +165,6 @@ describe.skipIf(!serverUrl)(
         expect(parseChecklist(body(issue)).find((i) => i.todo === tick.todo)?.checked).toBe(true);
       }
       expect(state.goal.status).toBe("done");
-    }, 240_000);
+    }, 420_000);
   },
 );

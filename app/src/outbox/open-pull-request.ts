@@ -22,6 +22,11 @@ export async function openPullRequest(
   const tracked = state.pullRequests.find((p) => p.headRef === effect.branch && p.todo !== null);
   const todo = state.todos.find((t) => t.key === (tracked?.todo ?? effect.todo));
   if (!todo || state.goal.status === "done" || state.goal.status === "stopped") return;
+  if (!tracked && (todo.status === "done" || todo.status === "dropped")) {
+    // Settled before its branch had a PR: a PR now would only make it not done again.
+    deps.log.info(`${todo.key} is ${todo.status}; ${effect.branch} gets no pull request.`);
+    return;
+  }
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const bot = await port.botLogin();
   const open = await port.findPullsByHead(repo, effect.branch);

@@ -7,10 +7,13 @@ import {
   AWAITING_PULL_REQUEST,
   applyTickResult,
   claimTodo,
+  completeTodoByHuman,
   decide,
+  linkSubIssue,
   observePullRequest,
   recordPushRefused,
   requestPullRequest,
+  settleTodoFromSubIssue,
   trackPullRequest,
 } from "../src/index.ts";
 import type { GoalState } from "../src/schemas/state.ts";
@@ -161,6 +164,105 @@ describe("a completion with commits waits for its pull request", () => {
     ).state;
     expect(r.todos.find((t) => t.key === "T2")?.status).toBe("done");
     expect(r.goal.status).toBe("active");
+  });
+
+  it("a later slice finishing a todo whose PR is already open waits for that PR, too", () => {
+    // T1's first slice pushed (progress): its PR is open, T1 still runs.
+    const first = result({ commits: [{ sha: HEAD, message: "Start the parser fix" }] });
+    const claimed = expectOk(claimTodo(state({ todos: [todo("T1")] }), claimInput(1), ctx())).state;
+    const progressed = expectOk(
+      applyTickResult(claimed, { ...lease1, result: first }, ctx(at(minutes(5)))),
+    ).state;
+    const open = linked(progressed);
+    expect(open.todos[0]?.status).toBe("ready");
+    const second = claimInput(2);
+    const again = expectOk(claimTodo(open, second, ctx(at(minutes(8))))).state;
+    for (const commits of [[{ sha: "c".repeat(40), message: "Finish it" }], []]) {
+      const r = expectOk(
+        applyTickResult(
+          again,
+          {
+            tickId: second.tickId,
+            leaseToken: second.leaseToken,
+            result: result({
+              outcome: "completed",
+              commits,
+              continuation: { kind: "goal_active" },
+            }),
+          },
+          ctx(at(minutes(9))),
+        ),
+      ).state;
+      expect(r.todos[0]).toMatchObject({ status: "blocked", blockedReason: AWAITING_PULL_REQUEST });
+      expect(r.todos[0]?.completion).toBeNull();
+    }
+  });
+
+  it("a writer's tick of a todo whose PR is open waits for the merge; a second tick is refused", () => {
+    const s = linked(finishedWithCommit());
+    const reopened = { ...s, todos: s.todos.map((t) => ({ ...t, status: "ready" as const })) };
+    const ticked = expectOk(
+      completeTodoByHuman(reopened, { todo: "T1" }, ctx(at(minutes(8)), WRITER)),
+    );
+    expect(ticked.state.todos[0]).toMatchObject({
+      status: "blocked",
+      blockedReason: AWAITING_PULL_REQUEST,
+      completion: null,
+    });
+    expect(ticked.events.map((e) => e.type)).toContain("todo.awaiting_pull_request");
+    expect(ticked.events.map((e) => e.type)).not.toContain("todo.completed");
+    const twice = completeTodoByHuman(ticked.state, { todo: "T1" }, ctx(at(minutes(9)), WRITER));
+    expect(expectRefused(twice)).toMatchObject({ code: "duplicate" });
+    expect(expectRefused(twice).message).toContain("#7");
+  });
+
+  it("a sub-issue closed while the todo's PR is open: waits; the merge completes it", () => {
+    const s = linked(finishedWithCommit());
+    const withSub = expectOk(
+      linkSubIssue(s, { todo: "T1", id: 900, number: 90 }, ctx(at(minutes(8)), APP)),
+    ).state;
+    const closed = expectOk(
+      settleTodoFromSubIssue(
+        withSub,
+        { todo: "T1", outcome: "completed" },
+        ctx(at(minutes(9)), WRITER),
+      ),
+    ).state;
+    expect(closed.todos[0]?.status).toBe("blocked");
+    const merged = expectOk(
+      observePullRequest(
+        closed,
+        { number: 7, state: "merged", headSha: HEAD, mergeCommitSha: MERGE },
+        ctx(at(minutes(30)), APP, { newId: idFactory(9) }),
+      ),
+    );
+    expect(merged.state.todos[0]?.status).toBe("done");
+    expect(merged.state.goal.status).toBe("done");
+  });
+
+  it("commits pushed after a writer ticked the todo open no PR (it would undo the tick)", () => {
+    const claimed = expectOk(claimTodo(state({ todos: [todo("T1")] }), claimInput(1), ctx())).state;
+    const ticked = expectOk(
+      completeTodoByHuman(claimed, { todo: "T1" }, ctx(at(minutes(2)), WRITER)),
+    ).state;
+    const late = result({ commits: [{ sha: HEAD, message: "Late work" }] });
+    const reported = expectOk(
+      applyTickResult(ticked, { ...lease1, result: late }, ctx(at(minutes(5)))),
+    ).state;
+    expect(reported.todos[0]?.status).toBe("done");
+    const branch = `loopx/${reported.goal.issue.number}-T1`;
+    const asked = requestPullRequest(
+      reported,
+      { todo: "T1", branch, headSha: HEAD },
+      ctx(at(minutes(6)), APP),
+    );
+    expect(expectRefused(asked)).toMatchObject({ code: "invalid_state" });
+    const tracked = trackPullRequest(
+      reported,
+      { number: 7, todo: "T1", headRef: branch, headSha: HEAD },
+      ctx(at(minutes(7)), APP),
+    );
+    expect(expectRefused(tracked).code).toBe("invalid_state");
   });
 
   it("a completion without commits is done at once", () => {
