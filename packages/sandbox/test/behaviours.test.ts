@@ -161,6 +161,47 @@ describe("sandbox behaviours", () => {
     expect(pr.requested_reviewers?.map((u) => u.login)).toEqual(["alice"]);
   });
 
+  it("a PR whose head brings the base nothing is 422 No commits between, and nothing is opened", async () => {
+    t = await setup();
+    const { bot, bob, sandbox } = t;
+    const noCommits = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: { status: number; response: { data: { errors?: { message?: string }[] } } }) => [
+          e.status,
+          e.response.data.errors?.map((x) => x.message),
+        ],
+      );
+    // A branch whose PR merged, after main moved on: its head is in main, nothing to pull.
+    sandbox.push("acme/widgets", "feat", { "feat.txt": "feat" });
+    const first = (await bot.rest.pulls.create({ ...o, title: "x", head: "feat", base: "main" }))
+      .data;
+    await bot.rest.pulls.merge({ ...o, pull_number: first.number });
+    sandbox.push("acme/widgets", "main", { "later.txt": "main moved on" });
+    const again = (head: string) => bot.rest.pulls.create({ ...o, title: "x", head, base: "main" });
+    expect(await noCommits(again("feat"))).toEqual([422, ["No commits between main and feat"]]);
+    expect(await noCommits(again("main"))).toEqual([422, ["No commits between main and main"]]);
+    // A fork's branch named with its owner: GitHub names the base with its owner too.
+    const fork = (await bob.rest.repos.createFork(o)).data;
+    await sandbox.settle();
+    expect(
+      await noCommits(bob.rest.pulls.create({ ...o, title: "x", head: "bob:main", base: "main" })),
+    ).toEqual([422, ["No commits between acme:main and bob:main"]]);
+    sandbox.push(fork.full_name, "main", { "mine.txt": "bob's" }, "bob");
+    const opened = await bob.rest.pulls.create({
+      ...o,
+      title: "x",
+      head: "bob:main",
+      base: "main",
+    });
+    expect(opened.status).toBe(201);
+    const listed = (await bot.rest.pulls.list({ ...o, state: "all" })).data;
+    expect(listed.map((p) => [p.number, p.head.label])).toEqual([
+      [opened.data.number, "bob:main"],
+      [first.number, "acme:feat"],
+    ]);
+  });
+
   it("sub-issues: numeric id only, 100 per parent, last writer wins on issue PATCH", async () => {
     t = await setup({ secondaryLimits: false });
     const { bot } = t;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { actor, requireRepoAccess, startsWorkflows, viaApp } from "../auth.ts";
-import { HttpError, validationFailed } from "../http-error.ts";
+import { customValidationFailed, HttpError, validationFailed } from "../http-error.ts";
 import { renderPull } from "../render/pulls.ts";
 import type { Route, RouteRequest } from "../router.ts";
 import { checkBody, closeIssue, newIssue, reopenIssue } from "../state/issue-ops.ts";
@@ -9,6 +9,7 @@ import {
   codeOwners,
   computeMergeable,
   fetchForkHead,
+  hasCommitsAhead,
 } from "../state/pull-ops.ts";
 import type { Issue, Pull, Repo, User } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
@@ -98,16 +99,21 @@ export function pullRoutes(ctx: RouteContext): Route[] {
           const open = store.issueByNumber(p.repoId, p.number).state === "open";
           const sameHead = p.headRepoId === headRepo.id && p.headRef === headRef;
           if (p.repoId === repo.id && open && sameHead && p.baseRef === body.base) {
-            throw new HttpError(422, "Validation Failed", {
-              errors: [
-                {
-                  resource: "PullRequest",
-                  code: "custom",
-                  message: `A pull request already exists for ${store.user(headRepo.ownerId).login}:${headRef}.`,
-                },
-              ],
-            });
+            throw customValidationFailed(
+              "PullRequest",
+              `A pull request already exists for ${store.user(headRepo.ownerId).login}:${headRef}.`,
+            );
           }
+        }
+        if (!hasCommitsAhead(store, headRepo, headSha, baseSha)) {
+          // GitHub names the base as the head was named: `owner:` only for a qualified head.
+          const base = body.head.includes(":")
+            ? `${store.user(repo.ownerId).login}:${body.base}`
+            : body.base;
+          throw customValidationFailed(
+            "PullRequest",
+            `No commits between ${base} and ${body.head}`,
+          );
         }
         const sender = actor(req.principal);
         const issue = newIssue(ctx, repo, {

@@ -28,6 +28,15 @@ export function fetchForkHead(store: Store, pull: Pull): void {
     ]);
 }
 
+/**
+ * Whether a PR from `headSha` would bring the base anything: GitHub refuses one whose head is
+ * already in the base (no commits between them). A fork's head is judged in the fork, against
+ * the base commits it has.
+ */
+export function hasCommitsAhead(store: Store, headRepo: Repo, headSha: string, baseSha: string) {
+  return headSha !== baseSha && !store.git(headRepo).isAncestor(headSha, baseSha);
+}
+
 /** Paths the PR changes (git's three-dot diff, as GitHub shows it). */
 export function changedPaths(store: Store, repo: Repo, pull: Pull): string[] {
   return store.git(repo).changedPaths(pull.baseSha, pull.headSha);
