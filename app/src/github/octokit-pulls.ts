@@ -46,6 +46,21 @@ const PullResponse = z.object({
     .optional(),
 });
 
+/** GitHub's 422 for a head already in its base; its other 422s are not this. */
+const ValidationFailed = z.object({
+  status: z.literal(422),
+  response: z.object({
+    data: z.object({ errors: z.array(z.object({ message: z.string().optional() })) }),
+  }),
+});
+
+function noCommitsBetween(error: unknown): string | null {
+  const parsed = ValidationFailed.safeParse(error);
+  if (!parsed.success) return null;
+  const messages = parsed.data.response.data.errors.map((e) => e.message ?? "");
+  return messages.find((m) => m.startsWith("No commits between ")) ?? null;
+}
+
 export function toPullSnapshot(raw: unknown): PullSnapshot {
   const p = PullResponse.parse(raw);
   return {
@@ -151,8 +166,14 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
 
     createPull: (repo, pull) =>
       call(`opening a pull request from ${pull.head} in ${where(repo)}`, async () => {
-        const { data } = await octokit.rest.pulls.create({ ...repo, ...pull });
-        return toPullSnapshot(data);
+        try {
+          const { data } = await octokit.rest.pulls.create({ ...repo, ...pull });
+          return toPullSnapshot(data);
+        } catch (error) {
+          const message = noCommitsBetween(error);
+          if (message === null) throw error;
+          return { nothingToPull: true as const, message };
+        }
       }),
 
     updatePull: (repo, number, patch) =>

@@ -1,4 +1,4 @@
-import { type Effect, type GoalState, trackPullRequest } from "@loopx/core";
+import { type Effect, type GoalState, recordBranchInBase, trackPullRequest } from "@loopx/core";
 import { type GitHubPort, renderPrHandoff, renderPullBody, renderPullTitle } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
 import { routeReviewers } from "./route-reviewers.ts";
@@ -10,7 +10,8 @@ type OpenPull = Extract<Effect, { kind: "open_pull_request" }>;
  * the repository's CI runs on it), or — when the app already has one open for that head —
  * updated in place; never a second one. Then the goal tracks it (trackPullRequest), so the
  * status comment lists it and the PR monitor follows it. A PR someone else opened on a LoopX
- * branch is not adopted: it joins only through `/loopx link` by a writer.
+ * branch is not adopted: it joins only through `/loopx link` by a writer. GitHub refusing the
+ * PR because the branch is already in the base ends the write: the todo is settled from it.
  */
 export async function openPullRequest(
   deps: AppDeps,
@@ -44,7 +45,9 @@ export async function openPullRequest(
     return;
   } else {
     const base = await port.defaultBranch(repo);
-    pull = await port.createPull(repo, { title, head: effect.branch, base, body });
+    const made = await port.createPull(repo, { title, head: effect.branch, base, body });
+    if ("nothingToPull" in made) return recordInBase(deps, state, todo.key, effect, base);
+    pull = made;
     created = true;
   }
   const recorded = await deps.store.apply(state.goal.id, (s, now) =>
@@ -67,4 +70,25 @@ export async function openPullRequest(
     );
   }
   if (created) await routeReviewers(port, repo, latest, pull);
+}
+
+/**
+ * GitHub refused the PR because the branch's head is already in the base: not a write to
+ * retry but what became of the work. The todo waiting for that PR is done with it.
+ */
+async function recordInBase(
+  deps: AppDeps,
+  state: GoalState,
+  todo: string,
+  effect: OpenPull,
+  base: string,
+): Promise<void> {
+  const input = { todo, branch: effect.branch, headSha: effect.headSha, base };
+  const recorded = await deps.store.apply(state.goal.id, (s, now) =>
+    recordBranchInBase(s, input, { actor: { kind: "app" }, now, newId: deps.newId }),
+  );
+  const outcome = recorded.ok ? "recorded" : recorded.refusal.message;
+  deps.log.info(
+    `${effect.branch} at ${effect.headSha.slice(0, 7)} is already in ${base}: ${outcome}`,
+  );
 }

@@ -11,6 +11,7 @@ import {
   decide,
   linkSubIssue,
   observePullRequest,
+  recordBranchInBase,
   recordPushRefused,
   requestPullRequest,
   settleTodoFromSubIssue,
@@ -263,6 +264,33 @@ describe("a completion with commits waits for its pull request", () => {
       ctx(at(minutes(7)), APP),
     );
     expect(expectRefused(tracked).code).toBe("invalid_state");
+  });
+
+  it("GitHub seeing the branch already in main completes the waiting todo with that head", () => {
+    const s = finishedWithCommit();
+    const branch = `loopx/${s.goal.issue.number}-T1`;
+    const input = { todo: "T1", branch, headSha: HEAD, base: "main" };
+    expect(expectRefused(recordBranchInBase(s, input, ctx(at(minutes(6)), WRITER))).code).toBe(
+      "not_authorized",
+    );
+    const r = expectOk(
+      recordBranchInBase(s, input, ctx(at(minutes(6)), APP, { newId: idFactory(8) })),
+    );
+    const t1 = r.state.todos[0];
+    expect(t1?.status).toBe("done");
+    const proof = r.state.evidence.filter((e) => t1?.completion?.evidenceIds.includes(e.id));
+    expect(proof.map((e) => [e.kind, e.sha])).toEqual([["commit", HEAD]]);
+    expect(t1?.completion?.continuation.kind).toBe("no_followup");
+    expect(r.state.goal.status).toBe("done");
+    expect(expectRefused(recordBranchInBase(r.state, input, ctx(at(minutes(7)), APP))).code).toBe(
+      "goal_inactive",
+    );
+    // While the todo's own PR is open, only that PR's merge completes it.
+    const open = expectOk(recordBranchInBase(linked(s), input, ctx(at(minutes(8)), APP))).state;
+    expect(open.todos[0]?.status).toBe("blocked");
+    expect(expectRefused(recordBranchInBase(open, input, ctx(at(minutes(9)), APP))).code).toBe(
+      "duplicate",
+    );
   });
 
   it("a completion without commits is done at once", () => {

@@ -20,6 +20,17 @@ export interface Completion {
   subIssueClosed?: boolean;
 }
 
+/**
+ * How work goes on once `delivered` reached the default branch: other open todos keep the
+ * goal active; with none left, nothing follows (`why` says what delivered them).
+ */
+export function continuationAfter(d: Draft, delivered: Set<string>, why: string): Continuation {
+  const rest = d.state.todos.filter(
+    (t) => !delivered.has(t.key) && t.status !== "done" && t.status !== "dropped",
+  );
+  return rest.length > 0 ? { kind: "goal_active" } : { kind: "no_followup", reason: why };
+}
+
 /** LoopX's open pull request for this todo's own work, if there is one. */
 export function openPullRequestOf(state: GoalState, todo: Todo) {
   return state.pullRequests.find((p) => p.todo === todo.key && p.state === "open") ?? null;
