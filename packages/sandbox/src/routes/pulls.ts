@@ -10,6 +10,7 @@ import {
   computeMergeable,
   fetchForkHead,
   hasCommitsAhead,
+  reopenableHead,
 } from "../state/pull-ops.ts";
 import type { Issue, Pull, Repo, User } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
@@ -189,6 +190,10 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         );
         const body = parseBody(updatePull, req.body);
         checkBody(body.body, "PullRequest");
+        // A merged PR stays merged; a closed one follows its branch again, if it still can.
+        const reopen = body.state === "open" && issue.state === "closed";
+        const reopenHead = reopen && !pull.merged ? reopenableHead(store, pull) : null;
+        if (reopen && reopenHead === null) throw validationFailed("PullRequest", "state");
         const changes: Record<string, unknown> = {};
         if (body.title !== undefined && body.title !== issue.title) {
           changes.title = { from: issue.title };
@@ -212,7 +217,12 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         issue.updatedAt = clock.now();
         if (Object.keys(changes).length > 0) announce(pull, "edited", sender, { changes });
         if (body.state === "closed") closeIssue(ctx, issue, sender);
-        if (body.state === "open") reopenIssue(ctx, issue, sender);
+        if (reopenHead !== null) {
+          if (reopenHead !== pull.headSha)
+            Object.assign(pull, { headSha: reopenHead, mergeable: null });
+          reopenIssue(ctx, issue, sender);
+          if (startsWorkflows(req.principal)) ctx.triggers?.pullRequest(pull, "reopened", sender);
+        }
         return ok(renderPull(render, pull));
       },
     },

@@ -37,6 +37,18 @@ export function hasCommitsAhead(store: Store, headRepo: Repo, headSha: string, b
   return headSha !== baseSha && !store.git(headRepo).isAncestor(headSha, baseSha);
 }
 
+/**
+ * The head a closed PR would have if reopened: its branch's tip, when the branch still exists
+ * and only moved forward from the PR's head (a deleted or rewritten branch cannot be reopened).
+ */
+export function reopenableHead(store: Store, pull: Pull): string | null {
+  const headRepo = store.repo(pull.headRepoId);
+  const tip = headRepo.branches.get(pull.headRef);
+  if (!tip) return null;
+  const git = store.git(headRepo);
+  return tip === pull.headSha || git.isAncestor(pull.headSha, tip) ? tip : null;
+}
+
 /** Paths the PR changes (git's three-dot diff, as GitHub shows it). */
 export function changedPaths(store: Store, repo: Repo, pull: Pull): string[] {
   return store.git(repo).changedPaths(pull.baseSha, pull.headSha);
