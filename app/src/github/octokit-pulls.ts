@@ -28,6 +28,8 @@ const PullResponse = z.object({
   number: z.number(),
   state: z.enum(["open", "closed"]),
   merged: z.boolean().nullable().optional(),
+  /** Lists carry no `merged`, only when it merged. */
+  merged_at: z.string().nullable().optional(),
   draft: z.boolean().nullable().optional(),
   mergeable: z.boolean().nullable().optional(),
   mergeable_state: z.string().nullable().optional(),
@@ -69,7 +71,7 @@ export function toPullSnapshot(raw: unknown): PullSnapshot {
     headRef: p.head.ref,
     baseRef: p.base.ref,
     state: p.state,
-    merged: p.merged ?? false,
+    merged: p.merged ?? (p.merged_at !== null && p.merged_at !== undefined),
     author: p.user?.login ?? "ghost",
     requestedReviewers: (p.requested_reviewers ?? []).map((r) => r.login),
     headRepo: p.head.repo?.full_name ?? null,
@@ -153,8 +155,10 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
       call(`listing ${where(repo)}'s pull requests from ${branch}`, async () => {
         const { data } = await octokit.rest.pulls.list({
           ...repo,
-          state: "open",
+          state: "all",
           head: `${repo.owner}:${branch}`,
+          sort: "created",
+          direction: "desc",
           per_page: 100,
         });
         const full = where(repo).toLowerCase();

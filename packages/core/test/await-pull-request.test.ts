@@ -293,6 +293,88 @@ describe("a completion with commits waits for its pull request", () => {
     );
   });
 
+  it("new work after its PR closed unmerged waits for the PR the App reopens, which is followed again", () => {
+    const s = linked(finishedWithCommit());
+    const closed = expectOk(
+      observePullRequest(
+        s,
+        { number: 7, state: "closed", headSha: HEAD },
+        ctx(at(minutes(30)), APP),
+      ),
+    ).state;
+    expect(closed.pullRequests[0]?.monitor.watching).toBe(false);
+    const second = claimInput(2);
+    // The replan kept T1 (the close asked for one): its next slice works on the same branch.
+    const replanned = { ...closed, goal: { ...closed.goal, replanRequested: false } };
+    const again = expectOk(claimTodo(replanned, second, ctx(at(minutes(31))))).state;
+    const NEW = "d".repeat(40);
+    const finished = expectOk(
+      applyTickResult(
+        again,
+        {
+          tickId: second.tickId,
+          leaseToken: second.leaseToken,
+          result: result({
+            outcome: "completed",
+            commits: [{ sha: NEW, message: "Try again" }],
+            continuation: { kind: "no_followup", reason: "fixed" },
+          }),
+        },
+        ctx(at(minutes(35)), APP, { newId: idFactory(3) }),
+      ),
+    ).state;
+    expect(finished.todos[0]).toMatchObject({
+      status: "blocked",
+      blockedReason: AWAITING_PULL_REQUEST,
+    });
+    const branch = `loopx/${s.goal.issue.number}-T1`;
+    const asked = requestPullRequest(
+      finished,
+      { todo: "T1", branch, headSha: NEW },
+      ctx(at(minutes(36)), APP),
+    );
+    expect(expectOk(asked).effects.map((e) => e.kind)).toContain("open_pull_request");
+    const reopened = expectOk(
+      trackPullRequest(
+        expectOk(asked).state,
+        { number: 7, todo: "T1", headRef: branch, headSha: NEW },
+        ctx(at(minutes(37)), APP),
+      ),
+    ).state;
+    expect(reopened.pullRequests).toHaveLength(1);
+    expect(reopened.pullRequests[0]).toMatchObject({ state: "open", headSha: NEW });
+    expect(reopened.pullRequests[0]?.monitor.watching).toBe(true);
+    expect(reopened.pullRequests[0]?.monitor.fingerprints).not.toContain("pr:7:closed");
+    // Closed again: the kernel acts on it again.
+    const again2 = expectOk(
+      observePullRequest(
+        reopened,
+        { number: 7, state: "closed", headSha: NEW },
+        ctx(at(minutes(40)), APP),
+      ),
+    ).state;
+    expect(again2.todos[0]?.status).toBe("ready");
+  });
+
+  it("a merged PR never carries new work: tracking it again is refused", () => {
+    const s = linked(finishedWithCommit());
+    const merged = expectOk(
+      observePullRequest(
+        s,
+        { number: 7, state: "merged", headSha: HEAD, mergeCommitSha: MERGE },
+        ctx(at(minutes(30)), APP, { newId: idFactory(9) }),
+      ),
+    ).state;
+    const branch = `loopx/${s.goal.issue.number}-T1`;
+    const input = { number: 7, todo: "T1", headRef: branch, headSha: "d".repeat(40) };
+    const refused = trackPullRequest(
+      { ...merged, goal: { ...merged.goal, status: "active" } },
+      input,
+      ctx(at(minutes(31)), APP),
+    );
+    expect(expectRefused(refused).code).toBe("invalid_state");
+  });
+
   it("a completion without commits is done at once", () => {
     const s = state({ todos: [todo("T1")] });
     const claimed = expectOk(claimTodo(s, claimInput(1), ctx())).state;

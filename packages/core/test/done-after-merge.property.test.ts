@@ -145,7 +145,8 @@ function step(w: World, c: Cmd): void {
       break;
     }
     case "push": {
-      // The report job pushed the last tick's branch; the App opens or updates its PR.
+      // The report job pushed the last tick's branch; the App updates its open PR, reopens
+      // one a person closed, or opens a new one after a merge (openPullRequest's choices).
       const head = last ? w.heads.get(last.id) : undefined;
       if (!last || head === undefined) return;
       const branch = todoBranch(w.s, last.todo);
@@ -153,14 +154,13 @@ function step(w: World, c: Cmd): void {
       if (!asked.ok) return;
       w.s = asked.state;
       check(w);
-      const mine = w.s.pullRequests.find(
-        (p) => p.headRef === branch && p.todo !== null && p.state === "open",
-      );
+      const mine = w.s.pullRequests.filter((p) => p.headRef === branch && p.todo !== null).at(-1);
+      const reuse = mine && mine.state !== "merged" ? mine : null;
       r = trackPullRequest(
         w.s,
         {
-          number: mine?.number ?? w.s.pullRequests.length + 1,
-          todo: mine?.todo ?? last.todo,
+          number: reuse?.number ?? w.s.pullRequests.length + 1,
+          todo: reuse?.todo ?? last.todo,
           headRef: branch,
           headSha: head,
         },

@@ -51,12 +51,13 @@ export function requestPullRequest(
   if (isRefused(d)) return d;
   const todo = d.state.todos.find((t) => t.key === parsed.todo);
   if (!todo) return refuse("not_found", `There is no todo ${parsed.todo} on this goal.`);
-  // LoopX's own PR of the branch; a linked PR of the same name (a fork's) is not it.
-  const tracked = d.state.pullRequests.find((p) => p.headRef === parsed.branch && p.todo !== null);
-  if (tracked && tracked.state !== "open") {
-    return refuse("invalid_state", `#${tracked.number} of ${parsed.branch} is ${tracked.state}.`);
-  }
-  if (!tracked) {
+  // LoopX's own open PR of the branch; a linked PR of the same name (a fork's) is not it. A
+  // merged or closed one does not stop new work: the App reconciles with GitHub before it
+  // opens anything (it reopens a closed PR, and never opens a second PR for merged work).
+  const open = d.state.pullRequests.some(
+    (p) => p.headRef === parsed.branch && p.todo !== null && p.state === "open",
+  );
+  if (!open) {
     const settled = settledWithoutPullRequest(todo);
     if (settled) return settled;
   }
@@ -82,7 +83,8 @@ export type TrackPullRequestInput = z.input<typeof TrackPullRequestInput>;
 
 /**
  * Records the PR the app opened (or found open) for a todo's branch: the goal watches it and
- * the status comment lists it. Tracking it again only moves its head.
+ * the status comment lists it. Tracking it again only moves its head; a closed one the App
+ * reopened for new work is followed again.
  */
 export function trackPullRequest(
   state: GoalState,
@@ -99,7 +101,19 @@ export function trackPullRequest(
   const todo = d.state.todos.find((t) => t.key === parsed.todo);
   const settled = !known && todo ? settledWithoutPullRequest(todo) : null;
   if (settled) return settled;
-  if (known) {
+  if (known?.state === "merged") {
+    return refuse("invalid_state", `#${known.number} is merged; it cannot carry new work.`);
+  }
+  if (known?.state === "closed") {
+    // The App reopened its own PR for new work on the branch: the goal follows it again.
+    known.state = "open";
+    known.headSha = parsed.headSha;
+    known.monitor.watching = true;
+    known.monitor.fingerprints = known.monitor.fingerprints.filter(
+      (f) => f !== `pr:${known.number}:closed`,
+    );
+    emit(d, "pull_request.linked", { pr: known.number, headSha: parsed.headSha, reopened: true });
+  } else if (known) {
     // A repair or review todo pushes the PR's branch: the PR still serves its first todo.
     if (known.headSha === parsed.headSha) {
       return refuse("duplicate", `#${parsed.number} is already tracked at this head.`);
