@@ -7,7 +7,7 @@ import { TICK_WORKFLOW } from "../support/app-harness.ts";
 import { freshDatabase } from "../support/databases.ts";
 import { playTick, type TickClient } from "../support/pr-ticks.ts";
 import { mintTickToken, postJson } from "../support/tick-api-harness.ts";
-import { type AppProcess, startAppProcess } from "./support/app-process.ts";
+import { type AppProcess, appProcessEnv, startAppProcess } from "./support/app-process.ts";
 
 const serverUrl = inject("pgUrl");
 const AUDIENCE = "loopx-faults";
@@ -75,15 +75,15 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
     drop = db.drop;
     store = await openStore({ databaseUrl: db.url });
     env = {
-      APP_ID: String(appRecord.id),
-      PRIVATE_KEY: privateKey.trim().replaceAll("\n", "\\n"),
-      WEBHOOK_SECRET: secret,
-      DATABASE_URL: db.url,
-      GITHUB_API_URL: sandbox.gheUrl,
-      GITHUB_SERVER_URL: sandbox.url,
+      ...appProcessEnv({
+        sandbox,
+        appId: appRecord.id,
+        privateKey,
+        webhookSecret: secret,
+        databaseUrl: db.url,
+      }),
       LOOPX_OIDC_ISSUER: sandbox.url,
       LOOPX_OIDC_AUDIENCE: AUDIENCE,
-      LOOPX_POLL_INTERVAL_MS: "100",
     };
     await start();
     sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
@@ -197,5 +197,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
       await client().token(9990),
     );
     expect(next.body).toMatchObject({ run: true, todo: "T2" });
+    expect(await running().stop()).toBe(0);
+    app = null;
   }, 300_000);
 });

@@ -64,6 +64,33 @@ function linked(s: GoalState): GoalState {
   ).state;
 }
 
+/** GitHub says #7 merged as MERGE (or, below, closed unmerged). */
+function merged7(s: GoalState): GoalState {
+  const observed = { number: 7, state: "merged" as const, headSha: HEAD, mergeCommitSha: MERGE };
+  return expectOk(
+    observePullRequest(s, observed, ctx(at(minutes(30)), APP, { newId: idFactory(9) })),
+  ).state;
+}
+function closed7(s: GoalState, head = HEAD, when = minutes(30)): GoalState {
+  const observed = { number: 7, state: "closed" as const, headSha: head };
+  return expectOk(observePullRequest(s, observed, ctx(at(when), APP))).state;
+}
+
+/** Tick 502 claims T1 again and completes it with `commits`. */
+function completedAgain(s: GoalState, commits: { sha: string; message: string }[], when: number) {
+  const second = claimInput(2);
+  const claimed = expectOk(claimTodo(s, second, ctx(at(when)))).state;
+  const done = result({ outcome: "completed", commits, continuation: { kind: "goal_active" } });
+  const lease = { tickId: second.tickId, leaseToken: second.leaseToken };
+  return expectOk(
+    applyTickResult(
+      claimed,
+      { ...lease, result: done },
+      ctx(at(when + minutes(1)), APP, { newId: idFactory(3) }),
+    ),
+  ).state;
+}
+
 describe("a completion with commits waits for its pull request", () => {
   it("keeps the todo open and the goal active until the PR exists, so the push is accepted", () => {
     const s = finishedWithCommit();
@@ -84,13 +111,7 @@ describe("a completion with commits waits for its pull request", () => {
   it("the merge completes the todo with the merge commit as evidence, and the goal is done", () => {
     const s = linked(finishedWithCommit());
     expect(s.goal.status).toBe("active");
-    const merged = expectOk(
-      observePullRequest(
-        s,
-        { number: 7, state: "merged", headSha: HEAD, mergeCommitSha: MERGE },
-        ctx(at(minutes(30)), APP, { newId: idFactory(9) }),
-      ),
-    ).state;
+    const merged = merged7(s);
     const t1 = merged.todos.find((t) => t.key === "T1");
     expect(t1?.status).toBe("done");
     const evidence = merged.evidence.filter((e) => t1?.completion?.evidenceIds.includes(e.id));
@@ -100,13 +121,7 @@ describe("a completion with commits waits for its pull request", () => {
 
   it("a PR closed unmerged reopens the todo and requests a replan", () => {
     const s = linked(finishedWithCommit());
-    const closed = expectOk(
-      observePullRequest(
-        s,
-        { number: 7, state: "closed", headSha: HEAD },
-        ctx(at(minutes(30)), APP),
-      ),
-    ).state;
+    const closed = closed7(s);
     expect(closed.todos.find((t) => t.key === "T1")?.status).toBe("ready");
     expect(closed.goal.replanRequested).toBe(true);
     expect(closed.goal.status).toBe("active");
@@ -176,24 +191,8 @@ describe("a completion with commits waits for its pull request", () => {
     ).state;
     const open = linked(progressed);
     expect(open.todos[0]?.status).toBe("ready");
-    const second = claimInput(2);
-    const again = expectOk(claimTodo(open, second, ctx(at(minutes(8))))).state;
     for (const commits of [[{ sha: "c".repeat(40), message: "Finish it" }], []]) {
-      const r = expectOk(
-        applyTickResult(
-          again,
-          {
-            tickId: second.tickId,
-            leaseToken: second.leaseToken,
-            result: result({
-              outcome: "completed",
-              commits,
-              continuation: { kind: "goal_active" },
-            }),
-          },
-          ctx(at(minutes(9))),
-        ),
-      ).state;
+      const r = completedAgain(open, commits, minutes(8));
       expect(r.todos[0]).toMatchObject({ status: "blocked", blockedReason: AWAITING_PULL_REQUEST });
       expect(r.todos[0]?.completion).toBeNull();
     }
@@ -230,15 +229,9 @@ describe("a completion with commits waits for its pull request", () => {
       ),
     ).state;
     expect(closed.todos[0]?.status).toBe("blocked");
-    const merged = expectOk(
-      observePullRequest(
-        closed,
-        { number: 7, state: "merged", headSha: HEAD, mergeCommitSha: MERGE },
-        ctx(at(minutes(30)), APP, { newId: idFactory(9) }),
-      ),
-    );
-    expect(merged.state.todos[0]?.status).toBe("done");
-    expect(merged.state.goal.status).toBe("done");
+    const merged = merged7(closed);
+    expect(merged.todos[0]?.status).toBe("done");
+    expect(merged.goal.status).toBe("done");
   });
 
   it("commits pushed after a writer ticked the todo open no PR (it would undo the tick)", () => {
@@ -295,34 +288,12 @@ describe("a completion with commits waits for its pull request", () => {
 
   it("new work after its PR closed unmerged waits for the PR the App reopens, which is followed again", () => {
     const s = linked(finishedWithCommit());
-    const closed = expectOk(
-      observePullRequest(
-        s,
-        { number: 7, state: "closed", headSha: HEAD },
-        ctx(at(minutes(30)), APP),
-      ),
-    ).state;
+    const closed = closed7(s);
     expect(closed.pullRequests[0]?.monitor.watching).toBe(false);
-    const second = claimInput(2);
     // The replan kept T1 (the close asked for one): its next slice works on the same branch.
     const replanned = { ...closed, goal: { ...closed.goal, replanRequested: false } };
-    const again = expectOk(claimTodo(replanned, second, ctx(at(minutes(31))))).state;
     const NEW = "d".repeat(40);
-    const finished = expectOk(
-      applyTickResult(
-        again,
-        {
-          tickId: second.tickId,
-          leaseToken: second.leaseToken,
-          result: result({
-            outcome: "completed",
-            commits: [{ sha: NEW, message: "Try again" }],
-            continuation: { kind: "no_followup", reason: "fixed" },
-          }),
-        },
-        ctx(at(minutes(35)), APP, { newId: idFactory(3) }),
-      ),
-    ).state;
+    const finished = completedAgain(replanned, [{ sha: NEW, message: "Try again" }], minutes(31));
     expect(finished.todos[0]).toMatchObject({
       status: "blocked",
       blockedReason: AWAITING_PULL_REQUEST,
@@ -346,25 +317,13 @@ describe("a completion with commits waits for its pull request", () => {
     expect(reopened.pullRequests[0]?.monitor.watching).toBe(true);
     expect(reopened.pullRequests[0]?.monitor.fingerprints).not.toContain("pr:7:closed");
     // Closed again: the kernel acts on it again.
-    const again2 = expectOk(
-      observePullRequest(
-        reopened,
-        { number: 7, state: "closed", headSha: NEW },
-        ctx(at(minutes(40)), APP),
-      ),
-    ).state;
+    const again2 = closed7(reopened, NEW, minutes(40));
     expect(again2.todos[0]?.status).toBe("ready");
   });
 
   it("a merged PR never carries new work: tracking it again is refused", () => {
     const s = linked(finishedWithCommit());
-    const merged = expectOk(
-      observePullRequest(
-        s,
-        { number: 7, state: "merged", headSha: HEAD, mergeCommitSha: MERGE },
-        ctx(at(minutes(30)), APP, { newId: idFactory(9) }),
-      ),
-    ).state;
+    const merged = merged7(s);
     const branch = `loopx/${s.goal.issue.number}-T1`;
     const input = { number: 7, todo: "T1", headRef: branch, headSha: "d".repeat(40) };
     const refused = trackPullRequest(
