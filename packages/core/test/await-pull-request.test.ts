@@ -30,6 +30,7 @@ import {
   minutes,
   result,
   state,
+  T0,
   todo,
   WRITER,
 } from "./fixtures.ts";
@@ -199,6 +200,10 @@ describe("a completion with commits waits for its pull request", () => {
   });
 
   it("a writer's tick of a todo whose PR is open waits for the merge; a second tick is refused", () => {
+    // Waiting for a PR not opened yet: a tick does not stand in for the merge either.
+    const unopened = completeTodoByHuman(finishedWithCommit(), { todo: "T1" }, ctx(T0, WRITER));
+    expect(expectRefused(unopened)).toMatchObject({ code: "duplicate" });
+    expect(expectRefused(unopened).message).toContain("its pull request to merge");
     const s = linked(finishedWithCommit());
     const reopened = { ...s, todos: s.todos.map((t) => ({ ...t, status: "ready" as const })) };
     const ticked = expectOk(

@@ -11,8 +11,10 @@ import {
   applyTickResult,
   claimTodo,
   completeTodoByHuman,
+  isAwaitingPullRequest,
   linkSubIssue,
   observePullRequest,
+  recordBranchInBase,
   reopenTodo,
   requestPullRequest,
   settleTodoFromSubIssue,
@@ -29,6 +31,7 @@ type Cmd =
   | { op: "tick"; todo: number }
   | { op: "subIssue"; todo: number }
   | { op: "reopen"; todo: number }
+  | { op: "inBase"; todo: number }
   | { op: "advance"; ms: number };
 
 const todoIndex = fc.nat(3);
@@ -60,6 +63,7 @@ const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant("tick" as const), todo: todoIndex }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("subIssue" as const), todo: todoIndex }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("reopen" as const), todo: todoIndex }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("inBase" as const), todo: todoIndex }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -94,6 +98,25 @@ function check(w: World): void {
     const ids = t.completion?.evidenceIds ?? [];
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) expect(evidence.has(id)).toBe(true);
+  }
+}
+
+/**
+ * A todo waiting for its PR is done only by a delivery: its PR's merge (the merge commit) or
+ * GitHub finding its branch already in the base — never by a tick, a slice or a sub-issue.
+ */
+function checkDelivered(before: GoalState, after: GoalState): void {
+  const evidence = new Map(after.evidence.map((e) => [e.id, e]));
+  for (const t of after.todos) {
+    const was = before.todos.find((b) => b.key === t.key);
+    if (t.status !== "done" || !was || !isAwaitingPullRequest(was)) continue;
+    for (const id of t.completion?.evidenceIds ?? []) {
+      const e = evidence.get(id);
+      const delivery =
+        (e?.kind === "pr" && e.summary.includes(" merged as ")) ||
+        (e?.kind === "commit" && e.summary.includes(" is already in "));
+      expect(delivery, `${t.key} done by ${e?.kind} "${e?.summary}"`).toBe(true);
+    }
   }
 }
 
@@ -207,11 +230,22 @@ function step(w: World, c: Cmd): void {
     case "reopen":
       r = reopenTodo(w.s, { todo: `T${c.todo + 1}` }, as(WRITER));
       break;
+    case "inBase": {
+      // GitHub refused a PR for the todo's last pushed head: it is already in main.
+      const key = `T${c.todo + 1}`;
+      const tick = w.s.ticks.filter((t) => t.todo === key && w.heads.has(t.id)).at(-1);
+      const head = tick ? w.heads.get(tick.id) : undefined;
+      if (!head) return;
+      const branch = todoBranch(w.s, key);
+      r = recordBranchInBase(w.s, { todo: key, branch, headSha: head, base: "main" }, as());
+      break;
+    }
     case "advance":
       w.now = new Date(w.now.getTime() + c.ms);
       return;
   }
   if (!r?.ok) return;
+  checkDelivered(w.s, r.state);
   w.s = r.state;
   check(w);
 }

@@ -55,6 +55,7 @@ export function recordBranchInBase(
       evidenceIds: [evidence],
       continuation: continuationAfter(d, new Set([todo.key]), `${branch} is in ${base}`),
       by: `${base} on GitHub`,
+      delivered: true,
     });
   }
   resetBackoff(d, `${todo.key}'s work is in ${base}`);

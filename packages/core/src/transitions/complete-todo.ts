@@ -1,6 +1,6 @@
 import type { GoalState } from "../schemas/state.ts";
 import type { Continuation, Todo } from "../schemas/todo.ts";
-import { awaitPullRequest } from "./await-pull-request.ts";
+import { awaitPullRequest, isAwaitingPullRequest } from "./await-pull-request.ts";
 import type { Draft } from "./kit.ts";
 import { addEffect, emit } from "./kit.ts";
 
@@ -18,6 +18,11 @@ export interface Completion {
   unopenedBranchWork?: boolean;
   /** Its sub-issue is already closed (closing it is what completed the todo). */
   subIssueClosed?: boolean;
+  /**
+   * This completion is the delivery itself (the todo's PR merged, or GitHub found its branch
+   * in the base): only a delivery completes a todo that waits for its pull request.
+   */
+  delivered?: boolean;
 }
 
 /**
@@ -43,7 +48,8 @@ export function openPullRequestOf(state: GoalState, todo: Todo) {
  * it, with the merge commit as evidence). Returns what became of the todo.
  */
 export function completeTodo(d: Draft, todo: Todo, c: Completion): "done" | "awaiting_merge" {
-  if (c.unopenedBranchWork || openPullRequestOf(d.state, todo) !== null) {
+  const waiting = isAwaitingPullRequest(todo) && !c.delivered;
+  if (waiting || c.unopenedBranchWork || openPullRequestOf(d.state, todo) !== null) {
     awaitPullRequest(d, todo, c.tickId ?? null);
     return "awaiting_merge";
   }

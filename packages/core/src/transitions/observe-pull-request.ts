@@ -135,7 +135,12 @@ function onMerged(d: Draft, pr: PullRequest): void {
   // Work remains elsewhere: the goal goes on; nothing remains: the merge finished it.
   const continuation = continuationAfter(d, servedKeys, `merged in #${pr.number}`);
   for (const todo of served) {
-    completeTodo(d, todo, { evidenceIds: [evidence], continuation, by: `#${pr.number}` });
+    completeTodo(d, todo, {
+      evidenceIds: [evidence],
+      continuation,
+      by: `#${pr.number}`,
+      delivered: true,
+    });
   }
 }
 

@@ -42,11 +42,12 @@ export function completeTodoByHuman(
   if (todo.status === "dropped") {
     return refuse("invalid_state", `${todo.key} was dropped; reopen it before completing it.`);
   }
-  const pr = openPullRequestOf(d.state, todo);
-  if (pr && isAwaitingPullRequest(todo)) {
+  if (isAwaitingPullRequest(todo)) {
+    const pr = openPullRequestOf(d.state, todo);
+    const which = pr ? `#${pr.number}` : "its pull request";
     return refuse(
       "duplicate",
-      `${todo.key} already waits for #${pr.number} to merge; it is done when #${pr.number} merges.`,
+      `${todo.key} already waits for ${which} to merge: its work is on its branch, and it is done when ${which} merges.`,
     );
   }
   const evidenceId = appendEvidence(d, {
