@@ -48,7 +48,7 @@ function route(path: string): Route | null {
  * for any other path, so it composes in front of Probot's middleware). Every call: body
  * size limit → OIDC token → the route's own checks; refusals are ApiError bodies.
  */
-export function createTickApi(deps: TickApiDeps, options: TickApiOptions = {}): TickApiHandler {
+export function createTickApi(deps: TickApiDeps, options: TickApiOptions): TickApiHandler {
   const { now = () => new Date(), onPushed, onCommitted = () => {}, ...input } = options;
   const settings = TickApiSettings.parse(input);
   const ctx: TickApiContext = {
