@@ -4,7 +4,13 @@ import { containsCredential } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { type PlayedTick, playTick } from "../support/tick-phases.ts";
-import { PROBE_SCRIPT, type ProbeSite, probeSite, shq } from "./support/probe-site.ts";
+import {
+  PROBE_SCRIPT,
+  type ProbeSite,
+  probeSite,
+  seenProcesses,
+  shq,
+} from "./support/probe-site.ts";
 
 /**
  * A prompt-injected agent, probing through the real action bundle (ask → agent → report)
@@ -86,12 +92,9 @@ describe("hostile: the agent's slice reaches no credential, outlives nothing, fo
     });
 
     it("no process outside the jail: not the action, not the test runner", () => {
-      const ps = read("ps.txt").trim().split("\n");
-      expect(ps.filter((l) => /dist\/index\.js|vitest/.test(l))).toEqual([]);
+      const { outside, uids } = seenProcesses(read("ps.txt"));
+      expect(outside).toEqual([]);
       // Besides the jail's own root init, every process it sees runs as the one jail uid.
-      const uids = new Set(
-        ps.map((l) => /uid=([0-9]+)/.exec(l)?.[1]).filter((u) => u !== undefined && u !== "0"),
-      );
       expect(uids.size).toBe(1);
     });
 

@@ -12,7 +12,7 @@ import {
   finishRun,
   useTickWorkflow,
 } from "../support/tick-workflow-runs.ts";
-import { PROBE_SCRIPT, shq } from "./support/probe-site.ts";
+import { PROBE_SCRIPT, seenProcesses, shq } from "./support/probe-site.ts";
 
 /**
  * The probes of `jail-probes.test.ts`, run where GitHub runs them: the shipped loopx-tick.yml on
@@ -102,11 +102,8 @@ describe("hostile: on the runner, the slice reaches no credential and nothing of
   });
 
   it("no process outside the jail: not the action, not the runner", () => {
-    const ps = read("ps.txt").trim().split("\n");
-    expect(ps.filter((l) => /dist\/index\.js|vitest/.test(l))).toEqual([]);
-    const uids = new Set(
-      ps.map((l) => /uid=([0-9]+)/.exec(l)?.[1]).filter((u) => u !== undefined && u !== "0"),
-    );
+    const { outside, uids } = seenProcesses(read("ps.txt"));
+    expect(outside).toEqual([]);
     expect(uids.size).toBe(1);
     // The jail's uid is its own, not the runner user's.
     const runner = execFileSync("id", ["-u", "runner"], { encoding: "utf8" }).trim();

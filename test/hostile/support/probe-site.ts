@@ -31,6 +31,22 @@ export interface ProbeSite {
   probeCommand: string;
 }
 
+/**
+ * What probes/ps.txt says: the lines naming a process outside the jail (the action, the test
+ * runner), and the uids of the rest besides the jail's own root init.
+ */
+export function seenProcesses(ps: string): { outside: string[]; uids: Set<string> } {
+  const lines = ps.trim().split("\n");
+  return {
+    outside: lines.filter((l) => /dist\/index\.js|vitest/.test(l)),
+    uids: new Set(
+      lines
+        .map((l) => /uid=([0-9]+)/.exec(l)?.[1])
+        .filter((u): u is string => u !== undefined && u !== "0"),
+    ),
+  };
+}
+
 /** Single-quoted for sh. */
 export function shq(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
