@@ -27,6 +27,7 @@ import {
   type SchedulerOptions,
 } from "./scheduler/create-scheduler.ts";
 import { serveOperations } from "./server.ts";
+import { capWebhookBody } from "./webhooks/capped-webhook-body.ts";
 import { Routable } from "./webhooks/payloads.ts";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
@@ -170,6 +171,8 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     if (await tickApi(req, res)) return;
     if (await serveOperations(req, res, ops, log)) return;
     if (await dashboard(req, res)) return;
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path === WEBHOOK_PATH && (await capWebhookBody(req, res))) return;
     const handled = await middleware(req, res);
     if (!handled && !res.headersSent) {
       res.writeHead(404, { "content-type": "application/json" });

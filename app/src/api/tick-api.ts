@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AskRequest, PushedRequest, ResultRequest } from "@loopx/core";
 import { z } from "zod";
+import { closeWhenAnswered } from "../read-capped.ts";
 import { createTokenAdmission } from "./admit-token.ts";
 import { ApiFailure, notFound, unavailable } from "./api-failure.ts";
 import { ask } from "./ask.ts";
@@ -95,6 +96,12 @@ export function createTickApi(deps: TickApiDeps, options: TickApiOptions = {}): 
       }
       sendJson(res, 200, await serve(req, r));
     } catch (error) {
+      if (error instanceof ApiFailure && error.status === 413) {
+        // An oversized body is never read to its end: the connection closes after the 413.
+        closeWhenAnswered(req, res);
+        sendFailure(res, error);
+        return true;
+      }
       if (error instanceof ApiFailure) {
         sendFailure(res, error);
       } else if (storeUnreachable(error)) {
