@@ -71,8 +71,7 @@ export async function onIssueComment(
   const port = await deps.portFor(e.installation.id);
   const repo = repoName(e.repository);
   const config = await loadRepoConfig(port, repo);
-  const owners = config.ok ? config.config.owners : [];
-  const actor = await actorFor(port, repo, author, owners);
+  const actor = await actorFor(port, repo, author);
   const parsed = parseCommand(body);
   const turn: Turn = { deps, delivery, port, goal, actor, commentId, e };
   if (parsed === null) return queueCommentNote(turn, body);
@@ -121,7 +120,7 @@ async function runCommand(
       issue,
       commentId,
       typed,
-      `LoopX commands need write access to ${e.repository.full_name} (or being an owner listed in \`.github/loopx.yml\`); ${t.actor.login} does not have it, so nothing changed. Ask a maintainer to run it, or leave a plain comment: it reaches the next slice as a note.`,
+      `LoopX commands need write access to ${e.repository.full_name} (being listed in \`owners:\` is not enough); ${t.actor.login} does not have it, so nothing changed. Ask a maintainer to run it, or leave a plain comment: it reaches the next slice as a note.`,
     );
     return ignored(`command from ${t.actor.login}, who has no write access`);
   }

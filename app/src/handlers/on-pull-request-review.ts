@@ -2,7 +2,6 @@ import { approveGate, type GoalState } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
-import { loadRepoConfig } from "../repo-config.ts";
 import type { PullRequestReviewEvent } from "../webhooks/review-payloads.ts";
 import { issueRef, repoName, transitionContext } from "./goal-context.ts";
 import { goalIdsForPull } from "./goal-lookups.ts";
@@ -41,8 +40,7 @@ export async function onPullRequestReview(
 
   const port = await deps.portFor(e.installation.id);
   const repo = repoName(e.repository);
-  const config = await loadRepoConfig(port, repo);
-  const actor = await actorFor(port, repo, reviewer, config.ok ? config.config.owners : []);
+  const actor = await actorFor(port, repo, reviewer);
   const reply = (text: string) =>
     port.ensureComment(issueRef(e.repository, pr), `reply:review:${e.review.id}`, text);
   const gates = goals.map((g) => `${gateFor(g, pr)?.key} (goal #${g.goal.issue.number})`);
