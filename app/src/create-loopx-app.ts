@@ -26,7 +26,7 @@ import {
   type Scheduler,
   type SchedulerOptions,
 } from "./scheduler/create-scheduler.ts";
-import { serveOperations } from "./server.ts";
+import { type MetricsAccess, serveHealthAndMetrics, serveOperations } from "./server.ts";
 import { capWebhookBody } from "./webhooks/capped-webhook-body.ts";
 import { Routable } from "./webhooks/payloads.ts";
 
@@ -53,6 +53,8 @@ export interface LoopxAppOptions {
   scheduler?: Omit<SchedulerOptions, "onCommitted">;
   /** The web dashboard under /loopx (default off; see app/src/dashboard). */
   dashboard?: DashboardOptions;
+  /** Who may read /metrics on `handle` (default: nobody; `serveMetrics` is for a local port). */
+  metrics?: MetricsAccess;
 }
 
 export interface BackgroundOptions {
@@ -71,6 +73,8 @@ export interface LoopxApp {
   scheduler: Scheduler;
   /** The HTTP handler: the tick API, webhooks (verified by Probot), /healthz, /metrics. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** /healthz and /metrics with no token, for a port only the operator reaches. */
+  serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Resolves when no delivery or write is in flight (tests, shutdown). */
   settled(): Promise<void>;
   /** Fetches failed deliveries back from GitHub into the inbox, then processes them. */
@@ -169,7 +173,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await tickApi(req, res)) return;
-    if (await serveOperations(req, res, ops, log)) return;
+    if (await serveOperations(req, res, ops, log, opts.metrics ?? { token: null })) return;
     if (await dashboard(req, res)) return;
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path === WEBHOOK_PATH && (await capWebhookBody(req, res))) return;
@@ -178,6 +182,12 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ message: "Not Found" }));
     }
+  }
+
+  async function serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (await serveHealthAndMetrics(req, res, ops, log)) return;
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message: "This port serves /healthz and /metrics only." }));
   }
 
   async function settled(): Promise<void> {
@@ -225,6 +235,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     outbox,
     scheduler,
     handle,
+    serveMetrics,
     settled,
     reconcile,
     applyControls,

@@ -25,6 +25,7 @@ export {
   type TakeDueOptions,
   takeDueDispatches,
 } from "./due-dispatches.ts";
+export { type EndedSessions, endedSessions } from "./ended-sessions.ts";
 export { findBySubIssue } from "./find-by-sub-issue.ts";
 export { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";
 export type {

@@ -16,6 +16,20 @@ export const contentBudget = pgTable(
   (t) => [index("content_budget_installation_at_idx").on(t.installationId, t.at)],
 );
 
+/**
+ * Dashboard sessions ended by signing out, until their cookie would have expired anyway: a
+ * sealed cookie is valid by itself, so a copy of it (another tab, a stolen one) is refused
+ * only because its id is here — on every replica.
+ */
+export const endedSessions = pgTable(
+  "ended_sessions",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: tstz("expires_at").notNull(),
+  },
+  (t) => [index("ended_sessions_expires_idx").on(t.expiresAt)],
+);
+
 /** Small named positions that survive restarts (e.g. the webhook-delivery reconciler's). */
 export const cursors = pgTable("cursors", {
   name: text("name").primaryKey(),
