@@ -3,4 +3,7 @@ CREATE TABLE "ended_sessions" (
 	"expires_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
-CREATE INDEX "ended_sessions_expires_idx" ON "ended_sessions" USING btree ("expires_at");
+ALTER TABLE "content_budget" ADD COLUMN "lane" text DEFAULT 'loopx' NOT NULL;--> statement-breakpoint
+ALTER TABLE "content_budget" ADD COLUMN "subject" text;--> statement-breakpoint
+CREATE INDEX "ended_sessions_expires_idx" ON "ended_sessions" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "content_budget_subject_idx" ON "content_budget" USING btree ("subject","at");

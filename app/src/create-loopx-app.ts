@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GitHubPort } from "@loopx/github";
 import {
+  type ContentLane,
   type ContentLimits,
   createOpsStore,
   type InstallationControls,
@@ -41,7 +42,7 @@ export interface LoopxAppOptions {
   newId?: () => string;
   /** The deployment's kill switch and spend ceilings, written onto installations. */
   controls?: InstallationControls;
-  /** Content-creation budget per installation (default: GitHub's 80/min, 500/h). */
+  /** LoopX's own content-creation budget per installation (default: GitHub's limits less the outsiders' lane). */
   contentLimits?: ContentLimits;
   /** Retry timing of failed GitHub writes. */
   outbox?: Omit<OutboxOptions, "ops">;
@@ -110,20 +111,18 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     return bot;
   };
   const ops = createOpsStore(store.db);
-  const portFor = async (installationId: number): Promise<GitHubPort> => {
-    const octokit = withContentBudget(
-      await probot.auth(installationId),
-      installationId,
-      ops,
-      opts.contentLimits,
-    );
+  const portIn = async (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
+    const octokit = withContentBudget(await probot.auth(installationId), installationId, ops, lane);
     const port = createOctokitPort(octokit, await botLogin());
     return opts.wrapPort ? opts.wrapPort(port) : port;
   };
 
   const deps: AppDeps = {
     store,
-    portFor,
+    portFor: (id) =>
+      portIn(id, { kind: "loopx", ...(opts.contentLimits ? { limits: opts.contentLimits } : {}) }),
+    outsiderPortFor: (id, to) =>
+      portIn(id, { kind: "outsider", subject: `repo:${to.repoId}:${to.login.toLowerCase()}` }),
     serverUrl: opts.serverUrl,
     log,
     newId: opts.newId ?? randomUUID,

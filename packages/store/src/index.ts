@@ -1,6 +1,10 @@
 export {
+  type ContentLane,
   type ContentLimits,
   GITHUB_CONTENT_LIMITS,
+  LOOPX_CONTENT_LIMITS,
+  OUTSIDER_REPLY_LIMITS,
+  type OutsiderLimits,
   type Reservation,
 } from "./content-budget.ts";
 export {
