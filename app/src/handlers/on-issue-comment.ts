@@ -117,7 +117,14 @@ async function runCommand(
   }
   const repo = repoName(e.repository);
   const plan = await planCommand(
-    { port, repo, goal: t.goal, config, login: t.actor.login },
+    {
+      port,
+      repo,
+      goal: t.goal,
+      config,
+      login: t.actor.login,
+      commentAt: e.comment.created_at ?? null,
+    },
     parsed.command,
   );
   if (plan.kind === "help") return ignored("help");

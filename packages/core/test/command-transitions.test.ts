@@ -80,11 +80,11 @@ describe("reopenGatesForPush", () => {
       todos: [todo("T1", { requiredScopes: ["merge"] })],
       gates: [
         gate("G1", ["merge"], {
-          pr: { number: 5, headSha: HEAD },
+          pr: { number: 5, headSha: HEAD, seenAt: null },
           status,
           ...(status === "approved" ? { resolvedBy: "writer", resolvedAt: T0 } : {}),
         }),
-        gate("G2", ["deploy"], { pr: { number: 6, headSha: HEAD } }),
+        gate("G2", ["deploy"], { pr: { number: 6, headSha: HEAD, seenAt: null } }),
       ],
     });
   it("a push reopens an approved gate on that PR, with a new comment and review request", () => {
@@ -109,10 +109,30 @@ describe("reopenGatesForPush", () => {
     ).toBe("stale_version");
     expectOk(approveGate(r.state, { gate: "G1", headSha: NEXT }, ctx(T0, WRITER)));
   });
-  it("an open gate follows the new head without a new comment", () => {
-    const r = expectOk(reopenGatesForPush(prGated("open"), { pr: 5, headSha: NEXT }, ctx()));
-    expect(r.state.gates[0]?.pr?.headSha).toBe(NEXT);
-    expect(r.effects.some((e) => e.kind === "gate_comment")).toBe(false);
+  it("an open gate follows the new head with a new comment naming it, never silently", () => {
+    const reported = new Date(T0.getTime() + 60_000);
+    const r = expectOk(
+      reopenGatesForPush(prGated("open"), { pr: 5, headSha: NEXT, reportedAt: reported }, ctx()),
+    );
+    expect(r.state.gates[0]?.pr).toEqual({ number: 5, headSha: NEXT, seenAt: reported });
+    expect(r.effects.filter((e) => e.kind === "gate_comment").map((e) => e.key)).toEqual([
+      `gate:G1:reopened:${NEXT.slice(0, 12)}`,
+    ]);
+  });
+  it("a comment approval counts only if written after GitHub reported the gate's head", () => {
+    const reported = new Date(T0.getTime() + 60_000);
+    const moved = expectOk(
+      reopenGatesForPush(prGated("open"), { pr: 5, headSha: NEXT, reportedAt: reported }, ctx()),
+    ).state;
+    const approve = (commentAt: Date) =>
+      approveGate(moved, { gate: "G1", headSha: NEXT, commentAt }, ctx(T0, WRITER));
+    // Written before the push (about the old head), or in the same second: refused, naming the head.
+    for (const commentAt of [new Date(reported.getTime() - 5_000), reported]) {
+      const refused = expectRefused(approve(commentAt));
+      expect(refused.code).toBe("stale_version");
+      expect(refused.message).toContain(NEXT.slice(0, 12));
+    }
+    expectOk(approve(new Date(reported.getTime() + 1_000)));
   });
   it("the same head again, or a PR no gate follows, changes nothing", () => {
     expect(
