@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createSandbox, type Sandbox } from "@loopx/sandbox";
+import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
@@ -140,7 +140,11 @@ function modelEnv(
 
 export async function startStack(opts: DemoOptions, log: Logger, workDir: string): Promise<Stack> {
   const secret = "loopx-demo-webhook-secret";
-  const sandbox = await createSandbox({ webhookSecret: secret });
+  // Time passes as it does on GitHub: an approval is judged against when a head was pushed.
+  const sandbox = await createSandbox({
+    webhookSecret: secret,
+    clock: createClock(Date.now(), { realTime: true }),
+  });
   const closers: Array<() => Promise<unknown>> = [() => sandbox.stop()];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch(() => {});
