@@ -1,4 +1,5 @@
 import {
+  acceptTodo,
   addTodo,
   approveGate,
   dropTodo,
@@ -77,6 +78,8 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
       );
     case "todo_drop":
       return apply((s, ctx) => dropTodo(s, { todo: command.todo, reason: `dropped ${by}` }, ctx));
+    case "todo_accept":
+      return apply((s, ctx) => acceptTodo(s, { todo: command.todo }, ctx));
     case "replan":
       return apply((s, ctx) => requestReplan(s, { reason: `asked ${by}` }, ctx));
     case "budget": {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  acceptTodo,
   approveGate,
   linkPullRequest,
   PrMonitor,
@@ -175,5 +176,35 @@ describe("linkPullRequest", () => {
     expect(expectRefused(linkPullRequest(state(), input, ctx(T0, STRANGER))).code).toBe(
       "not_authorized",
     );
+  });
+});
+
+describe("acceptTodo", () => {
+  const proposals = () =>
+    state({
+      todos: [
+        todo("T1", { origin: "agent", title: "Cache the widgets" }),
+        todo("T2", { origin: "pr-monitor", kind: "repair" }),
+        todo("T3"),
+        todo("T4", { origin: "agent", status: "dropped" }),
+      ],
+    });
+  it("a writer takes an agent's proposal on as theirs, with a receipt", () => {
+    const r = expectOk(acceptTodo(proposals(), { todo: "T1" }, ctx(T0, WRITER)));
+    expect(r.state.todos[0]?.origin).toBe("human");
+    expect(r.events.map((e) => e.type)).toContain("todo.accepted");
+    expect(r.effects.map((e) => e.key)).toContain("receipt:todo:T1:accepted");
+  });
+  it("refuses outsiders, LoopX's own todos, writers' todos and finished ones", () => {
+    const s = proposals();
+    expect(expectRefused(acceptTodo(s, { todo: "T1" }, ctx(T0, STRANGER))).code).toBe(
+      "not_authorized",
+    );
+    for (const key of ["T2", "T3", "T4"]) {
+      expect(expectRefused(acceptTodo(s, { todo: key }, ctx(T0, WRITER))).code, key).toBe(
+        "invalid_state",
+      );
+    }
+    expect(expectRefused(acceptTodo(s, { todo: "T9" }, ctx(T0, WRITER))).code).toBe("not_found");
   });
 });

@@ -127,6 +127,51 @@ export function dropTodo(
   return commit(d);
 }
 
+/**
+ * A writer accepts a todo an agent proposed (a proposal or a successor it named): read and
+ * taken on as theirs, its text instructs the next slices instead of being shown as data.
+ * LoopX's own todos (the PR monitor's) need no acceptance; a writer's already instruct.
+ */
+export function acceptTodo(
+  state: GoalState,
+  input: { todo: string },
+  ctx: TransitionContext,
+): TransitionResult {
+  const key = parseInput(TodoKey, input.todo);
+  if (isRefused(key)) return key;
+  const denied = requireTrusted(ctx, "accept todos");
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = findTodo(d, key);
+  if (isRefused(todo)) return todo;
+  if (todo.status === "done" || todo.status === "dropped") {
+    return refuse(
+      "invalid_state",
+      `${todo.key} is ${todo.status}; there is nothing left to accept.`,
+    );
+  }
+  if (todo.origin !== "agent") {
+    const whose =
+      todo.origin === "pr-monitor"
+        ? "was opened by LoopX's PR monitor: it runs under LoopX's own wording"
+        : "is already a writer's todo";
+    return refuse("invalid_state", `${todo.key} ${whose}; only an agent's proposal is accepted.`);
+  }
+  todo.origin = "human";
+  todo.updatedAt = ctx.now;
+  d.checklist = true;
+  const by = ctx.actor.kind === "human" ? ctx.actor.login : ctx.actor.kind;
+  emit(d, "todo.accepted", { todo: todo.key, by, proposedBy: "agent" });
+  addEffect(d, {
+    kind: "receipt",
+    key: `receipt:todo:${todo.key}:accepted`,
+    text: `@${by} accepted ${todo.key} (proposed by an agent): its text now instructs the slices that work on it.`,
+  });
+  planChanged(d, `${todo.key} accepted`);
+  return commit(d);
+}
+
 export function reorderTodo(
   state: GoalState,
   input: ReorderTodoInput,
