@@ -1,9 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { AskResponse, approveGate, openGate, ResultResponse } from "@loopx/core";
+import { approveGate, openGate, ResultResponse } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
-import { botComments, comment, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
+import {
+  botComments,
+  comment,
+  goal,
+  openTestGate,
+  startGoalWithPull,
+} from "../support/goal-steps.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+import { askRun, reportResult } from "../support/tick-calls.ts";
 
 const repo = { owner: "acme", repo: "widgets" } as const;
 
@@ -25,17 +32,7 @@ describe("hostile: a gate's approval is bound to the head it names", () => {
   beforeAll(async () => {
     h = await startHarness();
     await h.app.reconcile();
-    ({ number, goalId } = await startGoal(h, "alice"));
-    await comment(h, "alice", number, "/loopx todo add Merge the fix");
-    head = h.sandbox.push("acme/widgets", "loopx/1-T1", { "fix.txt": "one\n" }, "wendy");
-    const created = await h.as("wendy").rest.pulls.create({
-      ...repo,
-      head: "loopx/1-T1",
-      base: "main",
-      title: "The fix",
-    });
-    pr = created.data.number;
-    await h.settle();
+    ({ number, goalId, pr, first: head } = await startGoalWithPull(h));
     await openTestGate(h, goalId, {
       question: "May I merge the fix?",
       scopes: ["merge"],
@@ -131,24 +128,12 @@ describe("hostile: a write:.github approval covers one head", () => {
     if (!approved.ok) throw new Error(approved.refusal.message);
 
     const tick = async (run: number, sha: string) => {
-      const claim = AskResponse.parse(
-        (await h.post("/api/v1/ticks", { goal: goal.goal.issue.number }, await h.token(run))).body,
-      );
-      if (!claim.run) throw new Error(`expected a run: ${claim.reason}`);
-      const reported = await h.post(
-        `/api/v1/ticks/${claim.tickId}/result`,
-        {
-          leaseToken: claim.leaseToken,
-          result: {
-            todo: claim.todo,
-            outcome: "progress",
-            commits: [{ sha, message: "Edit .github/workflows/ci.yml" }],
-            handoff: { done: "Edited ci.yml", next: "More", questions: [] },
-            cost: { usd: 0.1, tokens: 100, runnerMinutes: 1 },
-          },
-        },
-        await h.token(run),
-      );
+      const claim = await askRun(h, goal.goal.issue.number, run);
+      const reported = await reportResult(h, claim, run, {
+        outcome: "progress",
+        commits: [{ sha, message: "Edit .github/workflows/ci.yml" }],
+        handoff: { done: "Edited ci.yml", next: "More", questions: [] },
+      });
       expect(reported.status).toBe(200);
       return ResultResponse.parse(reported.body).push;
     };

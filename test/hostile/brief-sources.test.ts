@@ -1,5 +1,4 @@
 import {
-  AskResponse,
   BRIEF_SOURCES,
   type BriefOptions,
   buildBrief,
@@ -8,11 +7,12 @@ import {
   type GoalState,
   PrMonitor,
 } from "@loopx/core";
-import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderDataBlock } from "../../packages/core/src/brief-text.ts";
 import { gate, goal, state, T0, todo, uuid } from "../../packages/core/test/fixtures.ts";
+import { personClient } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+import { askRun, reportResult } from "../support/tick-calls.ts";
 import { instructingText, nonceOf, onlyAsData } from "./support/nonce-blocks.ts";
 
 const NONCE = "9e1f4c2ab7d05863aa41c7e2";
@@ -190,12 +190,7 @@ describe("hostile: the App's briefs keep outsiders' and agents' text as data unt
   });
   afterAll(() => h.close());
 
-  const as = (login: string) =>
-    new Octokit({
-      baseUrl: h.sandbox.url,
-      auth: h.sandbox.createUserToken(login),
-      request: { retries: 0 },
-    });
+  const as = (login: string) => personClient(h, login);
   const repo = { owner: "acme", repo: "widgets" };
 
   it("the title, the successor and the proposal are data; /loopx todo accept makes T2 the writer's", async () => {
@@ -219,36 +214,21 @@ describe("hostile: the App's briefs keep outsiders' and agents' text as data unt
     });
     await h.settle();
 
-    const ask = async (run: number) => {
-      const asked = AskResponse.parse(
-        (await h.post("/api/v1/ticks", { goal: issue.number }, await h.token(run))).body,
-      );
-      if (!asked.run) throw new Error(`expected a run: ${asked.reason}`);
-      return asked;
-    };
+    const ask = (run: number) => askRun(h, issue.number, run);
     const first = await ask(7101);
     expect(first.todo).toBe("T1");
     expect(onlyAsData(first.briefText, canary("title"))).toBe(true);
     expect(first.brief.objective.title).not.toContain(canary("title"));
-    const done = await h.post(
-      `/api/v1/ticks/${first.tickId}/result`,
-      {
-        leaseToken: first.leaseToken,
-        result: {
-          todo: "T1",
-          outcome: "completed",
-          validation: { command: "npm test", exitCode: 0, passed: true },
-          evidence: [{ kind: "test", summary: "empty input returns []" }],
-          handoff: { done: "Handled empty input.", next: "See the successor.", questions: [] },
-          continuation: { kind: "successor", title: planted("successor", false).slice(0, 250) },
-          proposedTodos: [
-            { title: planted("proposal", false).slice(0, 250), detail: planted("proposal") },
-          ],
-          cost: { usd: 0.1, tokens: 100, runnerMinutes: 1 },
-        },
-      },
-      await h.token(7101),
-    );
+    const done = await reportResult(h, first, 7101, {
+      outcome: "completed",
+      validation: { command: "npm test", exitCode: 0, passed: true },
+      evidence: [{ kind: "test", summary: "empty input returns []" }],
+      handoff: { done: "Handled empty input.", next: "See the successor.", questions: [] },
+      continuation: { kind: "successor", title: planted("successor", false).slice(0, 250) },
+      proposedTodos: [
+        { title: planted("proposal", false).slice(0, 250), detail: planted("proposal") },
+      ],
+    });
     expect(done.status).toBe(200);
     await h.settle();
 
@@ -259,19 +239,10 @@ describe("hostile: the App's briefs keep outsiders' and agents' text as data unt
     );
     expect(onlyAsData(second.briefText, canary("successor"))).toBe(true);
     expect(second.reason).not.toContain(canary("successor"));
-    const idle = await h.post(
-      `/api/v1/ticks/${second.tickId}/result`,
-      {
-        leaseToken: second.leaseToken,
-        result: {
-          todo: "T2",
-          outcome: "no_change",
-          handoff: { done: "Read it.", next: "Wait for a writer.", questions: [] },
-          cost: { usd: 0.1, tokens: 100, runnerMinutes: 1 },
-        },
-      },
-      await h.token(7102),
-    );
+    const idle = await reportResult(h, second, 7102, {
+      outcome: "no_change",
+      handoff: { done: "Read it.", next: "Wait for a writer.", questions: [] },
+    });
     expect(idle.status).toBe(200);
 
     // alice reads T2 and takes it on; an outsider cannot.

@@ -2,20 +2,7 @@ import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { doctor, type Finding } from "../../app/src/cli/doctor.ts";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
-
-const TICK = `name: loopx tick
-on:
-  workflow_dispatch:
-    inputs:
-      goal: { required: true }
-jobs:
-  tick:
-    uses: loopx/loopx/.github/workflows/loopx-tick.yml@v1
-    permissions: { contents: read, id-token: write }
-    with: { goal: "\${{ inputs.goal }}" }
-    secrets:
-      ANTHROPIC_API_KEY: \${{ secrets.ANTHROPIC_API_KEY }}
-`;
+import { GOOD_TICK } from "../e2e/cli-steps.ts";
 
 /** A push to any branch (the agent's loopx/* included) runs the tick with every secret. */
 const ON_PUSH = `name: tick on push
@@ -94,14 +81,14 @@ describe("hostile: loopx doctor flags callers that widen what the agent can reac
     const collaborators = { alice: "admin" } as const;
     sandbox.createRepo("acme/sound", {
       files: {
-        ".github/workflows/loopx-tick.yml": TICK,
+        ".github/workflows/loopx-tick.yml": GOOD_TICK,
         ".github/workflows/release.yml": UNRELATED,
       },
       collaborators,
     });
     sandbox.createRepo("acme/leaky", {
       files: {
-        ".github/workflows/loopx-tick.yml": TICK,
+        ".github/workflows/loopx-tick.yml": GOOD_TICK,
         ".github/workflows/on-push.yml": ON_PUSH,
         ".github/workflows/on-pr-target.yml": ON_PR_TARGET,
         ".github/workflows/agent-writes.yml": AGENT_WRITES,

@@ -6,9 +6,10 @@ import {
 } from "../schemas/inputs.ts";
 import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
+import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { keyNumber } from "../todo-order.ts";
-import type { Draft } from "./kit.ts";
+import type { Draft, Refused } from "./kit.ts";
 import {
   addEffect,
   appendTodo,
@@ -95,22 +96,42 @@ export function editTodo(
   return commit(d);
 }
 
+/** A writer's act on one unfinished todo: the key parsed, their authority, the todo found. */
+function liveTodo(
+  state: GoalState,
+  key: string,
+  ctx: TransitionContext,
+  what: string,
+  finished: (todo: Todo) => string,
+): { d: Draft; todo: Todo } | Refused {
+  const parsed = parseInput(TodoKey, key);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireTrusted(ctx, what);
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = findTodo(d, parsed);
+  if (isRefused(todo)) return todo;
+  if (todo.status === "done" || todo.status === "dropped") {
+    return refuse("invalid_state", finished(todo));
+  }
+  return { d, todo };
+}
+
 export function dropTodo(
   state: GoalState,
   input: { todo: string; reason?: string },
   ctx: TransitionContext,
 ): TransitionResult {
-  const key = parseInput(TodoKey, input.todo);
-  if (isRefused(key)) return key;
-  const denied = requireTrusted(ctx, "drop todos");
-  if (denied) return denied;
-  const d = begin(state, ctx);
-  if (isRefused(d)) return d;
-  const todo = findTodo(d, key);
-  if (isRefused(todo)) return todo;
-  if (todo.status === "done" || todo.status === "dropped") {
-    return refuse("invalid_state", `${todo.key} is already ${todo.status}.`);
-  }
+  const live = liveTodo(
+    state,
+    input.todo,
+    ctx,
+    "drop todos",
+    (t) => `${t.key} is already ${t.status}.`,
+  );
+  if (isRefused(live)) return live;
+  const { d, todo } = live;
   todo.status = "dropped";
   todo.updatedAt = ctx.now;
   d.checklist = true;
@@ -137,20 +158,15 @@ export function acceptTodo(
   input: { todo: string },
   ctx: TransitionContext,
 ): TransitionResult {
-  const key = parseInput(TodoKey, input.todo);
-  if (isRefused(key)) return key;
-  const denied = requireTrusted(ctx, "accept todos");
-  if (denied) return denied;
-  const d = begin(state, ctx);
-  if (isRefused(d)) return d;
-  const todo = findTodo(d, key);
-  if (isRefused(todo)) return todo;
-  if (todo.status === "done" || todo.status === "dropped") {
-    return refuse(
-      "invalid_state",
-      `${todo.key} is ${todo.status}; there is nothing left to accept.`,
-    );
-  }
+  const live = liveTodo(
+    state,
+    input.todo,
+    ctx,
+    "accept todos",
+    (t) => `${t.key} is ${t.status}; there is nothing left to accept.`,
+  );
+  if (isRefused(live)) return live;
+  const { d, todo } = live;
   if (todo.origin !== "agent") {
     const whose =
       todo.origin === "pr-monitor"
