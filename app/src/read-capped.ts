@@ -43,11 +43,25 @@ export function readCapped(req: IncomingMessage, limit: number): Promise<Buffer 
   });
 }
 
+/** How long a refused upload's socket stays open after the answer (a "lingering close"). */
+const LINGER_MS = 5000;
+
 /**
- * Closes the connection once the answer is out, so the rest of a refused upload is never
- * read: the client has its answer, and the socket goes with the unread data in it.
+ * Ends a refused upload once the answer is out: whatever the client still sends is read and
+ * thrown away (never kept) for a moment, so it gets to read the answer — closing a socket
+ * with unread data in it resets the connection, and the answer is lost with it — and if the
+ * body has not ended by then, the connection is closed. A body that does end keeps it.
  */
 export function closeWhenAnswered(req: IncomingMessage, res: ServerResponse): void {
-  res.setHeader("connection", "close");
-  res.on("finish", () => setImmediate(() => req.socket.destroy()));
+  res.on("finish", () => {
+    if (req.complete) return;
+    req.resume();
+    const socket = req.socket;
+    const timer = setTimeout(() => {
+      if (!req.complete) socket.destroy();
+    }, LINGER_MS);
+    timer.unref();
+    req.once("end", () => clearTimeout(timer));
+    socket.once("close", () => clearTimeout(timer));
+  });
 }

@@ -1,3 +1,4 @@
+import { OUTSIDER_REPLY_LIMITS } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 import { botComments, comment, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
@@ -39,9 +40,12 @@ describe("hostile: 100 outsider commands cannot crowd out LoopX's own comments",
     }
     await h.settle();
     const replies = (await botComments(h, number)).filter((c) => c.key?.startsWith("reply:"));
-    // At most the per-installation ceiling in this minute (and a few per person).
+    // A few per person, within the installation's ceiling — far fewer than the commands.
+    const allowance = OUTSIDER_REPLY_LIMITS;
     expect(replies.length).toBeGreaterThan(0);
-    expect(replies.length).toBeLessThanOrEqual(10);
+    expect(replies.length).toBeLessThanOrEqual(
+      Math.min(OUTSIDERS.length * allowance.perPersonPerHour, allowance.perHour),
+    );
     expect((await goal(h, goalId)).goal.status).toBe("active");
 
     await openTestGate(h, goalId, { question: "May LoopX deploy?", scopes: ["deploy"] });
@@ -65,7 +69,9 @@ describe("hostile: 100 outsider commands cannot crowd out LoopX's own comments",
       const who = byId.get(id);
       if (who) perPerson.set(who, (perPerson.get(who) ?? 0) + 1);
     }
-    for (const [who, n] of perPerson) expect(n, who).toBeLessThanOrEqual(3);
+    for (const [who, n] of perPerson) {
+      expect(n, who).toBeLessThanOrEqual(OUTSIDER_REPLY_LIMITS.perPersonPerHour);
+    }
   });
 
   it("a writer is still answered: their replies come from LoopX's own budget", async () => {

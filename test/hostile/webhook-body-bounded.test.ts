@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_PATH } from "../../app/src/create-loopx-app.ts";
@@ -22,7 +22,14 @@ interface Sent {
   sent: number;
   /** Peak growth of this process's resident memory while it lasted (the App runs here). */
   peakRssGrowth: number;
+  /** Peak growth of what JavaScript holds: the heap and the buffers outside it. */
+  peakHeapGrowth: number;
 }
+
+const heap = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
 
 /**
  * POSTs `total` bytes to the webhook endpoint in 1 MB chunks (one reused buffer, so the
@@ -32,23 +39,36 @@ interface Sent {
 function post(url: string, total: number, declaredLength: number | null): Promise<Sent> {
   const chunk = Buffer.alloc(MB, "a".charCodeAt(0));
   const base = process.memoryUsage().rss;
+  const heapBase = heap();
   let peak = base;
-  const sample = setInterval(() => {
+  let heapPeak = heapBase;
+  const measure = () => {
     peak = Math.max(peak, process.memoryUsage().rss);
-  }, 5);
+    heapPeak = Math.max(heapPeak, heap());
+  };
+  const sample = setInterval(measure, 5);
   return new Promise<Sent>((resolve, reject) => {
     let sent = 0;
     let answered = false;
     const headers: Record<string, string> = { ...HEADERS };
     if (declaredLength !== null) headers["content-length"] = String(declaredLength);
-    const req = request(`${url}${WEBHOOK_PATH}`, { method: "POST", headers }, (res) => {
+    // A connection of its own (never one another request left mid-body), kept alive as
+    // GitHub's are, so the App lingers to let it read the answer rather than hanging up.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const req = request(`${url}${WEBHOOK_PATH}`, { method: "POST", headers, agent }, (res) => {
       answered = true;
       res.resume();
       res.on("end", () => {
         clearInterval(sample);
         peak = Math.max(peak, process.memoryUsage().rss);
         req.destroy();
-        resolve({ status: res.statusCode ?? 0, sent, peakRssGrowth: peak - base });
+        agent.destroy();
+        resolve({
+          status: res.statusCode ?? 0,
+          sent,
+          peakRssGrowth: peak - base,
+          peakHeapGrowth: heapPeak - heapBase,
+        });
       });
     });
     req.on("error", (error) => {
@@ -94,11 +114,12 @@ describe("hostile: the webhook endpoint never buffers a body over GitHub's 25 MB
   it("a chunked 300 MB body: 413 once it passes the cap; memory grows < 64 MB", async () => {
     const answer = await post(h.appUrl, 300 * MB, null);
     console.log(
-      `chunked 300 MB POST: ${answer.status} after ${Math.round(answer.sent / MB)} MB sent; peak RSS growth ${Math.round(answer.peakRssGrowth / MB)} MB`,
+      `chunked 300 MB POST: ${answer.status} after ${Math.round(answer.sent / MB)} MB sent; peak growth ${Math.round(answer.peakRssGrowth / MB)} MB RSS, ${Math.round(answer.peakHeapGrowth / MB)} MB heap and buffers`,
     );
     expect(answer.status).toBe(413);
     expect(answer.sent).toBeLessThan(300 * MB);
     expect(answer.peakRssGrowth).toBeLessThan(64 * MB);
+    expect(answer.peakHeapGrowth).toBeLessThan(64 * MB);
   });
 
   it("nothing refused was recorded as a delivery", async () => {
