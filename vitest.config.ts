@@ -17,6 +17,8 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/dist/**"],
     // Starts a throwaway real PostgreSQL when its binaries exist (see the file).
     globalSetup: ["test/support/global-setup.ts"],
+    // A call to an endpoint the sandbox does not implement fails the test that made it.
+    setupFiles: ["test/support/strict-sandbox.ts"],
     // PGlite costs ~2 s and ~800 MB per instance: workers share one each, so keep them few.
     maxWorkers: 2,
     // End-to-end scenarios run real processes (git, the CLIs) on a 2-core machine.

@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { AskResponse } from "@loopx/core";
 import { runAction } from "../action/test/support/run-action.ts";
-import { AUDIENCE, startTickHarness, type TickHarness } from "../test/support/tick-api-harness.ts";
+import { startTickHarness, type TickHarness } from "../test/support/tick-api-harness.ts";
 import { idTokenEnv, playTick } from "../test/support/tick-phases.ts";
 import { median } from "./stats.ts";
 
@@ -44,7 +44,7 @@ async function askStep(h: TickHarness, goal: number, runId: number) {
   const idToken = idTokenEnv(h, runId);
   const started = performance.now();
   const run = await runAction(
-    { phase: "ask", goal: String(goal), "api-url": h.apiUrl, audience: AUDIENCE },
+    { phase: "ask", goal: String(goal), "api-url": h.apiUrl },
     {
       GITHUB_SERVER_URL: h.sandbox.url,
       GITHUB_API_URL: h.sandbox.url,

@@ -101,6 +101,8 @@ export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
     store: timed,
     serverUrl: sandbox.url,
     log: quiet,
+    // Webhooks only: no workflow calls this App's tick API here.
+    tickApi: { issuer: sandbox.url, audience: "https://loopx.bench.example" },
     wrapPort: (port) =>
       readsInMemory
         ? { ...port, permission: async () => "maintain", readConfig: async () => null }

@@ -40204,12 +40204,12 @@ var nameList = external_exports.string().transform(
   (s) => s.split(/[\s,]+/).map((n) => n.trim()).filter((n) => n !== "")
 ).pipe(external_exports.array(envName));
 var positiveNumber = external_exports.coerce.number().positive().finite();
-var ActionInput = external_exports.object({
+var ActionInputFields = external_exports.object({
   phase: Phase,
   /** Base URL of the LoopX App's tick API. */
   "api-url": external_exports.url().optional(),
-  /** The OIDC audience the App expects. */
-  audience: external_exports.string().min(1).default("loopx"),
+  /** The OIDC audience the App expects: by default its own URL, the `api-url`. */
+  audience: external_exports.string().min(1).optional(),
   /** The goal's issue number (ask). */
   goal: external_exports.coerce.number().int().positive().optional(),
   /** Where the phases write and read their files (ask.json, lease.json, result.json, bundle). */
@@ -40235,7 +40235,8 @@ var ActionInput = external_exports.object({
   "agent-result": JobResult.optional(),
   /** Parse and explain what would happen; send nothing. */
   "dry-run": external_exports.stringbool().default(false)
-}).superRefine((input2, ctx) => {
+});
+var ActionInput = ActionInputFields.superRefine((input2, ctx) => {
   if (input2.phase === "ask" && input2.goal === void 0) {
     ctx.addIssue({
       code: "custom",
@@ -40251,7 +40252,10 @@ var ActionInput = external_exports.object({
       message: `phase "${input2.phase}" needs the LoopX App's URL: pass \`api-url: \${{ inputs.api-url }}\` (e.g. https://loopx.example.com)`
     });
   }
-});
+}).transform((input2) => ({
+  ...input2,
+  audience: input2.audience ?? input2["api-url"]?.replace(/\/+$/, "") ?? ""
+}));
 
 // src/get-action-inputs.ts
 function getActionInputs(read = getInput) {
@@ -41177,6 +41181,14 @@ var RefusalCode = external_exports.enum([
   "over_budget",
   "duplicate"
 ]);
+
+// ../packages/core/src/transitions/branch-in-base.ts
+var BranchInBaseInput = external_exports.object({
+  todo: TodoKey,
+  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  base: external_exports.string().min(1).max(255)
+});
 
 // ../packages/core/src/transitions/harness.ts
 var SetHarnessInput = external_exports.object({

@@ -19,7 +19,6 @@ const ask = (extra: Record<string, string> = {}, env: Record<string, string> = {
       phase: "ask",
       goal: "12",
       "api-url": w.api.url,
-      audience: "loopx",
       "tick-dir": tickDir,
       ...extra,
     },
@@ -54,7 +53,8 @@ describe("ask", () => {
     expect(lease).toMatchObject({ goal: 12, leaseToken: LEASE, branch: "loopx/12-T3" });
     // The request the App saw: validated by core's AskRequest, limits lowered by the input.
     expect(w.api.bodies("/api/v1/ticks").at(-1)).toEqual({ goal: 12, limits: { usd: 0.5 } });
-    expect(w.api.calls.at(-1)?.claims.aud).toBe("loopx");
+    // No audience input: the action asked for its api-url, the deployment's own audience.
+    expect(w.api.calls.at(-1)?.claims.aud).toBe(w.api.url);
   });
 
   it("on wait: run=false and a one-line summary (why, next wake), and no files", async () => {

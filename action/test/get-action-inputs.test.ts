@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
 import { getActionInputs } from "../src/get-action-inputs.ts";
-import { ActionInput } from "../src/inputs.ts";
+import { ActionInputFields } from "../src/inputs.ts";
 
 const reader = (inputs: Record<string, string>) => (name: string) => inputs[name] ?? "";
 const API = { "api-url": "https://loopx.example.com" };
@@ -22,14 +22,24 @@ const actionYml = ActionYml.parse(
 
 describe("action inputs", () => {
   it("action.yml declares exactly the inputs the zod schema reads", () => {
-    const schemaKeys = Object.keys(ActionInput.shape).sort();
+    const schemaKeys = Object.keys(ActionInputFields.shape).sort();
     expect(Object.keys(actionYml.inputs).sort()).toEqual(schemaKeys);
   });
 
   it("action.yml defaults agree with the schema's", () => {
     const parsed = getActionInputs(reader({ phase: "agent" }));
-    expect(actionYml.inputs.audience?.default).toBe(parsed.audience);
     expect(actionYml.inputs["dry-run"]?.default).toBe(String(parsed["dry-run"]));
+    // No fixed audience: it follows the api-url, so no default in action.yml either.
+    expect(actionYml.inputs.audience?.default).toBeUndefined();
+  });
+
+  it("asks for the deployment's own audience: its api-url, unless one is given", () => {
+    const own = getActionInputs(reader({ phase: "wake", "api-url": "https://a.example.com/" }));
+    expect(own.audience).toBe("https://a.example.com");
+    const given = getActionInputs(
+      reader({ phase: "wake", "api-url": "https://a.example.com", audience: "custom" }),
+    );
+    expect(given.audience).toBe("custom");
   });
 
   it("parses a complete ask input, mapping absent inputs to their defaults", () => {
@@ -39,7 +49,7 @@ describe("action inputs", () => {
       goal: 12,
       ...API,
       "max-usd": 2.5,
-      audience: "loopx",
+      audience: API["api-url"],
       "dry-run": false,
     });
   });

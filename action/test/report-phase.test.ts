@@ -168,13 +168,24 @@ describe("report", () => {
     expect(run.summary).toContain("Push refused");
   });
 
-  it("pushes .github/ changes when a gate allowed workflow paths", async () => {
-    const { dir, head } = await tickFiles({ ".github/workflows/ci.yml": "on: push\n" });
+  it("pushes .github/ changes when a gate allowed them", async () => {
+    const { dir, head } = await tickFiles({ ".github/CODEOWNERS": "* @alice\n" });
     git(w.sandbox.gitDir("acme/widgets"), "update-ref", "-d", `refs/heads/${BRANCH}`);
     await grant(true);
     const run = await report(dir);
     expect(run.errors).toEqual([]);
     expect(remoteHead(BRANCH)).toBe(head);
+  });
+
+  it("a gate cannot lift GitHub's own refusal: workflow files need the `workflows` permission the App never asks for", async () => {
+    const { dir } = await tickFiles({ ".github/workflows/ci.yml": "on: push\n" });
+    git(w.sandbox.gitDir("acme/widgets"), "update-ref", "-d", `refs/heads/${BRANCH}`);
+    await grant(true);
+    const run = await report(dir);
+    expect(run.errors.join("\n")).toContain(
+      "refusing to allow a GitHub App to create or update workflow `.github/workflows/ci.yml` without `workflows` permission",
+    );
+    expect(remoteHead(BRANCH)).toBeUndefined();
   });
 
   it("when the App keeps failing, retries, then fails the step and keeps the result in the summary", async () => {

@@ -49,7 +49,7 @@ export interface LoopxAppOptions {
   /** Test hook: wraps each installation's port (e.g. to crash right after a write). */
   wrapPort?: (port: GitHubPort) => GitHubPort;
   /** The tick API's settings (OIDC issuer and audience, workflow refs, lease length…). */
-  tickApi?: Omit<TickApiOptions, "onCommitted">;
+  tickApi: Omit<TickApiOptions, "onCommitted">;
   /** The wake scheduler's timing. */
   scheduler?: Omit<SchedulerOptions, "onCommitted">;
   /** The web dashboard under /loopx (default off; see app/src/dashboard). */
@@ -153,7 +153,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   });
   const middleware = await createNodeMiddleware(() => {}, { probot, webhooksPath: WEBHOOK_PATH });
   // Tick API calls and scheduler passes commit transitions whose GitHub writes wait in the outbox.
-  const extraOnPushed = opts.tickApi?.onPushed;
+  const extraOnPushed = opts.tickApi.onPushed;
   const tickApi = createTickApi(
     { ...deps, appGitHub: createOctokitAppPort(await probot.auth()) },
     {

@@ -288,6 +288,14 @@ export function parseSettings(
     );
   }
 
+  // Tokens are minted for one deployment: by default its own public URL, which is also the
+  // `api-url` its workflows call and so the action's default audience.
+  if (!input.LOOPX_OIDC_AUDIENCE && !input.LOOPX_PUBLIC_URL) {
+    problems.push(
+      "LOOPX_PUBLIC_URL is not set: set it to this App's https URL (the `api-url` your workflows call, e.g. https://loopx.example.com); it is the OIDC audience the tick API accepts (or set LOOPX_OIDC_AUDIENCE to the audience your workflows request)",
+    );
+  }
+
   const demo = raw?.LOOPX_DEMO ?? false;
   let database: Settings["database"] | null = null;
   if (input.DATABASE_URL) {
@@ -358,7 +366,7 @@ export function parseSettings(
     database,
     github: { apiUrl, serverUrl },
     oidc: {
-      audience: raw.LOOPX_OIDC_AUDIENCE ?? "loopx",
+      audience: raw.LOOPX_OIDC_AUDIENCE ?? (raw.LOOPX_PUBLIC_URL ?? "").replace(/\/+$/, ""),
       issuer: raw.LOOPX_OIDC_ISSUER ?? "https://token.actions.githubusercontent.com",
       workflowRefs: raw.LOOPX_TICK_WORKFLOW_REFS ?? null,
     },

@@ -13,6 +13,7 @@ const base = {
   PRIVATE_KEY: PEM,
   WEBHOOK_SECRET: "s3cret",
   DATABASE_URL: "postgres://loopx@db:5432/loopx",
+  LOOPX_PUBLIC_URL: "https://loopx.example.com",
 };
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
@@ -33,10 +34,20 @@ describe("deployment settings", () => {
       webhookSecret: "s3cret",
       database: { kind: "postgres", url: base.DATABASE_URL },
       github: { apiUrl: "https://api.github.com", serverUrl: "https://github.com" },
-      oidc: { audience: "loopx" },
+      oidc: { audience: "https://loopx.example.com" },
       port: 3000,
       controls: { killed: [], spendCeilingUsd: null, spendCeilingUsdByInstallation: {} },
     });
+  });
+
+  it("accepts tokens for this deployment only: its LOOPX_PUBLIC_URL is the audience, unless LOOPX_OIDC_AUDIENCE says otherwise", () => {
+    const own = parseSettings({ ...base, LOOPX_PUBLIC_URL: "https://b.example.com/" });
+    expect(own.oidc.audience).toBe("https://b.example.com");
+    const set = parseSettings({ ...base, LOOPX_OIDC_AUDIENCE: "custom" });
+    expect(set.oidc.audience).toBe("custom");
+    expect(problemsOf({ ...base, LOOPX_PUBLIC_URL: undefined }).join("\n")).toContain(
+      "LOOPX_PUBLIC_URL is not set",
+    );
   });
 
   it("accepts a one-line PEM with \\n escapes, and a key file", () => {
@@ -149,7 +160,11 @@ describe("deployment settings", () => {
 
   it("a readonly dashboard needs sign-in settings, each missing one named", () => {
     expect(parseSettings(base).dashboardSignIn).toBeNull();
-    const missing = problemsOf({ ...base, LOOPX_DASHBOARD: "readonly" }).join("\n");
+    const missing = problemsOf({
+      ...base,
+      LOOPX_PUBLIC_URL: undefined,
+      LOOPX_DASHBOARD: "readonly",
+    }).join("\n");
     for (const name of [
       "GITHUB_CLIENT_ID",
       "GITHUB_CLIENT_SECRET",
@@ -185,7 +200,8 @@ describe("deployment settings", () => {
 
   it("lists every problem at once", () => {
     const problems = problemsOf({});
-    expect(problems).toHaveLength(4);
+    // APP_ID, the key, the webhook secret, the public URL (the audience), the database.
+    expect(problems).toHaveLength(5);
     const error = (() => {
       try {
         parseSettings({});

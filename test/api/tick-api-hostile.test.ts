@@ -1,6 +1,9 @@
+import { createServer } from "node:http";
 import { ApiError, AskResponse, type GoalState } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAction } from "../../action/test/support/run-action.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+import { idTokenEnv } from "../support/tick-phases.ts";
 
 /**
  * Hostile calls to the tick API, each refused with the status the Action branches on and an
@@ -75,10 +78,30 @@ describe("tick API: hostile calls are refused and change nothing", () => {
     expect(await refused(token, 403, "forbidden")).toContain("mallory/tools");
   });
 
+  it("the reusable tick workflow pinned to a SHA that is no LoopX release (a fork's commit resolves under loopx/loopx too)", async () => {
+    const token = await h.token(9014, {
+      job_workflow_ref: `loopx/loopx/.github/workflows/loopx-tick.yml@${"ab".repeat(20)}`,
+    });
+    expect(await refused(token, 403, "forbidden")).toContain("not the repository's tick workflow");
+  });
+
   it("the tick workflow run from another branch", async () => {
     const ref = "acme/widgets/.github/workflows/loopx-tick.yml@refs/heads/loopx/1-T1";
     const token = await h.token(9006, { workflow_ref: ref, job_workflow_ref: ref });
     expect(await refused(token, 403, "forbidden")).toContain("default branch");
+  });
+
+  it("accepts the documented wake caller: loopx-wake.yml calling LoopX's shipped wake workflow at a tag", async () => {
+    const answer = await h.post(
+      "/api/v1/wake",
+      {},
+      await h.token(9015, {
+        event_name: "schedule",
+        workflow_ref: `${h.repo.fullName}/.github/workflows/loopx-wake.yml@refs/heads/main`,
+        job_workflow_ref: "loopx/loopx/.github/workflows/loopx-wake.yml@refs/tags/v1",
+      }),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   });
 
   it("a pull_request event", async () => {
@@ -149,6 +172,47 @@ describe("tick API: hostile calls are refused and change nothing", () => {
       const ok = await h.post(`/api/v1/ticks/${tickId}/result`, body, await h.token(7001));
       expect(ok.status).toBe(200);
       await refused(await h.token(7001), 409, "conflict", body, `/api/v1/ticks/${tickId}/result`);
+    });
+  });
+  /**
+   * Each deployment's tokens are its own: the action asks for an ID token for its `api-url`
+   * (no `audience` input), the App accepts only its own URL (LOOPX_PUBLIC_URL), so a token the
+   * action minted for one LoopX deployment is refused by every other.
+   */
+  describe("the audience is the deployment's own", () => {
+    const github = { GITHUB_REPOSITORY: "acme/widgets", GITHUB_RUN_ID: "9300" };
+
+    it("the action's default token is accepted by its own deployment", async () => {
+      const wake = await runAction(
+        { phase: "wake", "api-url": h.apiUrl },
+        { ...github, ...idTokenEnv(h, 9300) },
+      );
+      expect(wake.code, wake.stdout + wake.stderr).toBe(0);
+    });
+
+    it("a token the action minted for another deployment is refused", async () => {
+      // Another LoopX deployment, one that keeps the bearer tokens it is sent.
+      const seen: string[] = [];
+      const other = createServer((req, res) => {
+        seen.push(String(req.headers.authorization ?? "").replace(/^Bearer /i, ""));
+        res.writeHead(401, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: "unauthenticated", message: "no" }));
+      });
+      await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+      const address = other.address();
+      if (!address || typeof address === "string") throw new Error("no port");
+      try {
+        await runAction(
+          { phase: "wake", "api-url": `http://127.0.0.1:${address.port}` },
+          { ...github, ...idTokenEnv(h, 9301) },
+        );
+      } finally {
+        await new Promise((resolve) => other.close(resolve));
+      }
+      const stolen = seen.find((t) => t.split(".").length === 3);
+      if (!stolen) throw new Error("the other deployment received no token");
+      const message = await refused(stolen, 401, "unauthenticated", {}, "/api/v1/wake");
+      expect(message).toContain(`expected "${h.apiUrl}"`);
     });
   });
 });

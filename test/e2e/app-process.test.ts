@@ -80,6 +80,8 @@ describe("e2e: the app as a process (npm start)", () => {
       // As pasted into a one-line env var.
       PRIVATE_KEY: privateKey.trim().replaceAll("\n", "\\n"),
       WEBHOOK_SECRET: secret,
+      // The deployment's URL: the OIDC audience its tick API accepts.
+      LOOPX_PUBLIC_URL: "https://loopx.example.com",
       LOOPX_DATA_DIR: dataDir,
       GITHUB_API_URL: sandbox.gheUrl,
       GITHUB_SERVER_URL: sandbox.url,

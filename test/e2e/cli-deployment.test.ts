@@ -26,6 +26,8 @@ describe.skipIf(!serverUrl)(`e2e: loopx doctor and migrate for a deployment ${sk
       APP_ID: String(app.id),
       PRIVATE_KEY: privateKey ?? "",
       WEBHOOK_SECRET: "a-long-enough-webhook-secret",
+      // The deployment's URL: the OIDC audience its tick API accepts.
+      LOOPX_PUBLIC_URL: "https://loopx.example.com",
       DATABASE_URL: db.url,
       GITHUB_API_URL: sandbox.gheUrl,
     };

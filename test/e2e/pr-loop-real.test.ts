@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { GoalState } from "@loopx/core";
 import { readKey } from "@loopx/github";
 import type { Sandbox } from "@loopx/sandbox";
+import { tables } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { DemoOptions } from "../../app/src/demo/demo-options.ts";
@@ -40,8 +41,10 @@ const IssueView = z
 /**
  * Issue 6's done-means scenario, end to end with everything real: `npm run demo`'s driver on
  * the sandbox, the App (the composition `npm start` serves) on real PostgreSQL, the repository's
- * loopx-tick.yml run by the sandbox's runner with the action bundle and the real `claude` CLI
- * against the scripted model, and the sandbox's CI running the project's tests and lint.
+ * tick and wake callers exactly as docs/workflows.md shows them, calling LoopX's reusable
+ * workflow and action from loopx/loopx@v1 as the sandbox serves it (the real action bundle, the
+ * real `claude` CLI against the scripted model), and the sandbox's CI running the project's
+ * tests and lint. The tick API receives the ID tokens GitHub mints in a called workflow.
  * Each step is checked against the rules as it is reached.
  */
 describe.skipIf(!serverUrl)(
@@ -188,6 +191,39 @@ describe.skipIf(!serverUrl)(
           const report = reports[0]?.body ?? "";
           expect(report).toContain(`#${f.pr} merged (merge ${f.mergeSha?.slice(0, 7)})`);
           expect(report).toContain("Ticks: 3;");
+          // Every token the tick API accepted is one GitHub mints in a called workflow: the
+          // caller's identity (docs/workflows.md's loopx-tick.yml or loopx-wake.yml on main, its
+          // run and event), the called file at the tag the caller named (loopx/loopx@v1).
+          const accepted = new Set(
+            (
+              await stack?.store.db.select({ jti: tables.usedTokens.jti }).from(tables.usedTokens)
+            )?.map((r) => r.jti),
+          );
+          const claims = sandbox().oidc.minted.filter((c) => accepted.has(c.jti));
+          expect(claims.length).toBeGreaterThanOrEqual(6);
+          const repo = sandbox().store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
+          const v1 = sandbox()
+            .store.git(sandbox().store.repoByName("loopx", "loopx"))
+            .resolve("refs/tags/v1");
+          for (const c of claims) {
+            const run = sandbox().store.workflowRuns.get(Number(c.run_id));
+            const file = c.job_workflow_ref.includes("loopx-wake.yml")
+              ? "loopx-wake.yml"
+              : "loopx-tick.yml";
+            expect(c).toMatchObject({
+              workflow_ref: `${DEMO_REPO.fullName}/.github/workflows/${file}@refs/heads/main`,
+              workflow_sha: run?.headSha,
+              job_workflow_ref: `loopx/loopx/.github/workflows/${file}@refs/tags/v1`,
+              job_workflow_sha: v1,
+              event_name: run?.event,
+              repository: DEMO_REPO.fullName,
+              repository_id: String(repo.id),
+              ref: "refs/heads/main",
+              run_attempt: "1",
+              sub: `repo:${DEMO_REPO.owner}@${repo.ownerId}/${DEMO_REPO.name}@${repo.id}:ref:refs/heads/main`,
+            });
+            expect(run?.repoId).toBe(repo.id);
+          }
         },
       };
 

@@ -26,7 +26,7 @@ const ESCAPE = [
 describe("e2e: an agent-side push to a non-loopx branch is refused", () => {
   let h: TickHarness;
   beforeAll(async () => {
-    h = await startTickHarness({ api: { audience: "loopx" } });
+    h = await startTickHarness();
     useTickWorkflow(h, {
       config: "harness:\n  default: shell\n",
       vars: { LOOPX_SHELL_COMMAND: ESCAPE },

@@ -18,7 +18,7 @@ const PLANT = [
 describe("e2e: an agent-side push to .github/ is refused", () => {
   let h: TickHarness;
   beforeAll(async () => {
-    h = await startTickHarness({ api: { audience: "loopx" } });
+    h = await startTickHarness();
     useTickWorkflow(h, {
       config: "harness:\n  default: shell\n",
       vars: { LOOPX_SHELL_COMMAND: PLANT },

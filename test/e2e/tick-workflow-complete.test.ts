@@ -42,7 +42,7 @@ describe("e2e: a completing tick through the workflow shows on the issue", () =>
         { content: [text("Done.")] },
       ],
     });
-    h = await startTickHarness({ api: { audience: "loopx" } });
+    h = await startTickHarness();
     useTickWorkflow(h, {
       config: [
         "harness:",

@@ -3,11 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { addTodo, openGate } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { giveToRunner } from "../../packages/sandbox/src/index.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { dispatchOneTick, finishRun, useTickWorkflow } from "../support/tick-workflow-runs.ts";
 
 /** Written by the shell harness if it ever starts. */
-const MARKER = join(mkdtempSync(join(tmpdir(), "loopx-wait-")), "harness-started");
+// The runner user's own directory, so a harness that did start could leave its mark.
+const MARKER = join(giveToRunner(mkdtempSync(join(tmpdir(), "loopx-wait-"))), "harness-started");
 
 /**
  * Scenario: the goal's only todo waits behind an open gate. loopx-tick.yml is dispatched →
@@ -17,7 +19,7 @@ const MARKER = join(mkdtempSync(join(tmpdir(), "loopx-wait-")), "harness-started
 describe("e2e: a wait tick through the workflow", () => {
   let h: TickHarness;
   beforeAll(async () => {
-    h = await startTickHarness({ api: { audience: "loopx" } });
+    h = await startTickHarness();
     useTickWorkflow(h, {
       config: "harness:\n  default: shell\n",
       vars: { LOOPX_SHELL_COMMAND: `touch ${MARKER}` },

@@ -40,7 +40,7 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
         { content: [text("Done.")] },
       ],
     });
-    h = await startTickHarness({ api: { audience: "loopx" } });
+    h = await startTickHarness();
     const { sandbox } = h;
     sandbox.push("acme/widgets", "main", {
       ".github/workflows/loopx-tick.yml": readFileSync(

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_ENTRY, runAction } from "../../action/test/support/run-action.ts";
-import { AUDIENCE, startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { idTokenEnv } from "../support/tick-phases.ts";
 
 /**
@@ -52,7 +52,6 @@ describe("fault: the action killed mid-slice", () => {
         phase: "ask",
         goal: String(goal.goal.issue.number),
         "api-url": h.apiUrl,
-        audience: AUDIENCE,
         "tick-dir": dirs.ask,
       },
       { ...github, ...idTokenEnv(h, RUN) },
@@ -132,7 +131,6 @@ describe("fault: the action killed mid-slice", () => {
       {
         phase: "report",
         "api-url": h.apiUrl,
-        audience: AUDIENCE,
         "tick-dir": dirs.report,
         "agent-result": "failure",
       },

@@ -2,7 +2,7 @@
  * The real LoopX app (Probot over HTTP on loopback) against the sandbox, on a store the test
  * chooses: what every app end-to-end scenario starts from.
  */
-import { createServer, type Server } from "node:http";
+
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { Probot, ProbotOctokit } from "probot";
@@ -14,6 +14,7 @@ import {
 } from "../../app/src/create-loopx-app.ts";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
+import { listenFirst } from "./listen-first.ts";
 
 export interface Harness {
   sandbox: Sandbox;
@@ -103,18 +104,16 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
       logLevel: "warn",
     });
+    const { server, url: appUrl, serve } = await listenFirst();
     const app = await createLoopxApp({
       probot,
       store,
       serverUrl: sandbox.url,
       log: quietLog,
+      tickApi: { issuer: sandbox.url, audience: appUrl },
       ...overrides,
     });
-    const server: Server = createServer((req, res) => void app.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const address = server.address();
-    if (!address || typeof address === "string") throw new Error("the app server has no port");
-    const appUrl = `http://127.0.0.1:${address.port}`;
+    serve(app.handle);
     sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
     const stop = async () => {
       await app.close();

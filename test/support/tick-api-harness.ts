@@ -3,7 +3,7 @@
  * OIDC issuer mints the Actions tokens), on a store the test chooses. The tick API is
  * composed in front of the app's handler exactly as the lead wires it in production.
  */
-import { createServer, type Server } from "node:http";
+
 import { addTodo, type GoalState } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
@@ -18,8 +18,7 @@ import {
 } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "./app-harness.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
-
-export const AUDIENCE = "loopx-test";
+import { listenFirst } from "./listen-first.ts";
 
 export interface TickHarness {
   sandbox: Sandbox;
@@ -46,10 +45,55 @@ export interface TickHarness {
   close(): Promise<void>;
 }
 
+/** An Actions ID token for run `runId` of the repository's tick workflow, as the runner mints it. */
+export function mintTickToken(
+  sandbox: Sandbox,
+  repo: { fullName: string; id: number; ownerId: number },
+  runId: number,
+  claims: Partial<ActionsClaims> = {},
+  opts: { audience: string; ttlSeconds?: number },
+): Promise<string> {
+  const workflowRef = `${repo.fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
+  return sandbox.oidc.mintIdToken({
+    audience: opts.audience,
+    ...(opts.ttlSeconds !== undefined ? { ttlSeconds: opts.ttlSeconds } : {}),
+    claims: {
+      repository: repo.fullName,
+      repository_id: String(repo.id),
+      repository_owner: repo.fullName.split("/")[0] ?? "",
+      repository_owner_id: String(repo.ownerId),
+      workflow_ref: workflowRef,
+      job_workflow_ref: workflowRef,
+      event_name: "workflow_dispatch",
+      run_id: String(runId),
+      run_attempt: "1",
+      ...claims,
+    },
+  });
+}
+
+/** POSTs JSON (or a raw string) with an optional bearer token; the answer's status and JSON. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  token: string | null,
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
 const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 export async function startTickHarness(
-  opts: { store?: Store; api?: TickApiOptions; log?: Logger } = {},
+  opts: { store?: Store; api?: Partial<TickApiOptions>; log?: Logger } = {},
 ): Promise<TickHarness> {
   const secret = "tick-harness-secret";
   const sandbox = await createSandbox({ webhookSecret: secret });
@@ -74,6 +118,7 @@ export async function startTickHarness(
     Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
     logLevel: "warn",
   });
+  const { server, url: base, serve } = await listenFirst();
   const app = await createLoopxApp({
     probot,
     store,
@@ -81,16 +126,12 @@ export async function startTickHarness(
     log: opts.log ?? quietLog,
     tickApi: {
       issuer: sandbox.url,
-      audience: AUDIENCE,
+      audience: base,
       now: () => new Date(sandbox.clock.now()),
       ...opts.api,
     },
   });
-  const server: Server = createServer((req, res) => void app.handle(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the app server has no port");
-  const base = `http://127.0.0.1:${address.port}`;
+  serve(app.handle);
   sandbox.setWebhookUrl(`${base}${WEBHOOK_PATH}`);
   sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
 
@@ -148,37 +189,12 @@ export async function startTickHarness(
       await settle();
       return state;
     },
-    token(runId, claims = {}, tokenOpts = {}) {
-      const workflowRef = `${fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
-      return sandbox.oidc.mintIdToken({
-        audience: tokenOpts.audience ?? AUDIENCE,
-        ...(tokenOpts.ttlSeconds !== undefined ? { ttlSeconds: tokenOpts.ttlSeconds } : {}),
-        claims: {
-          repository: fullName,
-          repository_id: String(record.id),
-          repository_owner: "acme",
-          repository_owner_id: String(record.ownerId),
-          workflow_ref: workflowRef,
-          job_workflow_ref: workflowRef,
-          event_name: "workflow_dispatch",
-          run_id: String(runId),
-          run_attempt: "1",
-          ...claims,
-        },
-      });
-    },
-    async post(path, body, token) {
-      const res = await fetch(`${base}${path}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-        },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    },
+    token: (runId, claims = {}, tokenOpts = {}) =>
+      mintTickToken(sandbox, { fullName, id: record.id, ownerId: record.ownerId }, runId, claims, {
+        audience: base,
+        ...tokenOpts,
+      }),
+    post: (path, body, token) => postJson(`${base}${path}`, body, token),
     requestsSince: (from) =>
       sandbox
         .requests()

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type ActionRun, runAction } from "../../action/test/support/run-action.ts";
-import { AUDIENCE, type TickHarness } from "./tick-api-harness.ts";
+import type { TickHarness } from "./tick-api-harness.ts";
 
 const GIT_ENV = {
   PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -59,7 +59,6 @@ export async function playTick(h: TickHarness, opts: PlayOptions): Promise<Playe
       phase: "ask",
       goal: String(opts.goal),
       "api-url": h.apiUrl,
-      audience: AUDIENCE,
       "tick-dir": dirs.ask,
       ...opts.ask,
     },
@@ -85,7 +84,6 @@ export async function playTick(h: TickHarness, opts: PlayOptions): Promise<Playe
     {
       phase: "report",
       "api-url": h.apiUrl,
-      audience: AUDIENCE,
       "tick-dir": dirs.report,
       "agent-result": agent.code === 0 ? "success" : "failure",
     },

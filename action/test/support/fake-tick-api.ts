@@ -41,9 +41,10 @@ export class FakeTickApi {
   private server: Server | null = null;
   url = "";
 
+  /** `audience`: by default the double's own URL, as the App's is its LOOPX_PUBLIC_URL. */
   constructor(
     private readonly issuer: string,
-    private readonly audience: string,
+    private readonly audience?: string,
   ) {}
 
   async start(): Promise<this> {
@@ -93,7 +94,7 @@ export class FakeTickApi {
     try {
       ({ payload: claims } = await jwtVerify(token, jwks, {
         issuer: this.issuer,
-        audience: this.audience,
+        audience: this.audience ?? this.url,
       }));
     } catch (error) {
       return refuse(401, "unauthenticated", String(error));

@@ -58,7 +58,7 @@ export async function startTickWorld() {
   const { app, privateKey } = sandbox.createApp({ slug: "loopx" });
   if (!privateKey) throw new Error("sandbox app without a key");
   const installation = sandbox.install(app.id, "acme", ["acme/widgets"]);
-  const api = await new FakeTickApi(sandbox.url, "loopx").start();
+  const api = await new FakeTickApi(sandbox.url).start();
 
   /** What the runner sets for a job granted `id-token: write`. */
   const idTokenEnv = (): Record<string, string> => {

@@ -34,8 +34,15 @@ function expectedRef(claims: ActionsClaims, file: string, defaultBranch: string)
   return `${claims.repository}/.github/workflows/${file}@refs/heads/${defaultBranch}`;
 }
 
-function allowListed(ref: string, allowed: readonly string[]): boolean {
-  return allowed.some((a) => (a.endsWith("*") ? ref.startsWith(a.slice(0, -1)) : ref === a));
+/**
+ * Whether `job_workflow_ref` is allowed. A ref pinned to a bare SHA must be listed exactly:
+ * GitHub resolves a fork's commit under its parent, so no pattern may stand for SHAs.
+ */
+export function allowListed(ref: string, allowed: readonly string[]): boolean {
+  const pinned = /@[0-9a-f]{40}$/.test(ref);
+  return allowed.some((a) =>
+    a.endsWith("*") && !pinned ? ref.startsWith(a.slice(0, -1)) : ref === a,
+  );
 }
 
 /**

@@ -1,15 +1,29 @@
 import { z } from "zod";
 
 /**
- * The reusable tick workflow LoopX ships, as GitHub names it in `job_workflow_ref` when a
- * repository's tick workflow calls it (`uses: loopx/loopx/.github/workflows/loopx-tick.yml@v1`).
- * A trailing `*` matches any suffix (any tag). Deployments that fork or mirror the workflow
- * list their own refs instead (`LOOPX_TICK_WORKFLOW_REFS`, comma-separated).
+ * Commits of LoopX's own releases (the commit each release tag names), appended at every
+ * release. A caller that pins the reusable workflow to a SHA (`…/loopx-tick.yml@<sha>`) is
+ * accepted only for one of these: GitHub resolves any commit of the fork network under the
+ * parent repository, so a SHA pushed to a fork of loopx/loopx would otherwise pass for LoopX's.
  */
-export const DEFAULT_TICK_WORKFLOW_REFS = [
-  "loopx/loopx/.github/workflows/loopx-tick.yml@refs/tags/*",
-  "loopx/loopx/.github/workflows/loopx-tick.yml@refs/heads/main",
-];
+export const LOOPX_RELEASE_COMMITS: readonly string[] = [];
+
+const SHIPPED = ["loopx-tick.yml", "loopx-wake.yml"].map(
+  (f) => `loopx/loopx/.github/workflows/${f}`,
+);
+
+/**
+ * The reusable workflows LoopX ships, as GitHub names them in `job_workflow_ref` when a
+ * repository's tick or wake workflow calls them (`uses: loopx/loopx/.github/workflows/
+ * loopx-tick.yml@v1` → `…@refs/tags/v1`): any release tag, `main`, or a release commit.
+ * A trailing `*` matches any suffix, but never a bare SHA. Deployments that fork or mirror
+ * the workflows list their own refs instead (`LOOPX_TICK_WORKFLOW_REFS`, comma-separated).
+ */
+export const DEFAULT_TICK_WORKFLOW_REFS = SHIPPED.flatMap((w) => [
+  `${w}@refs/tags/*`,
+  `${w}@refs/heads/main`,
+  ...LOOPX_RELEASE_COMMITS.map((sha) => `${w}@${sha}`),
+]);
 
 const minutes = z
   .number()
@@ -25,8 +39,11 @@ export const TickApiSettings = z.object({
   issuer: z.url().default("https://token.actions.githubusercontent.com"),
   /** Where the issuer's signing keys are; default `<issuer>/.well-known/jwks`. */
   jwksUrl: z.url().optional(),
-  /** The audience the Action asks its ID token for (its `audience` input). */
-  audience: z.string().min(1).default("loopx"),
+  /**
+   * The audience this deployment accepts: its own URL (LOOPX_PUBLIC_URL), which the action
+   * requests by default (its `api-url`), so no deployment accepts another's tokens.
+   */
+  audience: z.string().min(1),
   /** Leeway for exp/nbf/iat between GitHub's clock and ours. */
   clockToleranceSeconds: z.number().int().min(0).max(300).default(30),
   /** Refuse tokens issued longer ago than this, whatever their `exp`. */

@@ -51,7 +51,7 @@ function route(path: string): Route | null {
  * size limit → OIDC token → its event, rate and one use (no database work before these) →
  * the route's own checks; refusals are ApiError bodies.
  */
-export function createTickApi(deps: TickApiDeps, options: TickApiOptions = {}): TickApiHandler {
+export function createTickApi(deps: TickApiDeps, options: TickApiOptions): TickApiHandler {
   const { now = () => new Date(), onPushed, onCommitted = () => {}, ...input } = options;
   const settings = TickApiSettings.parse(input);
   const ctx: TickApiContext = {

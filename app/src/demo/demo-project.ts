@@ -3,9 +3,8 @@
  * first cart line), a real `node --test` suite, a lint check, CI, LoopX's config and a code
  * owner. Everything here is what a newcomer would find in a small repository of their own.
  */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Harness } from "./demo-options.ts";
+import { documentedCallers } from "./loopx-release.ts";
 
 export const DEMO_REPO = { owner: "acme", name: "cart", fullName: "acme/cart" } as const;
 /** The goal's owner (maintain, CODEOWNERS): approves and merges. */
@@ -15,7 +14,6 @@ export const REVIEWER = "bob";
 
 /** What the sandbox's CI runs on each PR head: the tests, then the lint check (as ci.yml). */
 export const CI_COMMAND = "node --test && node scripts/lint.mjs";
-export const TICK_WORKFLOW_PATH = ".github/workflows/loopx-tick.yml";
 /** What each slice must pass before it counts as progress. */
 export const VALIDATION_COMMAND = "node --test";
 
@@ -39,8 +37,6 @@ export const REVIEW_LINE = {
   line: 4,
   body: "An index loop is how the first line got skipped; reduce() cannot skip one.",
 };
-
-const ROOT = resolve(import.meta.dirname, "../../..");
 
 const CART_WITH_BUG = `/** The cart's total in cents: each line's unit price times its quantity, summed. */
 export function total(lines) {
@@ -117,7 +113,8 @@ export function demoFiles(harness: Harness): Record<string, string> {
     ".github/CODEOWNERS": `* @${OWNER}\n`,
     ".github/loopx.yml": loopxConfig(harness),
     ".github/workflows/ci.yml": CI_WORKFLOW,
-    // LoopX's own tick workflow, verbatim: the sandbox runs it with the real action bundle.
-    [TICK_WORKFLOW_PATH]: readFileSync(resolve(ROOT, ".github/workflows/loopx-tick.yml"), "utf8"),
+    // The tick and wake callers exactly as docs/workflows.md shows them: they call LoopX's
+    // reusable workflows from loopx/loopx@v1, which the sandbox serves.
+    ...documentedCallers(),
   };
 }

@@ -26,6 +26,8 @@ export function writeDemoSettings(path: string, s: DemoSettings): void {
     ["GITHUB_API_URL", s.apiUrl],
     "url" in s.database ? ["DATABASE_URL", s.database.url] : ["LOOPX_DATA_DIR", s.database.dataDir],
     ["LOOPX_URL", s.appUrl],
+    // The deployment's own URL: its OIDC audience.
+    ["LOOPX_PUBLIC_URL", s.appUrl],
     ["GITHUB_TOKEN", s.ownerToken],
   ];
   // Double-quoted values keep the key's newlines (dotenv and node:util parseEnv expand \n).

@@ -5,9 +5,9 @@
  * on embedded PGlite or on PostgreSQL.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
+import { createClock, createSandbox, giveToRunner, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
@@ -17,20 +17,13 @@ import type { Logger } from "../deps.ts";
 import { listen } from "../server.ts";
 import { MODEL_TURNS, shellAgentScript } from "./agent-script.ts";
 import type { DemoOptions } from "./demo-options.ts";
-import {
-  CI_COMMAND,
-  DEMO_REPO,
-  demoFiles,
-  OWNER,
-  REVIEWER,
-  TICK_WORKFLOW_PATH,
-} from "./demo-project.ts";
+import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-project.ts";
+import { hostLoopxRelease } from "./loopx-release.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 import { writeDemoSettings } from "./settings-file.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const standIn = (name: string) => resolve(import.meta.dirname, "stand-ins", `${name}.mjs`);
-const AUDIENCE = "loopx";
 /** The scripted model accepts any key; this one only has to look like one. */
 const SCRIPTED_KEY = "sk-ant-demo-scripted-0000000000";
 
@@ -153,7 +146,8 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     // Held until the goal has its first todo (see scenario.ts); then every dispatch runs.
     sandbox.runner.enabled = false;
     const files = demoFiles(opts.harness);
-    if (opts.harness === "claude-code") checkClaude(files[TICK_WORKFLOW_PATH] ?? "");
+    if (opts.harness === "claude-code")
+      checkClaude(readFileSync(resolve(ROOT, ".github/workflows/loopx-tick.yml"), "utf8"));
     const store = await openDemoStore(opts);
     closers.push(() => store.close());
     await store.migrate();
@@ -186,6 +180,11 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
       owner: sandbox.createUserToken(OWNER),
       reviewer: sandbox.createUserToken(REVIEWER),
     };
+    // Listening first: the App's URL is its OIDC audience.
+    let handle: LoopxApp["handle"] | null = null;
+    const server = await listen(async (req, res) => handle?.(req, res), opts.port, "127.0.0.1");
+    closers.push(() => server.close());
+    const appUrl = `http://127.0.0.1:${server.port}`;
     const app = await createLoopxApp({
       probot,
       store,
@@ -197,21 +196,22 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
       },
       tickApi: {
         issuer: sandbox.url,
-        audience: AUDIENCE,
+        // The App's own URL, as LOOPX_PUBLIC_URL: the action asks for its api-url by default.
+        audience: appUrl,
         now: () => new Date(sandbox.clock.now()),
       },
       scheduler: { intervalMs: 1_000 },
     });
-    const server = await listen(app.handle, opts.port, "127.0.0.1");
-    closers.push(() => server.close());
+    handle = app.handle;
     closers.push(() => app.close());
-    const appUrl = `http://127.0.0.1:${server.port}`;
     sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
     await app.start({ pollIntervalMs: 500, reconcileIntervalMs: 60_000 });
 
     const { vars, secrets } = modelEnv(opts, model);
+    // LoopX itself comes from loopx/loopx@v1 as the sandbox serves it; GitHub's own actions
+    // (checkout, artifacts) are stand-ins.
+    hostLoopxRelease(sandbox);
     sandbox.runner.actions = {
-      "loopx/loopx@v1": resolve(ROOT, "action/dist/index.js"),
       "actions/checkout@v4": standIn("checkout"),
       "actions/upload-artifact@v4": standIn("upload-artifact"),
       "actions/download-artifact@v4": standIn("download-artifact"),
@@ -219,9 +219,15 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     sandbox.runner.vars = { LOOPX_API_URL: appUrl, ...vars };
     sandbox.runner.secrets = secrets;
     if (opts.harness === "shell") {
-      const script = join(workDir, "shell-agent.sh");
+      // The agent job runs as the runner user: the script sits in a directory of its own,
+      // which the runner may reach (the work dir only lets it pass through).
+      chmodSync(workDir, 0o711);
+      const dir = join(workDir, "agent");
+      mkdirSync(dir, { recursive: true });
+      const script = join(dir, "shell-agent.sh");
       writeFileSync(script, shellAgentScript());
       chmodSync(script, 0o755);
+      giveToRunner(dir);
       sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash ${script}`;
     }
     sandbox.install(appRecord.id, DEMO_REPO.owner, [DEMO_REPO.fullName]);

@@ -4,6 +4,7 @@ export type { RouteFault } from "./faults.ts";
 export { type ActionsClaims, defaultClaims, OidcIssuer } from "./oidc.ts";
 export type { Route } from "./router.ts";
 export type { ActionSpec } from "./runner/job.ts";
+export { giveToRunner, runnerUser } from "./runner/runner-user.ts";
 export {
   createSandbox,
   DEFAULT_APP_PERMISSIONS,
@@ -12,4 +13,5 @@ export {
 } from "./sandbox.ts";
 export type { RequestLogEntry } from "./server.ts";
 export type { WorkflowJob, WorkflowRun } from "./state/types.ts";
+export { takeUnsupported } from "./strict.ts";
 export type { Delivery, WebhookFault } from "./webhooks/deliveries.ts";

@@ -69,6 +69,8 @@ export function defaultClaims(overrides: Partial<ActionsClaims> = {}): ActionsCl
 /** An OIDC issuer like token.actions.githubusercontent.com, at the sandbox's own URL. */
 export class OidcIssuer {
   private readonly requestTokens = new Map<string, Partial<ActionsClaims>>();
+  /** Every token minted, with its `aud` and `jti`: what a relying party was handed. */
+  readonly minted: Array<ActionsClaims & { aud: string; jti: string }> = [];
 
   private constructor(
     /** Generated in the background: RSA key generation would dominate the sandbox's startup. */
@@ -142,6 +144,9 @@ export class OidcIssuer {
     const { privateKey, publicJwk } = await this.keys;
     const claims = defaultClaims(options.claims);
     const now = Math.floor(this.clock.now() / 1000);
+    const aud = options.audience ?? `https://github.com/${claims.repository_owner}`;
+    const jti = randomUUID();
+    this.minted.push({ ...claims, aud, jti });
     return new SignJWT({ ...claims })
       .setProtectedHeader({
         alg: "RS256",
@@ -150,9 +155,9 @@ export class OidcIssuer {
         x5t: publicJwk.kid ?? "",
       })
       .setIssuer(this.issuer)
-      .setAudience(options.audience ?? `https://github.com/${claims.repository_owner}`)
+      .setAudience(aud)
       .setSubject(claims.sub)
-      .setJti(randomUUID())
+      .setJti(jti)
       .setIssuedAt(now)
       .setNotBefore(now - 5)
       .setExpirationTime(now + (options.ttlSeconds ?? 300))

@@ -29,14 +29,18 @@ import { protectionRoutes } from "./routes/protection.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
+import { runControlRoutes } from "./routes/run-control.ts";
 import { statusRoutes } from "./routes/statuses.ts";
 import { subIssueRoutes } from "./routes/sub-issues.ts";
 import { userRoutes } from "./routes/users.ts";
+import { skipsWorkflows } from "./runner/pull-request-runs.ts";
 import { Runner } from "./runner/runner.ts";
 import { type RequestLogEntry, startServer } from "./server.ts";
+import { ArtifactService } from "./services/artifacts.ts";
+import { CacheService } from "./services/cache.ts";
 import { setupApi } from "./setup.ts";
 import { Store } from "./state/store.ts";
-import type { WorkflowRun } from "./state/types.ts";
+import type { Repo, WorkflowRun } from "./state/types.ts";
 import { WebhookBus } from "./webhooks/bus.ts";
 import { DeliveryLog, type WebhookFault } from "./webhooks/deliveries.ts";
 
@@ -87,6 +91,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
     ...statusRoutes(ctx),
     ...protectionRoutes(ctx),
     ...graphqlRoutes(ctx),
+    ...runControlRoutes(ctx, () => runner),
     // Last: `{ref}` spans slashes, so `commits/{ref}` must not shadow `commits/{ref}/check-runs`.
     ...gitDataRoutes(ctx),
   );
@@ -98,11 +103,18 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const { repoByFullName } = setup;
   const ci = new Ci(ctx, root);
   const runner = new Runner(ctx, root, oidc, () => url);
+  // A head commit saying [skip ci] starts neither CI nor push / pull_request workflows.
+  const skipped = (repo: Repo, sha: string) =>
+    skipsWorkflows(store.git(repo).commitInfo(sha).message);
   ctx.triggers = {
-    push: (repo, change, sender) => runner.onPush(repo, change, sender),
-    pullRequest: (pull, _action, sender) => {
+    push: (repo, change, sender) => {
+      if (!skipped(repo, change.after)) runner.onPush(repo, change, sender);
+    },
+    pullRequest: (pull, action, sender) => {
       const repo = store.repo(pull.repoId);
+      if (skipped(repo, pull.headSha)) return;
       ci.start(repo, pull.headRef, pull.headSha, sender, "pull_request");
+      runner.onPullRequest(pull, action, sender);
     },
   };
   ctx.onDispatch = (run) => runner.enqueue(run);
@@ -117,6 +129,10 @@ export async function createSandbox(options: SandboxOptions = {}) {
       oidc,
       log: requestLog,
       inspect: inspection.inspect,
+      services: [
+        new CacheService(runner.runtime, () => url),
+        new ArtifactService(runner.runtime, () => url),
+      ],
       git: {
         store,
         clock,
@@ -198,6 +214,15 @@ export async function createSandbox(options: SandboxOptions = {}) {
       };
       const sha = git.commit(branch, files, message, who, parent);
       afterPush(ctx, repo, refChanges(before, git.branches()), sender, true);
+      return sha;
+    },
+    /** Tags a commit (default: the default branch's head), as `git push origin <tag>` would. */
+    tag(fullName: string, tag: string, ref?: string): string {
+      const repo = repoByFullName(fullName);
+      const git = store.git(repo);
+      const sha = git.resolve(ref ?? `refs/heads/${repo.defaultBranch}`);
+      if (!sha) throw new Error(`sandbox.tag: ${ref} is not a commit of ${fullName}`);
+      git.run(["update-ref", `refs/tags/${tag}`, sha]);
       return sha;
     },
     /** Forces a PR to conflict (mergeable false, `dirty`) whatever git says, or lifts it. */

@@ -7,7 +7,9 @@ import { type GitHttpDeps, isGitPath, serveGit } from "./git/http.ts";
 import { DOCS, HttpError } from "./http-error.ts";
 import type { OidcIssuer } from "./oidc.ts";
 import type { Method, Router } from "./router.ts";
+import type { ServiceReply } from "./services/reply.ts";
 import type { Store } from "./state/store.ts";
+import { recordUnsupported } from "./strict.ts";
 
 /** One line of the inspection log. */
 export interface RequestLogEntry {
@@ -33,6 +35,11 @@ export interface ServerDeps {
   log: RequestLogEntry[];
   inspect: (path: string) => unknown;
   git: GitHttpDeps;
+  /** The Actions services jobs reach with their runtime token (cache, results). */
+  services: Array<{
+    handles(path: string): boolean;
+    handle(req: IncomingMessage, path: string, query: URLSearchParams): Promise<ServiceReply>;
+  }>;
 }
 
 const RATE_LIMIT = 5000;
@@ -143,6 +150,24 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
       );
       return reply(answer.status, answer.body);
     }
+    const service = deps.services.find((s) => s.handles(path));
+    if (service) {
+      entry.route = "actions-service";
+      const out = await service.handle(req, path, url.searchParams);
+      entry.status = out.status;
+      entry.response = out.body;
+      if (out.raw) {
+        res.writeHead(out.status, { "content-type": "application/octet-stream", ...out.headers });
+        res.end(out.raw);
+        return;
+      }
+      if (out.body === undefined) {
+        res.writeHead(out.status, out.headers ?? {});
+        res.end();
+        return;
+      }
+      return reply(out.status, out.body, out.headers);
+    }
     if (method === "GET" && path.startsWith("/_sandbox/")) {
       const body = deps.inspect(path.slice("/_sandbox/".length));
       return body === undefined ? reply(404, { message: "Not Found" }) : reply(200, body);
@@ -151,6 +176,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
     const matched = router.match(method, path);
     if (!matched) {
       entry.unsupported = true;
+      recordUnsupported(entry);
       console.warn(
         `[sandbox] UNSUPPORTED ROUTE ${method} ${path} → 404 (add it to packages/sandbox, with its fidelity test)`,
       );

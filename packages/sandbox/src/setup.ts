@@ -155,6 +155,22 @@ export function setupApi(deps: {
       bus.emitInstallation(installation, "created", createUser(sender));
       return installation;
     },
+    /** An installation access token with the installation's permissions and repositories. */
+    installationToken(installationId: number): string {
+      const installation = store.installations.get(installationId);
+      if (!installation) throw new Error(`sandbox: no installation ${installationId}`);
+      const token = newToken("ghs");
+      store.tokens.set(token, {
+        token,
+        kind: "installation",
+        installationId,
+        userId: store.apps.get(installation.appId)?.botUserId ?? 0,
+        expiresAt: clock.now() + TOKEN_TTL_MS,
+        permissions: { ...installation.permissions },
+        repositoryIds: [...installation.repositoryIds],
+      });
+      return token;
+    },
     /** A personal access token acting as `login` (how tests play a human). */
     createUserToken(login: string): string {
       const token = newToken("ghp");

@@ -189,6 +189,24 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       base: "main",
     });
     await bot.rest.pulls.merge({ ...o, pull_number: pr.number, sha: head });
+    // Its head is in main now: GitHub refuses a PR that would bring main nothing.
+    const nothingAhead = await bot.rest.pulls
+      .create({ ...o, title: "T1 again", head: "loopx/1-T1", base: "main" })
+      .then(
+        () => null,
+        (error: { status: number; response: { data: unknown } }) => error,
+      );
+    expect(nothingAhead?.status).toBe(422);
+    expect(nothingAhead?.response.data).toMatchObject({
+      message: "Validation Failed",
+      errors: [
+        {
+          resource: "PullRequest",
+          code: "custom",
+          message: "No commits between main and loopx/1-T1",
+        },
+      ],
+    });
     await bot.rest.actions.listRepoWorkflows(o);
     await bot.rest.actions.createWorkflowDispatch({
       ...o,
@@ -207,6 +225,34 @@ describe("sandbox contract: @octokit/rest through every route", () => {
     await bot.rest.actions.listJobsForWorkflowRun({ ...o, run_id: runId });
     await bot.rest.actions.listWorkflowRunsForRepo(o);
     await bot.rest.actions.listWorkflowRuns({ ...o, workflow_id: "loopx.yml" });
+    // Queued runs (the runner off) to cancel, force-cancel, and approve (refused: not a fork's).
+    sandbox.runner.enabled = false;
+    const queue = async () =>
+      (
+        (
+          await bot.request(
+            "POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches",
+            { ...o, workflow_id: "loopx.yml", ref: "main", return_run_details: true },
+          )
+        ).data as { workflow_run_id: number }
+      ).workflow_run_id;
+    const toCancel = await queue();
+    await bot.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel", {
+      ...o,
+      run_id: toCancel,
+    });
+    const toForce = await queue();
+    await bot.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/force-cancel", {
+      ...o,
+      run_id: toForce,
+    });
+    await expect(
+      bot.request("POST /repos/{owner}/{repo}/actions/runs/{run_id}/approve", {
+        ...o,
+        run_id: toForce,
+      }),
+    ).rejects.toMatchObject({ status: 403 });
+    sandbox.runner.enabled = true;
     await sandbox.settle();
     const deliveries = (await appOctokit.rest.apps.listWebhookDeliveries({ per_page: 5 })).data;
     const first = deliveries[0];

@@ -168,3 +168,20 @@ export async function exerciseOAuth(sandbox: Sandbox, clientId: string): Promise
   await post("/login/oauth/access_token", grant);
   await client(sandbox, web("access_token")).rest.users.getAuthenticated();
 }
+
+/** Dispatches `workflow` on acme/widgets' main as `token`'s user; the run's id (return_run_details). */
+export async function dispatchRun(
+  sandbox: Sandbox,
+  workflow: string,
+  token: string,
+): Promise<number> {
+  const res = await fetch(
+    `${sandbox.url}/repos/acme/widgets/actions/workflows/${workflow}/dispatches`,
+    {
+      method: "POST",
+      headers: { authorization: `token ${token}` },
+      body: JSON.stringify({ ref: "main", return_run_details: true }),
+    },
+  );
+  return ((await res.json()) as { workflow_run_id: number }).workflow_run_id;
+}

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
+import { giveToRunner } from "../src/index.ts";
 import { tempDir } from "./git-support.ts";
 import { errorsText, o, setup, webhookValidator } from "./helpers.ts";
 
@@ -18,6 +19,8 @@ import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 const env = process.env;
 const phase = env.INPUT_PHASE;
+// The Actions artifact service, with the job's runtime token (what @actions/artifact calls).
+const artifacts = async (method, body) => (await fetch(env.ACTIONS_RESULTS_URL + "twirp/github.actions.results.api.v1.ArtifactService/" + method, { method: "POST", headers: { authorization: "Bearer " + env.ACTIONS_RUNTIME_TOKEN }, body: JSON.stringify(body) })).json();
 const record = { phase, at: Date.now(), env: Object.fromEntries(Object.entries(env).filter(([k]) => /^(GITHUB_|INPUT_|ACTIONS_|RUNNER_|LOOPX_)/.test(k))) };
 if (phase === "ask") {
   const res = await fetch(env.ACTIONS_ID_TOKEN_REQUEST_URL + "&audience=loopx", { headers: { authorization: "bearer " + env.ACTIONS_ID_TOKEN_REQUEST_TOKEN } });
@@ -39,9 +42,14 @@ if (phase === "agent") {
   try { g("-c", "http.extraHeader=Authorization: Basic " + basic, "push", "origin", "HEAD:refs/heads/loopx/1-1"); record.pushed = true; }
   catch (e) { record.pushed = false; record.pushError = String(e.stderr); }
   record.gitConfig = execFileSync("cat", [".git/config"]).toString();
-  writeFileSync(env.LOOPX_SANDBOX_ARTIFACTS + "/result.json", JSON.stringify({ ok: true }));
+  const created = await artifacts("CreateArtifact", { name: "result" });
+  await fetch(created.signed_upload_url, { method: "PUT", body: JSON.stringify({ ok: true }) });
+  await artifacts("FinalizeArtifact", { name: "result", size: "11" });
 }
-if (phase === "report") record.artifact = existsSync(env.LOOPX_SANDBOX_ARTIFACTS + "/result.json");
+if (phase === "report") {
+  const { signed_url } = await artifacts("GetSignedArtifactURL", { name: "result" });
+  record.artifact = signed_url ? await (await fetch(signed_url)).text() : null;
+}
 writeFileSync(env.OUT + "/" + phase + ".json", JSON.stringify(record));
 `;
 
@@ -109,6 +117,8 @@ async function start(files: Record<string, string>) {
   const out = tempDir("sandbox-runner-test-");
   const entry = join(out, "action.mjs");
   writeFileSync(entry, ACTION);
+  // Jobs run as the runner user: the scratch action and its output directory are its own.
+  giveToRunner(out);
   t.sandbox.runner.actions = {
     "loopx/loopx@v1": { entry, inputs: { "github-token": "${{ github.token }}" } },
   };
@@ -192,7 +202,8 @@ describe("workflow runner", () => {
     expect(agent.pushError).toContain("403");
     expect(agent.gitConfig).not.toContain("ghs_");
     expect(agent.gitConfig).toContain(`${t.sandbox.url}/acme/widgets.git`);
-    expect(report.artifact).toBe(true);
+    // The agent job's artifact, through the runtime token, reached the report job.
+    expect(JSON.parse(report.artifact)).toEqual({ ok: true });
     // The recorded run, over REST and the inspection API.
     const jobs = (await t.bot.rest.actions.listJobsForWorkflowRun({ ...o, run_id: runId })).data;
     expect(jobs.jobs.map((j) => [j.name, j.status, j.conclusion])).toEqual([

@@ -14,7 +14,9 @@ import {
   type Sandbox,
 } from "../../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "../../support/app-harness.ts";
-import { AUDIENCE } from "../../support/tick-api-harness.ts";
+
+/** The replicas are one deployment: one public URL (behind the load balancer), one audience. */
+const PUBLIC_URL = "https://loopx.replicas.example";
 
 export interface Replica {
   app: LoopxApp;
@@ -85,7 +87,7 @@ export async function startReplicas(databaseUrl: string, count: number): Promise
       log: quietLog,
       tickApi: {
         issuer: sandbox.url,
-        audience: AUDIENCE,
+        audience: PUBLIC_URL,
         now: () => new Date(sandbox.clock.now()),
       },
     });
@@ -136,7 +138,7 @@ export async function startReplicas(databaseUrl: string, count: number): Promise
     token(runId, claims = {}) {
       const ref = `${fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
       return sandbox.oidc.mintIdToken({
-        audience: AUDIENCE,
+        audience: PUBLIC_URL,
         claims: {
           repository: fullName,
           repository_id: String(record.id),

@@ -1,14 +1,20 @@
-// Sandbox stand-in for actions/download-artifact: copies $LOOPX_SANDBOX_ARTIFACTS/<name>/* to
-// `path`; a missing artifact fails the step, as the real action does.
-import { cpSync, existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+// Sandbox stand-in for actions/download-artifact@v4: finds the run's artifact by name through
+// the Actions artifact service with the job's runtime token (ListArtifacts,
+// GetSignedArtifactURL) and unpacks it into `path`; a missing artifact fails the step, as the
+// real action does.
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { call } from "./artifact-service.mjs";
 
-const name = process.env.INPUT_NAME ?? "";
-const from = join(process.env.LOOPX_SANDBOX_ARTIFACTS ?? "", name);
-if (!name || !existsSync(from)) {
+const env = process.env;
+const name = env.INPUT_NAME ?? "";
+const url = await call("GetSignedArtifactURL", { name });
+if (!name || url.status !== 200) {
   console.log(`::error::Artifact not found for name: ${name}`);
   process.exit(1);
 }
-const to = process.env.INPUT_PATH || process.env.GITHUB_WORKSPACE || ".";
+const archive = Buffer.from(await (await fetch(url.body.signed_url)).arrayBuffer());
+const to = env.INPUT_PATH || env.GITHUB_WORKSPACE || ".";
 mkdirSync(to, { recursive: true });
-cpSync(from, to, { recursive: true });
+execFileSync("tar", ["-xf", "-", "-C", to], { input: archive });
+console.log(`Artifact ${name} was downloaded to ${to}`);

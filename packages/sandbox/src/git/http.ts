@@ -7,6 +7,7 @@ import { HttpError } from "../http-error.ts";
 import type { Store } from "../state/store.ts";
 import type { Repo } from "../state/types.ts";
 import { GIT_ENV } from "./git.ts";
+import { needsWorkflowsGuard, workflowGuardHooks } from "./workflow-guard.ts";
 
 export interface GitHttpDeps {
   store: Store;
@@ -138,6 +139,12 @@ function cgi(
     HTTP_CONTENT_ENCODING: header("content-encoding"),
   };
   if (req.headers["content-length"]) env.CONTENT_LENGTH = header("content-length");
+  if (rest.endsWith("git-receive-pack") && needsWorkflowsGuard(principal)) {
+    // Only for this push: the hook that refuses workflow changes without `workflows`.
+    env.GIT_CONFIG_COUNT = "1";
+    env.GIT_CONFIG_KEY_0 = "core.hooksPath";
+    env.GIT_CONFIG_VALUE_0 = workflowGuardHooks(dirname(projectRoot));
+  }
   return new Promise((resolve) => {
     const child = spawn("git", ["http-backend"], { env, stdio: ["pipe", "pipe", "pipe"] });
     req.pipe(child.stdin);

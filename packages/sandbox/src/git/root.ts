@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GIT_ENV, GitRepo, type Person } from "./git.ts";
@@ -13,7 +13,14 @@ export class GitRoot {
   private dir: string | null = null;
 
   get path(): string {
-    this.dir ??= mkdtempSync(join(tmpdir(), "loopx-sandbox-"));
+    if (!this.dir) {
+      const dir = mkdtempSync(join(tmpdir(), "loopx-sandbox-"));
+      // Jobs run as the non-root `runner` user: it may pass through to its own job directories
+      // but never list them, nor read the repositories on disk (only git over HTTP, as on GitHub).
+      chmodSync(dir, 0o711);
+      mkdirSync(join(dir, "repos"), { mode: 0o700 });
+      this.dir = dir;
+    }
     return this.dir;
   }
 

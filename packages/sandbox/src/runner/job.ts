@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chownSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { runProcess } from "../proc.ts";
 import type { WorkflowJob, WorkflowStep } from "../state/types.ts";
+import type { ActionEntry } from "./action-ref.ts";
 import { condition, type ExprContext, interpolate, type Value } from "./expressions.ts";
 import { inputEnvName, parseFileCommand } from "./files.ts";
 import type { JobDef, StepDef } from "./workflow-file.ts";
@@ -21,8 +22,14 @@ export interface JobRun {
   actions: Record<string, ActionSpec>;
   /** Real milliseconds per `timeout-minutes` minute (60 000 unless a test shortens it). */
   minuteMs: number;
+  /** Cancels gracefully (SIGINT, SIGTERM, tree kill); `force` kills at once. */
   signal: AbortSignal;
+  force: AbortSignal;
   now: () => number;
+  /** The account steps run as (null: the sandbox's own, when it cannot switch users). */
+  user: { uid: number; gid: number } | null;
+  /** An action not in `actions`, fetched by reference (throws to fail the step). */
+  resolveAction: (uses: string) => ActionEntry;
 }
 
 export interface JobResult {
@@ -54,6 +61,11 @@ export async function executeJob(job: JobRun): Promise<JobResult> {
       : null;
   const commands = join(job.temp, "_runner_file_commands");
   mkdirSync(commands, { recursive: true });
+  const own = (path: string) => {
+    if (job.user) chownSync(path, job.user.uid, job.user.gid);
+  };
+  own(commands);
+  const pathAdded: string[] = [];
   const ctxFor = (): ExprContext => ({
     contexts: {
       ...job.contexts,
@@ -91,18 +103,23 @@ export async function executeJob(job: JobRun): Promise<JobResult> {
       GITHUB_STEP_SUMMARY: join(commands, `step_summary_${index}`),
       GITHUB_PATH: join(commands, `add_path_${index}`),
     };
-    for (const f of Object.values(files)) writeFileSync(f, "");
+    for (const f of Object.values(files)) {
+      writeFileSync(f, "");
+      own(f);
+    }
     const stepEnv = Object.fromEntries(
       Object.entries(step.env ?? {}).map(([k, v]) => [k, interpolate(String(v), ctx)]),
     );
-    const env = {
+    const env: Record<string, string> = {
       ...job.env,
       ...extraEnv,
       ...stepEnv,
       ...files,
       GITHUB_ACTION: step.id ?? `__run_${index}`,
     };
-    const command = prepare(step, job, ctx, env, index);
+    // GITHUB_PATH entries of earlier steps come first, newest first, as the runner prepends them.
+    if (pathAdded.length > 0) env.PATH = [...pathAdded, env.PATH ?? ""].join(":");
+    const command = prepare(step, job, ctx, env, index, own);
     const stepLimit =
       step["timeout-minutes"] !== undefined ? step["timeout-minutes"] * job.minuteMs : null;
     const jobLeft = deadline !== null ? Math.max(0, deadline - Date.now()) : null;
@@ -113,6 +130,8 @@ export async function executeJob(job: JobRun): Promise<JobResult> {
       ...command,
       env,
       signal: job.signal,
+      force: job.force,
+      ...(job.user ? { user: job.user } : {}),
       ...(timeoutMs !== null ? { timeoutMs } : {}),
       onOutput: (chunk) => {
         record.log += chunk;
@@ -129,6 +148,8 @@ export async function executeJob(job: JobRun): Promise<JobResult> {
     try {
       outputs = parseFileCommand(files.GITHUB_OUTPUT);
       Object.assign(extraEnv, parseFileCommand(files.GITHUB_ENV));
+      const added = readFileSync(files.GITHUB_PATH, "utf8").split(/\r?\n/).filter(Boolean);
+      pathAdded.unshift(...added.reverse());
     } catch (error) {
       record.log += `##[error]Unable to process file command: ${String(error)}\n`;
       result.code = 1;
@@ -159,29 +180,36 @@ function prepare(
   ctx: ExprContext,
   env: Record<string, string>,
   index: number,
+  own: (path: string) => void,
 ): { command: string; args: string[]; cwd: string } {
   const dir = step["working-directory"];
   const cwd = dir ? (isAbsolute(dir) ? dir : join(job.workspace, dir)) : job.workspace;
   if (step.run !== undefined) {
     const script = join(job.temp, `step_${index}.sh`);
     writeFileSync(script, interpolate(step.run, ctx));
+    own(script);
     return { command: "bash", args: ["--noprofile", "--norc", "-eo", "pipefail", script], cwd };
   }
   const uses = step.uses ?? "";
   const spec = job.actions[uses];
-  if (!spec) {
-    // Unknown actions fail the step loudly, like a missing action on GitHub.
-    return {
-      command: "bash",
-      args: [
-        "-c",
-        `echo "::error::sandbox runner: no local entry for 'uses: ${uses}' (set sandbox.runner.actions)" >&2; exit 1`,
-      ],
-      cwd,
-    };
+  let entry: string;
+  let defaults: Record<string, string>;
+  if (spec) {
+    entry = typeof spec === "string" ? spec : spec.entry;
+    defaults = typeof spec === "string" ? {} : (spec.inputs ?? {});
+  } else {
+    try {
+      ({ entry, inputs: defaults } = job.resolveAction(uses));
+    } catch (error) {
+      // An action that cannot be found fails its step loudly, as on GitHub.
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        command: "bash",
+        args: ["-c", `printf '::error::%s\\n' "$1" >&2; exit 1`, "bash", message],
+        cwd,
+      };
+    }
   }
-  const entry = typeof spec === "string" ? spec : spec.entry;
-  const defaults = typeof spec === "string" ? {} : (spec.inputs ?? {});
   const given = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, String(v)]));
   for (const [name, value] of Object.entries({ ...defaults, ...given }))
     env[inputEnvName(name)] = interpolate(value, ctx);

@@ -1,71 +1,132 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { newToken } from "../auth.ts";
-import { ACTIONS_APP_ID, actionsApp } from "../ci.ts";
-import { GIT_ENV } from "../git/git.ts";
 import type { GitRoot } from "../git/root.ts";
-import type { ActionsClaims, OidcIssuer } from "../oidc.ts";
+import type { OidcIssuer } from "../oidc.ts";
 import type { RouteContext } from "../routes/context.ts";
-import type { WorkflowJob, WorkflowRun } from "../state/types.ts";
-import { condition, interpolate, type Value } from "./expressions.ts";
-import { type ActionSpec, executeJob } from "./job.ts";
-import { needsOf, resolvePermissions, type WorkflowDef } from "./workflow-file.ts";
+import type { WorkflowJob } from "../state/types.ts";
+import { runCalledWorkflow } from "./call-workflow.ts";
+import { condition, type Value } from "./expressions.ts";
+import type { ActionSpec } from "./job.ts";
+import type { JobWorkflow, RunIdentity } from "./job-env.ts";
+import type { RuntimeTokens } from "./runtime-tokens.ts";
+import { runStepJob } from "./step-job.ts";
+import {
+  type AnyJobDef,
+  type CacheMode,
+  isCallJob,
+  narrowPermissions,
+  needsOf,
+  resolvePermissions,
+  type WorkflowDef,
+} from "./workflow-file.ts";
 
+/** Everything a run's jobs share, from the top-level workflow down through every call. */
 export interface RunJobsInput {
   ctx: RouteContext;
   root: GitRoot;
   oidc: OidcIssuer;
   url: string;
-  run: WorkflowRun;
-  def: WorkflowDef;
-  contexts: Record<string, Value>;
+  id: RunIdentity;
   actions: Record<string, ActionSpec>;
   minuteMs: number;
+  /** Cancellation of the run: jobs whose `if` no longer holds are cancelled. */
   signal: AbortSignal;
+  /** Force-cancellation: everything stops at once. */
+  force: AbortSignal;
   stopping: () => boolean;
+  /** Reusable workflows this run called so far (`repo/path@sha`), for GitHub's limit. */
+  called: Set<string>;
+  runtime: RuntimeTokens;
 }
 
-type JobOutcome = {
-  result: "success" | "failure" | "cancelled" | "skipped";
-  outputs: Record<string, string>;
-};
+/** One workflow being run: the run's own file, or a reusable workflow a job called. */
+export interface WorkflowScope {
+  def: WorkflowDef;
+  /** `github`, `inputs`, `secrets`, `vars`. */
+  contexts: Record<string, Value>;
+  workflow: JobWorkflow;
+  /** The caller job's permissions when called (the ceiling); null for the run's own file. */
+  ceiling: Record<string, "read" | "write"> | null;
+  /** 1 for the run's own workflow, 2 for a workflow it called, … */
+  depth: number;
+  /** Job keys and names are prefixed with their callers' (`tick/ask`, "tick / ask"). */
+  keyPrefix: string;
+  namePrefix: string;
+  /** The most cache access a caller granted (`cache-mode` carries through calls); null at the top. */
+  cacheCeiling: CacheMode | null;
+}
 
-/** Runs a run's jobs as their `needs` allow (independent jobs in parallel); returns the run's conclusion. */
-export async function runJobs(input: RunJobsInput): Promise<"success" | "failure" | "cancelled"> {
-  const { def } = input;
-  const results = new Map<string, Promise<JobOutcome>>();
-  const get = (key: string): Promise<JobOutcome> => {
-    let p = results.get(key);
-    if (!p) {
-      p = runOne(input, key, get);
-      results.set(key, p);
-    }
-    return p;
-  };
-  const outcomes = await Promise.all(Object.keys(def.jobs).map(get));
+export type JobResultName = "success" | "failure" | "cancelled" | "skipped";
+
+export interface JobOutcome {
+  result: JobResultName;
+  outputs: Record<string, string>;
+}
+
+/** What a job runner needs for one job: its definition, record and evaluated contexts. */
+export interface JobSlot {
+  input: RunJobsInput;
+  scope: WorkflowScope;
+  key: string;
+  record: WorkflowJob;
+  contexts: Record<string, Value>;
+  status: { success: boolean; failure: boolean; cancelled: boolean };
+  permissions: Record<string, "read" | "write">;
+  /** Aborted when the run is cancelled and this job's `if` no longer holds. */
+  signal: AbortSignal;
+}
+
+/** The run's conclusion from its jobs' results. */
+export function conclusionOf(outcomes: JobOutcome[]): "success" | "failure" | "cancelled" {
   if (outcomes.some((o) => o.result === "failure")) return "failure";
   if (outcomes.some((o) => o.result === "cancelled")) return "cancelled";
   return "success";
 }
 
+/**
+ * Runs a workflow's jobs as their `needs` allow (independent jobs in parallel); returns each
+ * job's outcome. A job calling a reusable workflow runs that workflow's jobs in its place.
+ */
+export async function runWorkflowJobs(
+  input: RunJobsInput,
+  scope: WorkflowScope,
+): Promise<Map<string, JobOutcome>> {
+  const results = new Map<string, Promise<JobOutcome>>();
+  const get = (key: string): Promise<JobOutcome> => {
+    let p = results.get(key);
+    if (!p) {
+      p = runOne(input, scope, key, get);
+      results.set(key, p);
+    }
+    return p;
+  };
+  const keys = Object.keys(scope.def.jobs);
+  const outcomes = await Promise.all(keys.map(get));
+  return new Map(keys.map((k, i) => [k, outcomes[i] ?? { result: "skipped", outputs: {} }]));
+}
+
+/** A job's token permissions: its own or its workflow's, narrowed by a caller's. */
+function permissionsOf(scope: WorkflowScope, def: AnyJobDef): Record<string, "read" | "write"> {
+  if (!scope.ceiling) return resolvePermissions(def.permissions, scope.def.permissions);
+  return narrowPermissions(def.permissions ?? scope.def.permissions, scope.ceiling);
+}
+
 async function runOne(
   input: RunJobsInput,
+  scope: WorkflowScope,
   key: string,
   get: (key: string) => Promise<JobOutcome>,
 ): Promise<JobOutcome> {
-  const { ctx, run, def, signal } = input;
+  const { ctx, signal } = input;
   const { store, clock } = ctx;
-  const jobDef = def.jobs[key];
+  const jobDef = scope.def.jobs[key];
   if (!jobDef) return { result: "skipped", outputs: {} };
   const needs = needsOf(jobDef);
   const deps = await Promise.all(needs.map(get));
   const record: WorkflowJob = {
     id: store.id(),
-    runId: run.id,
-    repoId: run.repoId,
-    key,
-    name: jobDef.name ?? key,
+    runId: input.id.run.id,
+    repoId: input.id.run.repoId,
+    key: `${scope.keyPrefix}${key}`,
+    name: `${scope.namePrefix}${jobDef.name ?? key}`,
     status: "queued",
     conclusion: null,
     createdAt: clock.now(),
@@ -76,173 +137,55 @@ async function runOne(
     summary: "",
     log: "",
   };
-  store.workflowJobs.set(record.id, record);
   const needsCtx: Record<string, Value> = {};
   needs.forEach((n, i) => {
     needsCtx[n] = { result: deps[i]?.result ?? "skipped", outputs: deps[i]?.outputs ?? {} };
   });
-  const status = {
-    success: deps.every((d) => d.result === "success"),
+  const statusNow = () => ({
+    success: deps.every((d) => d.result === "success") && !signal.aborted,
     failure: deps.some((d) => d.result === "failure"),
     cancelled: signal.aborted,
-  };
-  const finish = (result: JobOutcome["result"], outputs: Record<string, string>): JobOutcome => {
+  });
+  const contexts: Record<string, Value> = { ...scope.contexts, needs: needsCtx };
+  const holds = () => condition(jobDef.if, { contexts, status: statusNow() });
+  const finish = (result: JobResultName, outputs: Record<string, string>): JobOutcome => {
     record.status = "completed";
     record.conclusion = result;
     record.completedAt = clock.now();
     record.outputs = outputs;
     return { result, outputs };
   };
-  const contexts: Record<string, Value> = { ...input.contexts, needs: needsCtx };
-  if (input.stopping() || !condition(jobDef.if, { contexts, status })) return finish("skipped", {});
+  // A call job is not a job of its own on GitHub: its called jobs are recorded instead.
+  if (!isCallJob(jobDef)) store.workflowJobs.set(record.id, record);
+  if (input.stopping() || input.force.aborted || !holds()) return finish("skipped", {});
 
-  const repo = store.repo(run.repoId);
-  const full = store.fullName(repo);
-  const workflow = store.workflows.get(run.workflowId);
-  const permissions = resolvePermissions(jobDef.permissions, def.permissions);
-  const { id_token: idToken, ...tokenPermissions } = permissions;
-  // The job's GITHUB_TOKEN: github-actions[bot], this repository only, the job's permissions.
-  const bot = store.user(actionsApp(ctx, ACTIONS_APP_ID).botUserId);
-  const token = newToken("ghs");
-  store.tokens.set(token, {
-    token,
-    kind: "job",
-    installationId: null,
-    userId: bot.id,
-    expiresAt: clock.now() + 24 * 3_600_000,
-    permissions: tokenPermissions,
-    repositoryIds: [repo.id],
-  });
-  const ref = `refs/heads/${run.headBranch}`;
-  const workflowRef = `${full}/${workflow?.path ?? ""}@${ref}`;
-  const actor = store.user(run.actorId);
-  const dir = input.root.scratch(`run-${run.id}-${key}`);
-  const workspace = join(dir, "ws");
-  const temp = join(dir, "tmp");
-  const artifacts = join(input.root.path, "artifacts", String(run.id));
-  mkdirSync(temp, { recursive: true });
-  mkdirSync(artifacts, { recursive: true });
-  // A fresh working copy at the run's commit; the remote is the HTTP clone URL with no credential
-  // stored (actions/checkout with persist-credentials: false).
-  execFileSync("git", ["clone", "--quiet", "--no-checkout", repo.gitDir, workspace], {
-    env: GIT_ENV,
-  });
-  execFileSync("git", ["-C", workspace, "checkout", "--quiet", "-B", run.headBranch, run.headSha], {
-    env: GIT_ENV,
-  });
-  execFileSync(
-    "git",
-    ["-C", workspace, "remote", "set-url", "origin", `${input.url}/${full}.git`],
-    { env: GIT_ENV },
-  );
-  const eventPath = join(dir, "event.json");
-  writeFileSync(
-    eventPath,
-    JSON.stringify({
-      inputs: run.inputs,
-      ref,
-      after: run.headSha,
-      repository: ctx.render.repo(repo, "webhook"),
-      sender: ctx.render.user(actor, "webhook"),
-      workflow: workflow?.path ?? "",
-    }),
-  );
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
-    HOME: process.env.HOME ?? dir,
-    LANG: "C.UTF-8",
-    TMPDIR: temp,
-    CI: "true",
-    GITHUB_ACTIONS: "true",
-    GITHUB_REPOSITORY: full,
-    GITHUB_REPOSITORY_ID: String(repo.id),
-    GITHUB_REPOSITORY_OWNER: store.user(repo.ownerId).login,
-    GITHUB_REPOSITORY_OWNER_ID: String(repo.ownerId),
-    GITHUB_RUN_ID: String(run.id),
-    GITHUB_RUN_NUMBER: String(run.runNumber),
-    GITHUB_RUN_ATTEMPT: String(run.runAttempt),
-    GITHUB_SHA: run.headSha,
-    GITHUB_REF: ref,
-    GITHUB_REF_NAME: run.headBranch,
-    GITHUB_REF_TYPE: "branch",
-    GITHUB_EVENT_NAME: run.event,
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_WORKSPACE: workspace,
-    GITHUB_API_URL: input.url,
-    GITHUB_SERVER_URL: input.url,
-    GITHUB_GRAPHQL_URL: `${input.url}/graphql`,
-    GITHUB_ACTOR: actor.login,
-    GITHUB_ACTOR_ID: String(actor.id),
-    GITHUB_TRIGGERING_ACTOR: store.user(run.triggeringActorId).login,
-    GITHUB_WORKFLOW: def.name ?? workflow?.path ?? "",
-    GITHUB_WORKFLOW_REF: workflowRef,
-    GITHUB_WORKFLOW_SHA: run.headSha,
-    GITHUB_JOB: key,
-    GITHUB_RETENTION_DAYS: "90",
-    RUNNER_TEMP: temp,
-    RUNNER_OS: "Linux",
-    RUNNER_ARCH: "X64",
-    RUNNER_NAME: "sandbox-runner",
-    RUNNER_ENVIRONMENT: "github-hosted",
-    // Sandbox stand-in for the Actions artifact service: one directory per run, shared by its jobs.
-    LOOPX_SANDBOX_ARTIFACTS: artifacts,
+  // Cancelling the run re-evaluates this job's `if` (Workflow cancellation reference, step 1):
+  // an `always()` job keeps running, any other is cancelled.
+  const own = new AbortController();
+  const onCancel = () => {
+    if (!holds()) own.abort();
   };
-  let requestToken: string | null = null;
-  if (idToken === "write") {
-    const claims: Partial<ActionsClaims> = {
-      sub: `repo:${full}:ref:${ref}`,
-      repository: full,
-      repository_id: String(repo.id),
-      repository_owner: store.user(repo.ownerId).login,
-      repository_owner_id: String(repo.ownerId),
-      repository_visibility: repo.private ? "private" : "public",
-      actor: actor.login,
-      actor_id: String(actor.id),
-      workflow: def.name ?? workflow?.path ?? "",
-      workflow_ref: workflowRef,
-      workflow_sha: run.headSha,
-      job_workflow_ref: workflowRef,
-      job_workflow_sha: run.headSha,
-      event_name: run.event,
-      ref,
-      sha: run.headSha,
-      run_id: String(run.id),
-      run_number: String(run.runNumber),
-      run_attempt: String(run.runAttempt),
-    };
-    const creds = input.oidc.requestCredentials(claims);
-    requestToken = creds.token;
-    env.ACTIONS_ID_TOKEN_REQUEST_URL = creds.url;
-    env.ACTIONS_ID_TOKEN_REQUEST_TOKEN = creds.token;
-  }
-  const github = { ...asRecord(contexts.github), token, job: key };
-  const secrets = { ...asRecord(contexts.secrets), GITHUB_TOKEN: token };
-  const exprCtx = { contexts: { ...contexts, github, secrets }, status };
-  for (const [k, v] of Object.entries({ ...def.env, ...jobDef.env }))
-    env[k] = interpolate(String(v), exprCtx);
-  record.status = "in_progress";
-  record.startedAt = clock.now();
+  const onForce = () => own.abort();
+  if (signal.aborted) onCancel();
+  signal.addEventListener("abort", onCancel, { once: true });
+  input.force.addEventListener("abort", onForce, { once: true });
+  const slot: JobSlot = {
+    input,
+    scope,
+    key,
+    record,
+    contexts,
+    status: statusNow(),
+    permissions: permissionsOf(scope, jobDef),
+    signal: own.signal,
+  };
   try {
-    const result = await executeJob({
-      def: jobDef,
-      record,
-      contexts: { ...contexts, github, secrets },
-      env,
-      workspace,
-      temp,
-      actions: input.actions,
-      minuteMs: input.minuteMs,
-      signal,
-      now: () => clock.now(),
-    });
-    return finish(result.conclusion, result.outputs);
+    const outcome = isCallJob(jobDef)
+      ? await runCalledWorkflow(slot, jobDef)
+      : await runStepJob(slot, jobDef);
+    return finish(outcome.result, outcome.outputs);
   } finally {
-    // GitHub revokes the job's token (and its OIDC request token) when the job ends.
-    store.tokens.delete(token);
-    if (requestToken) input.oidc.revokeRequest(requestToken);
+    signal.removeEventListener("abort", onCancel);
+    input.force.removeEventListener("abort", onForce);
   }
-}
-
-function asRecord(v: Value | undefined): Record<string, Value> {
-  return v && typeof v === "object" && !Array.isArray(v) ? v : {};
 }

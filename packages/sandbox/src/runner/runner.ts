@@ -2,11 +2,14 @@ import type { GitRoot } from "../git/root.ts";
 import type { OidcIssuer } from "../oidc.ts";
 import { announceRun, newRun, workflowsOf } from "../routes/actions.ts";
 import type { RouteContext } from "../routes/context.ts";
-import type { Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
+import type { Pull, Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
 import { cronMatches } from "./cron.ts";
 import { interpolate, type Value } from "./expressions.ts";
 import type { ActionSpec } from "./job.ts";
-import { runJobs } from "./run-jobs.ts";
+import { pullRequestRuns } from "./pull-request-runs.ts";
+import { globMatch, runContexts } from "./run-contexts.ts";
+import { conclusionOf, runWorkflowJobs } from "./run-jobs.ts";
+import { RuntimeTokens } from "./runtime-tokens.ts";
 import { parseWorkflow, type WorkflowDef } from "./workflow-file.ts";
 
 interface Group {
@@ -28,7 +31,12 @@ export class Runner {
   vars: Record<string, string> = {};
   /** Real milliseconds a `timeout-minutes` minute lasts (shorten it in tests). */
   minuteMs = 60_000;
-  private readonly active = new Map<number, { abort: AbortController; done: Promise<void> }>();
+  /** Runtime tokens of running jobs (ACTIONS_RUNTIME_TOKEN), honoured by the Actions services. */
+  readonly runtime = new RuntimeTokens();
+  private readonly active = new Map<
+    number,
+    { abort: AbortController; force: AbortController; done: Promise<void> }
+  >();
   private readonly groups = new Map<string, Group>();
   private readonly waiters = new Map<number, Array<(run: WorkflowRun) => void>>();
   private stopping = false;
@@ -56,14 +64,20 @@ export class Runner {
 
   cancelAll(): void {
     this.stopping = true;
-    for (const a of this.active.values()) a.abort.abort();
+    for (const a of this.active.values()) a.force.abort();
   }
 
-  /** Cancels a run: a running one is killed, a queued or pending one completes as cancelled. */
-  cancel(runId: number): void {
+  /**
+   * Cancels a run as GitHub does (Workflow cancellation reference): running jobs whose `if`
+   * still holds (`always()`) keep running and jobs waiting on them still start if theirs does;
+   * other steps get SIGINT, SIGTERM 7.5 s later, then a tree kill. `force` (force-cancel)
+   * stops everything at once. A queued or pending run completes as cancelled.
+   */
+  cancel(runId: number, force = false): void {
     const active = this.active.get(runId);
     if (active) {
       active.abort.abort();
+      if (force) active.force.abort();
       return;
     }
     const run = this.ctx.store.workflowRuns.get(runId);
@@ -125,6 +139,30 @@ export class Runner {
     }
   }
 
+  /** `on: pull_request` workflows of a PR's head (opened, synchronize, reopened). */
+  onPullRequest(pull: Pull, action: string, sender: User): void {
+    if (!["opened", "synchronize", "reopened"].includes(action) || this.stopping) return;
+    const repo = this.ctx.store.repo(pull.repoId);
+    const { ready } = pullRequestRuns(
+      this.ctx,
+      repo,
+      pull,
+      sender,
+      this.workflows(repo, pull.headSha),
+    );
+    for (const run of ready) this.enqueue(run);
+  }
+
+  /** A fork PR's run approved by someone with write access: it runs now. */
+  approve(runId: number): void {
+    const run = this.ctx.store.workflowRuns.get(runId);
+    if (run?.conclusion !== "action_required") return;
+    run.status = "queued";
+    run.conclusion = null;
+    run.updatedAt = this.ctx.clock.now();
+    this.enqueue(run);
+  }
+
   /** Fires `on: schedule` workflows whose cron matches the simulated minute (all of them if forced). */
   cronTick(force: boolean): WorkflowRun[] {
     const runs: WorkflowRun[] = [];
@@ -179,75 +217,58 @@ export class Runner {
 
   /** The `github`, `inputs`, `secrets` and `vars` contexts of a run. */
   contexts(run: WorkflowRun, def: WorkflowDef): Record<string, Value> {
-    const { store } = this.ctx;
-    const repo = store.repo(run.repoId);
-    const workflow = store.workflows.get(run.workflowId);
-    const full = store.fullName(repo);
-    const inputs: Record<string, Value> = {};
-    for (const [name, spec] of Object.entries(def.triggers.dispatch ?? {})) {
-      const given = run.inputs[name] ?? (spec.default !== undefined ? String(spec.default) : "");
-      inputs[name] = spec.type === "boolean" ? given === "true" : given;
-    }
-    for (const [name, value] of Object.entries(run.inputs))
-      if (!(name in inputs)) inputs[name] = value;
-    const ref = `refs/heads/${run.headBranch}`;
-    return {
-      github: {
-        repository: full,
-        repository_id: String(repo.id),
-        repository_owner: store.user(repo.ownerId).login,
-        repository_owner_id: String(repo.ownerId),
-        event_name: run.event,
-        ref,
-        ref_name: run.headBranch,
-        ref_type: "branch",
-        sha: run.headSha,
-        run_id: String(run.id),
-        run_number: String(run.runNumber),
-        run_attempt: String(run.runAttempt),
-        actor: store.user(run.actorId).login,
-        actor_id: String(run.actorId),
-        triggering_actor: store.user(run.triggeringActorId).login,
-        workflow: def.name ?? workflow?.path ?? "",
-        workflow_ref: `${full}/${workflow?.path ?? ""}@${ref}`,
-        workflow_sha: run.headSha,
-        server_url: this.url(),
-        api_url: this.url(),
-        event: { inputs: run.inputs },
-      },
-      inputs,
-      secrets: { ...this.secrets },
-      vars: { ...this.vars },
-    };
+    return runContexts(this.ctx, run, def, {
+      url: this.url(),
+      secrets: this.secrets,
+      vars: this.vars,
+    });
   }
 
   private start(run: WorkflowRun, def: WorkflowDef): void {
     const abort = new AbortController();
-    const sender = this.ctx.store.user(run.actorId);
+    const force = new AbortController();
+    const { store } = this.ctx;
+    const sender = store.user(run.actorId);
     run.status = "in_progress";
     run.runStartedAt = this.ctx.clock.now();
     run.updatedAt = run.runStartedAt;
     announceRun(this.ctx, run, "in_progress", sender);
-    const done = runJobs({
+    const repo = store.repo(run.repoId);
+    const path = store.workflows.get(run.workflowId)?.path ?? "";
+    const workflowRef = `${store.fullName(repo)}/${path}@refs/heads/${run.headBranch}`;
+    const input = {
       ctx: this.ctx,
       root: this.root,
       oidc: this.oidc,
       url: this.url(),
-      run,
-      def,
-      contexts: this.contexts(run, def),
+      id: { repo, run, workflowRef, workflowName: def.name ?? path },
       actions: this.actions,
       minuteMs: this.minuteMs,
       signal: abort.signal,
+      force: force.signal,
       stopping: () => this.stopping,
-    })
+      called: new Set<string>(),
+      runtime: this.runtime,
+    };
+    const scope = {
+      def,
+      contexts: this.contexts(run, def),
+      workflow: { ref: workflowRef, sha: run.headSha },
+      ceiling: null,
+      depth: 1,
+      keyPrefix: "",
+      namePrefix: "",
+      cacheCeiling: null,
+    };
+    const done = runWorkflowJobs(input, scope)
+      .then((results) => conclusionOf([...results.values()]))
       .then((conclusion) => this.complete(run, abort.signal.aborted ? "cancelled" : conclusion))
       .catch((error: unknown) => {
         console.error(`[sandbox] run ${run.id} crashed`, error);
         this.complete(run, "failure");
       })
       .finally(() => this.active.delete(run.id));
-    this.active.set(run.id, { abort, done });
+    this.active.set(run.id, { abort, force, done });
   }
 
   private complete(run: WorkflowRun, conclusion: string): void {
@@ -273,12 +294,4 @@ export class Runner {
       this.complete(next, "failure");
     }
   }
-}
-
-function globMatch(pattern: string, value: string): boolean {
-  const re = pattern
-    .split("**")
-    .map((part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*"))
-    .join(".*");
-  return new RegExp(`^${re}$`).test(value);
 }

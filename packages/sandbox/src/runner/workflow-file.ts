@@ -8,7 +8,8 @@ const step = z.object({
   id: z.string().optional(),
   name: z.string().optional(),
   uses: z.string().optional(),
-  run: z.string().optional(),
+  // GitHub reads `run:` as a string whatever YAML makes of it (`run: true` runs `true`).
+  run: scalar.transform(String).optional(),
   with: z.record(z.string(), scalar).optional(),
   env: z.record(z.string(), scalar).optional(),
   if: ifField,
@@ -33,6 +34,10 @@ const concurrency = z.union([
   }),
 ]);
 
+/** The job-level `cache-mode` (Workflow syntax, "jobs.<job_id>.cache-mode"). */
+const cacheMode = z.enum(["read", "write", "write-only", "none"]);
+export type CacheMode = z.infer<typeof cacheMode>;
+
 const job = z.object({
   name: z.string().optional(),
   needs: z.union([z.string(), z.array(z.string())]).optional(),
@@ -42,9 +47,59 @@ const job = z.object({
   outputs: z.record(z.string(), z.string()).optional(),
   env: z.record(z.string(), scalar).optional(),
   "timeout-minutes": z.number().positive().optional(),
+  "cache-mode": cacheMode.optional(),
   steps: z.array(step).min(1),
 });
 export type JobDef = z.infer<typeof job>;
+
+/**
+ * A job that calls a reusable workflow (Workflow syntax, "jobs.<job_id>.uses"): only the
+ * keywords GitHub allows on such a job.
+ */
+const callJob = z.strictObject({
+  name: z.string().optional(),
+  uses: z.string().min(1),
+  with: z.record(z.string(), scalar).optional(),
+  secrets: z.union([z.literal("inherit"), z.record(z.string(), scalar)]).optional(),
+  needs: z.union([z.string(), z.array(z.string())]).optional(),
+  if: ifField,
+  permissions: permissions.optional(),
+  "cache-mode": cacheMode.optional(),
+});
+export type CallJobDef = z.infer<typeof callJob>;
+export type AnyJobDef = JobDef | CallJobDef;
+
+export function isCallJob(def: AnyJobDef): def is CallJobDef {
+  return "uses" in def;
+}
+
+const callInput = z.object({
+  description: z.string().optional(),
+  required: z.boolean().optional(),
+  type: z.enum(["string", "boolean", "number"]),
+  default: scalar.optional(),
+});
+const workflowCall = z
+  .object({
+    inputs: z.record(z.string(), callInput).optional(),
+    secrets: z
+      .record(
+        z.string(),
+        z
+          .object({ description: z.string().optional(), required: z.boolean().optional() })
+          .nullable(),
+      )
+      .optional(),
+    outputs: z
+      .record(z.string(), z.object({ description: z.string().optional(), value: z.string() }))
+      .optional(),
+  })
+  .nullable();
+export type WorkflowCallDef = {
+  inputs: Record<string, z.infer<typeof callInput>>;
+  secrets: Record<string, { required: boolean }>;
+  outputs: Record<string, string>;
+};
 
 const dispatchInput = z.object({
   description: z.string().optional(),
@@ -67,6 +122,11 @@ const on = z.union([
         .object({ branches: z.array(z.string()).optional() })
         .nullable()
         .optional(),
+      pull_request: z
+        .object({ branches: z.array(z.string()).optional() })
+        .nullable()
+        .optional(),
+      workflow_call: workflowCall.optional(),
     })
     .passthrough(),
 ]);
@@ -77,7 +137,8 @@ const workflow = z.object({
   permissions: permissions.optional(),
   env: z.record(z.string(), scalar).optional(),
   concurrency: concurrency.optional(),
-  jobs: z.record(z.string(), job),
+  "cache-mode": cacheMode.optional(),
+  jobs: z.record(z.string(), z.union([callJob, job])),
 });
 
 export interface WorkflowDef {
@@ -86,11 +147,15 @@ export interface WorkflowDef {
     dispatch: Record<string, z.infer<typeof dispatchInput>> | null;
     schedule: string[];
     push: { branches: string[] | null } | null;
+    pullRequest: { branches: string[] | null } | null;
+    /** `on: workflow_call`: what a caller may pass, and the outputs it gets back. */
+    call: WorkflowCallDef | null;
   };
+  cacheMode: CacheMode | undefined;
   permissions: PermissionsDef | undefined;
   env: Record<string, string>;
   concurrency: { group: string; cancelInProgress: boolean | string } | null;
-  jobs: Record<string, JobDef>;
+  jobs: Record<string, AnyJobDef>;
 }
 
 const strings = (r: Record<string, string | number | boolean> | undefined) =>
@@ -118,7 +183,23 @@ export function parseWorkflow(text: string): WorkflowDef {
       dispatch: has("workflow_dispatch") ? (obj?.workflow_dispatch?.inputs ?? {}) : null,
       schedule: (obj?.schedule ?? []).map((s) => s.cron),
       push: has("push") ? { branches: obj?.push?.branches ?? null } : null,
+      pullRequest: has("pull_request") ? { branches: obj?.pull_request?.branches ?? null } : null,
+      call: has("workflow_call")
+        ? {
+            inputs: obj?.workflow_call?.inputs ?? {},
+            secrets: Object.fromEntries(
+              Object.entries(obj?.workflow_call?.secrets ?? {}).map(([k, v]) => [
+                k,
+                { required: v?.required === true },
+              ]),
+            ),
+            outputs: Object.fromEntries(
+              Object.entries(obj?.workflow_call?.outputs ?? {}).map(([k, v]) => [k, v.value]),
+            ),
+          }
+        : null,
     },
+    cacheMode: w["cache-mode"],
     permissions: w.permissions,
     env: strings(w.env),
     concurrency:
@@ -134,7 +215,7 @@ export function parseWorkflow(text: string): WorkflowDef {
   };
 }
 
-export function needsOf(def: JobDef): string[] {
+export function needsOf(def: AnyJobDef): string[] {
   return typeof def.needs === "string" ? [def.needs] : (def.needs ?? []);
 }
 
@@ -166,5 +247,27 @@ export function resolvePermissions(
     for (const [k, v] of Object.entries(def)) if (v !== "none") out[k.replace(/-/g, "_")] = v;
   }
   out.metadata = "read";
+  return out;
+}
+
+const LEVEL = { read: 1, write: 2 } as const;
+
+/**
+ * A called workflow's job permissions under its caller's (Reusing workflows, "Access and
+ * permissions"): the called job's own, else the called workflow's, else the caller's; and
+ * never above the caller's — permissions passed to a called workflow can only narrow.
+ */
+export function narrowPermissions(
+  own: PermissionsDef | undefined,
+  ceiling: Record<string, "read" | "write">,
+): Record<string, "read" | "write"> {
+  if (own === undefined) return { ...ceiling };
+  const wanted = resolvePermissions(own, undefined);
+  const out: Record<string, "read" | "write"> = {};
+  for (const [scope, level] of Object.entries(wanted)) {
+    const cap = ceiling[scope];
+    if (!cap) continue;
+    out[scope] = LEVEL[level] <= LEVEL[cap] ? level : cap;
+  }
   return out;
 }

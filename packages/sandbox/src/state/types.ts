@@ -268,6 +268,8 @@ export interface WorkflowRun {
   runStartedAt: number;
   /** The evaluated `concurrency.group`, if the workflow has one. */
   concurrencyGroup?: string | null;
+  /** A `pull_request` run for a PR from a fork: no secrets, a read-only GITHUB_TOKEN. */
+  fromFork?: boolean;
 }
 
 export interface WorkflowStep {
