@@ -1,4 +1,4 @@
-import type { Store } from "@loopx/store";
+import { endedSessions, type Store } from "@loopx/store";
 import type { Probot } from "probot";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "./create-loopx-app.ts";
 import { githubSignIn } from "./dashboard/index.ts";
@@ -30,9 +30,16 @@ export async function main(opts: {
     dashboard: {
       mode: settings.dashboard,
       ...(settings.dashboardSignIn
-        ? { signIn: githubSignIn(settings.dashboardSignIn, settings.github) }
+        ? {
+            signIn: githubSignIn(
+              settings.dashboardSignIn,
+              settings.github,
+              endedSessions(store.db),
+            ),
+          }
         : {}),
     },
+    metrics: { token: settings.metrics.token },
     tickApi: {
       issuer: settings.oidc.issuer,
       audience: settings.oidc.audience,
@@ -40,18 +47,23 @@ export async function main(opts: {
     },
   });
   const server = await listen(app.handle, settings.port, settings.host);
+  // Metrics without a token: on loopback only, a port the operator's scraper reaches.
+  const metricsPort = settings.metrics.port;
+  const metrics =
+    metricsPort === null ? null : await listen(app.serveMetrics, metricsPort, "127.0.0.1");
   await app.start({
     pollIntervalMs: settings.pollIntervalMs,
     reconcileIntervalMs: settings.reconcileIntervalMs,
   });
   log.info(
-    `LoopX listening on ${settings.host}:${server.port} (webhooks at ${WEBHOOK_PATH}, /healthz, /metrics); GitHub API ${settings.github.apiUrl}; store: ${store.kind}`,
+    `LoopX listening on ${settings.host}:${server.port} (webhooks at ${WEBHOOK_PATH}, /healthz${settings.metrics.token ? ", /metrics with its token" : ""})${metrics ? `; /metrics on 127.0.0.1:${metrics.port}` : ""}; GitHub API ${settings.github.apiUrl}; store: ${store.kind}`,
   );
   return {
     app,
     port: server.port,
     async close() {
       await server.close();
+      await metrics?.close();
       await app.close();
     },
   };

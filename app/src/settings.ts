@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import type { InstallationControls } from "@loopx/store";
 import { z } from "zod";
 import { type DashboardSignIn, dashboardSignIn } from "./dashboard-sign-in.ts";
+import { type OperationsSettings, operationsSettings } from "./operations-settings.ts";
 
 /** Every variable LoopX reads; `''` counts as unset (as in shells and compose files). */
 export const SETTING_NAMES = [
@@ -37,6 +38,8 @@ export const SETTING_NAMES = [
   "GITHUB_CLIENT_SECRET",
   "LOOPX_SESSION_SECRET",
   "LOOPX_PUBLIC_URL",
+  "LOOPX_METRICS_TOKEN",
+  "LOOPX_METRICS_PORT",
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -69,6 +72,8 @@ export interface Settings {
   dashboard: "off" | "demo" | "readonly";
   /** Readonly dashboard sign-in (GitHub App user authorization); null unless readonly. */
   dashboardSignIn: DashboardSignIn | null;
+  /** Who reads /metrics: a bearer token on the public port, and/or a local port. */
+  metrics: OperationsSettings["metrics"];
 }
 
 /** Start-up refused: `problems` lists each variable to fix and how. */
@@ -329,6 +334,16 @@ export function parseSettings(
     problems,
   );
 
+  const operations = operationsSettings(
+    {
+      HOST: input.HOST,
+      LOOPX_DASHBOARD: input.LOOPX_DASHBOARD,
+      LOOPX_METRICS_TOKEN: input.LOOPX_METRICS_TOKEN,
+      LOOPX_METRICS_PORT: input.LOOPX_METRICS_PORT,
+    },
+    problems,
+  );
+
   if (problems.length > 0 || !raw || !database) throw new SettingsError(problems);
 
   const apiUrl = (
@@ -356,7 +371,7 @@ export function parseSettings(
       workflowRefs: raw.LOOPX_TICK_WORKFLOW_REFS ?? null,
     },
     port: raw.PORT ?? 3000,
-    host: raw.HOST ?? "0.0.0.0",
+    host: operations.host,
     logLevel: raw.LOG_LEVEL ?? "info",
     controls: {
       killed: raw.LOOPX_KILL_SWITCH ?? [],
@@ -367,5 +382,6 @@ export function parseSettings(
     reconcileIntervalMs: (raw.LOOPX_RECONCILE_INTERVAL_SECONDS ?? 300) * 1000,
     dashboard: raw.LOOPX_DASHBOARD ?? "off",
     dashboardSignIn: signIn,
+    metrics: operations.metrics,
   };
 }

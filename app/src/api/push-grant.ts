@@ -1,22 +1,14 @@
-import { type GoalState, type PushGrant, scopeCovers, type Tick, todoBranch } from "@loopx/core";
+import {
+  type GoalState,
+  type PushGrant,
+  scopeCovers,
+  type Tick,
+  todoBranch,
+  workflowApprovals,
+} from "@loopx/core";
 import { type GateRule, GitHubError } from "@loopx/github";
 import { unavailable } from "./api-failure.ts";
 import type { TickApiContext } from "./authorize-call.ts";
-
-/** The scope whose approval lets a tick push changes under `.github/`. */
-export const WORKFLOW_PATHS_SCOPE = "write:.github";
-
-function grantsOf(state: GoalState): string[] {
-  return [
-    ...state.goal.grantedScopes,
-    ...state.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes),
-  ];
-}
-
-/** Whether an approved gate (or a standing grant) covers changing `.github/**`. */
-export function workflowPathsApproved(state: GoalState): boolean {
-  return grantsOf(state).some((g) => scopeCovers(g, WORKFLOW_PATHS_SCOPE));
-}
 
 /**
  * The path rules of `.github/loopx.yml` that still stand between this goal and a push: those
@@ -27,7 +19,10 @@ export function protectedPaths(
   state: GoalState,
   rules: readonly GateRule[],
 ): { paths: string[]; scopes: string[] }[] {
-  const grants = grantsOf(state);
+  const grants = [
+    ...state.goal.grantedScopes,
+    ...state.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes),
+  ];
   return rules
     .filter((r): r is Extract<GateRule, { paths: string[] }> => "paths" in r)
     .filter((r) => r.scopes.some((s) => !grants.some((g) => scopeCovers(g, s))))
@@ -55,7 +50,8 @@ export async function mintPushGrant(
       token: minted.token,
       expiresAt: minted.expiresAt,
       branch: todoBranch(state, tick.todo),
-      allowWorkflowPaths: workflowPathsApproved(state),
+      // One push per approval: the result that gets this grant spends it (report.ts).
+      allowWorkflowPaths: workflowApprovals(state).length > 0,
       protectedPaths: protectedPaths(state, rules),
     };
   } catch (error) {

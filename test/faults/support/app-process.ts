@@ -1,12 +1,9 @@
 /**
- * The App as `npm start` runs it (tsx app/src/run.ts), in its own process group so a test can
- * SIGKILL it whole (tsx and the node it starts), as a lost machine or an OOM kill would.
+ * The App as `npm start` runs it (one node process loading tsx), in its own process group so a
+ * test can SIGKILL it whole, as a lost machine or an OOM kill would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
-import { join } from "node:path";
-
-const TSX = join(process.cwd(), "node_modules", ".bin", "tsx");
 
 export interface AppProcess {
   child: ChildProcess;
@@ -57,7 +54,7 @@ export function appProcessEnv(opts: {
 export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
   const port = await freePort();
   let out = "";
-  const child = spawn(TSX, ["app/src/run.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "app/src/run.ts"], {
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",
