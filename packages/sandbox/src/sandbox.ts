@@ -172,6 +172,13 @@ export async function createSandbox(options: SandboxOptions = {}) {
         faults.clear();
         deliveries.clearFaults();
       },
+      /** false: dispatches answer 204 even with `return_run_details`, as on GHES. */
+      set dispatchRunDetails(on: boolean) {
+        ctx.dispatchRunDetails = on;
+      },
+      get dispatchRunDetails() {
+        return ctx.dispatchRunDetails !== false;
+      },
       set secondaryLimits(on: boolean) {
         faults.secondaryLimits = on;
       },
