@@ -13,6 +13,7 @@ import { renderPull } from "./render/pulls.ts";
 import { type Route, Router } from "./router.ts";
 import { actionsRoutes, announceRun, workflowsOf } from "./routes/actions.ts";
 import { appRoutes } from "./routes/app.ts";
+import { appManifestRoutes } from "./routes/app-manifests.ts";
 import { checkRoutes } from "./routes/checks.ts";
 import { commentRoutes } from "./routes/comments.ts";
 import type { RouteContext } from "./routes/context.ts";
@@ -74,6 +75,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const oauth = new OAuthGrants(store, clock);
   router.add(
     ...oauthRoutes(ctx, oauth),
+    ...appManifestRoutes(ctx, oauth, () => setup),
     ...userRoutes(ctx),
     ...appRoutes(ctx),
     ...repoRoutes(ctx),

@@ -25,6 +25,9 @@ export interface AppRecord {
   events: string[];
   botUserId: number;
   createdAt: number;
+  /** From a manifest: its description and homepage (`url`). */
+  description?: string;
+  externalUrl?: string;
 }
 
 export interface Installation {
