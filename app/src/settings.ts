@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import type { InstallationControls } from "@loopx/store";
 import { z } from "zod";
 import { type DashboardSignIn, dashboardSignIn } from "./dashboard-sign-in.ts";
+import { githubHost } from "./github-host.ts";
 
 /** Every variable LoopX reads; `''` counts as unset (as in shells and compose files). */
 export const SETTING_NAMES = [
@@ -331,17 +332,7 @@ export function parseSettings(
 
   if (problems.length > 0 || !raw || !database) throw new SettingsError(problems);
 
-  const apiUrl = (
-    raw.GITHUB_API_URL ??
-    (raw.GHE_HOST
-      ? `${raw.GHE_PROTOCOL ?? "https"}://${raw.GHE_HOST}/api/v3`
-      : "https://api.github.com")
-  ).replace(/\/+$/, "");
-  const api = new URL(apiUrl);
-  const serverUrl = (
-    raw.GITHUB_SERVER_URL ??
-    (api.hostname === "api.github.com" ? "https://github.com" : `${api.protocol}//${api.host}`)
-  ).replace(/\/+$/, "");
+  const { apiUrl, serverUrl, oidcIssuer } = githubHost(raw);
   const ceiling = raw.LOOPX_SPEND_CEILING_USD ?? { fallback: null, byInstallation: {} };
 
   return {
@@ -352,7 +343,7 @@ export function parseSettings(
     github: { apiUrl, serverUrl },
     oidc: {
       audience: raw.LOOPX_OIDC_AUDIENCE ?? (raw.LOOPX_PUBLIC_URL ?? "").replace(/\/+$/, ""),
-      issuer: raw.LOOPX_OIDC_ISSUER ?? "https://token.actions.githubusercontent.com",
+      issuer: raw.LOOPX_OIDC_ISSUER ?? oidcIssuer,
       workflowRefs: raw.LOOPX_TICK_WORKFLOW_REFS ?? null,
     },
     port: raw.PORT ?? 3000,
