@@ -38,6 +38,7 @@ export const SETTING_NAMES = [
   "GITHUB_CLIENT_SECRET",
   "LOOPX_SESSION_SECRET",
   "LOOPX_PUBLIC_URL",
+  "WEBHOOK_PROXY_URL",
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -70,6 +71,8 @@ export interface Settings {
   dashboard: "off" | "demo" | "readonly";
   /** Readonly dashboard sign-in (GitHub App user authorization); null unless readonly. */
   dashboardSignIn: DashboardSignIn | null;
+  /** A smee.io channel webhooks are relayed from (development); null: GitHub posts directly. */
+  webhookProxyUrl: string | null;
 }
 
 /** Start-up refused: `problems` lists each variable to fix and how. */
@@ -207,6 +210,13 @@ const Raw = z.object({
     )
     .optional(),
   LOOPX_PUBLIC_URL: httpUrl("LOOPX_PUBLIC_URL").optional(),
+  WEBHOOK_PROXY_URL: z
+    .url({
+      protocol: /^https?$/,
+      error:
+        "WEBHOOK_PROXY_URL must be a smee.io channel URL, e.g. https://smee.io/AbC123 (create one at https://smee.io/new)",
+    })
+    .optional(),
 });
 
 /** A PEM as pasted into an env var: `\n` escapes (one line) become real newlines. */
@@ -358,5 +368,6 @@ export function parseSettings(
     reconcileIntervalMs: (raw.LOOPX_RECONCILE_INTERVAL_SECONDS ?? 300) * 1000,
     dashboard: raw.LOOPX_DASHBOARD ?? "off",
     dashboardSignIn: signIn,
+    webhookProxyUrl: raw.WEBHOOK_PROXY_URL ?? null,
   };
 }

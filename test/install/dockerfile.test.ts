@@ -1,23 +1,14 @@
 import { execFileSync, execSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
+import { freePort } from "../faults/support/app-process.ts";
 import { parseDockerfile } from "./support/dockerfile.ts";
 import { healthcheck, type Image, replayBuild, startContainer } from "./support/replay.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const address = server.address();
-  await new Promise<void>((r) => server.close(() => r()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
 
 /**
  * Scenario: the production image, built as the Dockerfile says from what is committed, starts
