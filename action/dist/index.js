@@ -41113,6 +41113,14 @@ var RefusalCode = external_exports.enum([
   "duplicate"
 ]);
 
+// ../packages/core/src/transitions/branch-in-base.ts
+var BranchInBaseInput = external_exports.object({
+  todo: TodoKey,
+  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  base: external_exports.string().min(1).max(255)
+});
+
 // ../packages/core/src/transitions/harness.ts
 var SetHarnessInput = external_exports.object({
   harness: external_exports.string().regex(/^[a-z][a-z0-9-]{0,63}$/, "a harness name such as claude-code, codex or shell")

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "../support/app-harness.ts";
 import { freshDatabase } from "../support/databases.ts";
-import { type AppProcess, startAppProcess } from "./support/app-process.ts";
+import { type AppProcess, appProcessEnv, startAppProcess } from "./support/app-process.ts";
 
 const serverUrl = inject("pgUrl");
 
@@ -38,17 +38,13 @@ describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox dra
     const db = await freshDatabase(serverUrl ?? "");
     drop = db.drop;
     store = await openStore({ databaseUrl: db.url });
-    env = {
-      APP_ID: String(app.id),
-      PRIVATE_KEY: privateKey.trim().replaceAll("\n", "\\n"),
-      WEBHOOK_SECRET: secret,
-      // The deployment's URL: the OIDC audience its tick API accepts.
-      LOOPX_PUBLIC_URL: "https://loopx.example.com",
-      DATABASE_URL: db.url,
-      GITHUB_API_URL: sandbox.gheUrl,
-      GITHUB_SERVER_URL: sandbox.url,
-      LOOPX_POLL_INTERVAL_MS: "100",
-    };
+    env = appProcessEnv({
+      sandbox,
+      appId: app.id,
+      privateKey,
+      webhookSecret: secret,
+      databaseUrl: db.url,
+    });
     const first = await startAppProcess(env);
     running.push(first);
     sandbox.setWebhookUrl(`${first.base}/api/github/webhooks`);

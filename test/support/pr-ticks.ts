@@ -16,8 +16,11 @@ export interface PlayedTick {
 
 let nextRun = 7000;
 
+/** What playing a tick needs: the tick API of some App, and the sandbox it works on. */
+export type TickClient = Pick<TickHarness, "post" | "token" | "sandbox" | "repo">;
+
 export async function playTick(
-  h: TickHarness,
+  h: TickClient,
   issue: number,
   files: Record<string, string | null>,
   opts: { complete?: boolean } = {},
@@ -56,7 +59,7 @@ export async function playTick(
 
 /** POST …/pushed for a head of the tick's branch. */
 export async function pushed(
-  h: TickHarness,
+  h: TickClient,
   runId: number,
   tickId: string,
   leaseToken: string,

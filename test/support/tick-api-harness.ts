@@ -45,6 +45,51 @@ export interface TickHarness {
   close(): Promise<void>;
 }
 
+/** An Actions ID token for run `runId` of the repository's tick workflow, as the runner mints it. */
+export function mintTickToken(
+  sandbox: Sandbox,
+  repo: { fullName: string; id: number; ownerId: number },
+  runId: number,
+  claims: Partial<ActionsClaims> = {},
+  opts: { audience: string; ttlSeconds?: number },
+): Promise<string> {
+  const workflowRef = `${repo.fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
+  return sandbox.oidc.mintIdToken({
+    audience: opts.audience,
+    ...(opts.ttlSeconds !== undefined ? { ttlSeconds: opts.ttlSeconds } : {}),
+    claims: {
+      repository: repo.fullName,
+      repository_id: String(repo.id),
+      repository_owner: repo.fullName.split("/")[0] ?? "",
+      repository_owner_id: String(repo.ownerId),
+      workflow_ref: workflowRef,
+      job_workflow_ref: workflowRef,
+      event_name: "workflow_dispatch",
+      run_id: String(runId),
+      run_attempt: "1",
+      ...claims,
+    },
+  });
+}
+
+/** POSTs JSON (or a raw string) with an optional bearer token; the answer's status and JSON. */
+export async function postJson(
+  url: string,
+  body: unknown,
+  token: string | null,
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
 const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 export async function startTickHarness(
@@ -144,37 +189,12 @@ export async function startTickHarness(
       await settle();
       return state;
     },
-    token(runId, claims = {}, tokenOpts = {}) {
-      const workflowRef = `${fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
-      return sandbox.oidc.mintIdToken({
-        audience: tokenOpts.audience ?? base,
-        ...(tokenOpts.ttlSeconds !== undefined ? { ttlSeconds: tokenOpts.ttlSeconds } : {}),
-        claims: {
-          repository: fullName,
-          repository_id: String(record.id),
-          repository_owner: "acme",
-          repository_owner_id: String(record.ownerId),
-          workflow_ref: workflowRef,
-          job_workflow_ref: workflowRef,
-          event_name: "workflow_dispatch",
-          run_id: String(runId),
-          run_attempt: "1",
-          ...claims,
-        },
-      });
-    },
-    async post(path, body, token) {
-      const res = await fetch(`${base}${path}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-        },
-        body: typeof body === "string" ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    },
+    token: (runId, claims = {}, tokenOpts = {}) =>
+      mintTickToken(sandbox, { fullName, id: record.id, ownerId: record.ownerId }, runId, claims, {
+        audience: base,
+        ...tokenOpts,
+      }),
+    post: (path, body, token) => postJson(`${base}${path}`, body, token),
     requestsSince: (from) =>
       sandbox
         .requests()

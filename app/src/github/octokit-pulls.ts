@@ -28,6 +28,8 @@ const PullResponse = z.object({
   number: z.number(),
   state: z.enum(["open", "closed"]),
   merged: z.boolean().nullable().optional(),
+  /** Lists carry no `merged`, only when it merged. */
+  merged_at: z.string().nullable().optional(),
   draft: z.boolean().nullable().optional(),
   mergeable: z.boolean().nullable().optional(),
   mergeable_state: z.string().nullable().optional(),
@@ -46,6 +48,21 @@ const PullResponse = z.object({
     .optional(),
 });
 
+/** GitHub's 422 for a head already in its base; its other 422s are not this. */
+const ValidationFailed = z.object({
+  status: z.literal(422),
+  response: z.object({
+    data: z.object({ errors: z.array(z.object({ message: z.string().optional() })) }),
+  }),
+});
+
+function noCommitsBetween(error: unknown): string | null {
+  const parsed = ValidationFailed.safeParse(error);
+  if (!parsed.success) return null;
+  const messages = parsed.data.response.data.errors.map((e) => e.message ?? "");
+  return messages.find((m) => m.startsWith("No commits between ")) ?? null;
+}
+
 export function toPullSnapshot(raw: unknown): PullSnapshot {
   const p = PullResponse.parse(raw);
   return {
@@ -54,7 +71,7 @@ export function toPullSnapshot(raw: unknown): PullSnapshot {
     headRef: p.head.ref,
     baseRef: p.base.ref,
     state: p.state,
-    merged: p.merged ?? false,
+    merged: p.merged ?? (p.merged_at !== null && p.merged_at !== undefined),
     author: p.user?.login ?? "ghost",
     requestedReviewers: (p.requested_reviewers ?? []).map((r) => r.login),
     headRepo: p.head.repo?.full_name ?? null,
@@ -138,8 +155,10 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
       call(`listing ${where(repo)}'s pull requests from ${branch}`, async () => {
         const { data } = await octokit.rest.pulls.list({
           ...repo,
-          state: "open",
+          state: "all",
           head: `${repo.owner}:${branch}`,
+          sort: "created",
+          direction: "desc",
           per_page: 100,
         });
         const full = where(repo).toLowerCase();
@@ -151,8 +170,14 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
 
     createPull: (repo, pull) =>
       call(`opening a pull request from ${pull.head} in ${where(repo)}`, async () => {
-        const { data } = await octokit.rest.pulls.create({ ...repo, ...pull });
-        return toPullSnapshot(data);
+        try {
+          const { data } = await octokit.rest.pulls.create({ ...repo, ...pull });
+          return toPullSnapshot(data);
+        } catch (error) {
+          const message = noCommitsBetween(error);
+          if (message === null) throw error;
+          return { nothingToPull: true as const, message };
+        }
       }),
 
     updatePull: (repo, number, patch) =>

@@ -116,6 +116,10 @@ function writerEdit(
       if (todo === null) return [];
       if (ev.type === "todo.completed") return [`${todo} marked done by @${actor.login}`];
       if (ev.type === "todo.reopened") return [`${todo} reopened by @${actor.login}`];
+      // Work still on its branch is done by its merge, not by a tick.
+      if (ev.type === "todo.awaiting_pull_request") {
+        return [`${todo} waits for its pull request to merge`];
+      }
       return [];
     });
     if (lines.length === 0) return [];

@@ -1,6 +1,15 @@
-import { type Effect, type GoalState, trackPullRequest } from "@loopx/core";
-import { type GitHubPort, renderPrHandoff, renderPullBody, renderPullTitle } from "@loopx/github";
+import { type Effect, type GoalState, sameSha, trackPullRequest } from "@loopx/core";
+import {
+  GitHubError,
+  type GitHubPort,
+  type PullSnapshot,
+  type RepoName,
+  renderPrHandoff,
+  renderPullBody,
+  renderPullTitle,
+} from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { recordInBase, settleFromPull } from "./reconcile-branch.ts";
 import { routeReviewers } from "./route-reviewers.ts";
 
 type OpenPull = Extract<Effect, { kind: "open_pull_request" }>;
@@ -8,9 +17,13 @@ type OpenPull = Extract<Effect, { kind: "open_pull_request" }>;
 /**
  * Performs `open_pull_request`: the todo branch's PR, opened with the app's own identity (so
  * the repository's CI runs on it), or — when the app already has one open for that head —
- * updated in place; never a second one. Then the goal tracks it (trackPullRequest), so the
- * status comment lists it and the PR monitor follows it. A PR someone else opened on a LoopX
- * branch is not adopted: it joins only through `/loopx link` by a writer.
+ * updated in place; never a second one. Before it opens anything it reconciles with what
+ * GitHub holds for the branch, in any state: a PR of its own that already merged or closed at
+ * this very head settles the todo instead (settleFromPull); one a person closed before new
+ * work arrived is reopened; a head already in the base settles the todo from GitHub's refusal
+ * (recordInBase). Then the goal tracks the PR, so the status comment lists it and the PR
+ * monitor follows it. A PR someone else opened on a LoopX branch is not adopted: it joins only
+ * through `/loopx link` by a writer.
  */
 export async function openPullRequest(
   deps: AppDeps,
@@ -22,44 +35,88 @@ export async function openPullRequest(
   const tracked = state.pullRequests.find((p) => p.headRef === effect.branch && p.todo !== null);
   const todo = state.todos.find((t) => t.key === (tracked?.todo ?? effect.todo));
   if (!todo || state.goal.status === "done" || state.goal.status === "stopped") return;
+  if (tracked?.state !== "open" && (todo.status === "done" || todo.status === "dropped")) {
+    // Settled before its branch had a PR: a PR now would only make it not done again.
+    deps.log.info(`${todo.key} is ${todo.status}; ${effect.branch} gets no pull request.`);
+    return;
+  }
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
+  const at = { todo: todo.key, branch: effect.branch, headSha: effect.headSha };
   const bot = await port.botLogin();
-  const open = await port.findPullsByHead(repo, effect.branch);
-  const own = open.find((p) => p.author === bot);
+  const pulls = await port.findPullsByHead(repo, effect.branch);
+  const own = pulls.filter((p) => p.author === bot);
   const title = renderPullTitle(todo);
   const body = renderPullBody(state, todo);
-  let pull = own;
+  let pull = own.find((p) => p.state === "open");
   let created = false;
+  let reopened = false;
+  const latestOwn = own[0];
   if (pull) {
     if (pull.body !== body) await port.updatePull(repo, pull.number, { title, body });
-  } else if (open.length > 0) {
+  } else if (pulls.some((p) => p.state === "open")) {
+    const other = pulls.find((p) => p.state === "open");
     deps.log.info(
-      `${effect.branch} already has #${open[0]?.number} by someone else; LoopX does not adopt it (use /loopx link).`,
+      `${effect.branch} already has #${other?.number} by someone else; LoopX does not adopt it (use /loopx link).`,
     );
     return;
+  } else if (latestOwn && sameSha(latestOwn.headSha, effect.headSha)) {
+    return settleFromPull(deps, state, at, latestOwn);
+  } else if (latestOwn && !latestOwn.merged) {
+    pull = await reopen(port, repo, latestOwn, { title, body });
+    reopened = true;
   } else {
     const base = await port.defaultBranch(repo);
-    pull = await port.createPull(repo, { title, head: effect.branch, base, body });
+    const made = await port.createPull(repo, { title, head: effect.branch, base, body });
+    if ("nothingToPull" in made) return recordInBase(deps, state, at, base);
+    pull = made;
     created = true;
   }
+  const opened = pull;
   const recorded = await deps.store.apply(state.goal.id, (s, now) =>
     trackPullRequest(
       s,
-      { number: pull.number, todo: todo.key, headRef: effect.branch, headSha: pull.headSha },
+      { number: opened.number, todo: todo.key, headRef: effect.branch, headSha: opened.headSha },
       { actor: { kind: "app" }, now, newId: deps.newId },
     ),
   );
   // Already tracked at this head, or the goal finished meanwhile: nothing to retry.
-  if (!recorded.ok) deps.log.info(`#${pull.number}: ${recorded.refusal.message}`);
+  if (!recorded.ok) deps.log.info(`#${opened.number}: ${recorded.refusal.message}`);
   const latest = recorded.ok ? recorded.state : state;
-  const pr = latest.pullRequests.find((p) => p.number === pull.number);
+  const pr = latest.pullRequests.find((p) => p.number === opened.number);
   if (pr) {
     await port.upsertComment(
-      { ...repo, number: pull.number },
-      `handoff:${state.goal.id}:${pull.number}`,
+      { ...repo, number: opened.number },
+      `handoff:${state.goal.id}:${opened.number}`,
       renderPrHandoff(latest, pr),
       null,
     );
   }
-  if (created) await routeReviewers(port, repo, latest, pull);
+  if (created) await routeReviewers(port, repo, latest, opened);
+  // Its reopening and checks may have been announced before the goal followed it again.
+  if (reopened) await settleFromPull(deps, latest, at, opened);
+}
+
+/**
+ * New work on a branch whose PR a person closed unmerged: that PR is reopened (its history
+ * and review stay in one place), never a silent second one. GitHub refuses when the branch
+ * was rewritten or deleted; then a person has to decide, and the error says how.
+ */
+async function reopen(
+  port: GitHubPort,
+  repo: RepoName,
+  closed: PullSnapshot,
+  text: { title: string; body: string },
+): Promise<PullSnapshot> {
+  try {
+    await port.updatePull(repo, closed.number, { ...text, state: "open" });
+  } catch (error) {
+    if (!(error instanceof GitHubError) || error.status !== 422) throw error;
+    throw new GitHubError(
+      `#${closed.number} (closed unmerged) has new work on ${closed.headRef}, but GitHub refused to reopen it (${error.message}); reopen it or open a PR by hand and /loopx link it`,
+      error.status,
+      null,
+      { cause: error },
+    );
+  }
+  return port.getPull(repo, closed.number);
 }

@@ -11,6 +11,7 @@ export * from "./scope.ts";
 export * from "./slot-quota.ts";
 export * from "./todo-order.ts";
 export { AWAITING_PULL_REQUEST, isAwaitingPullRequest } from "./transitions/await-pull-request.ts";
+export * from "./transitions/branch-in-base.ts";
 export * from "./transitions/harness.ts";
 export * from "./transitions/host-failure.ts";
 export * from "./transitions/index.ts";

@@ -81,6 +81,16 @@ export interface NewPull {
   body: string;
 }
 
+/**
+ * GitHub's refusal of a PR whose head is already in its base (422 "No commits between …"):
+ * not a failed write but a fact about the branch — its work has landed.
+ */
+export interface NothingToPull {
+  nothingToPull: true;
+  /** GitHub's words, e.g. "No commits between main and loopx/12-T1". */
+  message: string;
+}
+
 export interface CommentRef {
   id: number;
   /** Whether this call created it (false: it was found, nothing was written). */
@@ -140,13 +150,17 @@ export interface GitHubPort {
     number: number,
     logins: string[],
   ): Promise<{ requested: string[]; refused: string[] }>;
-  /** Open pull requests whose head is `branch` in this very repository (forks excluded). */
+  /**
+   * Pull requests whose head is `branch` in this very repository (forks excluded), in every
+   * state (open, closed, merged), newest first: what GitHub holds for the branch.
+   */
   findPullsByHead(repo: RepoName, branch: string): Promise<PullSnapshot[]>;
-  createPull(repo: RepoName, pull: NewPull): Promise<PullSnapshot>;
+  createPull(repo: RepoName, pull: NewPull): Promise<PullSnapshot | NothingToPull>;
   updatePull(
     repo: RepoName,
     number: number,
-    patch: { title?: string; body?: string },
+    /** `state: "open"` reopens a closed PR (GitHub refuses a merged one, 422). */
+    patch: { title?: string; body?: string; state?: "open" },
   ): Promise<void>;
   /** Check runs on a commit (the latest run per name). */
   listChecks(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;

@@ -45,3 +45,10 @@ export function validationFailed(
   if (message) error.message = message;
   return new HttpError(422, "Validation Failed", { errors: [error] });
 }
+
+/** 422 for a rule about the resource as a whole: `code: "custom"` and no field, as GitHub sends it. */
+export function customValidationFailed(resource: string, message: string) {
+  return new HttpError(422, "Validation Failed", {
+    errors: [{ resource, code: "custom", message }],
+  });
+}

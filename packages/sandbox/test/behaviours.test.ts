@@ -1,7 +1,8 @@
 import { Octokit } from "@octokit/rest";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createSandbox, takeUnsupported } from "../src/index.ts";
-import { client, o, setup } from "./helpers.ts";
+import { auth, clone, commitFile, git } from "./git-support.ts";
+import { client, errorsText, o, setup, webhookValidator } from "./helpers.ts";
 
 type T = Awaited<ReturnType<typeof setup>>;
 let t: T | undefined;
@@ -161,6 +162,101 @@ describe("sandbox behaviours", () => {
       state_reason: "completed",
     });
     expect(pr.requested_reviewers?.map((u) => u.login)).toEqual(["alice"]);
+  });
+
+  it("a PR whose head brings the base nothing is 422 No commits between, and nothing is opened", async () => {
+    t = await setup();
+    const { bot, bob, sandbox } = t;
+    const noCommits = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: { status: number; response: { data: { errors?: { message?: string }[] } } }) => [
+          e.status,
+          e.response.data.errors?.map((x) => x.message),
+        ],
+      );
+    // A branch whose PR merged, after main moved on: its head is in main, nothing to pull.
+    sandbox.push("acme/widgets", "feat", { "feat.txt": "feat" });
+    const first = (await bot.rest.pulls.create({ ...o, title: "x", head: "feat", base: "main" }))
+      .data;
+    await bot.rest.pulls.merge({ ...o, pull_number: first.number });
+    sandbox.push("acme/widgets", "main", { "later.txt": "main moved on" });
+    const again = (head: string) => bot.rest.pulls.create({ ...o, title: "x", head, base: "main" });
+    expect(await noCommits(again("feat"))).toEqual([422, ["No commits between main and feat"]]);
+    expect(await noCommits(again("main"))).toEqual([422, ["No commits between main and main"]]);
+    // A fork's branch named with its owner: GitHub names the base with its owner too.
+    const fork = (await bob.rest.repos.createFork(o)).data;
+    await sandbox.settle();
+    expect(
+      await noCommits(bob.rest.pulls.create({ ...o, title: "x", head: "bob:main", base: "main" })),
+    ).toEqual([422, ["No commits between acme:main and bob:main"]]);
+    sandbox.push(fork.full_name, "main", { "mine.txt": "bob's" }, "bob");
+    const opened = await bob.rest.pulls.create({
+      ...o,
+      title: "x",
+      head: "bob:main",
+      base: "main",
+    });
+    expect(opened.status).toBe(201);
+    const listed = (await bot.rest.pulls.list({ ...o, state: "all" })).data;
+    expect(listed.map((p) => [p.number, p.head.label])).toEqual([
+      [opened.data.number, "bob:main"],
+      [first.number, "acme:feat"],
+    ]);
+  });
+
+  it("reopening a closed PR follows its branch forward; a merged or rewritten one stays shut", async () => {
+    t = await setup();
+    const { bot, sandbox } = t;
+    const reopen = (n: number) =>
+      status(bot.rest.pulls.update({ ...o, pull_number: n, title: "again", state: "open" }));
+    const closedPull = async (branch: string) => {
+      sandbox.push("acme/widgets", branch, { [`${branch}.txt`]: "1" });
+      const pr = (await bot.rest.pulls.create({ ...o, title: branch, head: branch, base: "main" }))
+        .data;
+      await bot.rest.pulls.update({ ...o, pull_number: pr.number, state: "closed" });
+      return pr;
+    };
+    // Closed, then its branch moved forward: reopened at the branch's new tip.
+    const moved = await closedPull("moved");
+    const tip = sandbox.push("acme/widgets", "moved", { "moved.txt": "2" });
+    const before = sandbox.emitted.length;
+    expect(await reopen(moved.number)).toBe(200);
+    const now = (await bot.rest.pulls.get({ ...o, pull_number: moved.number })).data;
+    expect([now.state, now.head.sha, now.title]).toEqual(["open", tip, "again"]);
+    const reopened = sandbox.emitted
+      .slice(before)
+      .filter((e) => e.event === "pull_request" && e.payload.action === "reopened");
+    expect(reopened).toHaveLength(1);
+    const validate = webhookValidator("pull_request", "reopened");
+    if (!validate) throw new Error("no schema for pull_request.reopened");
+    expect(validate(reopened[0]?.payload), errorsText(validate)).toBe(true);
+    // Merged: it stays merged, and the refused edit changes nothing.
+    const merged = await closedPull("merged");
+    await bot.rest.pulls.update({ ...o, pull_number: merged.number, state: "open" });
+    await bot.rest.pulls.merge({ ...o, pull_number: merged.number });
+    expect(await reopen(merged.number)).toBe(422);
+    expect((await bot.rest.pulls.get({ ...o, pull_number: merged.number })).data.title).toBe(
+      "merged",
+    );
+    // Rewritten (force-pushed onto another history): GitHub cannot reopen it either.
+    const rewritten = await closedPull("rewritten");
+    const dir = await clone(sandbox.cloneUrl("acme/widgets"), sandbox.createUserToken("alice"));
+    await git(dir, "checkout", "--quiet", "-B", "rewritten", "origin/main");
+    await commitFile(dir, "other.txt", "another history");
+    await git(
+      dir,
+      ...auth(sandbox.createUserToken("alice")),
+      "push",
+      "--quiet",
+      "--force",
+      "origin",
+      "rewritten",
+    );
+    await sandbox.settle();
+    expect(await reopen(rewritten.number)).toBe(422);
+    const shut = (await bot.rest.pulls.get({ ...o, pull_number: rewritten.number })).data;
+    expect([shut.state, shut.head.sha]).toEqual(["closed", rewritten.head.sha]);
   });
 
   it("sub-issues: numeric id only, 100 per parent, last writer wins on issue PATCH", async () => {

@@ -190,6 +190,24 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       base: "main",
     });
     await bot.rest.pulls.merge({ ...o, pull_number: pr.number, sha: head });
+    // Its head is in main now: GitHub refuses a PR that would bring main nothing.
+    const nothingAhead = await bot.rest.pulls
+      .create({ ...o, title: "T1 again", head: "loopx/1-T1", base: "main" })
+      .then(
+        () => null,
+        (error: { status: number; response: { data: unknown } }) => error,
+      );
+    expect(nothingAhead?.status).toBe(422);
+    expect(nothingAhead?.response.data).toMatchObject({
+      message: "Validation Failed",
+      errors: [
+        {
+          resource: "PullRequest",
+          code: "custom",
+          message: "No commits between main and loopx/1-T1",
+        },
+      ],
+    });
     await bot.rest.actions.listRepoWorkflows(o);
     await bot.rest.actions.createWorkflowDispatch({
       ...o,

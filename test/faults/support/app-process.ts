@@ -15,7 +15,10 @@ export interface AppProcess {
   exited: Promise<number | null>;
   /** SIGKILL to the whole process group; resolves once it is gone. */
   kill(): Promise<void>;
-  /** SIGTERM, as a deploy would; resolves with the exit code. */
+  /**
+   * SIGTERM to the process a deploy signals (tsx, which relays it to node); resolves with the
+   * exit code. Not to the group: node would get it twice, and the second cuts shutdown short.
+   */
   stop(): Promise<number | null>;
 }
 
@@ -28,6 +31,27 @@ export async function freePort(): Promise<number> {
       srv.close(() => resolve(port));
     });
   });
+}
+
+/** The settings `npm start` needs to run as the sandbox's App on a PostgreSQL database. */
+export function appProcessEnv(opts: {
+  sandbox: { gheUrl: string; url: string };
+  appId: number;
+  privateKey: string;
+  webhookSecret: string;
+  databaseUrl: string;
+}): Record<string, string> {
+  return {
+    APP_ID: String(opts.appId),
+    PRIVATE_KEY: opts.privateKey.trim().replaceAll("\n", "\\n"),
+    WEBHOOK_SECRET: opts.webhookSecret,
+    // The deployment's URL: the OIDC audience its tick API accepts.
+    LOOPX_PUBLIC_URL: "https://loopx.example.com",
+    DATABASE_URL: opts.databaseUrl,
+    GITHUB_API_URL: opts.sandbox.gheUrl,
+    GITHUB_SERVER_URL: opts.sandbox.url,
+    LOOPX_POLL_INTERVAL_MS: "100",
+  };
 }
 
 export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
@@ -74,7 +98,7 @@ export async function startAppProcess(env: Record<string, string>): Promise<AppP
       await exited;
     },
     async stop() {
-      group("SIGTERM");
+      if (child.pid !== undefined && child.exitCode === null) process.kill(child.pid, "SIGTERM");
       return exited;
     },
   };

@@ -17,19 +17,21 @@ export function isAwaitingPullRequest(todo: Todo): boolean {
 }
 
 /**
- * A completion waits for a PR when the slice committed and its branch has no PR yet. A
- * follow-up (repair, review, rebase) commits to a PR that is already watched, and so does a
- * second slice of a task whose PR is open: those complete at once, the open PR keeps the goal
- * going. A branch whose PR already merged or closed opens no new one: nothing to wait for.
+ * A slice's commits still need a PR when its branch has no open PR of LoopX's. A follow-up
+ * (repair, review, rebase) commits to a PR that is already watched: it completes at once (the
+ * PR's own todo is the one that waits for its merge). Commits on a branch whose PR already
+ * merged or closed are new work: they wait for the PR the App opens or reopens for them.
  */
 export function needsPullRequest(state: GoalState, todo: Todo, result: HarnessResult): boolean {
   if (result.commits.length === 0) return false;
   const branch = todoBranch(state, todo.key);
   // Only LoopX's own PRs (opened for a todo) are the branch's: a linked one may be a fork's.
-  return !state.pullRequests.some((p) => p.headRef === branch && p.todo !== null);
+  return !state.pullRequests.some(
+    (p) => p.headRef === branch && p.todo !== null && p.state === "open",
+  );
 }
 
-export function awaitPullRequest(d: Draft, todo: Todo, tickId: string): void {
+export function awaitPullRequest(d: Draft, todo: Todo, tickId: string | null): void {
   todo.status = "blocked";
   todo.blockedReason = AWAITING_PULL_REQUEST;
   todo.updatedAt = d.ctx.now;

@@ -8,6 +8,7 @@ import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
+import { completeTodo, continuationAfter } from "./complete-todo.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
 import {
@@ -128,24 +129,18 @@ function onMerged(d: Draft, pr: PullRequest): void {
   emit(d, "pull_request.merged", { pr: pr.number, sha });
   d.checklist = true;
   const servedKeys = new Set([...(pr.todo ? [pr.todo] : []), ...pr.monitor.todos]);
-  const isOpen = (t: Todo) => t.status !== "done" && t.status !== "dropped";
-  const served = d.state.todos.filter((t) => servedKeys.has(t.key) && isOpen(t));
+  const served = d.state.todos.filter(
+    (t) => servedKeys.has(t.key) && t.status !== "done" && t.status !== "dropped",
+  );
   // Work remains elsewhere: the goal goes on; nothing remains: the merge finished it.
-  const rest = d.state.todos.filter((t) => !servedKeys.has(t.key) && isOpen(t));
+  const continuation = continuationAfter(d, servedKeys, `merged in #${pr.number}`);
   for (const todo of served) {
-    todo.status = "done";
-    todo.claim = null;
-    todo.updatedAt = d.ctx.now;
-    todo.completion = {
-      continuation:
-        rest.length > 0
-          ? { kind: "goal_active" }
-          : { kind: "no_followup", reason: `merged in #${pr.number}` },
+    completeTodo(d, todo, {
       evidenceIds: [evidence],
-      tickId: null,
-      at: d.ctx.now,
-    };
-    emit(d, "todo.completed", { todo: todo.key, by: `#${pr.number}`, evidence });
+      continuation,
+      by: `#${pr.number}`,
+      delivered: true,
+    });
   }
 }
 
@@ -189,17 +184,12 @@ function settleRepairs(d: Draft, pr: PullRequest): boolean {
     sha: pr.headSha,
   });
   for (const todo of open) {
-    todo.status = "done";
-    todo.updatedAt = d.ctx.now;
-    todo.completion = {
-      continuation: { kind: "goal_active" },
+    completeTodo(d, todo, {
       evidenceIds: [evidence],
-      tickId: null,
-      at: d.ctx.now,
-    };
-    emit(d, "todo.completed", { todo: todo.key, by: `checks on #${pr.number}`, evidence });
+      continuation: { kind: "goal_active" },
+      by: `checks on #${pr.number}`,
+    });
   }
-  d.checklist = true;
   return true;
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { completeTodo } from "./complete-todo.ts";
 import {
   appendEvidence,
   begin,
@@ -81,8 +82,9 @@ const SettleInput = z.object({
 
 /**
  * A writer closed a todo's sub-issue: as completed, the todo is done (the close is its
- * evidence; a person cannot speak for what follows, so the goal stays active); as not
- * planned, the todo is dropped. The sub-issue is already closed, so nothing closes it again.
+ * evidence; a person cannot speak for what follows, so the goal stays active), or waits for
+ * its open pull request to merge; as not planned, the todo is dropped. The sub-issue is
+ * already closed, so nothing closes it again.
  */
 export function settleTodoFromSubIssue(
   state: GoalState,
@@ -124,14 +126,12 @@ export function settleTodoFromSubIssue(
       summary: `sub-issue #${number} closed as completed by @${actor.login}`,
       todo: todo.key,
     });
-    todo.status = "done";
-    todo.completion = {
-      continuation: { kind: "goal_active" },
+    completeTodo(d, todo, {
       evidenceIds: [evidenceId],
-      tickId: null,
-      at: ctx.now,
-    };
-    emit(d, "todo.completed", { todo: todo.key, by: actor.login, continuation: "goal_active" });
+      continuation: { kind: "goal_active" },
+      by: `@${actor.login}`,
+      subIssueClosed: true,
+    });
   }
   resetBackoff(d, `${todo.key} settled by sub-issue #${number}`);
   return commit(d);

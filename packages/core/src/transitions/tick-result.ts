@@ -6,10 +6,12 @@ import type { GoalState } from "../schemas/state.ts";
 import type { HarnessResult } from "../schemas/tick.ts";
 import type { Continuation, Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { awaitPullRequest, needsPullRequest } from "./await-pull-request.ts";
+import { needsPullRequest } from "./await-pull-request.ts";
+import { completeTodo } from "./complete-todo.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
 import {
+  actorName,
   addEffect,
   appendEvidence,
   appendTodo,
@@ -85,7 +87,7 @@ function complete(
   todo: Todo,
   result: HarnessResult,
   tickId: string,
-  evidenceIds: string[],
+  evidenceIds: [string, ...string[]],
 ): void {
   const input = result.continuation;
   let continuation: Continuation;
@@ -104,24 +106,13 @@ function complete(
     continuation = { kind: "successor", todo: successor.key };
     d.state.goal.focus = successor.key;
   }
-  if (needsPullRequest(d.state, todo, result)) {
-    // Its commits are only on a branch: the work is delivered when that branch's PR merges.
-    awaitPullRequest(d, todo, tickId);
-    return;
-  }
-  todo.status = "done";
-  todo.completion = { continuation, evidenceIds, tickId, at: d.ctx.now };
-  todo.updatedAt = d.ctx.now;
-  d.checklist = true;
-  emit(d, "todo.completed", { todo: todo.key, tickId, continuation });
-  if (todo.subIssue) {
-    addEffect(d, {
-      kind: "close_sub_issue",
-      key: `todo:${todo.key}:close`,
-      todo: todo.key,
-      reason: "completed",
-    });
-  }
+  completeTodo(d, todo, {
+    evidenceIds,
+    continuation,
+    by: actorName(d.ctx.actor),
+    tickId,
+    unopenedBranchWork: needsPullRequest(d.state, todo, result),
+  });
 }
 
 /**
@@ -154,13 +145,14 @@ export function applyTickResult(
   // A person may have finished or dropped the todo meanwhile; the slice is still charged.
   const stillOpen = todo.status !== "done" && todo.status !== "dropped";
   if (result.outcome === "completed" && stillOpen) {
-    if (support.length === 0) {
+    const [first, ...more] = support;
+    if (first === undefined) {
       return refuse(
         "invalid_input",
         "result.evidence: a completion needs evidence — report evidence, commits or a passing validation, or report outcome progress instead.",
       );
     }
-    complete(d, todo, result, tick.id, support);
+    complete(d, todo, result, tick.id, [first, ...more]);
   }
 
   tick.sessionId = result.sessionId;

@@ -1,8 +1,9 @@
 import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { isAwaitingPullRequest } from "./await-pull-request.ts";
+import { completeTodo, openPullRequestOf } from "./complete-todo.ts";
 import {
-  addEffect,
   appendEvidence,
   begin,
   commit,
@@ -16,7 +17,8 @@ import {
 
 /**
  * A writer ticked the todo's box. That is evidence in its own right (a `note` naming who),
- * and since a person cannot speak for what follows, the goal stays active.
+ * and since a person cannot speak for what follows, the goal stays active. Work still on its
+ * way to the default branch is not done by a tick: the todo waits for its pull request.
  */
 export function completeTodoByHuman(
   state: GoalState,
@@ -40,30 +42,24 @@ export function completeTodoByHuman(
   if (todo.status === "dropped") {
     return refuse("invalid_state", `${todo.key} was dropped; reopen it before completing it.`);
   }
+  if (isAwaitingPullRequest(todo)) {
+    const pr = openPullRequestOf(d.state, todo);
+    const which = pr ? `#${pr.number}` : "its pull request";
+    return refuse(
+      "duplicate",
+      `${todo.key} already waits for ${which} to merge: its work is on its branch, and it is done when ${which} merges.`,
+    );
+  }
   const evidenceId = appendEvidence(d, {
     kind: "note",
     summary: `completed by @${actor.login}`,
     todo: todo.key,
   });
-  todo.status = "done";
-  todo.claim = null;
-  todo.completion = {
-    continuation: { kind: "goal_active" },
+  completeTodo(d, todo, {
     evidenceIds: [evidenceId],
-    tickId: null,
-    at: ctx.now,
-  };
-  todo.updatedAt = ctx.now;
-  d.checklist = true;
-  emit(d, "todo.completed", { todo: todo.key, by: actor.login, continuation: "goal_active" });
-  if (todo.subIssue) {
-    addEffect(d, {
-      kind: "close_sub_issue",
-      key: `todo:${todo.key}:close`,
-      todo: todo.key,
-      reason: "completed",
-    });
-  }
+    continuation: { kind: "goal_active" },
+    by: `@${actor.login}`,
+  });
   resetBackoff(d, `${todo.key} completed by @${actor.login}`);
   return commit(d);
 }

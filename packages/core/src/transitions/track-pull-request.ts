@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PrMonitor } from "../schemas/pr-monitor.ts";
 import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
+import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
 
@@ -9,6 +10,19 @@ import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from ".
 function requireApp(ctx: TransitionContext, what: string) {
   if (ctx.actor.kind === "app" || ctx.actor.kind === "agent") return null;
   return refuse("not_authorized", `Only LoopX itself may ${what}; link a PR with /loopx link #N.`);
+}
+
+/**
+ * A todo finished or dropped before its branch had a PR (a writer ticked it while a slice
+ * was still running) takes no PR for the commits that arrive after: a PR of its own would
+ * make it not done again. Reopening the todo lets its next slice deliver them.
+ */
+function settledWithoutPullRequest(todo: Todo) {
+  if (todo.status !== "done" && todo.status !== "dropped") return null;
+  return refuse(
+    "invalid_state",
+    `${todo.key} is already ${todo.status}: commits pushed since open no pull request (reopen ${todo.key} to deliver them).`,
+  );
 }
 
 const Sha = z.string().regex(/^[0-9a-f]{7,64}$/);
@@ -35,13 +49,17 @@ export function requestPullRequest(
   if (denied) return denied;
   const d = begin(state, ctx, { statuses: ["active", "paused"] });
   if (isRefused(d)) return d;
-  if (!d.state.todos.some((t) => t.key === parsed.todo)) {
-    return refuse("not_found", `There is no todo ${parsed.todo} on this goal.`);
-  }
-  // LoopX's own PR of the branch; a linked PR of the same name (a fork's) is not it.
-  const tracked = d.state.pullRequests.find((p) => p.headRef === parsed.branch && p.todo !== null);
-  if (tracked && tracked.state !== "open") {
-    return refuse("invalid_state", `#${tracked.number} of ${parsed.branch} is ${tracked.state}.`);
+  const todo = d.state.todos.find((t) => t.key === parsed.todo);
+  if (!todo) return refuse("not_found", `There is no todo ${parsed.todo} on this goal.`);
+  // LoopX's own open PR of the branch; a linked PR of the same name (a fork's) is not it. A
+  // merged or closed one does not stop new work: the App reconciles with GitHub before it
+  // opens anything (it reopens a closed PR, and never opens a second PR for merged work).
+  const open = d.state.pullRequests.some(
+    (p) => p.headRef === parsed.branch && p.todo !== null && p.state === "open",
+  );
+  if (!open) {
+    const settled = settledWithoutPullRequest(todo);
+    if (settled) return settled;
   }
   d.status = false;
   emit(d, "pull_request.requested", { todo: parsed.todo, branch: parsed.branch });
@@ -65,7 +83,8 @@ export type TrackPullRequestInput = z.input<typeof TrackPullRequestInput>;
 
 /**
  * Records the PR the app opened (or found open) for a todo's branch: the goal watches it and
- * the status comment lists it. Tracking it again only moves its head.
+ * the status comment lists it. Tracking it again only moves its head; a closed one the App
+ * reopened for new work is followed again.
  */
 export function trackPullRequest(
   state: GoalState,
@@ -79,7 +98,22 @@ export function trackPullRequest(
   const d = begin(state, ctx);
   if (isRefused(d)) return d;
   const known = d.state.pullRequests.find((p) => p.number === parsed.number);
-  if (known) {
+  const todo = d.state.todos.find((t) => t.key === parsed.todo);
+  const settled = !known && todo ? settledWithoutPullRequest(todo) : null;
+  if (settled) return settled;
+  if (known?.state === "merged") {
+    return refuse("invalid_state", `#${known.number} is merged; it cannot carry new work.`);
+  }
+  if (known?.state === "closed") {
+    // The App reopened its own PR for new work on the branch: the goal follows it again.
+    known.state = "open";
+    known.headSha = parsed.headSha;
+    known.monitor.watching = true;
+    known.monitor.fingerprints = known.monitor.fingerprints.filter(
+      (f) => f !== `pr:${known.number}:closed`,
+    );
+    emit(d, "pull_request.linked", { pr: known.number, headSha: parsed.headSha, reopened: true });
+  } else if (known) {
     // A repair or review todo pushes the PR's branch: the PR still serves its first todo.
     if (known.headSha === parsed.headSha) {
       return refuse("duplicate", `#${parsed.number} is already tracked at this head.`);

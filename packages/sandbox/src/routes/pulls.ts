@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { actor, requireRepoAccess, startsWorkflows, viaApp } from "../auth.ts";
-import { HttpError, validationFailed } from "../http-error.ts";
+import { customValidationFailed, HttpError, validationFailed } from "../http-error.ts";
 import { renderPull } from "../render/pulls.ts";
 import type { Route, RouteRequest } from "../router.ts";
 import { checkBody, closeIssue, newIssue, reopenIssue } from "../state/issue-ops.ts";
@@ -9,6 +9,8 @@ import {
   codeOwners,
   computeMergeable,
   fetchForkHead,
+  hasCommitsAhead,
+  reopenableHead,
 } from "../state/pull-ops.ts";
 import type { Issue, Pull, Repo, User } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
@@ -98,16 +100,21 @@ export function pullRoutes(ctx: RouteContext): Route[] {
           const open = store.issueByNumber(p.repoId, p.number).state === "open";
           const sameHead = p.headRepoId === headRepo.id && p.headRef === headRef;
           if (p.repoId === repo.id && open && sameHead && p.baseRef === body.base) {
-            throw new HttpError(422, "Validation Failed", {
-              errors: [
-                {
-                  resource: "PullRequest",
-                  code: "custom",
-                  message: `A pull request already exists for ${store.user(headRepo.ownerId).login}:${headRef}.`,
-                },
-              ],
-            });
+            throw customValidationFailed(
+              "PullRequest",
+              `A pull request already exists for ${store.user(headRepo.ownerId).login}:${headRef}.`,
+            );
           }
+        }
+        if (!hasCommitsAhead(store, headRepo, headSha, baseSha)) {
+          // GitHub names the base as the head was named: `owner:` only for a qualified head.
+          const base = body.head.includes(":")
+            ? `${store.user(repo.ownerId).login}:${body.base}`
+            : body.base;
+          throw customValidationFailed(
+            "PullRequest",
+            `No commits between ${base} and ${body.head}`,
+          );
         }
         const sender = actor(req.principal);
         const issue = newIssue(ctx, repo, {
@@ -183,6 +190,10 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         );
         const body = parseBody(updatePull, req.body);
         checkBody(body.body, "PullRequest");
+        // A merged PR stays merged; a closed one follows its branch again, if it still can.
+        const reopen = body.state === "open" && issue.state === "closed";
+        const reopenHead = reopen && !pull.merged ? reopenableHead(store, pull) : null;
+        if (reopen && reopenHead === null) throw validationFailed("PullRequest", "state");
         const changes: Record<string, unknown> = {};
         if (body.title !== undefined && body.title !== issue.title) {
           changes.title = { from: issue.title };
@@ -206,7 +217,12 @@ export function pullRoutes(ctx: RouteContext): Route[] {
         issue.updatedAt = clock.now();
         if (Object.keys(changes).length > 0) announce(pull, "edited", sender, { changes });
         if (body.state === "closed") closeIssue(ctx, issue, sender);
-        if (body.state === "open") reopenIssue(ctx, issue, sender);
+        if (reopenHead !== null) {
+          if (reopenHead !== pull.headSha)
+            Object.assign(pull, { headSha: reopenHead, mergeable: null });
+          reopenIssue(ctx, issue, sender);
+          if (startsWorkflows(req.principal)) ctx.triggers?.pullRequest(pull, "reopened", sender);
+        }
         return ok(renderPull(render, pull));
       },
     },

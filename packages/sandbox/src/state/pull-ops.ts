@@ -28,6 +28,27 @@ export function fetchForkHead(store: Store, pull: Pull): void {
     ]);
 }
 
+/**
+ * Whether a PR from `headSha` would bring the base anything: GitHub refuses one whose head is
+ * already in the base (no commits between them). A fork's head is judged in the fork, against
+ * the base commits it has.
+ */
+export function hasCommitsAhead(store: Store, headRepo: Repo, headSha: string, baseSha: string) {
+  return headSha !== baseSha && !store.git(headRepo).isAncestor(headSha, baseSha);
+}
+
+/**
+ * The head a closed PR would have if reopened: its branch's tip, when the branch still exists
+ * and only moved forward from the PR's head (a deleted or rewritten branch cannot be reopened).
+ */
+export function reopenableHead(store: Store, pull: Pull): string | null {
+  const headRepo = store.repo(pull.headRepoId);
+  const tip = headRepo.branches.get(pull.headRef);
+  if (!tip) return null;
+  const git = store.git(headRepo);
+  return tip === pull.headSha || git.isAncestor(pull.headSha, tip) ? tip : null;
+}
+
 /** Paths the PR changes (git's three-dot diff, as GitHub shows it). */
 export function changedPaths(store: Store, repo: Repo, pull: Pull): string[] {
   return store.git(repo).changedPaths(pull.baseSha, pull.headSha);
