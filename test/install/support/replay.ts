@@ -58,10 +58,11 @@ export function inImage(root: string, path: string): string {
   return join(root, path);
 }
 
-function toolDir(scratch: string, node: string): string {
+/** A directory whose `node` is `node` (the image user may run it) and whose `npm` runs on it. */
+export function toolDir(scratch: string, node: string): string {
   const bin = join(scratch, "bin");
   mkdirSync(bin, { recursive: true });
-  // The image user must be able to run it: the npm cache under root's home is not theirs.
+  // The npm cache under root's home is not the image user's to run from.
   const target = join(bin, "node");
   try {
     linkSync(node, target);
@@ -76,6 +77,16 @@ function toolDir(scratch: string, node: string): string {
     mode: 0o755,
   });
   return bin;
+}
+
+/** The environment for npm on `bin`'s Node with the host's cache only: no test reaches the registry. */
+export function offlineNpm(bin: string, home: string): Record<string, string> {
+  return {
+    PATH: `${bin}:/usr/bin:/bin`,
+    HOME: home,
+    npm_config_cache: join(process.env.HOME ?? "/root", ".npm"),
+    npm_config_offline: "true",
+  };
 }
 
 function mapEnv(root: string, vars: Record<string, string>): Record<string, string> {
@@ -132,14 +143,7 @@ export function replayBuild(steps: Step[], context: string, scratch: string): Im
         if (image.user) throw new Error("RUN after USER: the replay runs build steps as root only");
         const run = spawnSync("bash", ["-eo", "pipefail", "-c", step.command], {
           cwd: inImage(root, workdir),
-          env: {
-            ...mapEnv(root, env),
-            PATH: `${bin}:/usr/bin:/bin`,
-            HOME: home,
-            // The host's npm cache, read only: the registry is not a test's to reach.
-            npm_config_cache: join(process.env.HOME ?? "/root", ".npm"),
-            npm_config_offline: "true",
-          },
+          env: { ...mapEnv(root, env), ...offlineNpm(bin, home) },
           encoding: "utf8",
         });
         if (run.status !== 0)
