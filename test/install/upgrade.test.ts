@@ -6,6 +6,7 @@ import { AskResponse, ResultResponse } from "@loopx/core";
 import { Octokit } from "@octokit/rest";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { type AppProcess, appProcessEnv, startAppProcess } from "../faults/support/app-process.ts";
 import { TICK_WORKFLOW } from "../support/app-harness.ts";
@@ -19,17 +20,17 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const serverUrl = inject("pgUrl");
 const pgBin = findPgBin();
 const AUDIENCE = "https://loopx.example.com";
+const release: Release = previousRelease(ROOT);
 
 /**
- * Scenario: an upgrade. The previous release (the newest vX.Y.Z tag; `main` before the first)
- * runs on PostgreSQL and starts a goal; its store is dumped (pg_dump) and loaded into a new
- * database; HEAD starts on that, applies its migrations, and takes the goal to done: a plan,
- * a slice, the PR, a person's approval and merge.
+ * Scenario: an upgrade. The previous release (the newest vX.Y.Z tag; before the first, the
+ * commit of main HEAD forked from) runs on PostgreSQL and starts a goal; its store is dumped
+ * (pg_dump) and loaded into a new database; HEAD starts on that, applies its migrations, and
+ * takes the goal to done: a plan, a slice, the PR, a person's approval and merge.
  */
 describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous release", () => {
   const secret = "upgrade-secret";
   let scratch: string;
-  let release: Release;
   let releaseTree: string;
   let sandbox: Sandbox;
   let app: { id: number; privateKey: string };
@@ -39,7 +40,6 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), "loopx-upgrade-"));
-    release = previousRelease(ROOT);
     releaseTree = checkoutRelease(ROOT, release.sha, join(scratch, "release"));
     sandbox = await createSandbox({ webhookSecret: secret });
     sandbox.runner.enabled = false;
@@ -71,15 +71,17 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
       webhookSecret: secret,
       databaseUrl,
     });
-    const p = await startAppProcess(env, cwd ? { cwd } : {});
+    // The sandbox's Actions tokens come from its own issuer, not GHES's /_services/token.
+    const p = await startAppProcess({ ...env, LOOPX_OIDC_ISSUER: sandbox.url }, cwd ? { cwd } : {});
     running.push(p);
     sandbox.setWebhookUrl(`${p.base}/api/github/webhooks`);
     return p;
   };
-  const query = async <T extends Record<string, unknown>>(url: string, text: string) => {
+  /** The first row of a query, parsed. */
+  const one = async <T extends z.ZodType>(url: string, text: string, row: T) => {
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
-      return (await sql.unsafe(text)) as unknown as T[];
+      return z.array(row).parse(await sql.unsafe(text))[0];
     } finally {
       await sql.end();
     }
@@ -93,7 +95,7 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
     }
   };
 
-  it("HEAD migrates the release's dumped store and takes its goal to done", async () => {
+  it(`HEAD migrates the dumped store of ${release.ref} (${release.sha.slice(0, 12)}) and takes its goal to done`, async () => {
     const alice = new Octokit({
       baseUrl: sandbox.url,
       auth: sandbox.createUserToken("alice"),
@@ -112,9 +114,10 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
     });
     await alice.rest.issues.addLabels({ ...repo, issue_number: issue.number, labels: ["loopx"] });
     await until("the release's goal and its drained outbox", async () => {
-      const [row] = await query<{ goals: number; pending: number }>(
+      const row = await one(
         releaseDb,
         "SELECT (SELECT count(*)::int FROM goals) AS goals, (SELECT count(*)::int FROM outbox WHERE done_at IS NULL) AS pending",
+        z.object({ goals: z.number(), pending: z.number() }),
       );
       return row?.goals === 1 && row.pending === 0;
     });
@@ -136,11 +139,12 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
     });
     const migrations = async () =>
       (
-        await query<{ n: number }>(
+        await one(
           headDb,
           "SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations",
+          z.object({ n: z.number() }),
         )
-      )[0]?.n ?? 0;
+      )?.n ?? 0;
     const releaseMigrations = await migrations();
     expect(releaseMigrations).toBeGreaterThan(0);
 
@@ -178,7 +182,10 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
         leaseToken: plan.leaseToken,
         result: {
           todo: plan.todo,
-          outcome: "progress",
+          // The planning slice is done, and says the goal goes on with what it planned.
+          outcome: "completed",
+          continuation: { kind: "goal_active" },
+          validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
           handoff: { done: "Planned the work.", next: "Cache the layout.", questions: [] },
           proposedTodos: [{ title: "Memoise layout()" }],
           cost: { usd: 0.05, tokens: 200, runnerMinutes: 1 },
@@ -205,11 +212,12 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
     if (!pr) throw new Error("no PR");
     const mergeGate = async () =>
       (
-        await query<{ status: string }>(
+        await one(
           headDb,
           `SELECT status FROM gates WHERE pr_number = ${pr.number} AND pr_head_sha = '${tick.sha}'`,
+          z.object({ status: z.string() }),
         )
-      )[0]?.status;
+      )?.status;
     await until("the merge gate", async () => (await mergeGate()) === "open");
     await alice.rest.pulls.createReview({
       ...repo,
@@ -220,11 +228,14 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
     await until("the approval", async () => (await mergeGate()) === "approved");
     await alice.rest.pulls.merge({ ...repo, pull_number: pr.number });
     await until("the goal done", async () => {
-      const [row] = await query<{ status: string }>(headDb, "SELECT status FROM goals");
+      const row = await one(headDb, "SELECT status FROM goals", z.object({ status: z.string() }));
       return row?.status === "done";
     });
     await until("the issue closed", async () =>
-      Promise.resolve(sandbox.issue("acme/widgets", issue.number).state === "closed"),
+      Promise.resolve(
+        z.object({ state: z.string() }).parse(sandbox.issue("acme/widgets", issue.number)).state ===
+          "closed",
+      ),
     );
     expect(sandbox.issue("acme/widgets", issue.number)).toMatchObject({
       state: "closed",

@@ -3,10 +3,16 @@
  * SIGKILL it whole (tsx and the node it starts), as a lost machine or an OOM kill would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
-const TSX = join(process.cwd(), "node_modules", ".bin", "tsx");
+/** The checkout's own tsx; a checkout installed without one (before tsx was a production
+ * dependency) runs on this one's. */
+const tsxIn = (checkout: string) =>
+  [checkout, process.cwd()]
+    .map((dir) => join(dir, "node_modules", ".bin", "tsx"))
+    .find((tsx) => existsSync(tsx)) ?? "tsx";
 
 export interface AppProcess {
   child: ChildProcess;
@@ -54,10 +60,16 @@ export function appProcessEnv(opts: {
   };
 }
 
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+/** Starts `app/src/run.ts` of the checkout in `cwd` (this one by default). */
+export async function startAppProcess(
+  env: Record<string, string>,
+  opts: { cwd?: string } = {},
+): Promise<AppProcess> {
   const port = await freePort();
   let out = "";
-  const child = spawn(TSX, ["app/src/run.ts"], {
+  const cwd = opts.cwd ?? process.cwd();
+  const child = spawn(tsxIn(cwd), ["app/src/run.ts"], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",

@@ -1,6 +1,6 @@
 /**
- * The release an upgrade starts from, checked out and runnable: the newest `vX.Y.Z` tag (or
- * LOOPX_UPGRADE_FROM), its tree from `git archive`, and its dependencies — HEAD's installed
+ * The release an upgrade starts from, checked out and runnable: the newest `vX.Y.Z` tag HEAD
+ * descends from (or LOOPX_UPGRADE_FROM), its tree from `git archive`, and its dependencies — HEAD's installed
  * ones when its lockfile is HEAD's, else its own production install from the npm cache.
  */
 import { execFileSync, execSync, spawnSync } from "node:child_process";
@@ -17,15 +17,30 @@ const git = (root: string, ...args: string[]) =>
   execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
 
 /**
- * The newest release tag; before the first release, `main` (what the first release will be
- * cut from), so the path is exercised from the start.
+ * The newest release tag HEAD descends from; before the first release, the commit of main that
+ * HEAD forked from (on main itself: HEAD, what the first release will be cut from), so the path
+ * is exercised from the start. A release is always upgraded from an ancestor, never from a
+ * main that has moved on since.
  */
 export function previousRelease(root: string, override = process.env.LOOPX_UPGRADE_FROM): Release {
-  const tags = git(root, "tag", "--list", "v*.*.*", "--sort=-v:refname")
-    .split("\n")
-    .filter((t) => /^v\d+\.\d+\.\d+$/.test(t));
-  const ref = override || tags[0] || "main";
-  return { ref, sha: git(root, "rev-parse", "--verify", `${ref}^{commit}`) };
+  if (override)
+    return { ref: override, sha: git(root, "rev-parse", "--verify", `${override}^{commit}`) };
+  const tag = spawnSync("git", ["describe", "--tags", "--abbrev=0", "--match", "v*.*.*", "HEAD"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  if (tag.status === 0) {
+    const ref = tag.stdout.trim();
+    return { ref, sha: git(root, "rev-parse", `${ref}^{commit}`) };
+  }
+  // A pull request's checkout may have no local main, only the remote's.
+  for (const main of ["main", "origin/main"]) {
+    const base = spawnSync("git", ["merge-base", "HEAD", main], { cwd: root, encoding: "utf8" });
+    if (base.status === 0) return { ref: `${main} where HEAD forked`, sha: base.stdout.trim() };
+  }
+  throw new Error(
+    "no release tag and no main to upgrade from: fetch the history (actions/checkout with fetch-depth: 0) or set LOOPX_UPGRADE_FROM",
+  );
 }
 
 /** Checks `sha` out into `dir` with its dependencies; returns `dir`. */
