@@ -40309,6 +40309,60 @@ async function getIdToken(audience) {
 var BACKOFF_LADDER_MINUTES = Object.freeze([3, 10, 30, 60]);
 var INITIAL_BACKOFF = Object.freeze({ level: 0, stalledTicks: 0, until: null });
 
+// ../packages/core/src/brief-sources.ts
+var BRIEF_SOURCES = {
+  loopx: {
+    what: "LoopX's own wording: the header, the instruction line, the fixed wording of todos it did not take from a writer, gate keys and scopes",
+    trust: "instruction"
+  },
+  writerIssue: {
+    what: "the issue's title and body, when their author had write access when the goal started",
+    trust: "instruction"
+  },
+  outsiderIssueTitle: {
+    what: "the issue's title, when its author had no write access",
+    trust: "data"
+  },
+  outsiderIssueBody: {
+    what: "the issue's body, when its author had no write access",
+    trust: "data"
+  },
+  writerComment: {
+    what: "comments and approval notes by people with write access",
+    trust: "instruction"
+  },
+  outsiderComment: {
+    what: "comments by people without write access",
+    trust: "data"
+  },
+  writerTodo: {
+    what: "todos a writer added (`/loopx todo add`, the checklist) or accepted (`/loopx todo accept T3`)",
+    trust: "instruction"
+  },
+  proposedTodo: {
+    what: "todos an agent proposed, successors it named and planning todos, until a writer accepts them",
+    trust: "data"
+  },
+  monitorTodo: {
+    what: "todos the PR monitor opened: CI check names and output, reviews and their inline comments (sub-issue titles never reach a brief)",
+    trust: "data"
+  },
+  handoff: {
+    what: "the previous slice's handoff (agent output)",
+    trust: "data"
+  },
+  evidence: {
+    what: "evidence: CI check names and results, commit messages, what agents reported",
+    trust: "data"
+  },
+  logs: {
+    what: "CI logs and other outside text the caller passes in",
+    trust: "data"
+  }
+};
+var isData = (id) => id in BRIEF_SOURCES && BRIEF_SOURCES[id].trust === "data";
+var DATA_SOURCES = Object.keys(BRIEF_SOURCES).filter(isData);
+
 // ../packages/core/src/brief-text.ts
 var encoder = new TextEncoder();
 var decoder = new TextDecoder();
@@ -40593,8 +40647,17 @@ var Gate = external_exports.object({
   requestedFrom: external_exports.array(Login).default([]),
   /** The todo that asked for it, if any. */
   todo: TodoKey.nullable().default(null),
-  /** A PR-bound gate approves exactly this head; a push reopens it. */
-  pr: external_exports.object({ number: external_exports.number().int().positive(), headSha: Sha }).nullable().default(null),
+  /**
+   * A PR-bound gate approves exactly this head; a push reopens it. `seenAt` is when GitHub
+   * reported the head (its `synchronize` delivery, on GitHub's clock): a comment written
+   * before then was about another head and approves nothing. Null when the gate opened on
+   * a head LoopX read for itself (it existed before the gate did).
+   */
+  pr: external_exports.object({
+    number: external_exports.number().int().positive(),
+    headSha: Sha,
+    seenAt: Instant.nullable().default(null)
+  }).nullable().default(null),
   openedAt: Instant,
   resolvedBy: Login.nullable().default(null),
   resolvedAt: Instant.nullable().default(null),
@@ -40850,7 +40913,12 @@ var ApproveGateInput = external_exports.object({
   gate: GateKey,
   note: ShortText.nullable().default(null),
   /** For a PR-bound gate: the head the approver saw (a review's commit_id). */
-  headSha: Sha.optional()
+  headSha: Sha.optional(),
+  /**
+   * For an approval by comment: when GitHub says the comment was created. A PR-bound gate
+   * counts it only if that is after GitHub reported the head the gate names.
+   */
+  commentAt: Instant.optional()
 });
 var RejectGateInput = external_exports.object({
   gate: GateKey,
@@ -41030,6 +41098,7 @@ var EventType = external_exports.enum([
   "todo.added",
   "todo.edited",
   "todo.dropped",
+  "todo.accepted",
   "todo.reordered",
   "todo.completed",
   "todo.awaiting_pull_request",
@@ -41156,6 +41225,9 @@ var SettleInput = external_exports.object({
   outcome: external_exports.enum(["completed", "not_planned"])
 });
 
+// ../packages/core/src/transitions/workflow-approval.ts
+var SpendWorkflowApprovalInput = external_exports.object({ tickId: Uuid });
+
 // ../packages/core/src/transitions/link-pull-request.ts
 var LinkPullRequestInput = external_exports.object({
   number: external_exports.number().int().positive(),
@@ -41192,7 +41264,9 @@ var PushRefusedInput = external_exports.object({
 // ../packages/core/src/transitions/reopen-gate.ts
 var PullRequestPushedInput = external_exports.object({
   pr: external_exports.number().int().positive(),
-  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/)
+  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  /** When GitHub reported the new head (the `synchronize` payload's updated_at). */
+  reportedAt: external_exports.coerce.date().nullable().default(null)
 });
 
 // ../packages/core/src/transitions/track-pull-request.ts

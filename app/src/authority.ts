@@ -9,17 +9,17 @@ export type HumanActor = Extract<Actor, { kind: "human" }>;
  * A person's authority, read from the collaborators API at the time of the act — never from
  * `author_association`, which is a snapshot and counts organisation members without write
  * access. Bots (the app itself included) never carry authority, whatever their permission.
+ * Being listed in `owners:` grants nothing by itself: an owner is asked, and acts only
+ * while they have write access, like everyone else.
  */
 export async function actorFor(
   port: GitHubPort,
   repo: RepoName,
   sender: { login: string; type: string },
-  owners: readonly string[] = [],
 ): Promise<HumanActor> {
   if (sender.type === "Bot" || sender.login.endsWith("[bot]")) {
     return { kind: "human", login: sender.login, trusted: false };
   }
-  if (owners.includes(sender.login)) return { kind: "human", login: sender.login, trusted: true };
   const permission = await port.permission(repo, sender.login);
   return { kind: "human", login: sender.login, trusted: WRITE.has(permission) };
 }

@@ -4,7 +4,7 @@
  * replicas. Over budget, the request is never sent; the caller defers until a slot frees.
  */
 import { GitHubError } from "@loopx/github";
-import type { ContentLimits, OpsStore } from "@loopx/store";
+import type { ContentLane, OpsStore } from "@loopx/store";
 import type { ProbotOctokit } from "probot";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
@@ -41,16 +41,19 @@ export class ContentBudgetExhausted extends GitHubError {
   }
 }
 
-/** Adds the budget check in front of every content-creating request of this Octokit. */
+/**
+ * Adds the budget check in front of every content-creating request of this Octokit, taken
+ * from `lane`: LoopX's own, or the small one replies to outsiders come from.
+ */
 export function withContentBudget(
   octokit: Octokit,
   installationId: number,
   ops: OpsStore,
-  limits?: ContentLimits,
+  lane: ContentLane,
 ): Octokit {
   octokit.hook.before("request", async (options) => {
     if (!isContentCreating(options.method, options.url)) return;
-    const reservation = await ops.reserveContent(installationId, limits);
+    const reservation = await ops.reserveContent(installationId, lane);
     if (!reservation.ok) {
       throw new ContentBudgetExhausted(installationId, reservation.retryAt, new Date());
     }

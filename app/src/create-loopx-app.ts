@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GitHubPort } from "@loopx/github";
 import {
+  type ContentLane,
   type ContentLimits,
   createOpsStore,
   type InstallationControls,
@@ -26,7 +27,8 @@ import {
   type Scheduler,
   type SchedulerOptions,
 } from "./scheduler/create-scheduler.ts";
-import { serveOperations } from "./server.ts";
+import { type MetricsAccess, serveHealthAndMetrics, serveOperations } from "./server.ts";
+import { capWebhookBody } from "./webhooks/capped-webhook-body.ts";
 import { Routable } from "./webhooks/payloads.ts";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
@@ -40,7 +42,7 @@ export interface LoopxAppOptions {
   newId?: () => string;
   /** The deployment's kill switch and spend ceilings, written onto installations. */
   controls?: InstallationControls;
-  /** Content-creation budget per installation (default: GitHub's 80/min, 500/h). */
+  /** LoopX's own content-creation budget per installation (default: GitHub's limits less the outsiders' lane). */
   contentLimits?: ContentLimits;
   /** Retry timing of failed GitHub writes. */
   outbox?: Omit<OutboxOptions, "ops">;
@@ -52,6 +54,8 @@ export interface LoopxAppOptions {
   scheduler?: Omit<SchedulerOptions, "onCommitted">;
   /** The web dashboard under /loopx (default off; see app/src/dashboard). */
   dashboard?: DashboardOptions;
+  /** Who may read /metrics on `handle` (default: nobody; `serveMetrics` is for a local port). */
+  metrics?: MetricsAccess;
 }
 
 export interface BackgroundOptions {
@@ -70,6 +74,8 @@ export interface LoopxApp {
   scheduler: Scheduler;
   /** The HTTP handler: the tick API, webhooks (verified by Probot), /healthz, /metrics. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** /healthz and /metrics with no token, for a port only the operator reaches. */
+  serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** Resolves when no delivery or write is in flight (tests, shutdown). */
   settled(): Promise<void>;
   /** Fetches failed deliveries back from GitHub into the inbox, then processes them. */
@@ -105,20 +111,18 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     return bot;
   };
   const ops = createOpsStore(store.db);
-  const portFor = async (installationId: number): Promise<GitHubPort> => {
-    const octokit = withContentBudget(
-      await probot.auth(installationId),
-      installationId,
-      ops,
-      opts.contentLimits,
-    );
+  const portIn = async (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
+    const octokit = withContentBudget(await probot.auth(installationId), installationId, ops, lane);
     const port = createOctokitPort(octokit, await botLogin());
     return opts.wrapPort ? opts.wrapPort(port) : port;
   };
 
   const deps: AppDeps = {
     store,
-    portFor,
+    portFor: (id) =>
+      portIn(id, { kind: "loopx", ...(opts.contentLimits ? { limits: opts.contentLimits } : {}) }),
+    outsiderPortFor: (id, to) =>
+      portIn(id, { kind: "outsider", subject: `repo:${to.repoId}:${to.login.toLowerCase()}` }),
     serverUrl: opts.serverUrl,
     log,
     newId: opts.newId ?? randomUUID,
@@ -168,13 +172,21 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await tickApi(req, res)) return;
-    if (await serveOperations(req, res, ops, log)) return;
+    if (await serveOperations(req, res, ops, log, opts.metrics ?? { token: null })) return;
     if (await dashboard(req, res)) return;
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (path === WEBHOOK_PATH && (await capWebhookBody(req, res))) return;
     const handled = await middleware(req, res);
     if (!handled && !res.headersSent) {
       res.writeHead(404, { "content-type": "application/json" });
       res.end(JSON.stringify({ message: "Not Found" }));
     }
+  }
+
+  async function serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (await serveHealthAndMetrics(req, res, ops, log)) return;
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message: "This port serves /healthz and /metrics only." }));
   }
 
   async function settled(): Promise<void> {
@@ -222,6 +234,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     outbox,
     scheduler,
     handle,
+    serveMetrics,
     settled,
     reconcile,
     applyControls,

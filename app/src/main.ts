@@ -1,4 +1,4 @@
-import type { Store } from "@loopx/store";
+import { endedSessions, type Store } from "@loopx/store";
 import type { Probot } from "probot";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "./create-loopx-app.ts";
 import { githubSignIn } from "./dashboard/index.ts";
@@ -31,9 +31,16 @@ export async function main(opts: {
     dashboard: {
       mode: settings.dashboard,
       ...(settings.dashboardSignIn
-        ? { signIn: githubSignIn(settings.dashboardSignIn, settings.github) }
+        ? {
+            signIn: githubSignIn(
+              settings.dashboardSignIn,
+              settings.github,
+              endedSessions(store.db),
+            ),
+          }
         : {}),
     },
+    metrics: { token: settings.metrics.token },
     tickApi: {
       issuer: settings.oidc.issuer,
       audience: settings.oidc.audience,
@@ -41,6 +48,10 @@ export async function main(opts: {
     },
   });
   const server = await listen(app.handle, settings.port, settings.host);
+  // Metrics without a token: on loopback only, a port the operator's scraper reaches.
+  const metricsPort = settings.metrics.port;
+  const metrics =
+    metricsPort === null ? null : await listen(app.serveMetrics, metricsPort, "127.0.0.1");
   let proxy: WebhookProxy | null = null;
   if (settings.webhookProxyUrl) {
     try {
@@ -51,6 +62,7 @@ export async function main(opts: {
       });
     } catch (error) {
       await server.close();
+      await metrics?.close();
       throw error;
     }
   }
@@ -59,7 +71,7 @@ export async function main(opts: {
     reconcileIntervalMs: settings.reconcileIntervalMs,
   });
   log.info(
-    `LoopX listening on ${settings.host}:${server.port} (webhooks at ${WEBHOOK_PATH}, /healthz, /metrics); GitHub API ${settings.github.apiUrl}; store: ${store.kind}`,
+    `LoopX listening on ${settings.host}:${server.port} (webhooks at ${WEBHOOK_PATH}, /healthz${settings.metrics.token ? ", /metrics with its token" : ""})${metrics ? `; /metrics on 127.0.0.1:${metrics.port}` : ""}; GitHub API ${settings.github.apiUrl}; store: ${store.kind}`,
   );
   return {
     app,
@@ -67,6 +79,7 @@ export async function main(opts: {
     async close() {
       await proxy?.stop();
       await server.close();
+      await metrics?.close();
       await app.close();
     },
   };

@@ -2,7 +2,10 @@
  * The app's HTTP surface besides webhooks: `GET /healthz` (200 while the store answers, 503
  * otherwise) and `GET /metrics`. Probot 14 has no router, so a plain node server composes
  * these with Probot's middleware (see create-loopx-app.ts), and `listen` serves it.
+ * Metrics list every installation's spend: on the public port they need the operator's
+ * bearer token (LOOPX_METRICS_TOKEN), or they are served on a local port of their own.
  */
+import { timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { OpsStore } from "@loopx/store";
 import type { Logger } from "./deps.ts";
@@ -13,8 +16,47 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-/** Answers /healthz and /metrics; false for every other request. */
+/** Who may read /metrics on the public port: holders of this bearer token; nobody when null. */
+export interface MetricsAccess {
+  token: string | null;
+}
+
+function bearerMatches(req: IncomingMessage, token: string): boolean {
+  const given = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Answers /healthz and /metrics (as `metrics` allows); false for every other request. */
 export async function serveOperations(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ops: OpsStore,
+  log: Logger,
+  metrics: MetricsAccess,
+): Promise<boolean> {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  if (req.method !== "GET") return false;
+  if (url.pathname === "/metrics" && metrics.token === null) {
+    json(res, 404, {
+      error:
+        "/metrics is not served on this port: the operator sets LOOPX_METRICS_TOKEN (then send Authorization: Bearer <it>) or LOOPX_METRICS_PORT (a local port of its own).",
+    });
+    return true;
+  }
+  if (url.pathname === "/metrics" && metrics.token !== null && !bearerMatches(req, metrics.token)) {
+    res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" });
+    res.end(
+      JSON.stringify({ error: "/metrics needs Authorization: Bearer <LOOPX_METRICS_TOKEN>." }),
+    );
+    return true;
+  }
+  return serveHealthAndMetrics(req, res, ops, log);
+}
+
+/** /healthz and /metrics for anyone who reaches them: the local metrics port. */
+export async function serveHealthAndMetrics(
   req: IncomingMessage,
   res: ServerResponse,
   ops: OpsStore,

@@ -9,6 +9,7 @@ import type { InstallationControls } from "@loopx/store";
 import { z } from "zod";
 import { type DashboardSignIn, dashboardSignIn } from "./dashboard-sign-in.ts";
 import { githubHost } from "./github-host.ts";
+import { type OperationsSettings, operationsSettings } from "./operations-settings.ts";
 
 /** Every variable LoopX reads; `''` counts as unset (as in shells and compose files). */
 export const SETTING_NAMES = [
@@ -39,6 +40,8 @@ export const SETTING_NAMES = [
   "LOOPX_SESSION_SECRET",
   "LOOPX_PUBLIC_URL",
   "WEBHOOK_PROXY_URL",
+  "LOOPX_METRICS_TOKEN",
+  "LOOPX_METRICS_PORT",
 ] as const;
 export type SettingName = (typeof SETTING_NAMES)[number];
 
@@ -73,6 +76,8 @@ export interface Settings {
   dashboardSignIn: DashboardSignIn | null;
   /** A smee.io channel webhooks are relayed from (development); null: GitHub posts directly. */
   webhookProxyUrl: string | null;
+  /** Who reads /metrics: a bearer token on the public port, and/or a local port. */
+  metrics: OperationsSettings["metrics"];
 }
 
 /** Start-up refused: `problems` lists each variable to fix and how. */
@@ -340,6 +345,16 @@ export function parseSettings(
     problems,
   );
 
+  const operations = operationsSettings(
+    {
+      HOST: input.HOST,
+      LOOPX_DASHBOARD: input.LOOPX_DASHBOARD,
+      LOOPX_METRICS_TOKEN: input.LOOPX_METRICS_TOKEN,
+      LOOPX_METRICS_PORT: input.LOOPX_METRICS_PORT,
+    },
+    problems,
+  );
+
   if (problems.length > 0 || !raw || !database) throw new SettingsError(problems);
 
   const { apiUrl, serverUrl, oidcIssuer } = githubHost(raw);
@@ -357,7 +372,7 @@ export function parseSettings(
       workflowRefs: raw.LOOPX_TICK_WORKFLOW_REFS ?? null,
     },
     port: raw.PORT ?? 3000,
-    host: raw.HOST ?? "0.0.0.0",
+    host: operations.host,
     logLevel: raw.LOG_LEVEL ?? "info",
     controls: {
       killed: raw.LOOPX_KILL_SWITCH ?? [],
@@ -369,5 +384,6 @@ export function parseSettings(
     dashboard: raw.LOOPX_DASHBOARD ?? "off",
     dashboardSignIn: signIn,
     webhookProxyUrl: raw.WEBHOOK_PROXY_URL ?? null,
+    metrics: operations.metrics,
   };
 }

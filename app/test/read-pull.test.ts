@@ -73,7 +73,7 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
   return { port, calls };
 }
 
-const read = (port: GitHubPort) => readPull(port, repo, 5, { owners: [], mergeGate: true });
+const read = (port: GitHubPort) => readPull(port, repo, 5, { mergeGate: true });
 const thread = (resolved: boolean, reviewId: number | null = 7) => ({ resolved, reviewId });
 
 describe("readPull: review threads and commit statuses", () => {

@@ -116,7 +116,7 @@ describe("tick API: hostile calls are refused and change nothing", () => {
   });
 
   it("a replayed jti", async () => {
-    // A refused call never consumes its token; an accepted one does, once.
+    // A token is spent the moment it is admitted (before any other check): used once.
     const token = await h.token(9009, { event_name: "schedule" });
     const first = await h.post("/api/v1/wake", {}, token);
     expect(first.status).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
-import { botComments, comment, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
+import { botComments, goal, openTestGate, startGoalWithPull } from "../support/goal-steps.ts";
 
 const repo = { owner: "acme", repo: "widgets" } as const;
 
@@ -18,17 +18,7 @@ describe("e2e: a PR-bound gate and reviews of the current vs a stale head", () =
   let second: string;
   beforeAll(async () => {
     h = await startHarness();
-    ({ number, goalId } = await startGoal(h, "alice"));
-    await comment(h, "alice", number, "/loopx todo add Merge the fix");
-    first = h.sandbox.push("acme/widgets", "loopx/1-T1", { "fix.txt": "one\n" }, "wendy");
-    const created = await h.as("wendy").rest.pulls.create({
-      ...repo,
-      head: "loopx/1-T1",
-      base: "main",
-      title: "The fix",
-    });
-    pr = created.data.number;
-    await h.settle();
+    ({ number, goalId, pr, first } = await startGoalWithPull(h));
     // wendy opened the PR: GitHub will not request her review, so she gets a mention.
     await openTestGate(h, goalId, {
       question: "May I merge the fix?",

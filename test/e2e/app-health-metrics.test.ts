@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 import { fileIssue, label } from "../support/ops-steps.ts";
 
+const TOKEN = "operator-metrics-token-0123456789abcdef";
+const auth = { authorization: `Bearer ${TOKEN}` };
+
 /** Scenario: an operator's view — /healthz follows the database, /metrics shows the queues. */
 describe("e2e: /healthz and /metrics", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ app: { metrics: { token: TOKEN } } });
   });
   afterAll(() => h.close());
 
@@ -20,7 +23,7 @@ describe("e2e: /healthz and /metrics", () => {
     const number = await fileIssue(h, "wendy", "Measure widget paint time");
     await label(h, "wendy", number);
     await h.settle();
-    const text = await (await fetch(`${h.appUrl}/metrics`)).text();
+    const text = await (await fetch(`${h.appUrl}/metrics`, { headers: auth })).text();
     expect(text).toContain("# TYPE loopx_inbox_pending gauge");
     expect(text).toMatch(/^loopx_inbox_pending 0$/m);
     expect(text).toMatch(/^loopx_outbox_due 0$/m);
@@ -28,7 +31,7 @@ describe("e2e: /healthz and /metrics", () => {
     expect(text).toMatch(/^loopx_spend_usd\{installation="\d+"\} 0$/m);
 
     const json = await (
-      await fetch(`${h.appUrl}/metrics`, { headers: { accept: "application/json" } })
+      await fetch(`${h.appUrl}/metrics`, { headers: { ...auth, accept: "application/json" } })
     ).json();
     expect(json).toMatchObject({
       inbox: { count: 0, oldestAgeSeconds: null },

@@ -13,15 +13,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "../support/app-harness.ts";
 
-const TSX = join(process.cwd(), "node_modules", ".bin", "tsx");
-
 function start(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
 } {
   let out = "";
-  const child = spawn(TSX, ["app/src/run.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "app/src/run.ts"], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -74,6 +72,7 @@ describe("e2e: the app as a process (npm start)", () => {
     const dataDir = await mkdtemp(join(tmpdir(), "loopx-process-"));
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
+    const metricsPort = await freePort();
     const p = start({
       APP_ID: String(app.id),
       // As pasted into a one-line env var.
@@ -88,6 +87,7 @@ describe("e2e: the app as a process (npm start)", () => {
       HOST: "127.0.0.1",
       LOG_LEVEL: "warn",
       LOOPX_POLL_INTERVAL_MS: "200",
+      LOOPX_METRICS_PORT: String(metricsPort),
     });
     cleanup.push(async () => {
       if (p.child.exitCode === null) p.child.kill("SIGKILL");
@@ -103,8 +103,10 @@ describe("e2e: the app as a process (npm start)", () => {
       if (health !== 200) await new Promise((r) => setTimeout(r, 100));
     }
     expect(health, p.output()).toBe(200);
-    const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
+    // Metrics live on their own loopback port; the public one does not serve them.
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`).then((r) => r.text());
     expect(metrics).toContain("loopx_inbox_pending");
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
 
     sandbox.setWebhookUrl(`${base}/api/github/webhooks`);
     sandbox.install(app.id, "acme", ["acme/widgets"]);

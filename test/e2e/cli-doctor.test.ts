@@ -1,18 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
-import { runLoopx } from "./cli-steps.ts";
-
-const GOOD_TICK = `name: loopx tick
-on:
-  workflow_dispatch:
-    inputs:
-      goal: { required: true }
-jobs:
-  tick:
-    uses: loopx/loopx/.github/workflows/loopx-tick.yml@v1
-    permissions: { contents: read, id-token: write }
-    with: { goal: "\${{ inputs.goal }}" }
-`;
+import { GOOD_TICK, runLoopx } from "./cli-steps.ts";
 
 const LEAKY_CI = `name: ci
 on: [pull_request]

@@ -4,6 +4,19 @@ import { fileURLToPath } from "node:url";
 
 const ENTRY = fileURLToPath(new URL("../../app/src/cli/loopx.ts", import.meta.url));
 
+/** A tick workflow as docs/workflows.md shows it: what `loopx doctor` calls sound. */
+export const GOOD_TICK = `name: loopx tick
+on:
+  workflow_dispatch:
+    inputs:
+      goal: { required: true }
+jobs:
+  tick:
+    uses: loopx/loopx/.github/workflows/loopx-tick.yml@v1
+    permissions: { contents: read, id-token: write }
+    with: { goal: "\${{ inputs.goal }}" }
+`;
+
 export interface CliRun {
   code: number;
   stdout: string;

@@ -224,6 +224,8 @@ describe("e2e: dashboard sign-in (GitHub App user authorization)", () => {
 });
 
 describe("sign-in: cookies and caching", () => {
+  // These cases never sign out: no session is ever ended.
+  const sessions = { end: async () => {}, ended: async () => false };
   const config = {
     clientId: "Iv1.test",
     clientSecret: "secret",
@@ -232,10 +234,11 @@ describe("sign-in: cookies and caching", () => {
   };
 
   it("over https the state cookie is Secure, HttpOnly and SameSite=Lax, and GitHub gets a random state", async () => {
-    const signIn = githubSignIn(config, {
-      apiUrl: "https://api.github.com",
-      serverUrl: "https://github.com",
-    });
+    const signIn = githubSignIn(
+      config,
+      { apiUrl: "https://api.github.com", serverUrl: "https://github.com" },
+      sessions,
+    );
     const server = createServer((req, res) => {
       const url = new URL(req.url ?? "/", "http://x");
       void signIn.handle(req, res, url.pathname, url);
@@ -286,6 +289,7 @@ describe("sign-in: cookies and caching", () => {
       clientId: "Iv1.test",
       serverUrl: "https://github.com",
       publicUrl: "https://loopx.example.com",
+      sessions,
       cacheMs: 60_000,
       now: () => now,
     });

@@ -28,7 +28,7 @@ describe("e2e: merge gate, merge, completion", () => {
     let state = await h.store.loadGoal(goal.goal.id);
     const gates = state?.gates.filter((g) => g.scopes.includes("merge")) ?? [];
     expect(gates.map((g) => [g.status, g.pr])).toEqual([
-      ["open", { number: pr.number, headSha: tick.sha }],
+      ["open", { number: pr.number, headSha: tick.sha, seenAt: null }],
     ]);
     // LoopX asked, and did not merge.
     expect(h.sandbox.pull("acme/widgets", pr.number)).toMatchObject({ merged: false });

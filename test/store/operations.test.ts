@@ -27,23 +27,47 @@ describe("operations store on PGlite", () => {
     const ops = createOpsStore(store.db);
     const limits = { perMinute: 3, perHour: 5 };
     const got = [];
-    for (let i = 0; i < 4; i++) got.push(await ops.reserveContent(7, limits));
+    for (let i = 0; i < 4; i++) got.push(await ops.reserveContent(7, { kind: "loopx", limits }));
     expect(got.slice(0, 3).every((r) => r.ok)).toBe(true);
     const refused = got[3];
     if (!refused || refused.ok) throw new Error("the fourth request should be refused");
     const now = await store.dbNow();
     expect(refused.retryAt.getTime()).toBeGreaterThan(now.getTime() + 50_000);
     // Another installation has its own budget.
-    expect((await ops.reserveContent(8, limits)).ok).toBe(true);
+    expect((await ops.reserveContent(8, { kind: "loopx", limits })).ok).toBe(true);
     // Past the minute, the hour still caps it: 3 more rows a minute old, 6 in the hour.
     await store.db.execute(
       sql`UPDATE content_budget SET at = now() - interval '2 minutes' WHERE installation_id = 7`,
     );
-    expect((await ops.reserveContent(7, limits)).ok).toBe(true);
-    expect((await ops.reserveContent(7, limits)).ok).toBe(true);
-    const hour = await ops.reserveContent(7, limits);
+    expect((await ops.reserveContent(7, { kind: "loopx", limits })).ok).toBe(true);
+    expect((await ops.reserveContent(7, { kind: "loopx", limits })).ok).toBe(true);
+    const hour = await ops.reserveContent(7, { kind: "loopx", limits });
     if (hour.ok) throw new Error("the hour's budget should be spent");
     expect(hour.retryAt.getTime()).toBeGreaterThan(now.getTime() + 55 * 60_000);
+  });
+
+  it("outsiders' replies have a lane of their own: a ceiling, a few per person, never LoopX's budget", async () => {
+    const ops = createOpsStore(store.db);
+    const loopx = { kind: "loopx" as const, limits: { perMinute: 2, perHour: 10 } };
+    const outsider = (subject: string) => ({
+      kind: "outsider" as const,
+      subject,
+      limits: { perMinute: 4, perHour: 10, perPersonPerHour: 2 },
+    });
+    // The outsiders' burst: two each, then refused per person, then the installation ceiling.
+    const burst = [];
+    for (const who of ["a", "a", "a", "b", "b", "c", "d"]) {
+      burst.push((await ops.reserveContent(31, outsider(`repo:1:${who}`))).ok);
+    }
+    expect(burst).toEqual([true, true, false, true, true, false, false]);
+    // LoopX's own lane is untouched by all of it.
+    expect((await ops.reserveContent(31, loopx)).ok).toBe(true);
+    expect((await ops.reserveContent(31, loopx)).ok).toBe(true);
+    expect((await ops.reserveContent(31, loopx)).ok).toBe(false);
+    // And the other way round: a spent LoopX lane leaves the outsiders' ceiling as it was.
+    expect((await ops.reserveContent(32, loopx)).ok).toBe(true);
+    expect((await ops.reserveContent(32, loopx)).ok).toBe(true);
+    expect((await ops.reserveContent(32, outsider("repo:1:a"))).ok).toBe(true);
   });
 
   it("applies the kill switch and the USD ceiling without touching other ceiling fields", async () => {
@@ -107,7 +131,12 @@ describe.skipIf(!serverUrl)("content budget under concurrency (real PostgreSQL)"
 
   it("12 replicas racing for 5 slots: exactly 5 granted", async () => {
     const results = await Promise.all(
-      sessions.map((s) => createOpsStore(s.db).reserveContent(21, { perMinute: 5, perHour: 100 })),
+      sessions.map((s) =>
+        createOpsStore(s.db).reserveContent(21, {
+          kind: "loopx",
+          limits: { perMinute: 5, perHour: 100 },
+        }),
+      ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     const rows = await admin.db.select().from(tables.contentBudget);

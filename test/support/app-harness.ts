@@ -41,7 +41,7 @@ export interface Harness {
 /** What a scenario may change in how the app is built (retry timing, test hooks, limits). */
 export type AppOverrides = Pick<
   LoopxAppOptions,
-  "controls" | "contentLimits" | "outbox" | "wrapPort" | "dashboard"
+  "controls" | "contentLimits" | "outbox" | "wrapPort" | "dashboard" | "metrics"
 >;
 
 export const TICK_WORKFLOW = `name: loopx tick

@@ -46,6 +46,7 @@ export function sharedPglite(): Promise<PGlite> {
 
 const TABLES = [
   "used_tokens",
+  "ended_sessions",
   "tick_dispatches",
   "content_budget",
   "cursors",

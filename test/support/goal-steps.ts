@@ -22,6 +22,26 @@ export async function startGoal(
   return { number: data.number, goalId: goal.goal.id };
 }
 
+/**
+ * alice's goal with a todo T1, and wendy's pull request from `loopx/1-T1` (one commit):
+ * where the PR-bound gate scenarios start. `first` is the PR's head.
+ */
+export async function startGoalWithPull(
+  h: Harness,
+): Promise<{ number: number; goalId: string; pr: number; first: string }> {
+  const { number, goalId } = await startGoal(h, "alice");
+  await comment(h, "alice", number, "/loopx todo add Merge the fix");
+  const first = h.sandbox.push("acme/widgets", "loopx/1-T1", { "fix.txt": "one\n" }, "wendy");
+  const created = await h.as("wendy").rest.pulls.create({
+    ...repo,
+    head: "loopx/1-T1",
+    base: "main",
+    title: "The fix",
+  });
+  await h.settle();
+  return { number, goalId, pr: created.data.number, first };
+}
+
 /** Posts a comment as `login` and waits until the app has processed it and written back. */
 export async function comment(h: Harness, login: string, number: number, body: string) {
   const { data } = await h

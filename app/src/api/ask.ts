@@ -152,7 +152,12 @@ function runAnswer(
   const tick = state.ticks.find((t) => t.id === tickId);
   if (!tick) throw new Error(`the claim committed, but tick ${tickId} is not in the goal's state`);
   const instruction = decision?.agentInstruction ?? "";
-  const built = buildBrief(state, tick, instruction ? { agentInstruction: instruction } : {});
+  // A fresh nonce per brief: outside text in it cannot know, so cannot forge, its delimiters.
+  const nonce = randomBytes(12).toString("hex");
+  const built = buildBrief(state, tick, {
+    nonce,
+    ...(instruction ? { agentInstruction: instruction } : {}),
+  });
   return {
     run: true,
     route: decision?.route === "replan" ? "replan" : "run",

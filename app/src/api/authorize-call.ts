@@ -1,8 +1,7 @@
 import type { GitHubAppPort } from "@loopx/github";
-import { useToken } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
-import { forbidden, unauthenticated } from "./api-failure.ts";
-import type { RateLimiter } from "./rate-limit.ts";
+import type { TokenAdmission } from "./admit-token.ts";
+import { forbidden } from "./api-failure.ts";
 import { DEFAULT_CONFIG, type RepoFacts, type RepoFactsCache, type RepoKey } from "./repo-facts.ts";
 import type { TickApiSettings } from "./settings.ts";
 import type { ActionsClaims, OidcVerifier } from "./verify-oidc.ts";
@@ -17,7 +16,8 @@ export interface TickApiContext {
   deps: TickApiDeps;
   settings: TickApiSettings;
   verifier: OidcVerifier;
-  limiter: RateLimiter;
+  /** The event, rate and one-use checks every verified token passes before any query. */
+  admission: TokenAdmission;
   facts: RepoFactsCache;
   now: () => Date;
   /** Called after a transition committed: it queued outbox writes (kick the outbox). */
@@ -28,8 +28,6 @@ export interface TickApiContext {
 export interface GoalRepo extends RepoKey {
   ownerId: number;
 }
-
-const EVENTS = new Set(["workflow_dispatch", "schedule"]);
 
 /** `workflow_ref` the caller must have: the given workflow file on the default branch. */
 function expectedRef(claims: ActionsClaims, file: string, defaultBranch: string): string {
@@ -48,10 +46,10 @@ export function allowListed(ref: string, allowed: readonly string[]): boolean {
 }
 
 /**
- * The checks every tick API call passes after its token's signature: the run's event, the
- * repository's numeric ids, the calling workflow (the tick workflow on the default branch,
- * delegating at most to an allow-listed reusable workflow), the per-repository rate limit,
- * and finally one use of the token. Nothing is written unless every check passed.
+ * The checks a call passes once its token was admitted (event, rate, one use: see
+ * admit-token.ts) and the goal it names is loaded: the repository's numeric ids, then the
+ * calling workflow (the tick workflow on the default branch, delegating at most to an
+ * allow-listed reusable workflow). Nothing about the goal is written unless all passed.
  */
 export async function authorizeCall(
   ctx: TickApiContext,
@@ -59,18 +57,11 @@ export async function authorizeCall(
   repo: GoalRepo,
   purpose: "tick" | "wake",
 ): Promise<RepoFacts> {
-  if (!EVENTS.has(claims.event_name)) {
-    throw forbidden(
-      `Tick API calls come only from workflows started by workflow_dispatch or schedule; this run was started by "${claims.event_name}". Pull-request and push workflows run code LoopX did not choose and never get a tick.`,
-    );
-  }
   if (claims.repository_id !== repo.repoId || claims.repository_owner_id !== repo.ownerId) {
     throw forbidden(
       `This token is for repository id ${claims.repository_id} (owner id ${claims.repository_owner_id}), not the goal's repository ${repo.owner}/${repo.name}. A repository with the same name is not the same repository.`,
     );
   }
-  ctx.limiter.take(`repo:${repo.repoId}`);
-
   const facts = await ctx.facts.get(repo);
   const tickFile = facts.config?.tickWorkflow ?? DEFAULT_CONFIG.tickWorkflow;
   const files = purpose === "wake" ? [tickFile, ...ctx.settings.wakeWorkflowFiles] : [tickFile];
@@ -84,18 +75,6 @@ export async function authorizeCall(
   if (job !== claims.workflow_ref && !allowListed(job, ctx.settings.allowedWorkflowRefs)) {
     throw forbidden(
       `The job runs workflow ${job}, which is not the repository's tick workflow nor a LoopX workflow this App allows (${ctx.settings.allowedWorkflowRefs.join(", ") || "none"}). Call the reusable workflow LoopX ships, or ask the App's operator to allow this ref.`,
-    );
-  }
-
-  const fresh = await useToken(ctx.deps.store.db, {
-    jti: claims.jti,
-    repoId: claims.repository_id,
-    runId: claims.run_id,
-    expiresAt: new Date(claims.exp * 1000),
-  });
-  if (!fresh) {
-    throw unauthenticated(
-      "This OIDC token was already used: request a fresh ID token for every call (retries included).",
     );
   }
   return facts;

@@ -1,20 +1,13 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { prettifyError, type z } from "zod";
+import { readCapped } from "../read-capped.ts";
 import { ApiFailure, invalidRequest } from "./api-failure.ts";
 
 /** Reads the body up to `limit` bytes; a larger one is refused (413) without reading it all. */
 export async function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buf.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(buf);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const body = await readCapped(req, limit);
+  if (body === null) throw tooLarge(limit);
+  return body.toString("utf8");
 }
 
 function tooLarge(limit: number): ApiFailure {

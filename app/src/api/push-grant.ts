@@ -1,19 +1,13 @@
-import { type GoalState, type PushGrant, scopeCovers, type Tick, todoBranch } from "@loopx/core";
+import {
+  type GoalState,
+  type PushGrant,
+  type Tick,
+  todoBranch,
+  workflowApprovals,
+} from "@loopx/core";
 import { GitHubError } from "@loopx/github";
 import { unavailable } from "./api-failure.ts";
 import type { TickApiContext } from "./authorize-call.ts";
-
-/** The scope whose approval lets a tick push changes under `.github/`. */
-export const WORKFLOW_PATHS_SCOPE = "write:.github";
-
-/** Whether an approved gate (or a standing grant) covers changing `.github/**`. */
-export function workflowPathsApproved(state: GoalState): boolean {
-  const grants = [
-    ...state.goal.grantedScopes,
-    ...state.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes),
-  ];
-  return grants.some((g) => scopeCovers(g, WORKFLOW_PATHS_SCOPE));
-}
 
 /**
  * Mints the token the report job pushes the todo's branch with: an installation token for
@@ -35,7 +29,8 @@ export async function mintPushGrant(
       token: minted.token,
       expiresAt: minted.expiresAt,
       branch: todoBranch(state, tick.todo),
-      allowWorkflowPaths: workflowPathsApproved(state),
+      // One push per approval: the result that gets this grant spends it (report.ts).
+      allowWorkflowPaths: workflowApprovals(state).length > 0,
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -9,9 +9,11 @@ import {
   type ResultRequest,
   type ResultResponse,
   redactSecrets,
+  spendWorkflowApproval,
   type Tick,
 } from "@loopx/core";
 import { goalIdOfTick } from "@loopx/store";
+import { chainTransitions } from "../handlers/chain-transitions.ts";
 import {
   type ApiFailure,
   conflict,
@@ -124,11 +126,18 @@ export async function report(
     state.goal.id,
     (s, now) => {
       seen.now = now;
-      return applyTickResult(
-        s,
-        { tickId, leaseToken: body.leaseToken, result },
-        { actor: { kind: "agent", tickId, harness: tick.harness }, now, newId: ctx.deps.newId },
-      );
+      const tctx = {
+        actor: { kind: "agent" as const, tickId, harness: tick.harness },
+        now,
+        newId: ctx.deps.newId,
+      };
+      const accepted = applyTickResult(s, { tickId, leaseToken: body.leaseToken, result }, tctx);
+      if (!accepted.ok || !grant?.allowWorkflowPaths) return accepted;
+      // The push this grant allows spends the .github/ approval, with the result, at once.
+      return chainTransitions([
+        () => accepted,
+        (after, c) => spendWorkflowApproval(after, { tickId }, c),
+      ])(s, tctx);
     },
     { source: { tickId } },
   );

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AskRequest, PushedRequest, ResultRequest } from "@loopx/core";
 import { z } from "zod";
+import { closeWhenAnswered } from "../read-capped.ts";
+import { createTokenAdmission } from "./admit-token.ts";
 import { ApiFailure, notFound, unavailable } from "./api-failure.ts";
 import { ask } from "./ask.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
@@ -46,7 +48,8 @@ function route(path: string): Route | null {
 /**
  * The tick API, as a node HTTP handler that answers only under /api/v1/ (it returns false
  * for any other path, so it composes in front of Probot's middleware). Every call: body
- * size limit → OIDC token → the route's own checks; refusals are ApiError bodies.
+ * size limit → OIDC token → its event, rate and one use (no database work before these) →
+ * the route's own checks; refusals are ApiError bodies.
  */
 export function createTickApi(deps: TickApiDeps, options: TickApiOptions): TickApiHandler {
   const { now = () => new Date(), onPushed, onCommitted = () => {}, ...input } = options;
@@ -55,7 +58,11 @@ export function createTickApi(deps: TickApiDeps, options: TickApiOptions): TickA
     deps,
     settings,
     verifier: createOidcVerifier(settings, now),
-    limiter: createRateLimiter(settings.rateLimit, () => now().getTime()),
+    admission: createTokenAdmission({
+      db: deps.store.db,
+      limiter: createRateLimiter(settings.rateLimit, () => now().getTime()),
+      now,
+    }),
     facts: createRepoFactsCache(deps, settings.repoFactsTtlMs),
     now,
     committed: onCommitted,
@@ -64,6 +71,7 @@ export function createTickApi(deps: TickApiDeps, options: TickApiOptions): TickA
   async function serve(req: IncomingMessage, r: Route) {
     const text = await readBody(req, settings.bodyLimitBytes);
     const claims = await ctx.verifier.verify(req.headers.authorization);
+    await ctx.admission.admit(claims);
     switch (r.kind) {
       case "ask":
         return ask(ctx, claims, parseJson(text, AskRequest, "ask"));
@@ -88,6 +96,12 @@ export function createTickApi(deps: TickApiDeps, options: TickApiOptions): TickA
       }
       sendJson(res, 200, await serve(req, r));
     } catch (error) {
+      if (error instanceof ApiFailure && error.status === 413) {
+        // An oversized body is never read to its end: the connection closes after the 413.
+        closeWhenAnswered(req, res);
+        sendFailure(res, error);
+        return true;
+      }
       if (error instanceof ApiFailure) {
         sendFailure(res, error);
       } else if (storeUnreachable(error)) {

@@ -1,25 +1,24 @@
 /**
  * `loopx doctor owner/repo`: a repository's LoopX setup, checked through the REST API —
- * `.github/loopx.yml` valid, the tick workflow present with an OIDC token, and no
- * `pull_request` workflow handing secrets to agent-written code without a reviewer gate
- * (architecture.md, "Agent code in CI").
+ * `.github/loopx.yml` valid, the tick workflow present with an OIDC token, no workflow
+ * reaching LoopX on push or pull_request_target, with `secrets: inherit` or with a writing
+ * agent job (doctor-callers.ts), and no `pull_request` workflow handing secrets to
+ * agent-written code without a reviewer gate (architecture.md, "Agent code in CI").
  */
 import { parseConfig } from "@loopx/github";
 import type { Octokit } from "@octokit/rest";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { EXIT } from "./api-client.ts";
+import { callerFindings, type Finding, WorkflowJob } from "./doctor-callers.ts";
 import { environmentHasReviewers, listDir, readFile, requireRepo } from "./repo-files.ts";
 
-export type Finding = { level: "ok" | "warn" | "fail"; message: string };
+export type { Finding } from "./doctor-callers.ts";
 
 const Workflow = z.object({
   on: z.unknown(),
   permissions: z.unknown().optional(),
-  jobs: z.record(
-    z.string(),
-    z.object({ environment: z.unknown().optional(), permissions: z.unknown().optional() }).loose(),
-  ),
+  jobs: z.record(z.string(), WorkflowJob),
 });
 
 function yamlOf(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
@@ -95,6 +94,12 @@ export async function doctor(octokit: Octokit, owner: string, repo: string): Pro
       continue;
     }
     const on = triggers(wf.data.on);
+    findings.push(
+      ...callerFindings(
+        { path: file.path, on, permissions: wf.data.permissions, jobs: wf.data.jobs },
+        tickWorkflow,
+      ),
+    );
     if (file === tick) {
       if (!on.includes("workflow_dispatch")) {
         findings.push({

@@ -13,11 +13,13 @@ import {
   type DemoOwner,
   GateDecisionForm,
   newCsrfToken,
+  noticeText,
   postDecision,
   readForm,
   sameToken,
   userCommenter,
 } from "./demo-actions.ts";
+import { demoRefusal } from "./demo-origin.ts";
 import { html, type SafeHtml } from "./escape-html.ts";
 import { renderGoal } from "./render-goal.ts";
 import { page } from "./render-layout.ts";
@@ -55,8 +57,6 @@ export interface Viewer {
 }
 
 export const DASHBOARD_PATH = "/loopx";
-
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {
   res.writeHead(status, {
@@ -123,7 +123,7 @@ export function createDashboard(
       return;
     }
     if (path === DASHBOARD_PATH) {
-      const notice = url.searchParams.get("notice") ?? "";
+      const notice = noticeText(url.searchParams, commenter);
       const overview = await readOverview(store, canSee);
       sendHtml(res, 200, renderOverview(overview, buttons, notice, viewer?.login ?? null));
       return;
@@ -191,7 +191,7 @@ export function createDashboard(
       );
       return;
     }
-    const to = `${DASHBOARD_PATH}?notice=${encodeURIComponent(result.message)}`;
+    const to = `${DASHBOARD_PATH}?${result.notice}`;
     res.writeHead(303, { location: to });
     res.end();
   }
@@ -202,12 +202,10 @@ export function createDashboard(
     if (url.pathname !== DASHBOARD_PATH && !url.pathname.startsWith(`${DASHBOARD_PATH}/`)) {
       return false;
     }
-    // The demo's buttons act as its owner: they must never be reachable from another host.
-    if (options.mode === "demo" && !LOOPBACK.test(req.socket.remoteAddress ?? "")) {
-      sendJson(res, 403, {
-        error:
-          "The demo dashboard answers loopback only; a shared deployment uses LOOPX_DASHBOARD=readonly.",
-      });
+    // The demo's buttons act as its owner: they must never be reachable from anyone else.
+    const refusal = options.mode === "demo" ? demoRefusal(req) : null;
+    if (refusal !== null) {
+      sendJson(res, 403, { error: refusal });
       return true;
     }
     try {

@@ -67,8 +67,28 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
 }
 
 export type DecisionResult =
-  | { ok: true; goalId: string; message: string }
+  | { ok: true; goalId: string; notice: string }
   | { ok: false; status: number; message: string };
+
+/**
+ * The overview's notice line, from a key LoopX itself put in the redirect (`?notice=…`): a
+ * link anyone can send must never make the dashboard print their words as LoopX's own.
+ * The gate key is shown only when it is one; the login is the demo's own, never the URL's.
+ */
+export function noticeText(query: URLSearchParams, commenter: Commenter | null): string {
+  const gate = /^G\d{1,6}$/.exec(query.get("gate") ?? "")?.[0] ?? null;
+  const as = commenter ? ` as @${commenter.login}` : "";
+  const posted = (what: string, verb: string) =>
+    `Your ${what} was posted: LoopX commented "/loopx ${verb}${gate ? ` ${gate}` : ""}" on the goal issue${as}; the gate changes once the app has processed it.`;
+  switch (query.get("notice")) {
+    case "approve-posted":
+      return posted("approval", "approve");
+    case "reject-posted":
+      return posted("rejection", "reject");
+    default:
+      return "";
+  }
+}
 
 /** Posts the owner's comment for one decision; the app's inbox does the rest. */
 export async function postDecision(
@@ -85,9 +105,6 @@ export async function postDecision(
   const { repo, issue } = state.goal;
   const body = `/loopx ${form.decision} ${form.gate}`;
   await commenter.comment({ owner: repo.owner, repo: repo.name }, issue.number, body);
-  return {
-    ok: true,
-    goalId: state.goal.id,
-    message: `Commented "${body}" on ${repo.owner}/${repo.name}#${issue.number} as ${commenter.login}; the gate changes once the app has processed it.`,
-  };
+  const notice = new URLSearchParams({ notice: `${form.decision}-posted`, gate: form.gate });
+  return { ok: true, goalId: state.goal.id, notice: notice.toString() };
 }

@@ -1,4 +1,5 @@
 /** The readonly dashboard's sign-in as a deployment configures it (settings → SignIn). */
+import type { EndedSessions } from "@loopx/store";
 import type { DashboardSignIn } from "../dashboard-sign-in.ts";
 import { githubUserAuth } from "./github-user-auth.ts";
 import { cookieSealer } from "./session-cookie.ts";
@@ -7,6 +8,7 @@ import { createSignIn, type SignIn } from "./sign-in.ts";
 export function githubSignIn(
   config: DashboardSignIn,
   github: { apiUrl: string; serverUrl: string },
+  sessions: EndedSessions,
   extra: { cacheMs?: number } = {},
 ): SignIn {
   return createSignIn({
@@ -20,6 +22,7 @@ export function githubSignIn(
     clientId: config.clientId,
     serverUrl: github.serverUrl,
     publicUrl: config.publicUrl,
+    sessions,
     ...extra,
   });
 }

@@ -6,6 +6,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { EndedSessions } from "@loopx/store";
 import { z } from "zod";
 import type { Viewer } from "./create-dashboard.ts";
 import { html } from "./escape-html.ts";
@@ -21,6 +22,8 @@ export interface SignInOptions {
   serverUrl: string;
   /** The dashboard's public origin (https://loopx.example.com): the OAuth callback's base. */
   publicUrl: string;
+  /** Where signed-out sessions are kept (the database: every replica refuses them). */
+  sessions: EndedSessions;
   /** How long GitHub's answers (who a token is, what it can read) are trusted. Default 60 s. */
   cacheMs?: number;
   now?: () => number;
@@ -44,7 +47,13 @@ const STATE_COOKIE = "loopx_oauth";
 const SESSION_MAX_S = 8 * 60 * 60;
 const STATE_MAX_S = 10 * 60;
 
-const SessionPayload = z.object({ login: z.string(), token: z.string(), exp: z.number() });
+/** `sid` names the session, so signing out can end it on the server (see ended-sessions.ts). */
+const SessionPayload = z.object({
+  sid: z.string().min(16),
+  login: z.string(),
+  token: z.string(),
+  exp: z.number(),
+});
 const StatePayload = z.object({ state: z.string(), next: z.string(), exp: z.number() });
 
 /** Only our own pages may be returned to after sign-in (no open redirect). */
@@ -167,7 +176,12 @@ export function createSignIn(opts: SignInOptions): SignIn {
     }
     const login = await github.login(exchanged.token);
     const maxAge = Math.min(exchanged.expiresInSeconds ?? SESSION_MAX_S, SESSION_MAX_S);
-    const session = sealer.seal({ login, token: exchanged.token, exp: now() + maxAge * 1000 });
+    const session = sealer.seal({
+      sid: randomBytes(18).toString("base64url"),
+      login,
+      token: exchanged.token,
+      exp: now() + maxAge * 1000,
+    });
     res.writeHead(303, {
       location: safeNext(saved.next),
       "cache-control": "no-store",
@@ -199,6 +213,9 @@ export function createSignIn(opts: SignInOptions): SignIn {
       }
       // POST only: SameSite=Lax keeps another site from signing a person out.
       if (req.method === "POST" && path === `${AUTH_PATH}/logout`) {
+        // Ended on the server, not only in this browser: a copy of the cookie is refused too.
+        const saved = sealer.unseal(readCookie(req, SESSION_COOKIE), SessionPayload);
+        if (saved) await opts.sessions.end(saved.sid, new Date(saved.exp));
         htmlAnswer(res, 200, "Signed out", "You are signed out of the LoopX dashboard.", true);
         return true;
       }
@@ -210,6 +227,7 @@ export function createSignIn(opts: SignInOptions): SignIn {
       if (bearer) return viewerFor(bearer);
       const saved = sealer.unseal(readCookie(req, SESSION_COOKIE), SessionPayload);
       if (!saved || saved.exp < now()) return null;
+      if (await opts.sessions.ended(saved.sid)) return null;
       return viewerFor(saved.token);
     },
 

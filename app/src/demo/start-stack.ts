@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createSandbox, giveToRunner, type Sandbox } from "@loopx/sandbox";
+import { createClock, createSandbox, giveToRunner, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
@@ -133,7 +133,11 @@ function modelEnv(
 
 export async function startStack(opts: DemoOptions, log: Logger, workDir: string): Promise<Stack> {
   const secret = "loopx-demo-webhook-secret";
-  const sandbox = await createSandbox({ webhookSecret: secret });
+  // Time passes as it does on GitHub: an approval is judged against when a head was pushed.
+  const sandbox = await createSandbox({
+    webhookSecret: secret,
+    clock: createClock(Date.now(), { realTime: true }),
+  });
   const closers: Array<() => Promise<unknown>> = [() => sandbox.stop()];
   const close = async () => {
     for (const c of closers.reverse()) await c().catch(() => {});

@@ -1,5 +1,27 @@
 import { type GitHubPort, type IssueRef, neutralize, neutralizeInline } from "@loopx/github";
-import type { Logger } from "../deps.ts";
+import { ContentBudgetExhausted } from "../content-budget.ts";
+import type { AppDeps, Logger } from "../deps.ts";
+
+/**
+ * Writes a reply to someone without write access from the outsiders' allowance (a few per
+ * person per repository, a ceiling per installation). When it is spent nothing is sent and
+ * the act is not retried: a stranger's burst ends in silence, never in LoopX's own budget.
+ */
+export async function replyToOutsider(
+  deps: AppDeps,
+  installationId: number,
+  to: { repoId: number; login: string },
+  write: (port: GitHubPort) => Promise<unknown>,
+): Promise<boolean> {
+  try {
+    await write(await deps.outsiderPortFor(installationId, to));
+    return true;
+  } catch (error) {
+    if (!(error instanceof ContentBudgetExhausted)) throw error;
+    deps.log.info(`no reply to ${to.login}: the outsiders' reply allowance is spent`);
+    return false;
+  }
+}
 
 /**
  * A reaction is an acknowledgement, not state: if GitHub refuses one, the command still

@@ -9,7 +9,6 @@ import { type GitHubPort, neutralizeInline, spliceManagedBlock } from "@loopx/gi
 import type { Delivery } from "@loopx/store";
 import { actorFor, type HumanActor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
-import { loadRepoConfig } from "../repo-config.ts";
 import type { IssuesEvent } from "../webhooks/payloads.ts";
 import { blockOf, readBodyEdit } from "./body-edit.ts";
 import { chainTransitions, type Step, withEffects } from "./chain-transitions.ts";
@@ -44,8 +43,7 @@ export async function editGoalBody(
     return ignored("nothing LoopX reads changed");
   }
   const repo = repoName(e.repository);
-  const config = await loadRepoConfig(port, repo);
-  const actor = await actorFor(port, repo, e.sender, config.ok ? config.config.owners : []);
+  const actor = await actorFor(port, repo, e.sender);
   if (actor.trusted) return writerEdit(deps, delivery, goal, actor, edit, titleChanged);
 
   if (!edit.blockChanged) return ignored(`edit by ${e.sender.login}, outside the block`);
@@ -57,9 +55,8 @@ export async function editGoalBody(
       issueRef(e.repository, e.issue.number),
       `checkbox-refused:${e.sender.login}:${day}`,
       `@${e.sender.login}, ticking LoopX's checklist takes write access to ` +
-        `${neutralizeInline(e.repository.full_name)} (or being an owner listed in ` +
-        "`.github/loopx.yml`), so your change was put back. If a todo is done, say so in a " +
-        "comment and a maintainer can tick it.",
+        `${neutralizeInline(e.repository.full_name)}, so your change was put back. If a todo ` +
+        "is done, say so in a comment and a maintainer can tick it.",
     );
   }
   const r = await applyForDelivery(deps, goal, delivery.deliveryId, actor, (s, ctx) =>

@@ -85,7 +85,7 @@ export async function issueUnlabeled(
   const label = config.ok ? config.config.label : DEFAULT_LABEL;
   if (e.label?.name !== label) return ignored(`label ${e.label?.name ?? "(none)"} is not ${label}`);
   if (goal.goal.status !== "active") return ignored(`goal ${goal.goal.status}`);
-  const actor = await actorFor(port, repo, e.sender, config.ok ? config.config.owners : []);
+  const actor = await actorFor(port, repo, e.sender);
   if (!actor.trusted) return ignored(`label removed by ${e.sender.login}, who has no write access`);
   const r = await applyForDelivery(deps, goal, delivery.deliveryId, actor, (s, ctx) =>
     pauseGoal(

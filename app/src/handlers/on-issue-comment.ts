@@ -5,7 +5,7 @@ import { actorFor, type HumanActor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import type { IssueCommentEvent } from "../webhooks/payloads.ts";
-import { reactTo, replyTo } from "./comment-replies.ts";
+import { reactTo, replyTo, replyToOutsider } from "./comment-replies.ts";
 import { issueRef, repoName, transitionContext } from "./goal-context.ts";
 import { commentAlreadyApplied, tagWithComment } from "./goal-lookups.ts";
 import { applied, ignored, type Outcome } from "./outcome.ts";
@@ -71,8 +71,7 @@ export async function onIssueComment(
   const port = await deps.portFor(e.installation.id);
   const repo = repoName(e.repository);
   const config = await loadRepoConfig(port, repo);
-  const owners = config.ok ? config.config.owners : [];
-  const actor = await actorFor(port, repo, author, owners);
+  const actor = await actorFor(port, repo, author);
   const parsed = parseCommand(body);
   const turn: Turn = { deps, delivery, port, goal, actor, commentId, e };
   if (parsed === null) return queueCommentNote(turn, body);
@@ -105,6 +104,7 @@ async function runCommand(
   const { deps, port, e, commentId } = t;
   const issue = issueRef(e.repository, e.issue.number);
   const typed = (e.comment.body ?? "").trim().split(/\r?\n/)[0] ?? "";
+  if (!t.actor.trusted) return answerOutsider(t, parsed, typed);
   await reactTo(port, deps.log, issue, commentId, "eyes");
   if (parsed.kind === "error") {
     await replyTo(port, issue, commentId, typed, parsed.message, parsed.help);
@@ -115,19 +115,16 @@ async function runCommand(
     await reactTo(port, deps.log, issue, commentId, "+1");
     return ignored("help");
   }
-  if (!t.actor.trusted) {
-    await replyTo(
-      port,
-      issue,
-      commentId,
-      typed,
-      `LoopX commands need write access to ${e.repository.full_name} (or being an owner listed in \`.github/loopx.yml\`); ${t.actor.login} does not have it, so nothing changed. Ask a maintainer to run it, or leave a plain comment: it reaches the next slice as a note.`,
-    );
-    return ignored(`command from ${t.actor.login}, who has no write access`);
-  }
   const repo = repoName(e.repository);
   const plan = await planCommand(
-    { port, repo, goal: t.goal, config, login: t.actor.login },
+    {
+      port,
+      repo,
+      goal: t.goal,
+      config,
+      login: t.actor.login,
+      commentAt: e.comment.created_at ?? null,
+    },
     parsed.command,
   );
   if (plan.kind === "help") return ignored("help");
@@ -142,6 +139,30 @@ async function runCommand(
   }
   await reactTo(port, deps.log, issue, commentId, "+1");
   return applied;
+}
+
+/**
+ * A command from someone without write access changes nothing; they are told why (or get
+ * the help they asked for) from the outsiders' reply allowance, with no reaction besides.
+ */
+async function answerOutsider(t: Turn, parsed: CommandParse, typed: string): Promise<Outcome> {
+  const { deps, e, commentId } = t;
+  const [message, help] =
+    parsed.kind === "error"
+      ? [parsed.message, parsed.help]
+      : parsed.command.name === "help"
+        ? ["Here is what LoopX understands.", HELP_TEXT]
+        : [
+            `LoopX commands need write access to ${e.repository.full_name} (being listed in \`owners:\` is not enough); ${t.actor.login} does not have it, so nothing changed. Ask a maintainer to run it, or leave a plain comment: it reaches the next slice as a note.`,
+            undefined,
+          ];
+  const to = { repoId: e.repository.id, login: t.actor.login };
+  const issue = issueRef(e.repository, e.issue.number);
+  const sent = await replyToOutsider(deps, e.installation.id, to, (port) =>
+    replyTo(port, issue, commentId, typed, message, help),
+  );
+  const what = `command from ${t.actor.login}, who has no write access`;
+  return ignored(sent ? what : `${what} (reply allowance spent: nothing sent)`);
 }
 
 /** Applies for this delivery; the comment id rides on every event, for the once-per-comment check. */

@@ -18,6 +18,8 @@ export async function onPullRequestPush(
 ): Promise<Outcome> {
   const pr = e.pull_request.number;
   const headSha = e.pull_request.head.sha;
+  // GitHub's own time for the new head — never a commit date, which whoever pushed chose.
+  const reportedAt = e.pull_request.updated_at ?? null;
   const ids = await goalIdsForPull(deps.store, e.repository.id, pr);
   if (ids.length === 0) return ignored(`no goal follows #${pr}`);
   const actor = { kind: "system", reason: `push to #${pr}` } as const;
@@ -26,7 +28,8 @@ export async function onPullRequestPush(
     const last = i === ids.length - 1;
     const result = await deps.store.apply(
       id,
-      (s, now) => reopenGatesForPush(s, { pr, headSha }, transitionContext(deps, actor, now)),
+      (s, now) =>
+        reopenGatesForPush(s, { pr, headSha, reportedAt }, transitionContext(deps, actor, now)),
       last ? { deliveryId: delivery.deliveryId } : {},
     );
     if (result.ok) outcome = applied;

@@ -1,9 +1,10 @@
 import { approveGate, type GoalState } from "@loopx/core";
+import type { GitHubPort } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
-import { loadRepoConfig } from "../repo-config.ts";
 import type { PullRequestReviewEvent } from "../webhooks/review-payloads.ts";
+import { replyToOutsider } from "./comment-replies.ts";
 import { issueRef, repoName, transitionContext } from "./goal-context.ts";
 import { goalIdsForPull } from "./goal-lookups.ts";
 import { applied, ignored, type Outcome } from "./outcome.ts";
@@ -41,15 +42,20 @@ export async function onPullRequestReview(
 
   const port = await deps.portFor(e.installation.id);
   const repo = repoName(e.repository);
-  const config = await loadRepoConfig(port, repo);
-  const actor = await actorFor(port, repo, reviewer, config.ok ? config.config.owners : []);
-  const reply = (text: string) =>
-    port.ensureComment(issueRef(e.repository, pr), `reply:review:${e.review.id}`, text);
+  const actor = await actorFor(port, repo, reviewer);
+  const replyWith = (p: GitHubPort, text: string) =>
+    p.ensureComment(issueRef(e.repository, pr), `reply:review:${e.review.id}`, text);
+  const reply = (text: string) => replyWith(port, text);
   const gates = goals.map((g) => `${gateFor(g, pr)?.key} (goal #${g.goal.issue.number})`);
 
   if (!actor.trusted) {
-    await reply(
-      `This approval does not resolve ${gates.join(", ")}: approving a LoopX gate takes write access to ${e.repository.full_name}. A maintainer's approving review of the current head, or \`/loopx approve G#\` on the goal issue, would.`,
+    // Anyone can review a public repository: the answer comes from the outsiders' allowance.
+    const to = { repoId: e.repository.id, login: reviewer.login };
+    await replyToOutsider(deps, e.installation.id, to, (p) =>
+      replyWith(
+        p,
+        `This approval does not resolve ${gates.join(", ")}: approving a LoopX gate takes write access to ${e.repository.full_name}. A maintainer's approving review of the current head, or \`/loopx approve G#\` on the goal issue, would.`,
+      ),
     );
     return ignored(`review by ${reviewer.login}, who has no write access`);
   }

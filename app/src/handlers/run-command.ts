@@ -1,4 +1,5 @@
 import {
+  acceptTodo,
   addTodo,
   approveGate,
   dropTodo,
@@ -34,6 +35,8 @@ export interface CommandContext {
   goal: GoalState;
   config: RepoConfig;
   login: string;
+  /** When GitHub says the command's comment was written (null: it did not say). */
+  commentAt: Date | null;
 }
 
 const apply = (transition: CommandTransition): CommandPlan => ({ kind: "apply", transition });
@@ -75,6 +78,8 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
       );
     case "todo_drop":
       return apply((s, ctx) => dropTodo(s, { todo: command.todo, reason: `dropped ${by}` }, ctx));
+    case "todo_accept":
+      return apply((s, ctx) => acceptTodo(s, { todo: command.todo }, ctx));
     case "replan":
       return apply((s, ctx) => requestReplan(s, { reason: `asked ${by}` }, ctx));
     case "budget": {
@@ -94,7 +99,12 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
   }
 }
 
-/** A PR-bound gate is approved for the PR's head as it is now, read fresh from GitHub. */
+/**
+ * A PR-bound gate is approved only for the head it names, and only by a comment written
+ * after GitHub reported that head and before any later one: the PR's head is read fresh
+ * (a later push GitHub has not told us about yet refuses it), and the comment's own time is
+ * judged by the kernel against the gate's. A comment with no time approves no PR-bound gate.
+ */
 async function planApprove(
   cx: CommandContext,
   gateKey: string,
@@ -103,7 +113,10 @@ async function planApprove(
   const gate = cx.goal.gates.find((g) => g.key === gateKey);
   if (!gate?.pr) return apply((s, ctx) => approveGate(s, { gate: gateKey, note }, ctx));
   const pull = await cx.port.getPull(cx.repo, gate.pr.number);
-  return apply((s, ctx) => approveGate(s, { gate: gateKey, note, headSha: pull.headSha }, ctx));
+  const commentAt = cx.commentAt ?? new Date(0);
+  return apply((s, ctx) =>
+    approveGate(s, { gate: gateKey, note, headSha: pull.headSha, commentAt }, ctx),
+  );
 }
 
 async function planLink(cx: CommandContext, number: number): Promise<CommandPlan> {

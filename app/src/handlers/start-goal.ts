@@ -33,15 +33,15 @@ export async function startGoal(
   if (e.label?.name !== label) return ignored(`label ${e.label?.name ?? "(none)"} is not ${label}`);
 
   const owners = config.ok ? config.config.owners : [];
-  const actor = await actorFor(port, repo, e.sender, owners);
+  const actor = await actorFor(port, repo, e.sender);
   const issue = issueRef(e.repository, e.issue.number);
   if (!actor.trusted) {
     await port.ensureComment(
       issue,
       `label-refused:${e.sender.login}`,
       `The \`${label}\` label starts a LoopX goal only when someone with write access to ` +
-        `${neutralizeInline(e.repository.full_name)} adds it (or an owner listed in ` +
-        "`.github/loopx.yml`). Nothing was started; ask a maintainer to add the label.",
+        `${neutralizeInline(e.repository.full_name)} adds it. Nothing was started; ask a ` +
+        "maintainer to add the label.",
     );
     return ignored(`label from ${e.sender.login}, who cannot start a goal`);
   }
@@ -61,8 +61,7 @@ export async function startGoal(
   // Whether the body may instruct the agent: only if its author could have labelled it too.
   const authorTrusted =
     author === e.sender.login ||
-    (await actorFor(port, repo, { login: author, type: e.issue.user?.type ?? "User" }, owners))
-      .trusted;
+    (await actorFor(port, repo, { login: author, type: e.issue.user?.type ?? "User" })).trusted;
   const cfg = config.ok ? config.config : null;
   const created = await deps.store.createGoal(
     (now) =>

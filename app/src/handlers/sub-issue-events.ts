@@ -2,7 +2,6 @@ import { settleTodoFromSubIssue, unlinkSubIssue } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
-import { loadRepoConfig } from "../repo-config.ts";
 import type { IssuesEvent, SubIssuesEvent } from "../webhooks/payloads.ts";
 import { applyForDelivery, issueRef, outcomeOf, repoName } from "./goal-context.ts";
 import { ignored, type Outcome } from "./outcome.ts";
@@ -24,8 +23,7 @@ export async function subIssueClosed(
   const port = await deps.portFor(e.installation.id);
   if (e.sender.login === (await port.botLogin())) return ignored("closed by LoopX itself");
   const repo = repoName(e.repository);
-  const config = await loadRepoConfig(port, repo);
-  const actor = await actorFor(port, repo, e.sender, config.ok ? config.config.owners : []);
+  const actor = await actorFor(port, repo, e.sender);
   if (!actor.trusted) {
     if (e.sender.type !== "Bot") {
       await port.ensureComment(

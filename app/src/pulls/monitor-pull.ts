@@ -37,7 +37,6 @@ export async function monitorPull(
   const config = await loadRepoConfig(port, target.repo);
   const rules = config.ok ? config.config.gates : [{ when: "merge" as const }];
   const observation = await readPull(port, target.repo, target.number, {
-    owners: config.ok ? config.config.owners : [],
     mergeGate: rules.some((r) => "when" in r && r.when === "merge"),
   });
   let outcome: Outcome = ignored(`nothing new on #${target.number}`);

@@ -11,7 +11,6 @@ async function standingChangeRequest(
   port: GitHubPort,
   repo: RepoName,
   reviews: ReviewSnapshot[],
-  owners: readonly string[],
 ): Promise<ChangesRequested | null> {
   const latest = new Map<string, ReviewSnapshot>();
   for (const r of reviews) {
@@ -24,7 +23,7 @@ async function standingChangeRequest(
     .sort((a, b) => b.id - a.id);
   for (const review of standing) {
     // Authority is read now, from the collaborators API — never from author_association.
-    const actor = await actorFor(port, repo, { login: review.author, type: "User" }, owners);
+    const actor = await actorFor(port, repo, { login: review.author, type: "User" });
     if (!actor.trusted) continue;
     return {
       id: review.id,
@@ -65,7 +64,7 @@ export async function readPull(
   port: GitHubPort,
   repo: RepoName,
   number: number,
-  opts: { owners: readonly string[]; mergeGate: boolean },
+  opts: { mergeGate: boolean },
 ): Promise<PrObservation> {
   const pull = await port.getPull(repo, number);
   const state = pull.merged ? "merged" : pull.state;
@@ -84,7 +83,7 @@ export async function readPull(
     port.listStatuses(repo, pull.headSha),
     port.listReviews(repo, number),
   ]);
-  const review = await standingChangeRequest(port, repo, reviews, opts.owners);
+  const review = await standingChangeRequest(port, repo, reviews);
   return {
     number,
     state,

@@ -60,6 +60,8 @@ export const IssueCommentEvent = z.object({
     id: z.number(),
     body: z.string().nullable(),
     user: z.object({ login: z.string(), type: z.string() }).nullable(),
+    /** GitHub's time of writing: what an approval by comment is judged on. */
+    created_at: z.coerce.date().optional(),
   }),
 });
 export type IssueCommentEvent = z.infer<typeof IssueCommentEvent>;

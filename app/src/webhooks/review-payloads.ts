@@ -12,6 +12,8 @@ const PullRequest = z.object({
   state: z.string(),
   head: z.object({ sha: z.string(), ref: z.string() }),
   user: z.object({ login: z.string() }).nullable().optional(),
+  /** On `synchronize`: when GitHub took the new head (its clock, whole seconds). */
+  updated_at: z.coerce.date().optional(),
 });
 
 export const PullRequestReviewEvent = z.object({

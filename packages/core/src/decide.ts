@@ -220,7 +220,8 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
       todo: next.key,
       gates: openGates,
       reason: `${next.key} (${next.kind}) is the highest-priority runnable todo.`,
-      agentInstruction: `Work one bounded slice on ${next.key}: ${next.title}.${validate} Report evidence and a handoff; complete it only with evidence and one continuation.`,
+      // The todo's own text is not repeated here: it may be data (briefs say whose it is).
+      agentInstruction: `Work one bounded slice on ${next.key}.${validate} Report evidence and a handoff; complete it only with evidence and one continuation.`,
       nextWakeAt: now,
     });
   }

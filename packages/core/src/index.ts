@@ -1,4 +1,6 @@
 export * from "./backoff.ts";
+export * from "./brief-sources.ts";
+export * from "./brief-todo.ts";
 export * from "./build-brief.ts";
 export * from "./cost-ledger.ts";
 export * from "./decide.ts";

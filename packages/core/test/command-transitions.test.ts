@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  acceptTodo,
   approveGate,
   linkPullRequest,
   PrMonitor,
@@ -80,11 +81,11 @@ describe("reopenGatesForPush", () => {
       todos: [todo("T1", { requiredScopes: ["merge"] })],
       gates: [
         gate("G1", ["merge"], {
-          pr: { number: 5, headSha: HEAD },
+          pr: { number: 5, headSha: HEAD, seenAt: null },
           status,
           ...(status === "approved" ? { resolvedBy: "writer", resolvedAt: T0 } : {}),
         }),
-        gate("G2", ["deploy"], { pr: { number: 6, headSha: HEAD } }),
+        gate("G2", ["deploy"], { pr: { number: 6, headSha: HEAD, seenAt: null } }),
       ],
     });
   it("a push reopens an approved gate on that PR, with a new comment and review request", () => {
@@ -109,10 +110,30 @@ describe("reopenGatesForPush", () => {
     ).toBe("stale_version");
     expectOk(approveGate(r.state, { gate: "G1", headSha: NEXT }, ctx(T0, WRITER)));
   });
-  it("an open gate follows the new head without a new comment", () => {
-    const r = expectOk(reopenGatesForPush(prGated("open"), { pr: 5, headSha: NEXT }, ctx()));
-    expect(r.state.gates[0]?.pr?.headSha).toBe(NEXT);
-    expect(r.effects.some((e) => e.kind === "gate_comment")).toBe(false);
+  it("an open gate follows the new head with a new comment naming it, never silently", () => {
+    const reported = new Date(T0.getTime() + 60_000);
+    const r = expectOk(
+      reopenGatesForPush(prGated("open"), { pr: 5, headSha: NEXT, reportedAt: reported }, ctx()),
+    );
+    expect(r.state.gates[0]?.pr).toEqual({ number: 5, headSha: NEXT, seenAt: reported });
+    expect(r.effects.filter((e) => e.kind === "gate_comment").map((e) => e.key)).toEqual([
+      `gate:G1:reopened:${NEXT.slice(0, 12)}`,
+    ]);
+  });
+  it("a comment approval counts only if written after GitHub reported the gate's head", () => {
+    const reported = new Date(T0.getTime() + 60_000);
+    const moved = expectOk(
+      reopenGatesForPush(prGated("open"), { pr: 5, headSha: NEXT, reportedAt: reported }, ctx()),
+    ).state;
+    const approve = (commentAt: Date) =>
+      approveGate(moved, { gate: "G1", headSha: NEXT, commentAt }, ctx(T0, WRITER));
+    // Written before the push (about the old head), or in the same second: refused, naming the head.
+    for (const commentAt of [new Date(reported.getTime() - 5_000), reported]) {
+      const refused = expectRefused(approve(commentAt));
+      expect(refused.code).toBe("stale_version");
+      expect(refused.message).toContain(NEXT.slice(0, 12));
+    }
+    expectOk(approve(new Date(reported.getTime() + 1_000)));
   });
   it("the same head again, or a PR no gate follows, changes nothing", () => {
     expect(
@@ -155,5 +176,35 @@ describe("linkPullRequest", () => {
     expect(expectRefused(linkPullRequest(state(), input, ctx(T0, STRANGER))).code).toBe(
       "not_authorized",
     );
+  });
+});
+
+describe("acceptTodo", () => {
+  const proposals = () =>
+    state({
+      todos: [
+        todo("T1", { origin: "agent", title: "Cache the widgets" }),
+        todo("T2", { origin: "pr-monitor", kind: "repair" }),
+        todo("T3"),
+        todo("T4", { origin: "agent", status: "dropped" }),
+      ],
+    });
+  it("a writer takes an agent's proposal on as theirs, with a receipt", () => {
+    const r = expectOk(acceptTodo(proposals(), { todo: "T1" }, ctx(T0, WRITER)));
+    expect(r.state.todos[0]?.origin).toBe("human");
+    expect(r.events.map((e) => e.type)).toContain("todo.accepted");
+    expect(r.effects.map((e) => e.key)).toContain("receipt:todo:T1:accepted");
+  });
+  it("refuses outsiders, LoopX's own todos, writers' todos and finished ones", () => {
+    const s = proposals();
+    expect(expectRefused(acceptTodo(s, { todo: "T1" }, ctx(T0, STRANGER))).code).toBe(
+      "not_authorized",
+    );
+    for (const key of ["T2", "T3", "T4"]) {
+      expect(expectRefused(acceptTodo(s, { todo: key }, ctx(T0, WRITER))).code, key).toBe(
+        "invalid_state",
+      );
+    }
+    expect(expectRefused(acceptTodo(s, { todo: "T9" }, ctx(T0, WRITER))).code).toBe("not_found");
   });
 });

@@ -186,7 +186,7 @@ describe("observePullRequest", () => {
     const r = expectOk(observePullRequest(linked(), ready, ctx(T0, APP)));
     const gates = r.state.gates.filter((g) => g.scopes.includes("merge"));
     expect(gates).toHaveLength(1);
-    expect(gates[0]?.pr).toEqual({ number: 5, headSha: HEAD });
+    expect(gates[0]?.pr).toEqual({ number: 5, headSha: HEAD, seenAt: null });
     expect(r.effects.some((e) => e.kind === "review_request")).toBe(true);
     const none = expectOk(
       observePullRequest(linked(), { ...ready, mergeGate: false }, ctx(T0, APP)),

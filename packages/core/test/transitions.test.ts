@@ -284,7 +284,7 @@ describe("gates", () => {
     state(
       {
         todos: [todo("T1", { requiredScopes: ["merge"] })],
-        gates: [gate("G1", ["merge"], { pr: { number: 5, headSha: "abcdef1234" } })],
+        gates: [gate("G1", ["merge"], { pr: { number: 5, headSha: "abcdef1234", seenAt: null } })],
       },
       { backoff: { level: 2, stalledTicks: 2, until: at(minutes(10)) } },
     );

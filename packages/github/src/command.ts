@@ -17,6 +17,8 @@ export const Command = z.discriminatedUnion("name", [
   z.object({ name: z.literal("run") }),
   z.object({ name: z.literal("todo_add"), title: Title, asIssue: z.boolean() }),
   z.object({ name: z.literal("todo_drop"), todo: TodoKey }),
+  /** A writer takes an agent's proposed todo on as theirs: its text then instructs. */
+  z.object({ name: z.literal("todo_accept"), todo: TodoKey }),
   z.object({ name: z.literal("replan") }),
   z.object({
     name: z.literal("budget"),
@@ -75,7 +77,7 @@ export const COMMAND_USAGE = {
   resume: "/loopx resume: start ticking again",
   stop: "/loopx stop: end the goal",
   run: "/loopx run: wake the loop now",
-  todo: "/loopx todo add <text> [--issue] | /loopx todo drop T3",
+  todo: "/loopx todo add <text> [--issue] | /loopx todo drop T3 | /loopx todo accept T3 (an agent's proposal becomes yours)",
   replan: "/loopx replan: ask the next slice to revise the todos",
   budget: "/loopx budget ticks=N minutes=N usd=N tokens=N: set this goal's limits (any of them)",
   harness: `/loopx harness <${HarnessName.options.join("|")}>: switch the agent`,

@@ -104,7 +104,10 @@ export const LoopxConfig = z
       })
       .prefault({})
       .describe("Spending limits."),
-    /** Logins that own every goal here (besides whoever labelled it) and may raise budgets. */
+    /**
+     * Logins that own every goal here (besides whoever labelled it): they are asked for
+     * reviews and may raise budgets — only while they have write access, like anyone acting.
+     */
     owners: z.array(Login).max(50).default([]).describe("Logins that own every goal."),
     /** Gates LoopX opens by itself. Replaces the default list when given. */
     gates: z

@@ -86,7 +86,7 @@ function parseBudget(args: string[]): CommandParse {
 function parseTodo(rest: string, args: string[]): CommandParse {
   const usage = COMMAND_USAGE.todo;
   const verb = args[0]?.toLowerCase();
-  if (verb === "drop") {
+  if (verb === "drop" || verb === "accept") {
     if (args.length !== 2) {
       return error(
         args.length < 2 ? "bad_todo_key" : "unexpected_arguments",
@@ -97,7 +97,7 @@ function parseTodo(rest: string, args: string[]): CommandParse {
     const key = TodoKey.safeParse((args[1] ?? "").toUpperCase());
     if (!key.success)
       return error("bad_todo_key", `"${echo(args[1])}" is not a todo key. ${TODO_FORMAT}`, usage);
-    return ok({ name: "todo_drop", todo: key.data });
+    return ok({ name: verb === "drop" ? "todo_drop" : "todo_accept", todo: key.data });
   }
   if (verb === "add") {
     let words = rest
@@ -121,7 +121,7 @@ function parseTodo(rest: string, args: string[]): CommandParse {
       return error("too_long", "A todo title is at most 256 characters.", usage);
     return ok({ name: "todo_add", title, asIssue });
   }
-  return error("unknown_subcommand", "todo takes add or drop.", usage);
+  return error("unknown_subcommand", "todo takes add, drop or accept.", usage);
 }
 
 /**

@@ -32,7 +32,12 @@ function item(todo: Todo): string {
   const box = todo.status === "done" ? "[x]" : "[ ]";
   // Finished on its branch but not delivered: a person sees why the box is still empty.
   const waiting = isAwaitingPullRequest(todo) ? " (waiting for its pull request to merge)" : "";
-  return `- ${box} ${todo.key} ${title}${sub}${waiting} ${todoMarker(todo.key)}`;
+  // Its text reaches slices only as data until a writer takes it on.
+  const proposed =
+    todo.origin === "agent" && todo.status !== "done"
+      ? ` (proposed by an agent; \`/loopx todo accept ${todo.key}\` makes it yours)`
+      : "";
+  return `- ${box} ${todo.key} ${title}${sub}${waiting}${proposed} ${todoMarker(todo.key)}`;
 }
 
 /**

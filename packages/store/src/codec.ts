@@ -143,6 +143,7 @@ export function gateToRow(goalId: string, g: Gate): NewRow<typeof s.gates> {
     todo: g.todo,
     prNumber: g.pr?.number ?? null,
     prHeadSha: g.pr?.headSha ?? null,
+    prHeadSeenAt: g.pr?.seenAt ?? null,
     openedAt: g.openedAt,
     resolvedBy: g.resolvedBy,
     resolvedAt: g.resolvedAt,
@@ -158,7 +159,10 @@ export function rowToGate(r: Row<typeof s.gates>): Record<string, unknown> {
     status: r.status,
     requestedFrom: r.requestedFrom,
     todo: r.todo,
-    pr: r.prNumber === null ? null : { number: r.prNumber, headSha: r.prHeadSha ?? undefined },
+    pr:
+      r.prNumber === null
+        ? null
+        : { number: r.prNumber, headSha: r.prHeadSha ?? undefined, seenAt: r.prHeadSeenAt },
     openedAt: r.openedAt,
     resolvedBy: r.resolvedBy,
     resolvedAt: r.resolvedAt,

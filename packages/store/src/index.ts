@@ -1,6 +1,10 @@
 export {
+  type ContentLane,
   type ContentLimits,
   GITHUB_CONTENT_LIMITS,
+  LOOPX_CONTENT_LIMITS,
+  OUTSIDER_REPLY_LIMITS,
+  type OutsiderLimits,
   type Reservation,
 } from "./content-budget.ts";
 export {
@@ -25,6 +29,7 @@ export {
   type TakeDueOptions,
   takeDueDispatches,
 } from "./due-dispatches.ts";
+export { type EndedSessions, endedSessions } from "./ended-sessions.ts";
 export { findBySubIssue } from "./find-by-sub-issue.ts";
 export { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";
 export type {

@@ -1,5 +1,5 @@
 /** The operational side of the store, bound to one connection (kept apart from goal state). */
-import { type ContentLimits, type Reservation, reserveContent } from "./content-budget.ts";
+import { type ContentLane, type Reservation, reserveContent } from "./content-budget.ts";
 import type { Db } from "./db.ts";
 import {
   applyInstallationControls,
@@ -19,8 +19,8 @@ export function createOpsStore(db: Db) {
   return {
     ping: (): Promise<void> => ping(db),
     snapshot: (): Promise<OperationsSnapshot> => operationsSnapshot(db),
-    reserveContent: (installationId: number, limits?: ContentLimits): Promise<Reservation> =>
-      reserveContent(db, installationId, limits),
+    reserveContent: (installationId: number, lane?: ContentLane): Promise<Reservation> =>
+      reserveContent(db, installationId, lane),
     applyInstallationControls: (controls: InstallationControls) =>
       applyInstallationControls(db, controls),
     isInstallationKilled: (installationId: number) => isInstallationKilled(db, installationId),

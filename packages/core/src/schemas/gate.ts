@@ -17,8 +17,20 @@ export const Gate = z.object({
   requestedFrom: z.array(Login).default([]),
   /** The todo that asked for it, if any. */
   todo: TodoKey.nullable().default(null),
-  /** A PR-bound gate approves exactly this head; a push reopens it. */
-  pr: z.object({ number: z.number().int().positive(), headSha: Sha }).nullable().default(null),
+  /**
+   * A PR-bound gate approves exactly this head; a push reopens it. `seenAt` is when GitHub
+   * reported the head (its `synchronize` delivery, on GitHub's clock): a comment written
+   * before then was about another head and approves nothing. Null when the gate opened on
+   * a head LoopX read for itself (it existed before the gate did).
+   */
+  pr: z
+    .object({
+      number: z.number().int().positive(),
+      headSha: Sha,
+      seenAt: Instant.nullable().default(null),
+    })
+    .nullable()
+    .default(null),
   openedAt: Instant,
   resolvedBy: Login.nullable().default(null),
   resolvedAt: Instant.nullable().default(null),

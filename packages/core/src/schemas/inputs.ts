@@ -2,7 +2,17 @@ import { z } from "zod";
 import { Cost, CostLimits, QuotaPolicy, SharedAllowance } from "./budget.ts";
 import { EvidenceInput } from "./evidence.ts";
 import { Objective, RepoRef } from "./goal.ts";
-import { GateKey, Login, Scope, Sha, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+import {
+  GateKey,
+  Instant,
+  Login,
+  Scope,
+  Sha,
+  ShortText,
+  Title,
+  TodoKey,
+  Uuid,
+} from "./primitives.ts";
 import { HarnessResult } from "./tick.ts";
 import { ResumeWhen, TodoKind } from "./todo.ts";
 
@@ -123,6 +133,11 @@ export const ApproveGateInput = z.object({
   note: ShortText.nullable().default(null),
   /** For a PR-bound gate: the head the approver saw (a review's commit_id). */
   headSha: Sha.optional(),
+  /**
+   * For an approval by comment: when GitHub says the comment was created. A PR-bound gate
+   * counts it only if that is after GitHub reported the head the gate names.
+   */
+  commentAt: Instant.optional(),
 });
 export type ApproveGateInput = z.input<typeof ApproveGateInput>;
 

@@ -14,6 +14,7 @@ export const EventType = z.enum([
   "todo.added",
   "todo.edited",
   "todo.dropped",
+  "todo.accepted",
   "todo.reordered",
   "todo.completed",
   "todo.awaiting_pull_request",

@@ -39,7 +39,7 @@ export function openGateIn(d: Draft, spec: GateSpec): Gate {
     status: "open",
     requestedFrom: spec.requestedFrom ?? [],
     todo: spec.todo ?? null,
-    pr: spec.pr ?? null,
+    pr: spec.pr ? { ...spec.pr, seenAt: null } : null,
     openedAt: d.ctx.now,
     resolvedBy: null,
     resolvedAt: null,
@@ -137,6 +137,14 @@ export function approveGate(
     return refuse(
       "stale_version",
       `${gate.key} is bound to PR #${gate.pr.number} at ${gate.pr.headSha.slice(0, 7)}, but the approval was for ${parsed.headSha.slice(0, 7)}; review the current head.`,
+    );
+  }
+  const seen = gate.pr?.seenAt ?? null;
+  if (gate.pr && seen !== null && parsed.commentAt !== undefined && parsed.commentAt <= seen) {
+    // GitHub's times are whole seconds: a comment in the same second is not provably after.
+    return refuse(
+      "stale_version",
+      `This approval was written at ${parsed.commentAt.toISOString()}, before PR #${gate.pr.number} moved to ${gate.pr.headSha.slice(0, 12)} (reported at ${seen.toISOString()}), so it was about an earlier head and approves nothing. To approve ${gate.pr.headSha.slice(0, 12)}, review it and comment \`/loopx approve ${gate.key}\` again.`,
     );
   }
   gate.status = "approved";

@@ -10,4 +10,9 @@ export { renameRepo } from "./rename-repo.ts";
 export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issues.ts";
 export { applyTickResult, isMaterialDelta, isValidatedProgress } from "./tick-result.ts";
 export { completeTodoByHuman, reopenTodo } from "./todo-completion.ts";
-export { addTodo, dropTodo, editTodo, reorderTodo } from "./todo-edits.ts";
+export { acceptTodo, addTodo, dropTodo, editTodo, reorderTodo } from "./todo-edits.ts";
+export {
+  spendWorkflowApproval,
+  WORKFLOW_PATHS_SCOPE,
+  workflowApprovals,
+} from "./workflow-approval.ts";

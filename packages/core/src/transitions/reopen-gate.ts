@@ -6,13 +6,17 @@ import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from ".
 export const PullRequestPushedInput = z.object({
   pr: z.number().int().positive(),
   headSha: z.string().regex(/^[0-9a-f]{7,64}$/),
+  /** When GitHub reported the new head (the `synchronize` payload's updated_at). */
+  reportedAt: z.coerce.date().nullable().default(null),
 });
 export type PullRequestPushedInput = z.input<typeof PullRequestPushedInput>;
 
 /**
  * A push to a pull request moves its head: an approval covered the old head only, so an
- * approved gate bound to that PR opens again (with a fresh gate comment and review request),
- * and an open one now asks about the new head. Anyone's push does this — it only ever takes
+ * approved gate bound to that PR opens again (with a fresh review request), and an open one
+ * now asks about the new head — each with a new gate comment naming it, never silently.
+ * The gate keeps when GitHub reported the head, so an approving comment written before then
+ * (about the old head) counts for nothing. Anyone's push does this — it only ever takes
  * authority away, so it needs none.
  */
 export function reopenGatesForPush(
@@ -26,12 +30,22 @@ export function reopenGatesForPush(
   if (isRefused(d)) return d;
   const head = parsed.headSha;
   let changed = 0;
+  const at = head.slice(0, 12);
   for (const gate of d.state.gates) {
-    if (gate.pr?.number !== parsed.pr || gate.pr.headSha === head) continue;
+    if (gate.pr?.number !== parsed.pr) continue;
     if (gate.status !== "open" && gate.status !== "approved") continue;
+    if (gate.pr.headSha === head) {
+      // Already moved here by a read of the PR; the delivery says when GitHub reported it.
+      if (gate.pr.seenAt === null && parsed.reportedAt !== null) {
+        gate.pr = { ...gate.pr, seenAt: parsed.reportedAt };
+        changed += 1;
+      }
+      continue;
+    }
     const from = gate.pr.headSha;
-    gate.pr = { number: parsed.pr, headSha: head };
+    gate.pr = { number: parsed.pr, headSha: head, seenAt: parsed.reportedAt };
     changed += 1;
+    addEffect(d, { kind: "gate_comment", key: `gate:${gate.key}:reopened:${at}`, gate: gate.key });
     if (gate.status === "open") {
       emit(d, "gate.reopened", {
         gate: gate.key,
@@ -48,8 +62,6 @@ export function reopenGatesForPush(
     gate.resolvedAt = null;
     gate.note = null;
     emit(d, "gate.reopened", { gate: gate.key, pr: parsed.pr, from, to: head, approvedBy });
-    const at = head.slice(0, 12);
-    addEffect(d, { kind: "gate_comment", key: `gate:${gate.key}:reopened:${at}`, gate: gate.key });
     addEffect(d, {
       kind: "review_request",
       key: `gate:${gate.key}:review:${at}`,

@@ -6,9 +6,10 @@ import {
 } from "../schemas/inputs.ts";
 import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
+import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { keyNumber } from "../todo-order.ts";
-import type { Draft } from "./kit.ts";
+import type { Draft, Refused } from "./kit.ts";
 import {
   addEffect,
   appendTodo,
@@ -95,22 +96,42 @@ export function editTodo(
   return commit(d);
 }
 
+/** A writer's act on one unfinished todo: the key parsed, their authority, the todo found. */
+function liveTodo(
+  state: GoalState,
+  key: string,
+  ctx: TransitionContext,
+  what: string,
+  finished: (todo: Todo) => string,
+): { d: Draft; todo: Todo } | Refused {
+  const parsed = parseInput(TodoKey, key);
+  if (isRefused(parsed)) return parsed;
+  const denied = requireTrusted(ctx, what);
+  if (denied) return denied;
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = findTodo(d, parsed);
+  if (isRefused(todo)) return todo;
+  if (todo.status === "done" || todo.status === "dropped") {
+    return refuse("invalid_state", finished(todo));
+  }
+  return { d, todo };
+}
+
 export function dropTodo(
   state: GoalState,
   input: { todo: string; reason?: string },
   ctx: TransitionContext,
 ): TransitionResult {
-  const key = parseInput(TodoKey, input.todo);
-  if (isRefused(key)) return key;
-  const denied = requireTrusted(ctx, "drop todos");
-  if (denied) return denied;
-  const d = begin(state, ctx);
-  if (isRefused(d)) return d;
-  const todo = findTodo(d, key);
-  if (isRefused(todo)) return todo;
-  if (todo.status === "done" || todo.status === "dropped") {
-    return refuse("invalid_state", `${todo.key} is already ${todo.status}.`);
-  }
+  const live = liveTodo(
+    state,
+    input.todo,
+    ctx,
+    "drop todos",
+    (t) => `${t.key} is already ${t.status}.`,
+  );
+  if (isRefused(live)) return live;
+  const { d, todo } = live;
   todo.status = "dropped";
   todo.updatedAt = ctx.now;
   d.checklist = true;
@@ -124,6 +145,46 @@ export function dropTodo(
     });
   }
   planChanged(d, `${todo.key} dropped`);
+  return commit(d);
+}
+
+/**
+ * A writer accepts a todo an agent proposed (a proposal or a successor it named): read and
+ * taken on as theirs, its text instructs the next slices instead of being shown as data.
+ * LoopX's own todos (the PR monitor's) need no acceptance; a writer's already instruct.
+ */
+export function acceptTodo(
+  state: GoalState,
+  input: { todo: string },
+  ctx: TransitionContext,
+): TransitionResult {
+  const live = liveTodo(
+    state,
+    input.todo,
+    ctx,
+    "accept todos",
+    (t) => `${t.key} is ${t.status}; there is nothing left to accept.`,
+  );
+  if (isRefused(live)) return live;
+  const { d, todo } = live;
+  if (todo.origin !== "agent") {
+    const whose =
+      todo.origin === "pr-monitor"
+        ? "was opened by LoopX's PR monitor: it runs under LoopX's own wording"
+        : "is already a writer's todo";
+    return refuse("invalid_state", `${todo.key} ${whose}; only an agent's proposal is accepted.`);
+  }
+  todo.origin = "human";
+  todo.updatedAt = ctx.now;
+  d.checklist = true;
+  const by = ctx.actor.kind === "human" ? ctx.actor.login : ctx.actor.kind;
+  emit(d, "todo.accepted", { todo: todo.key, by, proposedBy: "agent" });
+  addEffect(d, {
+    kind: "receipt",
+    key: `receipt:todo:${todo.key}:accepted`,
+    text: `@${by} accepted ${todo.key} (proposed by an agent): its text now instructs the slices that work on it.`,
+  });
+  planChanged(d, `${todo.key} accepted`);
   return commit(d);
 }
 

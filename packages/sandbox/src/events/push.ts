@@ -55,6 +55,8 @@ export function afterPush(
       if (change.after === ZERO_SHA) continue;
       pull.headSha = change.after;
       pull.mergeable = null;
+      // A new head is an update of the PR: its updated_at moves with it.
+      store.issueByNumber(pull.repoId, pull.number).updatedAt = clock.now();
       fetchForkHead(store, pull);
       // The event belongs to the PR's (base) repository, wherever the head lives.
       bus.emit("pull_request", store.repo(pull.repoId), sender, {

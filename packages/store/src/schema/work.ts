@@ -56,6 +56,7 @@ export const gates = pgTable(
     todo: text("todo"),
     prNumber: integer("pr_number"),
     prHeadSha: text("pr_head_sha"),
+    prHeadSeenAt: tstz("pr_head_seen_at"),
     openedAt: tstz("opened_at").notNull(),
     resolvedBy: text("resolved_by"),
     resolvedAt: tstz("resolved_at"),
