@@ -4,22 +4,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
-import { git } from "../../packages/sandbox/test/git-support.ts";
+import { GIT_ENV, git } from "../../packages/sandbox/test/git-support.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
 const SCRIPT = join(ROOT, "scripts/release.ts");
-const ENV = {
-  PATH: process.env.PATH,
-  HOME: process.env.HOME,
-  GIT_TERMINAL_PROMPT: "0",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "Release",
-  GIT_AUTHOR_EMAIL: "release@example.invalid",
-  GIT_COMMITTER_NAME: "Release",
-  GIT_COMMITTER_EMAIL: "release@example.invalid",
-};
 
 /**
  * Scenario: the release script against a remote (the sandbox's git server): its dry run sends
@@ -36,7 +25,7 @@ describe("install: scripts/release.ts", () => {
       execFile(
         TSX,
         [SCRIPT, ...args],
-        { cwd: work, env: ENV, timeout: 60_000 },
+        { cwd: work, env: GIT_ENV, timeout: 60_000 },
         (error, stdout, stderr) => {
           const code = error && typeof error.code === "number" ? error.code : error ? 1 : 0;
           done({ code, out: `${stdout}${stderr}` });

@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { AskResponse, ResultResponse } from "@loopx/core";
 import { Octokit } from "@octokit/rest";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -12,7 +11,7 @@ import { type AppProcess, appProcessEnv, startAppProcess } from "../faults/suppo
 import { TICK_WORKFLOW } from "../support/app-harness.ts";
 import { freshDatabase } from "../support/databases.ts";
 import { findPgBin } from "../support/postgres-server.ts";
-import { playTick, type TickClient } from "../support/pr-ticks.ts";
+import { playPlanTick, playTick, type TickClient } from "../support/pr-ticks.ts";
 import { mintTickToken, postJson } from "../support/tick-api-harness.ts";
 import { checkoutRelease, previousRelease, type Release } from "./support/previous-release.ts";
 
@@ -154,7 +153,6 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
     expect(await migrations()).toBe(journal.default.entries.length);
     expect(await migrations()).toBeGreaterThanOrEqual(releaseMigrations);
 
-    let runId = 91000;
     const client: TickClient = {
       sandbox,
       repo: {
@@ -169,32 +167,12 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
         mintTickToken(sandbox, client.repo, run, claims, { audience: AUDIENCE }),
     };
     // The goal has no todos: its first slice plans one.
-    const planRun = runId++;
-    const plan = AskResponse.parse(
-      (await client.post("/api/v1/ticks", { goal: issue.number }, await client.token(planRun)))
-        .body,
-    );
-    if (!plan.run) throw new Error(`expected a planning slice: ${plan.reason}`);
-    expect(plan.route).toBe("replan");
-    const planned = await client.post(
-      `/api/v1/ticks/${plan.tickId}/result`,
-      {
-        leaseToken: plan.leaseToken,
-        result: {
-          todo: plan.todo,
-          // The planning slice is done, and says the goal goes on with what it planned.
-          outcome: "completed",
-          continuation: { kind: "goal_active" },
-          validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
-          handoff: { done: "Planned the work.", next: "Cache the layout.", questions: [] },
-          proposedTodos: [{ title: "Memoise layout()" }],
-          cost: { usd: 0.05, tokens: 200, runnerMinutes: 1 },
-        },
-      },
-      await client.token(planRun),
-    );
-    expect(planned.status, JSON.stringify(planned.body)).toBe(200);
-    ResultResponse.parse(planned.body);
+    const planned = await playPlanTick(client, issue.number, {
+      done: "Planned the work.",
+      next: "Cache the layout.",
+      proposedTodos: [{ title: "Memoise layout()" }],
+    });
+    expect(planned).toBe(200);
 
     sandbox.ci.rule = () => "success";
     const tick = await playTick(
