@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** The phases of one tick (see architecture.md, "The tick"). */
+/** The phases of one tick (see docs/architecture.md, "The tick"). */
 export const Phase = z.enum(["wake", "ask", "agent", "report"]);
 export type Phase = z.infer<typeof Phase>;
 
