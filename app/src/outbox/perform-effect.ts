@@ -10,9 +10,10 @@ import {
   renderTickComment,
   spliceManagedBlock,
 } from "@loopx/github";
-import { markDispatched, type OutboxItem, type Store } from "@loopx/store";
+import { markDispatched, type OutboxItem, recordDispatchRun, type Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
+import { dispatchTick } from "../scheduler/dispatch-tick.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
@@ -86,11 +87,16 @@ async function dispatch({ deps, port, state }: EffectContext): Promise<void> {
   // An invalid config pauses the goal when it is read; a dispatch queued before that is moot.
   if (!config.ok) return;
   const ref = await port.defaultBranch(repo);
-  await port.dispatchWorkflow(repo, config.config.tickWorkflow, ref, {
-    goal: String(state.goal.issue.number),
-  });
+  const runId = await dispatchTick(
+    deps,
+    port,
+    { ...repo, issueNumber: state.goal.issue.number },
+    config.config.tickWorkflow,
+    ref,
+  );
   // The scheduler must not dispatch this same wake again once its grace period is over.
   await markDispatched(deps.store.db, state.goal.id);
+  if (runId !== null) await recordDispatchRun(deps.store.db, state.goal.id, runId);
 }
 
 /** Performs one outbox row against GitHub, rendering from the newest state. Idempotent. */
@@ -104,7 +110,11 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     case "status":
       return writeStatus(ctx);
     case "tick_comment":
-      await port.ensureComment(issue, effect.key, renderTickComment(state, effect.tickId));
+      await port.ensureComment(
+        issue,
+        effect.key,
+        renderTickComment(state, effect.tickId, { serverUrl: ctx.deps.serverUrl }),
+      );
       return;
     case "gate_comment": {
       const gate = state.gates.find((g) => g.key === effect.gate);

@@ -3,7 +3,19 @@
  * test can SIGKILL it whole, as a lost machine or an OOM kill would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/**
+ * tsx as `--import` loads it: the checkout's own; a checkout installed without one (from
+ * before tsx was a production dependency) runs on this one's.
+ */
+const tsxFor = (checkout: string) =>
+  existsSync(join(checkout, "node_modules", "tsx"))
+    ? "tsx"
+    : pathToFileURL(join(process.cwd(), "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 export interface AppProcess {
   child: ChildProcess;
@@ -51,10 +63,16 @@ export function appProcessEnv(opts: {
   };
 }
 
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+/** Starts `app/src/run.ts` of the checkout in `cwd` (this one by default). */
+export async function startAppProcess(
+  env: Record<string, string>,
+  opts: { cwd?: string } = {},
+): Promise<AppProcess> {
   const port = await freePort();
   let out = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "app/src/run.ts"], {
+  const cwd = opts.cwd ?? process.cwd();
+  const child = spawn(process.execPath, ["--import", tsxFor(cwd), "app/src/run.ts"], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",
