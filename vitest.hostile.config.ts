@@ -22,6 +22,14 @@ export const HOSTILE_TESTS = [
   "packages/harness/test/shell-adapter.test.ts",
   "action/test/agent-phase.test.ts",
   "action/test/report-phase.test.ts",
+  "packages/core/test/redact-secrets.test.ts",
+  // The jail, the repository the action owns, validation in a fresh jail, the metering proxy
+  // (a forged final line on the CLI's stdout, a direct provider call), the workflows' shape.
+  "packages/harness/test/jailed-slice.test.ts",
+  "packages/harness/test/metered-claude.test.ts",
+  "packages/harness/test/metering-proxy.test.ts",
+  "action/test/workflows.test.ts",
+  "test/e2e/tick-gate-workflow-patch.test.ts",
   // The tick API: forged tokens, other repositories, replays, pushes outside loopx/*.
   "test/api/tick-api-hostile.test.ts",
   "test/api/tick-api-limits.test.ts",

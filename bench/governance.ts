@@ -90,6 +90,8 @@ function script(scenario: Scenario, todo: string, slice: number): HarnessResult 
     proposedTodos: [],
     gateRequests: [],
     cost,
+    metering: "proxy" as const,
+    withheld: [],
     sessionId: null,
     handoff,
   };

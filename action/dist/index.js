@@ -5789,7 +5789,7 @@ var require_client_h1 = __commonJS({
       kResume,
       kHTTPContext
     } = require_symbols();
-    var constants3 = require_constants2();
+    var constants4 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var addListener = util.addListener;
@@ -5864,7 +5864,7 @@ var require_client_h1 = __commonJS({
       constructor(client, socket, { exports: exports2 }) {
         assert2(Number.isFinite(client[kMaxHeadersSize]) && client[kMaxHeadersSize] > 0);
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants4.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -5959,11 +5959,11 @@ var require_client_h1 = __commonJS({
             currentBufferRef = null;
           }
           const offset = llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr;
-          if (ret !== constants3.ERROR.OK) {
+          if (ret !== constants4.ERROR.OK) {
             const body = data.subarray(offset);
-            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants4.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(body);
-            } else if (ret === constants3.ERROR.PAUSED) {
+            } else if (ret === constants4.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(body);
             } else {
@@ -5986,10 +5986,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants3.ERROR.OK) {
+        if (ret === constants4.ERROR.OK) {
           return null;
         }
-        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants4.ERROR.PAUSED || ret === constants4.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -6006,7 +6006,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants3.ERROR[ret], data);
+        return new HTTPParserError(message, constants4.ERROR[ret], data);
       }
       destroy() {
         assert2(this.ptr != null);
@@ -6186,7 +6186,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants4.ERROR.PAUSED : 0;
       }
       onBody(buf) {
         const { client, socket, statusCode, maxResponseSize } = this;
@@ -6208,7 +6208,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request.onData(buf) === false) {
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         }
       }
       onMessageComplete() {
@@ -6244,13 +6244,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert2(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants3.ERROR.PAUSED;
+          return constants4.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(() => client[kResume]());
         } else {
@@ -9449,7 +9449,7 @@ var require_readable = __commonJS({
   "../node_modules/undici/lib/api/readable.js"(exports, module) {
     "use strict";
     var assert2 = __require("node:assert");
-    var { Readable } = __require("node:stream");
+    var { Readable: Readable2 } = __require("node:stream");
     var { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = require_errors();
     var util = require_util();
     var { ReadableStreamFrom } = require_util();
@@ -9461,7 +9461,7 @@ var require_readable = __commonJS({
     var kContentLength = /* @__PURE__ */ Symbol("kContentLength");
     var noop = () => {
     };
-    var BodyReadable = class extends Readable {
+    var BodyReadable = class extends Readable2 {
       constructor({
         resume,
         abort,
@@ -9803,7 +9803,7 @@ var require_api_request = __commonJS({
   "../node_modules/undici/lib/api/api-request.js"(exports, module) {
     "use strict";
     var assert2 = __require("node:assert");
-    var { Readable } = require_readable();
+    var { Readable: Readable2 } = require_readable();
     var { InvalidArgumentError, RequestAbortedError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
@@ -9898,7 +9898,7 @@ var require_api_request = __commonJS({
         const parsedHeaders = responseHeaders === "raw" ? util.parseHeaders(rawHeaders) : headers;
         const contentType = parsedHeaders["content-type"];
         const contentLength = parsedHeaders["content-length"];
-        const res = new Readable({
+        const res = new Readable2({
           resume,
           abort,
           contentType,
@@ -10040,7 +10040,7 @@ var require_api_stream = __commonJS({
   "../node_modules/undici/lib/api/api-stream.js"(exports, module) {
     "use strict";
     var assert2 = __require("node:assert");
-    var { finished, PassThrough } = __require("node:stream");
+    var { finished, PassThrough: PassThrough2 } = __require("node:stream");
     var { InvalidArgumentError, InvalidReturnValueError } = require_errors();
     var util = require_util();
     var { getResolveErrorBodyCallback } = require_util3();
@@ -10116,7 +10116,7 @@ var require_api_stream = __commonJS({
         if (this.throwOnError && statusCode >= 400) {
           const parsedHeaders = responseHeaders === "raw" ? util.parseHeaders(rawHeaders) : headers;
           const contentType = parsedHeaders["content-type"];
-          res = new PassThrough();
+          res = new PassThrough2();
           this.callback = null;
           this.runInAsyncScope(
             getResolveErrorBodyCallback,
@@ -10213,9 +10213,9 @@ var require_api_pipeline = __commonJS({
   "../node_modules/undici/lib/api/api-pipeline.js"(exports, module) {
     "use strict";
     var {
-      Readable,
+      Readable: Readable2,
       Duplex,
-      PassThrough
+      PassThrough: PassThrough2
     } = __require("node:stream");
     var {
       InvalidArgumentError,
@@ -10227,7 +10227,7 @@ var require_api_pipeline = __commonJS({
     var { addSignal, removeSignal } = require_abort_signal();
     var assert2 = __require("node:assert");
     var kResume = /* @__PURE__ */ Symbol("resume");
-    var PipelineRequest = class extends Readable {
+    var PipelineRequest = class extends Readable2 {
       constructor() {
         super({ autoDestroy: true });
         this[kResume] = null;
@@ -10244,7 +10244,7 @@ var require_api_pipeline = __commonJS({
         callback(err);
       }
     };
-    var PipelineResponse = class extends Readable {
+    var PipelineResponse = class extends Readable2 {
       constructor(resume) {
         super({ autoDestroy: true });
         this[kResume] = resume;
@@ -10401,7 +10401,7 @@ var require_api_pipeline = __commonJS({
         this.dispatch({ ...opts, body: pipelineHandler.req }, pipelineHandler);
         return pipelineHandler.ret;
       } catch (err) {
-        return new PassThrough().destroy(err);
+        return new PassThrough2().destroy(err);
       }
     }
     module.exports = pipeline;
@@ -11240,11 +11240,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural2;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -12168,7 +12168,7 @@ var require_headers = __commonJS({
         }
       }
     };
-    var Headers2 = class _Headers {
+    var Headers3 = class _Headers {
       #guard;
       #headersList;
       constructor(init = void 0) {
@@ -12284,13 +12284,13 @@ var require_headers = __commonJS({
           return this.#headersList[kHeadersSortedMap];
         }
         const headers = [];
-        const names = this.#headersList.toSortedArray();
+        const names2 = this.#headersList.toSortedArray();
         const cookies = this.#headersList.cookies;
         if (cookies === null || cookies.length === 1) {
-          return this.#headersList[kHeadersSortedMap] = names;
+          return this.#headersList[kHeadersSortedMap] = names2;
         }
-        for (let i = 0; i < names.length; ++i) {
-          const { 0: name, 1: value } = names[i];
+        for (let i = 0; i < names2.length; ++i) {
+          const { 0: name, 1: value } = names2[i];
           if (name === "set-cookie") {
             for (let j = 0; j < cookies.length; ++j) {
               headers.push([name, cookies[j]]);
@@ -12318,13 +12318,13 @@ var require_headers = __commonJS({
         o.#headersList = list;
       }
     };
-    var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers2;
-    Reflect.deleteProperty(Headers2, "getHeadersGuard");
-    Reflect.deleteProperty(Headers2, "setHeadersGuard");
-    Reflect.deleteProperty(Headers2, "getHeadersList");
-    Reflect.deleteProperty(Headers2, "setHeadersList");
-    iteratorMixin("Headers", Headers2, kHeadersSortedMap, 0, 1);
-    Object.defineProperties(Headers2.prototype, {
+    var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers3;
+    Reflect.deleteProperty(Headers3, "getHeadersGuard");
+    Reflect.deleteProperty(Headers3, "setHeadersGuard");
+    Reflect.deleteProperty(Headers3, "getHeadersList");
+    Reflect.deleteProperty(Headers3, "setHeadersList");
+    iteratorMixin("Headers", Headers3, kHeadersSortedMap, 0, 1);
+    Object.defineProperties(Headers3.prototype, {
       append: kEnumerableProperty,
       delete: kEnumerableProperty,
       get: kEnumerableProperty,
@@ -12342,7 +12342,7 @@ var require_headers = __commonJS({
     webidl.converters.HeadersInit = function(V, prefix, argument) {
       if (webidl.util.Type(V) === "Object") {
         const iterator = Reflect.get(V, Symbol.iterator);
-        if (!util.types.isProxy(V) && iterator === Headers2.prototype.entries) {
+        if (!util.types.isProxy(V) && iterator === Headers3.prototype.entries) {
           try {
             return getHeadersList(V).entriesList;
           } catch {
@@ -12363,7 +12363,7 @@ var require_headers = __commonJS({
       fill,
       // for test.
       compareHeaderName,
-      Headers: Headers2,
+      Headers: Headers3,
       HeadersList,
       getHeadersGuard,
       setHeadersGuard,
@@ -12377,7 +12377,7 @@ var require_headers = __commonJS({
 var require_response = __commonJS({
   "../node_modules/undici/lib/web/fetch/response.js"(exports, module) {
     "use strict";
-    var { Headers: Headers2, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
+    var { Headers: Headers3, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = require_headers();
     var { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = require_body();
     var util = require_util();
     var nodeUtil = __require("node:util");
@@ -12455,7 +12455,7 @@ var require_response = __commonJS({
         }
         init = webidl.converters.ResponseInit(init);
         this[kState] = makeResponse({});
-        this[kHeaders] = new Headers2(kConstruct);
+        this[kHeaders] = new Headers3(kConstruct);
         setHeadersGuard(this[kHeaders], "response");
         setHeadersList(this[kHeaders], this[kState].headersList);
         let bodyWithType = null;
@@ -12699,7 +12699,7 @@ var require_response = __commonJS({
     function fromInnerResponse(innerResponse, guard) {
       const response = new Response(kConstruct);
       response[kState] = innerResponse;
-      response[kHeaders] = new Headers2(kConstruct);
+      response[kHeaders] = new Headers3(kConstruct);
       setHeadersList(response[kHeaders], innerResponse.headersList);
       setHeadersGuard(response[kHeaders], guard);
       if (hasFinalizationRegistry && innerResponse.body?.stream) {
@@ -12819,7 +12819,7 @@ var require_request2 = __commonJS({
   "../node_modules/undici/lib/web/fetch/request.js"(exports, module) {
     "use strict";
     var { extractBody, mixinBody, cloneBody, bodyUnusable } = require_body();
-    var { Headers: Headers2, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
+    var { Headers: Headers3, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = require_headers();
     var { FinalizationRegistry: FinalizationRegistry2 } = require_dispatcher_weakref()();
     var util = require_util();
     var nodeUtil = __require("node:util");
@@ -13087,7 +13087,7 @@ var require_request2 = __commonJS({
             requestFinalizer.register(ac, { signal, abort }, abort);
           }
         }
-        this[kHeaders] = new Headers2(kConstruct);
+        this[kHeaders] = new Headers3(kConstruct);
         setHeadersList(this[kHeaders], request.headersList);
         setHeadersGuard(this[kHeaders], "request");
         if (mode === "no-cors") {
@@ -13376,7 +13376,7 @@ var require_request2 = __commonJS({
       const request = new Request(kConstruct);
       request[kState] = innerRequest;
       request[kSignal] = signal;
-      request[kHeaders] = new Headers2(kConstruct);
+      request[kHeaders] = new Headers3(kConstruct);
       setHeadersList(request[kHeaders], innerRequest.headersList);
       setHeadersGuard(request[kHeaders], guard);
       return request;
@@ -13569,7 +13569,7 @@ var require_fetch = __commonJS({
       subresourceSet
     } = require_constants3();
     var EE = __require("node:events");
-    var { Readable, pipeline, finished } = __require("node:stream");
+    var { Readable: Readable2, pipeline, finished } = __require("node:stream");
     var { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = require_util();
     var { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = require_data_url();
     var { getGlobalDispatcher } = require_global2();
@@ -14508,7 +14508,7 @@ var require_fetch = __commonJS({
                   }
                 }
               }
-              this.body = new Readable({ read: resume });
+              this.body = new Readable2({ read: resume });
               const onError = this.onError.bind(this);
               resolve({
                 status,
@@ -16446,10 +16446,10 @@ var require_cookies = __commonJS({
     var { parseSetCookie } = require_parse();
     var { stringify } = require_util6();
     var { webidl } = require_webidl();
-    var { Headers: Headers2 } = require_headers();
+    var { Headers: Headers3 } = require_headers();
     function getCookies(headers) {
       webidl.argumentLengthCheck(arguments, 1, "getCookies");
-      webidl.brandCheck(headers, Headers2, { strict: false });
+      webidl.brandCheck(headers, Headers3, { strict: false });
       const cookie = headers.get("cookie");
       const out = {};
       if (!cookie) {
@@ -16462,7 +16462,7 @@ var require_cookies = __commonJS({
       return out;
     }
     function deleteCookie(headers, name, attributes) {
-      webidl.brandCheck(headers, Headers2, { strict: false });
+      webidl.brandCheck(headers, Headers3, { strict: false });
       const prefix = "deleteCookie";
       webidl.argumentLengthCheck(arguments, 2, prefix);
       name = webidl.converters.DOMString(name, prefix, "name");
@@ -16476,7 +16476,7 @@ var require_cookies = __commonJS({
     }
     function getSetCookies(headers) {
       webidl.argumentLengthCheck(arguments, 1, "getSetCookies");
-      webidl.brandCheck(headers, Headers2, { strict: false });
+      webidl.brandCheck(headers, Headers3, { strict: false });
       const cookies = headers.getSetCookie();
       if (!cookies) {
         return [];
@@ -16485,7 +16485,7 @@ var require_cookies = __commonJS({
     }
     function setCookie(headers, cookie) {
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
-      webidl.brandCheck(headers, Headers2, { strict: false });
+      webidl.brandCheck(headers, Headers3, { strict: false });
       cookie = webidl.converters.Cookie(cookie);
       const str = stringify(cookie);
       if (str) {
@@ -17175,7 +17175,7 @@ var require_connection = __commonJS({
     var { CloseEvent } = require_events();
     var { makeRequest } = require_request2();
     var { fetching } = require_fetch();
-    var { Headers: Headers2, getHeadersList } = require_headers();
+    var { Headers: Headers3, getHeadersList } = require_headers();
     var { getDecodeSplit } = require_util2();
     var { WebsocketFrameSend } = require_frame();
     var crypto2;
@@ -17197,7 +17197,7 @@ var require_connection = __commonJS({
         redirect: "error"
       });
       if (options.headers) {
-        const headersList = getHeadersList(new Headers2(options.headers));
+        const headersList = getHeadersList(new Headers3(options.headers));
         request.headersList = headersList;
       }
       const keyValue = crypto2.randomBytes(16).toString("base64");
@@ -18663,15 +18663,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -19392,11 +19392,11 @@ var HttpCodes;
   HttpCodes2[HttpCodes2["ServiceUnavailable"] = 503] = "ServiceUnavailable";
   HttpCodes2[HttpCodes2["GatewayTimeout"] = 504] = "GatewayTimeout";
 })(HttpCodes || (HttpCodes = {}));
-var Headers;
-(function(Headers2) {
-  Headers2["Accept"] = "accept";
-  Headers2["ContentType"] = "content-type";
-})(Headers || (Headers = {}));
+var Headers2;
+(function(Headers3) {
+  Headers3["Accept"] = "accept";
+  Headers3["ContentType"] = "content-type";
+})(Headers2 || (Headers2 = {}));
 var MediaTypes;
 (function(MediaTypes2) {
   MediaTypes2["ApplicationJson"] = "application/json";
@@ -19539,7 +19539,7 @@ var HttpClient = class {
    */
   getJson(requestUrl_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, additionalHeaders = {}) {
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes.ApplicationJson);
       const res = yield this.get(requestUrl, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
@@ -19547,8 +19547,8 @@ var HttpClient = class {
   postJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
       const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
       const res = yield this.post(requestUrl, data, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
@@ -19556,8 +19556,8 @@ var HttpClient = class {
   putJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
       const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
       const res = yield this.put(requestUrl, data, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
@@ -19565,8 +19565,8 @@ var HttpClient = class {
   patchJson(requestUrl_1, obj_1) {
     return __awaiter(this, arguments, void 0, function* (requestUrl, obj, additionalHeaders = {}) {
       const data = JSON.stringify(obj, null, 2);
-      additionalHeaders[Headers.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers.Accept, MediaTypes.ApplicationJson);
-      additionalHeaders[Headers.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers2.Accept] = this._getExistingOrDefaultHeader(additionalHeaders, Headers2.Accept, MediaTypes.ApplicationJson);
+      additionalHeaders[Headers2.ContentType] = this._getExistingOrDefaultContentTypeHeader(additionalHeaders, MediaTypes.ApplicationJson);
       const res = yield this.patch(requestUrl, data, additionalHeaders);
       return this._processResponse(res, this.requestOptions);
     });
@@ -19796,7 +19796,7 @@ var HttpClient = class {
   _getExistingOrDefaultContentTypeHeader(additionalHeaders, _default3) {
     let clientHeader;
     if (this.requestOptions && this.requestOptions.headers) {
-      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers.ContentType];
+      const headerValue = lowercaseKeys(this.requestOptions.headers)[Headers2.ContentType];
       if (headerValue) {
         if (typeof headerValue === "number") {
           clientHeader = String(headerValue);
@@ -19807,7 +19807,7 @@ var HttpClient = class {
         }
       }
     }
-    const additionalValue = additionalHeaders[Headers.ContentType];
+    const additionalValue = additionalHeaders[Headers2.ContentType];
     if (additionalValue !== void 0) {
       if (typeof additionalValue === "number") {
         return String(additionalValue);
@@ -21705,14 +21705,14 @@ function codePointLength(str) {
   const units = str.length;
   if (!highSurrogate.test(str))
     return units;
-  let count = units;
+  let count2 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str.charCodeAt(i) & 64512) === 55296 && (str.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count2--;
       i++;
     }
   }
-  return count;
+  return count2;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -26095,8 +26095,8 @@ function az_default() {
 }
 
 // ../node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -28743,8 +28743,8 @@ function hu_default() {
 }
 
 // ../node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count2, one, many) {
+  return Math.abs(count2) === 1 ? one : many;
 }
 function withDefiniteArticle(word) {
   if (!word)
@@ -31482,8 +31482,8 @@ function ro_default() {
 }
 
 // ../node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count2, one, few, many) {
+  const absCount = Math.abs(count2);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -37133,12 +37133,12 @@ function rewriteKeyNames(ctx) {
   const rewrites = /* @__PURE__ */ new Map();
   for (const record2 of pendingRecords.get(ctx) ?? []) {
     const seen = ctx.seen.get(record2);
-    const names = (seen?.def ?? seen?.schema)?.propertyNames;
-    if (!names || names === true || rewrites.has(names))
+    const names2 = (seen?.def ?? seen?.schema)?.propertyNames;
+    if (!names2 || names2 === true || rewrites.has(names2))
       continue;
-    const rewritten = stringifyKeyNames(bySchema, names, /* @__PURE__ */ new Set());
-    if (rewritten !== names)
-      rewrites.set(names, rewritten);
+    const rewritten = stringifyKeyNames(bySchema, names2, /* @__PURE__ */ new Set());
+    if (rewritten !== names2)
+      rewrites.set(names2, rewritten);
   }
   if (!rewrites.size)
     return;
@@ -40257,22 +40257,90 @@ var DATA_SOURCES = Object.keys(BRIEF_SOURCES).filter(isData);
 var encoder = new TextEncoder();
 var decoder = new TextDecoder();
 
-// ../packages/core/src/redact-secrets.ts
-var REDACTED = "[redacted]";
-var TOKEN_PATTERNS = [
-  /(?<![A-Za-z0-9_-])github_pat_[A-Za-z0-9_]{8,}/g,
-  /(?<![A-Za-z0-9_-])gh[pousr]_[A-Za-z0-9]{8,}/g,
-  /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{8,}/g,
-  /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{8,}/g
+// ../packages/core/src/credential-scan.ts
+var SHAPES = [
+  // GitHub: fine-grained PATs, then classic PATs, OAuth, user-to-server, server-to-server, refresh.
+  "github_pat_[A-Za-z0-9_]{22,}",
+  "gh[pousr]_[A-Za-z0-9]{20,}",
+  // Anthropic: api03 keys, oat01 OAuth tokens, admin keys.
+  "sk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{20,}",
+  // OpenAI: project, service-account and admin keys, and the legacy 48-character key.
+  "sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20,}",
+  "sk-[A-Za-z0-9]{48}",
+  // A JWT (Actions runtime and OIDC tokens are JWTs): header and payload are base64url JSON.
+  "eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}"
 ];
+var TOKEN_SHAPES = SHAPES.map(
+  (s) => new RegExp(`(?<![A-Za-z0-9_-])${s}(?![A-Za-z0-9_-])`)
+);
+var DECODED_SHAPES = SHAPES.map((s) => new RegExp(s));
+var MIN_DECODED_VALUE = 8;
+var MIN_RUN = 12;
+function containsCredential(text, known) {
+  if (text === "") return false;
+  const values = known.filter((v) => v.length >= 4);
+  if (shown(text, values)) return true;
+  const long = values.filter((v) => v.length >= MIN_DECODED_VALUE);
+  if (long.length > 0 && includesAny(text.replace(/\s+/g, ""), long)) return true;
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i + 1 < lines.length; i++) {
+    if (shown(`${lines[i]?.trimEnd()}${lines[i + 1]?.trimStart()}`, long)) return true;
+  }
+  if (shown(decodePercent(text), long) || shown(decodeJsonEscapes(text), long)) return true;
+  for (const bytes of decodedRuns(text)) {
+    if (includesAny(bytes, long) || DECODED_SHAPES.some((s) => s.test(bytes))) return true;
+  }
+  return false;
+}
+function includesAny(text, values) {
+  return values.some((v) => text.includes(v));
+}
+function shown(text, values) {
+  return includesAny(text, values) || TOKEN_SHAPES.some((shape) => shape.test(text));
+}
+function* decodedRuns(text) {
+  const compact = text.replace(/\s+/g, "");
+  for (const run2 of compact.match(/[A-Za-z0-9+/_-]{12,}={0,2}/g) ?? []) {
+    for (let skip = 0; skip < 4 && run2.length - skip >= MIN_RUN; skip++) {
+      yield Buffer.from(run2.slice(skip), "base64").toString("latin1");
+    }
+  }
+  for (const run2 of compact.match(/[0-9A-Fa-f]{12,}/g) ?? []) {
+    for (let skip = 0; skip < 2; skip++) {
+      const hex3 = run2.slice(skip);
+      yield Buffer.from(hex3.slice(0, hex3.length - hex3.length % 2), "hex").toString("latin1");
+    }
+  }
+}
+function decodePercent(text) {
+  return text.replace(/%([0-9A-Fa-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+}
+function decodeJsonEscapes(text) {
+  return text.replace(/\\u([0-9A-Fa-f]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16))).replace(/\\x([0-9A-Fa-f]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
+}
+
+// ../packages/core/src/redact-secrets.ts
+var WITHHELD = "withheld: it contained a credential";
 function redactSecrets(text, knownValues) {
-  let out = text;
-  const values = [...new Set(knownValues.filter((v) => v.length > 0))].sort(
-    (a, b) => b.length - a.length
-  );
-  for (const value of values) out = out.split(value).join(REDACTED);
-  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
-  return out;
+  return containsCredential(text, knownValues) ? WITHHELD : text;
+}
+function redactFields(value, knownValues, withheld) {
+  return walk(value, knownValues, withheld, "");
+}
+function walk(value, known, withheld, path) {
+  if (typeof value === "string") {
+    const shown2 = redactSecrets(value, known);
+    if (shown2 !== value) withheld.push(path || "(value)");
+    return shown2;
+  }
+  const at = (key) => path === "" ? String(key) : `${path}.${key}`;
+  if (Array.isArray(value)) return value.map((v, i) => walk(v, known, withheld, at(i)));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, walk(v, known, withheld, at(k))])
+    );
+  }
+  return value;
 }
 
 // ../packages/core/src/cost-ledger.ts
@@ -40630,6 +40698,7 @@ var FailureKind = external_exports.enum([
   "lease_expired"
 ]);
 var TickOutcome = external_exports.enum(["progress", "completed", "no_change", "failed"]);
+var Metering = external_exports.enum(["proxy", "no_model", "unmetered"]);
 var Validation = external_exports.object({
   command: external_exports.string().min(1).max(500),
   exitCode: external_exports.number().int().nullable(),
@@ -40669,6 +40738,9 @@ var HarnessResult = external_exports.object({
     })
   ).max(3).default([]),
   cost: Cost,
+  metering: Metering.default("unmetered"),
+  /** Fields withheld because they held a credential (paths, never values), for the ledger. */
+  withheld: external_exports.array(external_exports.string().max(200)).max(50).default([]),
   sessionId: external_exports.string().max(200).nullable().default(null)
 }).superRefine((r, ctx) => {
   if (r.outcome === "completed" && r.continuation === null) {
@@ -40941,7 +41013,14 @@ var PushGrant = external_exports.object({
   expiresAt: Instant,
   branch: external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
   /** Paths under .github/ may be pushed only when a gate approved `write:.github`. */
-  allowWorkflowPaths: external_exports.boolean()
+  allowWorkflowPaths: external_exports.boolean(),
+  /** The path rules of `.github/loopx.yml` whose scopes no gate approved: not to be pushed. */
+  protectedPaths: external_exports.array(
+    external_exports.object({
+      paths: external_exports.array(external_exports.string().min(1).max(200)).min(1),
+      scopes: external_exports.array(Scope).min(1)
+    })
+  ).max(50).default([])
 });
 var ResultResponse = external_exports.object({
   accepted: external_exports.literal(true),
@@ -40956,7 +41035,12 @@ var PushRefusal = external_exports.object({
   /** The head the agent produced, which is NOT on GitHub. */
   headSha: CommitSha,
   /** The paths that made the push refused, when paths were the reason. */
-  paths: external_exports.array(external_exports.string().min(1).max(300)).max(50).default([])
+  paths: external_exports.array(external_exports.string().min(1).max(300)).max(50).default([]),
+  /**
+   * The slice's change as `git format-patch` output, when only a person can push it: an
+   * approved `write:.github` gate whose change includes workflow files.
+   */
+  patch: external_exports.string().max(61e3).optional()
 });
 var PushedRequest = external_exports.union([
   external_exports.strictObject({ leaseToken: external_exports.string().min(16), branch: TickBranch, headSha: CommitSha }),
@@ -41021,7 +41105,8 @@ var EventType = external_exports.enum([
   "pull_request.observed",
   "pull_request.merged",
   "pull_request.closed",
-  "gate.expired"
+  "gate.expired",
+  "credential.withheld"
 ]);
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
@@ -41050,6 +41135,15 @@ var Effect = external_exports.discriminatedUnion("kind", [
     at: Instant
   }),
   external_exports.object({ kind: external_exports.literal("close_issue"), key: external_exports.literal("close_issue") }),
+  /** A slice's change only a person can push (workflow files), handed over as a patch. */
+  external_exports.object({
+    kind: external_exports.literal("patch_comment"),
+    key: external_exports.string(),
+    todo: TodoKey,
+    headSha: external_exports.string().min(7),
+    paths: external_exports.array(external_exports.string().max(300)).max(50),
+    patch: external_exports.string().max(61e3)
+  }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   external_exports.object({
     kind: external_exports.literal("open_pull_request"),
@@ -41149,7 +41243,10 @@ var PrObservation = external_exports.object({
 var PushRefusedInput = external_exports.object({
   todo: TodoKey,
   headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
-  summary: ShortText.min(1)
+  summary: ShortText.min(1),
+  /** The change as a patch, when a person can push what the App may not (workflow files). */
+  patch: external_exports.string().max(61e3).optional(),
+  paths: external_exports.array(external_exports.string().max(300)).max(50).default([])
 });
 
 // ../packages/core/src/transitions/reopen-gate.ts
@@ -41282,6 +41379,10 @@ async function getIdToken(audience) {
     });
   }
 }
+
+// src/phases/agent.ts
+import { rm as rm5 } from "node:fs/promises";
+import { join as join9 } from "node:path";
 
 // ../packages/harness/src/adapters/claude-code.ts
 import { mkdir as mkdir2 } from "node:fs/promises";
@@ -41641,7 +41742,9 @@ function exitCodeMeter(command) {
 }
 
 // ../packages/harness/src/agent-claim.ts
-import { readFile } from "node:fs/promises";
+import { constants as constants3 } from "node:fs";
+import { lstat as lstat2, open as open3 } from "node:fs/promises";
+import { dirname as dirname3 } from "node:path";
 var CLAIM_MAX_BYTES = 256 * 1024;
 var AgentClaim = external_exports.object({
   outcome: external_exports.enum(["progress", "completed", "no_change", "failed"]),
@@ -41665,7 +41768,7 @@ var AgentClaim = external_exports.object({
 async function readAgentClaim(path) {
   let raw;
   try {
-    const buf = await readFile(path);
+    const buf = await readPlainFile(path);
     if (buf.length > CLAIM_MAX_BYTES) {
       return {
         ok: false,
@@ -41697,6 +41800,20 @@ async function readAgentClaim(path) {
     return { ok: false, error: `result file is malformed: ${external_exports.prettifyError(parsed.error)}`, raw };
   }
   return { ok: true, claim: parsed.data, raw };
+}
+async function readPlainFile(path) {
+  const dir = await lstat2(dirname3(path));
+  if (!dir.isDirectory()) throw new Error(`${dirname3(path)} is not a directory`);
+  const handle = await open3(path, constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK);
+  try {
+    const stat2 = await handle.stat();
+    if (!stat2.isFile()) throw new Error("the result is not a regular file");
+    const buf = Buffer.alloc(Math.min(stat2.size, CLAIM_MAX_BYTES + 1));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 // ../packages/harness/src/decide-outcome.ts
@@ -41783,17 +41900,789 @@ function decideOutcome(f) {
   };
 }
 
-// ../packages/harness/src/run-bounded.ts
+// ../packages/harness/src/jail/open-jail.ts
 import { spawn } from "node:child_process";
+import { randomInt } from "node:crypto";
+import { existsSync as existsSync2, realpathSync } from "node:fs";
+import { isAbsolute, relative } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+
+// ../packages/harness/src/jail/jail-script.ts
+var JAIL_INIT = `
+set -euo pipefail
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+umask 022
+fail() { echo "loopx-jail: $*" >&2; exit 125; }
+for tool in mount mountpoint setpriv env; do
+  command -v "$tool" >/dev/null || fail "$tool is missing: install util-linux and coreutils"
+done
+keep=() fds=() writable=() scratch=""
+while [ "$#" -gt 0 ]; do
+  step=$1; shift
+  case $step in
+    write)
+      [ -d "$1" ] || fail "$1 is not a directory"
+      exec {fd}<"$1" || fail "cannot open $1"
+      fds+=("$fd"); writable+=("$1"); keep+=("$1"); shift ;;
+    scratch)
+      mount -t tmpfs -o mode=1777,nosuid,nodev loopx-scratch "$1" || fail "cannot mount a tmpfs at $1"
+      [ -n "$scratch" ] || scratch=$1
+      keep+=("$1"); shift ;;
+    user)
+      [ -n "$scratch" ] || fail "user needs a scratch directory first"
+      { cat /etc/passwd; echo "loopx:x:$1:$1:LoopX agent:$2:/bin/sh"; } > "$scratch/.loopx-passwd"
+      { cat /etc/group; echo "loopx:x:$1:"; } > "$scratch/.loopx-group"
+      chmod 644 "$scratch/.loopx-passwd" "$scratch/.loopx-group"
+      mount --bind "$scratch/.loopx-passwd" /etc/passwd || fail "cannot mount /etc/passwd"
+      mount --bind "$scratch/.loopx-group" /etc/group || fail "cannot mount /etc/group"
+      shift 2 ;;
+    hide)
+      if [ -d "$1" ] && [ ! -L "$1" ]; then
+        mount -t tmpfs -o mode=755,size=1m,nosuid,nodev loopx-hidden "$1" || fail "cannot hide $1"
+      elif [ -e "$1" ] || [ -L "$1" ]; then
+        [ -n "$scratch" ] || fail "hiding a file needs a scratch directory first"
+        : > "$scratch/.loopx-empty"; chmod 444 "$scratch/.loopx-empty"
+        mount --bind "$scratch/.loopx-empty" "$1" || fail "cannot hide $1"
+      fi
+      shift ;;
+    run) break ;;
+    *) fail "unknown step $step" ;;
+  esac
+done
+# Back at their own paths: --no-canonicalize, or mount would resolve the descriptor's path in
+# the new view (the hidden, empty one) instead of the directory it was opened on.
+for i in "\${!fds[@]}"; do
+  mkdir -p "\${writable[$i]}"
+  mount --no-canonicalize --bind "/proc/$$/fd/\${fds[$i]}" "\${writable[$i]}" || fail "cannot mount \${writable[$i]} back"
+done
+mapfile -t mounts < /proc/self/mountinfo
+for line in "\${mounts[@]}"; do
+  read -r _ _ _ _ mp _ <<< "$line"
+  printf -v mp '%b' "\${mp//\\\\/\\\\0}"
+  case $mp in /proc|/proc/*) continue ;; esac
+  for k in "\${keep[@]}"; do [ "$k" = "$mp" ] && continue 2; done
+  # A mount under a hidden directory is out of reach already; its path now names nothing.
+  mountpoint -q "$mp" 2>/dev/null || continue
+  mount -o remount,bind,ro "$mp" 2>/dev/null || fail "cannot make $mp read-only"
+done
+for fd in "\${fds[@]}"; do exec {fd}<&-; done
+uid=$1 cwd=$2 n=$3; shift 3
+env=("\${@:1:$n}"); shift "$n"
+cd "$cwd" || fail "cannot enter $cwd"
+exec 3<&0 </dev/null
+echo "loopx-jail: uid $uid ready" >&2
+trap 'exit 137' TERM
+(
+  trap - TERM
+  while IFS= read -r line <&3; do
+    if [ "$line" = TERM ]; then kill -TERM -1 2>/dev/null || true; fi
+  done
+  kill -TERM 1
+) &
+set +e
+setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs --inh-caps=-all --bounding-set=-all -- env -i "\${env[@]}" "$@" 3<&- &
+child=$!
+wait "$child"
+exit $?
+`;
+var READY = /^loopx-jail: uid ([0-9]+) ready$/m;
+function jailArgs(plan) {
+  const byDepth = (a, b) => a.length - b.length;
+  const env = Object.entries(plan.env).map(([k, v]) => `${k}=${v}`);
+  return [
+    ...[...plan.writable].sort(byDepth).flatMap((p) => ["write", p]),
+    ...plan.scratch.flatMap((p) => ["scratch", p]),
+    "user",
+    String(plan.uid),
+    plan.home,
+    ...[...plan.hidden].sort(byDepth).flatMap((p) => ["hide", p]),
+    "run",
+    String(plan.uid),
+    plan.cwd,
+    String(env.length),
+    ...env,
+    plan.command,
+    ...plan.args
+  ];
+}
+
+// ../packages/harness/src/jail/privilege.ts
+import { execFile } from "node:child_process";
+var SECURE_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
+var JailError = class extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+    this.name = "JailError";
+  }
+  kind;
+};
+function rootPrefix() {
+  return process.getuid?.() === 0 ? [] : ["sudo", "-n", "--"];
+}
+function asRoot(argv, options = {}) {
+  const [command, ...args] = [...rootPrefix(), ...argv];
+  return new Promise((resolve) => {
+    const child = execFile(
+      command ?? "true",
+      args,
+      { env: { PATH: SECURE_PATH, LANG: "C.UTF-8" }, maxBuffer: 16 * 1024 * 1024 },
+      (error63, stdout, stderr) => {
+        const code = error63 ? typeof error63.code === "number" ? error63.code : 127 : 0;
+        resolve({ code, stdout, stderr: stderr || (error63 && code === 127 ? error63.message : "") });
+      }
+    );
+    if (options.input !== void 0) child.stdin?.end(options.input);
+  });
+}
+async function mustAsRoot(argv, what) {
+  const run2 = await asRoot(argv);
+  if (run2.code !== 0) {
+    throw new JailError(
+      "unavailable",
+      `${what} failed (exit ${run2.code}): ${(run2.stderr || run2.stdout).trim().slice(0, 500)}`
+    );
+  }
+  return run2;
+}
+async function checkJailSupport() {
+  if (process.platform !== "linux") {
+    throw new JailError(
+      "unavailable",
+      "the agent's jail needs Linux namespaces; run on a Linux runner"
+    );
+  }
+  if (rootPrefix().length > 0) {
+    const sudo = await asRoot(["true"]);
+    if (sudo.code !== 0) {
+      throw new JailError(
+        "unavailable",
+        `the agent's jail needs root or passwordless sudo, and \`sudo -n true\` failed: ${sudo.stderr.trim() || `exit ${sudo.code}`}. GitHub-hosted runners have it; on a self-hosted runner give the runner's user passwordless sudo, or run the job as root.`
+      );
+    }
+  }
+  const probe = await asRoot([
+    "unshare",
+    "--pid",
+    "--mount",
+    "--fork",
+    "--mount-proc",
+    "--",
+    "sh",
+    "-c",
+    "command -v setpriv >/dev/null && command -v mountpoint >/dev/null && command -v bash >/dev/null"
+  ]);
+  if (probe.code !== 0) {
+    throw new JailError(
+      "unavailable",
+      `the agent's jail needs util-linux (unshare, setpriv, mountpoint) and bash, and PID and mount namespaces created as root; the probe failed (exit ${probe.code}): ${probe.stderr.trim() || "a tool is missing"}. On a self-hosted runner in a container, allow unshare (CAP_SYS_ADMIN) or run the runner on the host.`
+    );
+  }
+}
+
+// ../packages/harness/src/jail/processes-of.ts
+import { readdirSync, readFileSync } from "node:fs";
+function processesOf(uid) {
+  const found = [];
+  let entries;
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return found;
+  }
+  for (const entry of entries) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    let status;
+    try {
+      status = readFileSync(`/proc/${entry}/status`, "utf8");
+    } catch {
+      continue;
+    }
+    const line = /^Uid:\s+(.*)$/m.exec(status)?.[1] ?? "";
+    if (line.split(/\s+/).some((u) => Number(u) === uid)) found.push(Number(entry));
+  }
+  return found;
+}
+function uidInUse(uid) {
+  if (processesOf(uid).length > 0) return true;
+  try {
+    const passwd = readFileSync("/etc/passwd", "utf8");
+    return passwd.split("\n").some((l) => l.split(":")[2] === String(uid));
+  } catch {
+    return false;
+  }
+}
+
+// ../packages/harness/src/jail/open-jail.ts
+var SCRATCH = ["/tmp", "/var/tmp", "/dev/shm"];
+var UID_RANGE = [1e9, 2e9];
+var STDERR_KEEP = 4096;
+async function openJail(options) {
+  await checkJailSupport();
+  const writable = options.writable.map((p) => realpathSync(p));
+  const hidden = options.hidden.filter((p) => existsSync2(p)).map((p) => realpathSync(p));
+  for (const h of hidden) {
+    const inside = writable.find((w) => within(h, w));
+    if (inside) {
+      throw new JailError(
+        "unavailable",
+        `${h} must be hidden from the agent but lies inside ${inside}, which it may write: keep RUNNER_TEMP and the runner's files out of the work tree`
+      );
+    }
+  }
+  const uid = pickUid();
+  await mustAsRoot(
+    ["chown", "-R", "-h", `${uid}:${uid}`, ...writable],
+    "handing the work tree to the jail"
+  );
+  let spawned = null;
+  let stderr = "";
+  let ready = false;
+  const spawner = (command, args, run2) => {
+    if (spawned) throw new Error("a jail runs one command; open another jail for the next");
+    const plan = {
+      uid,
+      home: options.home,
+      writable,
+      scratch: SCRATCH,
+      hidden,
+      cwd: run2.cwd,
+      env: { ...run2.env, HOME: options.home, USER: "loopx", LOGNAME: "loopx", TMPDIR: "/tmp" },
+      command,
+      args
+    };
+    const [bin, ...prefix] = [
+      ...rootPrefix(),
+      "unshare",
+      "--pid",
+      "--mount",
+      "--ipc",
+      "--uts",
+      "--fork",
+      "--mount-proc",
+      "--kill-child=SIGKILL",
+      "--",
+      "bash",
+      "--noprofile",
+      "--norc",
+      "-c",
+      JAIL_INIT,
+      "loopx-jail"
+    ];
+    const child = spawn(bin ?? "unshare", [...prefix, ...jailArgs(plan)], {
+      env: { PATH: SECURE_PATH, LANG: "C.UTF-8" },
+      stdio: ["pipe", "pipe", "pipe"]
+    });
+    child.stdin?.on("error", () => {
+    });
+    const errors = new PassThrough();
+    child.stderr?.on("data", (chunk) => {
+      if (ready) {
+        errors.write(chunk);
+        return;
+      }
+      if (stderr.length < STDERR_KEEP) stderr += chunk.toString("utf8");
+      const match = READY.exec(stderr);
+      if (!match) return;
+      ready = true;
+      const rest = stderr.slice(match.index + match[0].length).replace(/^\n/, "");
+      if (rest) errors.write(rest);
+    });
+    child.stderr?.on("end", () => {
+      if (!ready && stderr) errors.write(stderr);
+      errors.end();
+    });
+    spawned = {
+      child,
+      stdout: child.stdout ?? Readable.from([]),
+      stderr: errors,
+      terminate: () => {
+        if (child.stdin?.writable) child.stdin.write("TERM\n");
+      },
+      kill: () => {
+        child.stdin?.end();
+      }
+    };
+    return spawned;
+  };
+  return {
+    uid,
+    spawner,
+    async close() {
+      const child = spawned?.child;
+      if (child && child.exitCode === null && child.signalCode === null) {
+        spawned?.kill();
+        await new Promise((done) => child.once("exit", done));
+      }
+      const survivors = processesOf(uid);
+      if (survivors.length > 0) await asRoot(["kill", "-KILL", ...survivors.map(String)]);
+      const me = `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
+      await mustAsRoot(["chown", "-R", "-h", me, ...writable], "taking the work tree back");
+      await mustAsRoot(["chmod", "-R", "u+rwX", ...writable], "taking the work tree back");
+      if (survivors.length > 0) {
+        throw new JailError(
+          "breach",
+          `process ${survivors.join(", ")} of the jail's uid ${uid} outlived the jail's init and was killed; the slice's work is not trusted`
+        );
+      }
+      if (spawned && !ready) {
+        const why = stderr.split("\n").find((l) => l.startsWith("loopx-jail:")) ?? stderr.trim();
+        throw new JailError(
+          "unavailable",
+          `the agent's jail could not be built: ${why.slice(0, 500)}`
+        );
+      }
+    }
+  };
+}
+function within(path, dir) {
+  const rel = relative(dir, path);
+  return rel === "" || !rel.startsWith("..") && !isAbsolute(rel);
+}
+function pickUid() {
+  for (let i = 0; i < 100; i++) {
+    const uid = randomInt(UID_RANGE[0], UID_RANGE[1]);
+    if (!uidInUse(uid)) return uid;
+  }
+  throw new JailError("unavailable", "no free uid for the agent's jail after 100 tries");
+}
+
+// ../packages/harness/src/metering/anthropic-prices.ts
+var FAMILIES = [
+  [
+    "claude-opus-4-5",
+    { inputPerMTok: 5, outputPerMTok: 25, cachedInputPerMTok: 0.5, cacheWritePerMTok: 6.25 }
+  ],
+  [
+    "claude-opus",
+    { inputPerMTok: 15, outputPerMTok: 75, cachedInputPerMTok: 1.5, cacheWritePerMTok: 18.75 }
+  ],
+  [
+    "claude-sonnet",
+    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 }
+  ],
+  [
+    "claude-3-7-sonnet",
+    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 }
+  ],
+  [
+    "claude-3-5-sonnet",
+    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 }
+  ],
+  [
+    "claude-haiku-4-5",
+    { inputPerMTok: 1, outputPerMTok: 5, cachedInputPerMTok: 0.1, cacheWritePerMTok: 1.25 }
+  ],
+  [
+    "claude-3-5-haiku",
+    { inputPerMTok: 0.8, outputPerMTok: 4, cachedInputPerMTok: 0.08, cacheWritePerMTok: 1 }
+  ]
+];
+var MOST_EXPENSIVE = {
+  inputPerMTok: 15,
+  outputPerMTok: 75,
+  cachedInputPerMTok: 1.5,
+  cacheWritePerMTok: 18.75
+};
+function anthropicPrices(model) {
+  if (!model) return MOST_EXPENSIVE;
+  let best = null;
+  for (const entry of FAMILIES) {
+    if (model.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
+  }
+  return best?.[1] ?? MOST_EXPENSIVE;
+}
+
+// ../packages/harness/src/metering/metering-proxy.ts
+import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+
+// ../packages/harness/src/metering/provider-usage.ts
+var count = external_exports.number().int().nonnegative().catch(0).default(0);
+var AnthropicUsage = external_exports.object({
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_input_tokens: external_exports.number().int().nonnegative().nullish(),
+  cache_read_input_tokens: external_exports.number().int().nonnegative().nullish()
+});
+var OpenAIUsage = external_exports.object({
+  input_tokens: count,
+  output_tokens: count,
+  prompt_tokens: count,
+  completion_tokens: count,
+  input_tokens_details: external_exports.object({ cached_tokens: count }).partial().nullish()
+});
+var Shaped = external_exports.object({ model: external_exports.string().optional(), usage: external_exports.unknown().optional() });
+var UsageReader = class {
+  constructor(provider, streaming, maxBodyBytes = 8 * 1024 * 1024) {
+    this.provider = provider;
+    this.streaming = streaming;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+  provider;
+  streaming;
+  maxBodyBytes;
+  usage = {
+    model: null,
+    input: 0,
+    output: 0,
+    cachedInput: 0,
+    cacheWrite: 0
+  };
+  pending = "";
+  body = "";
+  bodyBytes = 0;
+  push(chunk) {
+    const text = chunk.toString("utf8");
+    if (!this.streaming) {
+      this.bodyBytes += chunk.length;
+      if (this.bodyBytes <= this.maxBodyBytes) this.body += text;
+      return;
+    }
+    this.pending += text;
+    let nl = this.pending.indexOf("\n");
+    while (nl >= 0) {
+      const line = this.pending.slice(0, nl).replace(/\r$/, "");
+      this.pending = this.pending.slice(nl + 1);
+      if (line.startsWith("data:")) this.event(line.slice(5).trim());
+      nl = this.pending.indexOf("\n");
+    }
+  }
+  /** The reply's usage once it ended (what was seen, if it was cut short). */
+  end() {
+    if (this.streaming && this.pending.startsWith("data:"))
+      this.event(this.pending.slice(5).trim());
+    if (!this.streaming) this.event(this.body);
+    return { ...this.usage };
+  }
+  event(data) {
+    let parsed;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const record2 = external_exports.record(external_exports.string(), external_exports.unknown()).safeParse(parsed);
+    if (!record2.success) return;
+    const holder = record2.data.message ?? record2.data.response ?? record2.data;
+    const shaped = Shaped.safeParse(holder);
+    if (!shaped.success) return;
+    if (shaped.data.model) this.usage.model = shaped.data.model;
+    const usage = shaped.data.usage ?? record2.data.usage;
+    if (usage === void 0 || usage === null) return;
+    if (this.provider === "anthropic") this.anthropic(usage);
+    else this.openai(usage);
+  }
+  anthropic(raw) {
+    const u = AnthropicUsage.safeParse(raw);
+    if (!u.success) return;
+    this.usage.input = Math.max(this.usage.input, u.data.input_tokens);
+    this.usage.output = Math.max(this.usage.output, u.data.output_tokens);
+    this.usage.cacheWrite = Math.max(
+      this.usage.cacheWrite,
+      u.data.cache_creation_input_tokens ?? 0
+    );
+    this.usage.cachedInput = Math.max(this.usage.cachedInput, u.data.cache_read_input_tokens ?? 0);
+  }
+  openai(raw) {
+    const u = OpenAIUsage.safeParse(raw);
+    if (!u.success) return;
+    const cached2 = u.data.input_tokens_details?.cached_tokens ?? 0;
+    const input2 = Math.max(u.data.input_tokens, u.data.prompt_tokens);
+    this.usage.cachedInput = Math.max(this.usage.cachedInput, cached2);
+    this.usage.input = Math.max(this.usage.input, input2 - cached2);
+    this.usage.output = Math.max(this.usage.output, u.data.output_tokens, u.data.completion_tokens);
+  }
+};
+
+// ../packages/harness/src/metering/metering-proxy.ts
+var HOP_BY_HOP = /* @__PURE__ */ new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "host",
+  "content-length",
+  "accept-encoding",
+  "x-api-key",
+  "authorization"
+]);
+async function startMeteringProxy(options) {
+  if (options.provider === "openai" && !options.prices) {
+    throw new Error("metering an OpenAI provider needs its price table (codex-prices)");
+  }
+  const capability = `loopx-slice-${randomBytes(24).toString("hex")}`;
+  const mount = options.provider === "openai" ? "/v1" : "";
+  const upstream = options.upstream.replace(/\/+$/, "");
+  const reading = { usd: 0, tokens: 0, replies: 0, refused: 0 };
+  const spent = () => reading.usd >= options.capUsd || options.capTokens !== void 0 && reading.tokens >= options.capTokens;
+  const sockets = /* @__PURE__ */ new Set();
+  const server = createServer((req, res) => {
+    void forward(req, res).catch((error63) => {
+      if (!res.headersSent) refuse2(res, 502, `LoopX metering proxy: ${String(error63)}`);
+      else res.destroy();
+    });
+  });
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  const refuse2 = (res, status, message) => {
+    reading.refused += 1;
+    const body = options.provider === "anthropic" ? {
+      type: "error",
+      error: {
+        type: status === 401 ? "authentication_error" : "invalid_request_error",
+        message
+      }
+    } : {
+      error: {
+        message,
+        type: status === 401 ? "invalid_request_error" : "insufficient_quota",
+        code: status === 401 ? "invalid_api_key" : "insufficient_quota"
+      }
+    };
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  };
+  async function forward(req, res) {
+    const given = options.provider === "anthropic" ? req.headers["x-api-key"] : req.headers.authorization?.replace(/^Bearer\s+/i, "");
+    if (given !== capability) {
+      refuse2(res, 401, "LoopX metering proxy: this is not the slice's key");
+      return;
+    }
+    const path = req.url ?? "/";
+    if (!path.startsWith(mount)) {
+      refuse2(res, 404, `LoopX metering proxy: no route ${path}`);
+      return;
+    }
+    if (req.method !== "GET" && req.method !== "HEAD" && spent()) {
+      refuse2(
+        res,
+        options.provider === "anthropic" ? 400 : 429,
+        `LoopX: this slice's budget ($${options.capUsd}${options.capTokens !== void 0 ? `, ${options.capTokens} tokens` : ""}) is spent; the slice must stop`
+      );
+      return;
+    }
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === void 0 || HOP_BY_HOP.has(name)) continue;
+      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    if (options.provider === "anthropic") headers.set("x-api-key", options.key);
+    else headers.set("authorization", `Bearer ${options.key}`);
+    headers.set("accept-encoding", "identity");
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    const reply = await fetch(`${upstream}${path.slice(mount.length)}`, {
+      method: req.method ?? "GET",
+      headers,
+      ...hasBody ? { body: await readAll(req) } : {}
+    });
+    const out = {};
+    reply.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name) && name !== "content-encoding") out[name] = value;
+    });
+    res.writeHead(reply.status, out);
+    const streaming = (reply.headers.get("content-type") ?? "").includes("text/event-stream");
+    const usage = new UsageReader(options.provider, streaming);
+    if (reply.body) {
+      for await (const chunk of reply.body) {
+        const buf = Buffer.from(chunk);
+        usage.push(buf);
+        if (!res.write(buf)) await new Promise((r) => res.once("drain", r));
+      }
+    }
+    res.end();
+    const used = usage.end();
+    const tokens = used.input + used.output + used.cachedInput + used.cacheWrite;
+    if (tokens === 0) return;
+    const prices = options.provider === "anthropic" ? anthropicPrices(used.model) : options.prices;
+    reading.tokens += tokens;
+    reading.usd += prices ? usdFor(prices, used) : 0;
+    reading.replies += 1;
+  }
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the metering proxy has no port");
+  return {
+    url: `http://127.0.0.1:${address.port}${mount}`,
+    capability,
+    reading: () => ({ ...reading }),
+    close: () => new Promise((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    })
+  };
+}
+async function readAll(req) {
+  const chunks = [];
+  for await (const chunk of req)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks);
+}
+
+// ../packages/harness/src/own-repo.ts
+import { execFile as execFile2 } from "node:child_process";
+import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join3 } from "node:path";
+var LOOPX_GIT_USER = { name: "loopx[bot]", email: "loopx[bot]@users.noreply.github.com" };
+var NEUTRAL_CONFIG = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.autocrlf=false",
+  "core.safecrlf=false",
+  "core.symlinks=true",
+  "core.fileMode=true",
+  "core.ignoreCase=false",
+  "core.precomposeUnicode=false",
+  "core.sparseCheckout=false",
+  "core.splitIndex=false",
+  "protocol.allow=never",
+  "protocol.file.allow=always",
+  "protocol.https.allow=always",
+  "protocol.http.allow=always",
+  "gc.auto=0",
+  "maintenance.auto=false"
+];
+var NEUTRAL_ATTRIBUTES = "* -text -ident -filter -working-tree-encoding !eol !diff !merge\n";
+var OwnRepo = class _OwnRepo {
+  constructor(gitDir) {
+    this.gitDir = gitDir;
+  }
+  gitDir;
+  static async create(gitDir) {
+    await mkdir4(gitDir, { recursive: true });
+    const repo = new _OwnRepo(gitDir);
+    await repo.git(["init", "--quiet", "--bare"]);
+    await mkdir4(join3(gitDir, "info"), { recursive: true });
+    await writeFile2(join3(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+    return repo;
+  }
+  /**
+   * Copies `ref` of a repository into this one (before the slice, while that repository is
+   * still the action's own checkout) and returns its commit.
+   */
+  async fetch(from, ref, into) {
+    await this.git([
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      from,
+      `+${ref}:${into}`
+    ]);
+    return (await this.git(["rev-parse", "--verify", `${into}^{commit}`])).stdout.trim();
+  }
+  /**
+   * The tree of `workTree` as it is now, on top of `base` (so tracked files stay tracked):
+   * read with a throwaway index, `.gitignore` honoured, nothing in `workTree/.git` used.
+   */
+  async importTree(workTree, base) {
+    const index = join3(this.gitDir, `import-${process.pid}-${Date.now()}.index`);
+    const env = { GIT_INDEX_FILE: index, GIT_WORK_TREE: workTree };
+    await this.git(["read-tree", base], env);
+    await this.git(["add", "--all", "--", "."], env, workTree);
+    return (await this.git(["write-tree"], env)).stdout.trim();
+  }
+  async treeOf(commit2) {
+    return (await this.git(["rev-parse", "--verify", `${commit2}^{tree}`])).stdout.trim();
+  }
+  /** Paths that differ between two trees (both sides of a rename), raw names. */
+  async changedPaths(from, to) {
+    const out = await this.git(["diff", "--no-renames", "--name-only", "-z", from, to]);
+    return out.stdout.split("\0").filter((p) => p !== "");
+  }
+  /** One commit of `tree` on `parent`, by LoopX, at `date` (ISO 8601); `ref` moves to it. */
+  async commit(options) {
+    const env = {
+      GIT_AUTHOR_NAME: LOOPX_GIT_USER.name,
+      GIT_AUTHOR_EMAIL: LOOPX_GIT_USER.email,
+      GIT_AUTHOR_DATE: options.date,
+      GIT_COMMITTER_NAME: LOOPX_GIT_USER.name,
+      GIT_COMMITTER_EMAIL: LOOPX_GIT_USER.email,
+      GIT_COMMITTER_DATE: options.date
+    };
+    const sha = (await this.git(
+      ["commit-tree", options.tree, "-p", options.parent, "-F", "-"],
+      env,
+      void 0,
+      options.message
+    )).stdout.trim();
+    await this.git(["update-ref", options.ref, sha]);
+    return sha;
+  }
+  /** A fresh, shallow clone of `branch` (no hooks, no config of anyone else's) in `dir`. */
+  async cloneTo(branch, dir) {
+    await this.git([
+      "clone",
+      "--quiet",
+      "--no-tags",
+      "--depth=1",
+      "--single-branch",
+      `--branch=${branch}`,
+      `file://${this.gitDir}`,
+      dir
+    ]);
+  }
+  /** A bundle of `ref` holding only what `exclude` lacks (the report job has the rest). */
+  async bundle(path, ref, exclude) {
+    await this.git(["bundle", "create", "--quiet", path, ref, ...exclude.map((e) => `^${e}`)]);
+  }
+  /** git against this repository; refuses to fail silently. */
+  async git(args, env = {}, cwd = this.gitDir, input2) {
+    const result = await neutralGit([`--git-dir=${this.gitDir}`, ...args], env, cwd, input2);
+    if (result.code !== 0) {
+      throw new Error(
+        `git ${args[0] ?? ""} failed (exit ${result.code}): ${result.stderr.trim().slice(0, 2e3)}`
+      );
+    }
+    return result;
+  }
+};
+function neutralGit(args, env = {}, cwd = "/", input2) {
+  const config2 = NEUTRAL_CONFIG.flatMap((c) => ["-c", c]);
+  return new Promise((resolve) => {
+    const child = execFile2(
+      "git",
+      [...config2, ...args],
+      {
+        cwd,
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: "/nonexistent",
+          LANG: "C.UTF-8",
+          GIT_CONFIG_NOSYSTEM: "1",
+          GIT_CONFIG_GLOBAL: "/dev/null",
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_OPTIONAL_LOCKS: "0",
+          GIT_NO_REPLACE_OBJECTS: "1",
+          ...env
+        },
+        maxBuffer: 64 * 1024 * 1024
+      },
+      (error63, stdout, stderr) => {
+        const code = error63 ? typeof error63.code === "number" ? error63.code : 1 : 0;
+        resolve({ code, stdout, stderr });
+      }
+    );
+    if (input2 !== void 0) child.stdin?.end(input2);
+  });
+}
+
+// ../packages/harness/src/run-bounded.ts
+import { spawn as spawn2 } from "node:child_process";
 import { randomUUID as randomUUID2 } from "node:crypto";
 
 // ../packages/harness/src/kill-marked.ts
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync as readdirSync2, readFileSync as readFileSync2 } from "node:fs";
 function killMarked(name, value, signal) {
   const needle = Buffer.from(`${name}=${value}\0`);
   let entries;
   try {
-    entries = readdirSync("/proc");
+    entries = readdirSync2("/proc");
   } catch {
     return [];
   }
@@ -41804,7 +42693,7 @@ function killMarked(name, value, signal) {
     if (pid === process.pid) continue;
     let environ;
     try {
-      environ = readFileSync(`/proc/${entry}/environ`);
+      environ = readFileSync2(`/proc/${entry}/environ`);
     } catch {
       continue;
     }
@@ -41896,13 +42785,11 @@ function runBounded(opts) {
     let exitSignal = null;
     let settled = false;
     const timers = [];
-    const marker = randomUUID2();
-    const child = spawn(opts.command, opts.args, {
+    const spawned = (opts.spawner ?? hostSpawner)(opts.command, opts.args, {
       cwd: opts.cwd,
-      env: { ...opts.env, [RUN_MARKER]: marker },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"]
+      env: opts.env
     });
+    const { child } = spawned;
     const pid = child.pid ?? null;
     const finish = (spawnError) => {
       if (settled) return;
@@ -41926,12 +42813,8 @@ function runBounded(opts) {
       });
     };
     const killGroup = (sig) => {
-      if (pid === null) return;
-      try {
-        process.kill(-pid, sig);
-      } catch {
-      }
-      killMarked(RUN_MARKER, marker, sig);
+      if (sig === "SIGKILL") spawned.kill();
+      else spawned.terminate();
     };
     const requestStop = (reason) => {
       if (stop !== null || settled) return;
@@ -41953,7 +42836,7 @@ function runBounded(opts) {
       stderr: new LineSplitter((line) => opts.onLine?.(line, "stderr", requestStop))
     };
     for (const stream of ["stdout", "stderr"]) {
-      child[stream].on("data", (chunk) => {
+      spawned[stream].on("data", (chunk) => {
         touch();
         tail.push(chunk);
         splitters[stream].push(chunk);
@@ -41974,30 +42857,66 @@ function runBounded(opts) {
     child.on("close", () => finish(null));
   });
 }
+var hostSpawner = (command, args, options) => {
+  const marker = randomUUID2();
+  const child = spawn2(command, args, {
+    cwd: options.cwd,
+    env: { ...options.env, [RUN_MARKER]: marker },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"]
+  });
+  const signal = (sig) => {
+    if (child.pid !== void 0) {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+      }
+    }
+    killMarked(RUN_MARKER, marker, sig);
+  };
+  return {
+    child,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    terminate: () => signal("SIGTERM"),
+    kill: () => signal("SIGKILL")
+  };
+};
 
 // ../packages/harness/src/run-slice.ts
-import { mkdir as mkdir4, mkdtemp as mkdtemp2, rm as rm3, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir6, mkdtemp as mkdtemp3, rm as rm4, writeFile as writeFile3 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { join as join4 } from "node:path";
+import { join as join6 } from "node:path";
 
-// ../packages/harness/src/redact-deep.ts
-function redactDeep(value, secrets) {
-  return walk(value, secrets);
-}
-function walk(value, secrets) {
-  if (typeof value === "string") return redactSecrets(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => walk(v, secrets));
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, secrets)]));
-  }
-  return value;
-}
+// ../packages/harness/src/secret-values.ts
 var SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL)/i;
 var MIN_SECRET_LENGTH = 8;
 function secretValues(explicit, env) {
   const fromEnv = Object.entries(env).filter(([name, v]) => SECRET_NAME.test(name) && v.length >= MIN_SECRET_LENGTH).map(([, v]) => v);
   return [.../* @__PURE__ */ new Set([...explicit, ...fromEnv])].filter((v) => v.length > 0);
 }
+
+// ../packages/harness/src/slice-prompt.ts
+function slicePrompt(briefText, resultPath, todo) {
+  return `${briefText}
+
+## Reporting (LoopX)
+Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT) shaped like:
+{"outcome": "progress" | "completed" | "no_change" | "failed",
+ "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
+ "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
+ "continuation": null,
+ "proposedTodos": [{"title": "\u2026", "detail": "\u2026"}]}
+Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
+{"kind": "no_followup", "reason": "\u2026"}, {"kind": "successor", "title": "\u2026"} or {"kind": "goal_active"}.
+Progress counts only when the validation command passes and the work tree changed. Leave your
+work in the working tree (committing is optional); do not push.
+`;
+}
+
+// ../packages/harness/src/slice-workspace.ts
+import { mkdir as mkdir5, mkdtemp as mkdtemp2, rm as rm3 } from "node:fs/promises";
+import { join as join5 } from "node:path";
 
 // ../packages/harness/src/run-validation.ts
 var VALIDATION_TAIL_BYTES = 16 * 1024;
@@ -42012,7 +42931,8 @@ async function runValidation(opts) {
     // A test suite may be silent for long stretches: only the wall clock bounds it.
     idleMs: opts.timeoutMs + 1e3,
     outputCapBytes: VALIDATION_TAIL_BYTES,
-    ...opts.signal ? { signal: opts.signal } : {}
+    ...opts.signal ? { signal: opts.signal } : {},
+    ...opts.spawner ? { spawner: opts.spawner } : {}
   });
   const outputTail = redactSecrets(run2.tail, opts.secrets);
   const timedOut = run2.stop === "wall" || run2.stop === "idle";
@@ -42034,29 +42954,11 @@ ${outputTail.slice(-(SUMMARY_CHARS - head.length - 1))}`.slice(
   };
 }
 
-// ../packages/harness/src/slice-prompt.ts
-function slicePrompt(briefText, resultPath, todo) {
-  return `${briefText}
-
-## Reporting (LoopX)
-Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT) shaped like:
-{"outcome": "progress" | "completed" | "no_change" | "failed",
- "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
- "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
- "continuation": null,
- "proposedTodos": [{"title": "\u2026", "detail": "\u2026"}]}
-Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
-{"kind": "no_followup", "reason": "\u2026"}, {"kind": "successor", "title": "\u2026"} or {"kind": "goal_active"}.
-Progress counts only when the validation command passes and the work tree changed. Leave your
-work in the working tree (committing is optional); do not push.
-`;
-}
-
 // ../packages/harness/src/workspace-delta.ts
-import { execFile } from "node:child_process";
+import { execFile as execFile3 } from "node:child_process";
 import { mkdtemp, rm as rm2 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 var MAX_COMMITS = 100;
 async function snapshotWorkspace(workdir) {
   const inside = await git(workdir, ["rev-parse", "--is-inside-work-tree"]);
@@ -42064,9 +42966,9 @@ async function snapshotWorkspace(workdir) {
     return { isRepo: false, head: null, tree: null };
   }
   const head = await git(workdir, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const scratch = await mkdtemp(join3(tmpdir(), "loopx-index-"));
+  const scratch = await mkdtemp(join4(tmpdir(), "loopx-index-"));
   try {
-    const env = { GIT_INDEX_FILE: join3(scratch, "index") };
+    const env = { GIT_INDEX_FILE: join4(scratch, "index") };
     const add = await git(workdir, ["add", "--all", "--", "."], env);
     const tree = add.code === 0 ? await git(workdir, ["write-tree"], env) : null;
     return {
@@ -42110,7 +43012,7 @@ async function workspaceDelta(workdir, before) {
 }
 function git(cwd, args, env = {}) {
   return new Promise((resolve) => {
-    execFile(
+    execFile3(
       "git",
       args,
       { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
@@ -42120,6 +43022,68 @@ function git(cwd, args, env = {}) {
       }
     );
   });
+}
+
+// ../packages/harness/src/slice-workspace.ts
+function hostWorkspace(workdir) {
+  let before = null;
+  return {
+    async before() {
+      before = await snapshotWorkspace(workdir);
+    },
+    after: () => before ? workspaceDelta(workdir, before) : Promise.resolve({ known: false, changed: false, commits: [], changedFiles: [] }),
+    validate: (o) => runValidation({ ...o, workdir })
+  };
+}
+function ownWorkspace(o) {
+  const ref = `refs/heads/${o.branch}`;
+  return {
+    async before() {
+      await o.repo.git(["update-ref", ref, o.base]);
+    },
+    async after() {
+      const tree = await o.repo.importTree(o.workdir, o.base);
+      const baseTree = await o.repo.treeOf(o.base);
+      if (tree === baseTree) return { known: true, changed: false, commits: [], changedFiles: [] };
+      const sha = await o.repo.commit({
+        tree,
+        parent: o.base,
+        message: o.message,
+        date: (/* @__PURE__ */ new Date()).toISOString(),
+        ref
+      });
+      const changedFiles = await o.repo.changedPaths(baseTree, tree);
+      const subject = o.message.split("\n")[0] ?? o.message;
+      return {
+        known: true,
+        changed: true,
+        commits: [{ sha, message: subject }],
+        changedFiles: changedFiles.slice(0, 200)
+      };
+    },
+    async validate(v) {
+      await mkdir5(o.scratchRoot, { recursive: true });
+      const dir = await mkdtemp2(join5(o.scratchRoot, "validate-"));
+      try {
+        const work = join5(dir, "work");
+        const home = join5(dir, "home");
+        await o.repo.cloneTo(o.branch, work);
+        await mkdir5(home);
+        const jail = await openJail({ writable: [work, home], hidden: o.hidden, home });
+        const run2 = await runValidation({ ...v, workdir: work, spawner: jail.spawner });
+        await jail.close();
+        return run2;
+      } catch (error63) {
+        if (error63 instanceof JailError) throw error63;
+        throw new JailError(
+          "unavailable",
+          `validation could not run: ${error63 instanceof Error ? error63.message : String(error63)}`
+        );
+      } finally {
+        await rm3(dir, { recursive: true, force: true });
+      }
+    }
+  };
 }
 
 // ../packages/harness/src/run-slice.ts
@@ -42156,27 +43120,46 @@ async function runSlice(adapter, input2) {
     throw new RangeError(`runSlice: invalid limits: ${external_exports.prettifyError(checked.error)}`);
   }
   const secrets = secretValues(input2.secrets, input2.env);
-  const scratchDir = await mkdtemp2(join4(tmpdir2(), "loopx-slice-"));
+  const workspace = input2.workspace ?? hostWorkspace(input2.workdir);
+  const scratchDir = await mkdtemp3(join6(input2.sliceRoot ?? tmpdir2(), "loopx-slice-"));
+  const started = Date.now();
   try {
     const ctx = {
       input: input2,
-      resultPath: join4(scratchDir, "result", "result.json"),
-      briefJsonPath: join4(scratchDir, "brief.json"),
-      briefMdPath: join4(scratchDir, "brief.md"),
+      resultPath: join6(scratchDir, "result", "result.json"),
+      briefJsonPath: join6(scratchDir, "brief.json"),
+      briefMdPath: join6(scratchDir, "brief.md"),
       prompt: "",
       scratchDir
     };
     ctx.prompt = slicePrompt(input2.brief.text, ctx.resultPath, input2.todo);
-    await mkdir4(join4(scratchDir, "result"));
-    await writeFile2(ctx.briefJsonPath, `${JSON.stringify(input2.brief.json, null, 2)}
+    await mkdir6(join6(scratchDir, "result"));
+    await mkdir6(join6(scratchDir, "home"));
+    await writeFile3(ctx.briefJsonPath, `${JSON.stringify(input2.brief.json, null, 2)}
 `);
-    await writeFile2(ctx.briefMdPath, ctx.prompt);
-    const started = Date.now();
-    const before = await snapshotWorkspace(input2.workdir);
+    await writeFile3(ctx.briefMdPath, ctx.prompt);
+    await workspace.before();
     const spec = await adapter.launch(ctx);
     const meter = adapter.meter(ctx);
     const { limits } = input2;
-    const run2 = await runBounded({
+    const reading = () => {
+      const r = meter.reading();
+      return input2.metered ? { ...r, ...input2.metered() } : r;
+    };
+    let jail = null;
+    let jailFailure = null;
+    try {
+      if (input2.jail) {
+        jail = await openJail({
+          writable: [input2.workdir, scratchDir],
+          hidden: input2.jail.hidden,
+          home: join6(scratchDir, "home")
+        });
+      }
+    } catch (error63) {
+      jailFailure = error63 instanceof Error ? error63.message : String(error63);
+    }
+    const run2 = jailFailure ? notRun(jailFailure) : await runBounded({
       command: spec.command,
       args: spec.args,
       cwd: input2.workdir,
@@ -42194,32 +43177,46 @@ async function runSlice(adapter, input2) {
       outputCapBytes: input2.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
       ...input2.killGraceMs !== void 0 ? { killGraceMs: input2.killGraceMs } : {},
       ...input2.signal ? { signal: input2.signal } : {},
+      ...jail ? { spawner: jail.spawner } : {},
       onLine: (line, stream, stop) => {
         meter.onLine(line, stream);
-        const r = meter.reading();
+        const r = reading();
         if (r.usd > limits.maxUsd) stop("over_budget");
         else if (r.turns > limits.maxTurns) stop("turn_limit");
       }
     });
-    const reading = meter.reading();
+    try {
+      await jail?.close();
+    } catch (error63) {
+      jailFailure = error63 instanceof Error ? error63.message : String(error63);
+    }
     const verdict = meter.verdict({ code: run2.exitCode, signal: run2.signal });
     const claim2 = await readAgentClaim(ctx.resultPath);
-    const ran = run2.stop !== "aborted" && run2.stop !== "spawn_failed";
-    const validation = input2.validationCommand && ran ? await runValidation({
-      command: input2.validationCommand,
-      workdir: input2.workdir,
-      env: { ...baseEnv(), LOOPX_TODO: input2.todo },
-      timeoutMs: input2.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
-      secrets,
-      ...input2.signal ? { signal: input2.signal } : {}
-    }) : null;
-    const delta = await workspaceDelta(input2.workdir, before);
-    const decided = decideOutcome({
+    const ran = run2.stop !== "aborted" && run2.stop !== "spawn_failed" && jailFailure === null;
+    let delta = { known: false, changed: false, commits: [], changedFiles: [] };
+    let validation = null;
+    try {
+      if (ran) delta = await workspace.after();
+      if (input2.validationCommand && ran) {
+        validation = await workspace.validate({
+          command: input2.validationCommand,
+          env: { ...baseEnv(), LOOPX_TODO: input2.todo },
+          timeoutMs: input2.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
+          secrets,
+          ...input2.signal ? { signal: input2.signal } : {}
+        });
+      }
+    } catch (error63) {
+      if (!(error63 instanceof JailError)) throw error63;
+      jailFailure = error63.message;
+    }
+    const final = reading();
+    const decided = jailFailure ? { outcome: "host_failure", failure: "host_failure", reason: jailFailure } : decideOutcome({
       stop: run2.stop,
       exitCode: run2.exitCode,
       spawnError: run2.spawnError,
       verdict,
-      reading,
+      reading: final,
       limits,
       claim: claim2,
       validation,
@@ -42233,15 +43230,15 @@ ${claim2.raw}`;
       todo: input2.todo,
       ...decided,
       cost: {
-        usd: reading.usd,
-        tokens: reading.tokens,
+        usd: final.usd,
+        tokens: final.tokens,
         runnerMinutes: (Date.now() - started) / 6e4
       },
-      turns: reading.turns,
-      sessionId: reading.sessionId,
+      turns: final.turns,
+      sessionId: final.sessionId,
       claim: claim2.ok ? claim2.claim : null,
       claimError: claim2.ok ? null : claim2.error,
-      delta,
+      delta: jailFailure ? { ...delta, changed: false, commits: [] } : delta,
       validation,
       process: {
         stop: run2.stop,
@@ -42250,14 +43247,32 @@ ${claim2.raw}`;
         durationMs: run2.durationMs,
         pid: run2.pid
       },
+      jail: jail ? { uid: jail.uid } : null,
+      jailFailure,
+      withheld: [],
       outputTail: `${run2.tail}${rawTail.slice(0, 8192)}`,
       outputBytes: run2.totalBytes,
       outputTruncated: run2.truncated
     };
-    return redactDeep(report2, secrets);
+    const withheld = [];
+    const shown2 = redactFields(report2, secrets, withheld);
+    return { ...shown2, withheld: withheld.slice(0, 50) };
   } finally {
-    await rm3(scratchDir, { recursive: true, force: true });
+    await rm4(scratchDir, { recursive: true, force: true });
   }
+}
+function notRun(why) {
+  return {
+    stop: "spawn_failed",
+    exitCode: null,
+    signal: null,
+    durationMs: 0,
+    pid: null,
+    tail: "",
+    totalBytes: 0,
+    truncated: false,
+    spawnError: why
+  };
 }
 
 // ../packages/harness/src/to-harness-result.ts
@@ -42329,6 +43344,7 @@ function toHarnessResult(report2, todo) {
       scopes: g.scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10)
     })).filter((g) => g.scopes.length > 0).slice(0, 3),
     cost: report2.cost,
+    withheld: report2.withheld,
     sessionId: report2.sessionId ? clamp(report2.sessionId, 200) : null
   });
 }
@@ -42359,12 +43375,109 @@ function clamp(text, max) {
   return `${text.slice(0, Math.max(0, max - 1))}\u2026`;
 }
 
+// src/jail-paths.ts
+import { existsSync as existsSync3, readFileSync as readFileSync3, readlinkSync } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname as dirname4, join as join7 } from "node:path";
+var DOCKER_SOCKETS = ["/var/run/docker.sock", "/run/docker.sock"];
+function jailHiddenPaths(env, tickDir) {
+  const paths = /* @__PURE__ */ new Set([tickDir, homedir(), ...DOCKER_SOCKETS]);
+  if (env.HOME) paths.add(env.HOME);
+  if (env.RUNNER_TEMP) {
+    paths.add(env.RUNNER_TEMP);
+    paths.add(join7(dirname4(env.RUNNER_TEMP), "_actions"));
+  }
+  const runner = runnerRoot();
+  if (runner) paths.add(runner);
+  return [...paths].filter((p) => p !== "/" && existsSync3(p));
+}
+function runnerRoot() {
+  let pid = process.ppid;
+  for (let depth = 0; depth < 8 && pid > 1; depth++) {
+    try {
+      const exe = readlinkSync(`/proc/${pid}/exe`);
+      if (basename(exe) === "Runner.Worker" || basename(exe) === "Runner.Listener") {
+        return dirname4(dirname4(exe));
+      }
+      const stat2 = readFileSync3(`/proc/${pid}/stat`, "utf8");
+      pid = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+// src/meter-harness.ts
+var ANTHROPIC = "https://api.anthropic.com";
+var OPENAI = "https://api.openai.com/v1";
+async function meterHarness(harness, capUsd) {
+  const {
+    ANTHROPIC_API_KEY,
+    ANTHROPIC_BASE_URL,
+    CLAUDE_CODE_OAUTH_TOKEN,
+    OPENAI_API_KEY,
+    OPENAI_BASE_URL,
+    ...rest
+  } = harness.env;
+  switch (harness.name) {
+    case "claude-code": {
+      if (!ANTHROPIC_API_KEY) {
+        const env = { ...rest, ...CLAUDE_CODE_OAUTH_TOKEN ? { CLAUDE_CODE_OAUTH_TOKEN } : {} };
+        return {
+          adapter: harness.adapter(),
+          env,
+          metering: CLAUDE_CODE_OAUTH_TOKEN ? "unmetered" : "no_model",
+          proxy: null
+        };
+      }
+      const proxy = await startMeteringProxy({
+        provider: "anthropic",
+        upstream: ANTHROPIC_BASE_URL || ANTHROPIC,
+        key: ANTHROPIC_API_KEY,
+        capUsd
+      });
+      return {
+        adapter: harness.adapter(),
+        env: { ...rest, ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_API_KEY: proxy.capability },
+        metering: "proxy",
+        proxy
+      };
+    }
+    case "codex": {
+      if (!OPENAI_API_KEY || !harness.prices) {
+        return { adapter: harness.adapter(), env: rest, metering: "no_model", proxy: null };
+      }
+      const proxy = await startMeteringProxy({
+        provider: "openai",
+        upstream: OPENAI_BASE_URL || OPENAI,
+        key: OPENAI_API_KEY,
+        capUsd,
+        prices: harness.prices
+      });
+      return {
+        adapter: harness.adapter({ baseUrl: proxy.url, envKey: "OPENAI_API_KEY" }),
+        env: { ...rest, OPENAI_API_KEY: proxy.capability },
+        metering: "proxy",
+        proxy
+      };
+    }
+    case "shell":
+      return {
+        adapter: harness.adapter(),
+        env: harness.env,
+        metering: harness.secrets.length > 0 ? "unmetered" : "no_model",
+        proxy: null
+      };
+  }
+}
+
 // src/run-git.ts
-import { execFile as execFile2 } from "node:child_process";
+import { execFile as execFile4 } from "node:child_process";
 function runGit(cwd, args, options = {}) {
   const redact = options.redact ?? ((t) => t);
   return new Promise((resolve, reject) => {
-    execFile2(
+    execFile4(
       "git",
       args,
       {
@@ -42398,23 +43511,7 @@ function gitAuthEnv(token) {
   };
 }
 
-// src/commit-work.ts
-async function commitWork(options) {
-  const { workdir } = options;
-  await runGit(workdir, ["add", "--all", "--", "."]);
-  const staged = await runGit(workdir, ["diff", "--cached", "--quiet"], { allowFail: true });
-  if (staged.code === 0) return null;
-  const subject = `loopx: ${options.todo} work in progress (${options.outcome})`;
-  const body = `${options.reason.replace(/\s+/g, " ").slice(0, 500)}
-
-LoopX-Tick: ${options.tickId}`;
-  await runGit(workdir, ["commit", "--quiet", "--no-verify", "-m", subject, "-m", body]);
-  const sha = (await runGit(workdir, ["rev-parse", "HEAD"])).stdout.trim();
-  return { sha, message: subject };
-}
-
 // src/prepare-branch.ts
-var LOOPX_GIT_USER = { name: "loopx[bot]", email: "loopx[bot]@users.noreply.github.com" };
 async function prepareBranch(options) {
   const { workdir, branch, redact } = options;
   const auth = options.token ? gitAuthEnv(options.token) : {};
@@ -42426,7 +43523,15 @@ async function prepareBranch(options) {
   }
   const tracking = `refs/remotes/origin/${branch}`;
   let existed = (await runGit(workdir, ["rev-parse", "--verify", "--quiet", tracking], { allowFail: true })).code === 0;
-  if (!existed) {
+  if (!existed && !options.token) {
+    const shallow = await runGit(workdir, ["rev-parse", "--is-shallow-repository"]);
+    if (shallow.stdout.trim() === "true") {
+      throw new Error(
+        `${workdir} is a shallow checkout, which cannot tell whether ${branch} exists: check out with fetch-depth: 0 (the agent step gets no token to ask the remote)`
+      );
+    }
+  }
+  if (!existed && options.token) {
     const probe = await runGit(
       workdir,
       ["ls-remote", "--exit-code", "--heads", "origin", `refs/heads/${branch}`],
@@ -42435,7 +43540,7 @@ async function prepareBranch(options) {
     if (probe.code !== 0 && probe.code !== 2) {
       throw new Error(
         redact(
-          `Could not ask the remote whether ${branch} exists (exit ${probe.code}): ${probe.stderr.trim()}. Pass \`token: \${{ github.token }}\` (contents: read) to the agent phase, or check out with fetch-depth: 0.`
+          `Could not ask the remote whether ${branch} exists (exit ${probe.code}): ${probe.stderr.trim()}. Check out with fetch-depth: 0, or pass a read-only \`token\`.`
         )
       );
     }
@@ -42514,16 +43619,24 @@ function selectHarness(chosen, input2, env = process.env) {
     );
   }
   const name = parsed.data;
-  const names = [.../* @__PURE__ */ new Set([...DEFAULT_ENV[name], ...input2["harness-env"] ?? []])];
+  const names2 = [.../* @__PURE__ */ new Set([...DEFAULT_ENV[name], ...input2["harness-env"] ?? []])];
   const forwarded = {};
-  for (const n of names) {
+  for (const n of names2) {
     const value = env[n];
     if (value) forwarded[n] = value;
   }
   const secrets = Object.entries(forwarded).filter(([n]) => !n.endsWith("_URL")).map(([, v]) => v);
-  return { name, adapter: adapterFor(name, input2), env: forwarded, secrets };
+  const prices = name === "codex" ? codexPrices(input2) : null;
+  adapterFor(name, input2, prices);
+  return {
+    name,
+    adapter: (provider) => adapterFor(name, input2, prices, provider),
+    env: forwarded,
+    secrets,
+    prices
+  };
 }
-function adapterFor(name, input2) {
+function adapterFor(name, input2, prices, provider) {
   const model = input2.model ? { model: input2.model } : {};
   switch (name) {
     case "shell": {
@@ -42537,33 +43650,48 @@ function adapterFor(name, input2) {
     }
     case "claude-code":
       return claudeCodeAdapter(model);
-    case "codex": {
-      const raw = input2["codex-prices"];
-      if (!raw) {
-        throw new Error(
-          'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}'
-        );
-      }
-      let json2;
-      try {
-        json2 = JSON.parse(raw);
-      } catch (error63) {
-        throw new Error("`codex-prices` is not JSON", { cause: error63 });
-      }
-      const prices = PriceTable.safeParse(json2);
-      if (!prices.success) {
-        throw new Error(`\`codex-prices\` is invalid:
-${external_exports.prettifyError(prices.error)}`);
-      }
-      return codexAdapter({ prices: prices.data, ...model });
-    }
+    case "codex":
+      if (!prices) throw new Error("codex needs `codex-prices`");
+      return codexAdapter({ prices, ...model, ...provider ? { provider } : {} });
   }
+}
+function codexPrices(input2) {
+  const raw = input2["codex-prices"];
+  if (!raw) {
+    throw new Error(
+      'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}'
+    );
+  }
+  let json2;
+  try {
+    json2 = JSON.parse(raw);
+  } catch (error63) {
+    throw new Error("`codex-prices` is not JSON", { cause: error63 });
+  }
+  const prices = PriceTable.safeParse(json2);
+  if (!prices.success) {
+    throw new Error(`\`codex-prices\` is invalid:
+${external_exports.prettifyError(prices.error)}`);
+  }
+  return prices.data;
+}
+
+// src/slice-commit.ts
+var SKIP_CI = /\[(?:skip ci|ci skip|no ci|skip actions|actions skip)\]|^skip-checks:\s*true\s*$/gim;
+function dropSkipCi(message) {
+  return message.replace(SKIP_CI, "").replace(/[ \t]+$/gm, "");
+}
+function sliceMessage(todo, tickId) {
+  return dropSkipCi(`loopx: ${todo} work in progress
+
+LoopX-Tick: ${tickId}
+`);
 }
 
 // src/tick-files.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { mkdir as mkdir5, readFile as readFile2, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { existsSync as existsSync4 } from "node:fs";
+import { mkdir as mkdir7, readFile, writeFile as writeFile4 } from "node:fs/promises";
+import { join as join8 } from "node:path";
 var RunAnswer = AskResponse.options[1];
 var AgentBrief = RunAnswer.omit({ leaseToken: true });
 var LeaseFile = external_exports.object({
@@ -42584,21 +43712,21 @@ var TICK_FILES = {
   bundle: "branch.bundle"
 };
 function tickPath(dir, file2) {
-  return join5(dir, TICK_FILES[file2]);
+  return join8(dir, TICK_FILES[file2]);
 }
 async function writeJson(dir, file2, value) {
-  await mkdir5(dir, { recursive: true });
+  await mkdir7(dir, { recursive: true });
   const path = tickPath(dir, file2);
-  await writeFile3(path, `${JSON.stringify(value, null, 2)}
+  await writeFile4(path, `${JSON.stringify(value, null, 2)}
 `, { mode: 384 });
   return path;
 }
 async function readJson(dir, file2, schema, producedBy) {
   const path = tickPath(dir, file2);
-  if (!existsSync2(path)) return null;
+  if (!existsSync4(path)) return null;
   let raw;
   try {
-    raw = JSON.parse(await readFile2(path, "utf8"));
+    raw = JSON.parse(await readFile(path, "utf8"));
   } catch (error63) {
     throw new Error(`${path} (from the ${producedBy}) is not JSON`, { cause: error63 });
   }
@@ -42634,12 +43762,17 @@ async function agent(ctx) {
     token: input2.token,
     redact
   });
+  const repo = await OwnRepo.create(join9(ctx.tickDir, "own.git"));
+  const base = await repo.fetch(workdir, "HEAD", "refs/loopx/base");
   info(
-    `${prepared.existed ? "Continuing" : "Starting"} ${brief.branch} at ${prepared.base} with ${harness.name}`
+    `${prepared.existed ? "Continuing" : "Starting"} ${brief.branch} at ${base} with ${harness.name}`
   );
   const { limits } = brief;
+  const metered = await meterHarness(harness, limits.usd);
+  if (metered.proxy) secrets.add(metered.proxy.capability);
+  const hidden = jailHiddenPaths(process.env, ctx.tickDir);
   const minute = ctx.env.minuteMs;
-  const report2 = await runSlice(harness.adapter, {
+  const report2 = await runSlice(metered.adapter, {
     workdir,
     todo: brief.todo,
     brief: { text: brief.briefText, json: brief.brief },
@@ -42650,27 +43783,38 @@ async function agent(ctx) {
       maxUsd: limits.usd
     },
     validationCommand: brief.validationCommand,
-    env: harness.env,
-    secrets: harness.secrets,
-    allowedTools: brief.allowedTools
-  });
-  const wip = await commitWork({
-    workdir,
-    todo: brief.todo,
-    tickId: brief.tickId,
-    outcome: report2.outcome,
-    reason: report2.reason
-  });
+    env: metered.env,
+    secrets: secrets.list(),
+    allowedTools: brief.allowedTools,
+    jail: { hidden },
+    workspace: ownWorkspace({
+      repo,
+      workdir,
+      base,
+      branch: brief.branch,
+      message: sliceMessage(brief.todo, brief.tickId),
+      scratchRoot: ctx.tickDir,
+      hidden
+    }),
+    ...metered.proxy ? { metered: metered.proxy.reading } : {},
+    sliceRoot: ctx.tickDir
+  }).finally(() => metered.proxy?.close());
+  await rm5(join9(workdir, ".git"), { recursive: true, force: true });
+  const failedClosed = report2.jailFailure !== null;
   const mapped = toHarnessResult(report2, brief.todo);
   const result = HarnessResult.parse({
     ...mapped,
-    commits: wip ? [...mapped.commits, wip].slice(-100) : mapped.commits
+    commits: failedClosed ? [] : mapped.commits,
+    cost: failedClosed ? { ...mapped.cost, usd: limits.usd } : mapped.cost,
+    metering: failedClosed ? "unmetered" : metered.metering
   });
-  const head = (await runGit(workdir, ["rev-parse", "HEAD"])).stdout.trim();
   const resultPath = await writeJson(ctx.tickDir, "result", result);
   const bundlePath = tickPath(ctx.tickDir, "bundle");
-  await runGit(workdir, ["bundle", "create", bundlePath, `refs/heads/${brief.branch}`], { redact });
-  if (result.outcome === "failed") {
+  const head = result.commits.at(-1)?.sha ?? base;
+  if (result.commits.length > 0) {
+    await repo.bundle(bundlePath, `refs/heads/${brief.branch}`, [base]);
+  }
+  if (result.outcome === "failed" && !failedClosed) {
     warning(redact(`LoopX ${brief.todo}: ${report2.outcome} \u2014 ${report2.reason}`));
   }
   return {
@@ -42686,7 +43830,7 @@ async function agent(ctx) {
       "result-file": resultPath,
       "bundle-file": bundlePath
     },
-    failure: null
+    failure: failedClosed ? `LoopX ${brief.todo}: the slice failed closed, nothing will be pushed and the tick is charged its cap \u2014 ${report2.jailFailure}` : null
   };
 }
 
@@ -42742,7 +43886,7 @@ function oneLine(text) {
 }
 
 // src/phases/report.ts
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 
 // src/missing-result.ts
 function missingResult(todo, why) {
@@ -42761,66 +43905,173 @@ function missingResult(todo, why) {
 }
 
 // src/push-bundle.ts
-import { mkdtemp as mkdtemp3, rm as rm4 } from "node:fs/promises";
+import { mkdtemp as mkdtemp4, rm as rm6 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join6 } from "node:path";
-async function pushBundle(options) {
-  const { branch, remoteUrl, redact } = options;
-  const ref = `refs/heads/${branch}`;
-  const auth = gitAuthEnv(options.token);
-  const dir = await mkdtemp3(join6(tmpdir3(), "loopx-push-"));
+import { join as join10 } from "node:path";
+
+// src/path-glob.ts
+function matchesGlob(path, glob) {
+  return globToRegExp(glob).test(path);
+}
+function globToRegExp(glob) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? "";
+    if (c === "*" && glob[i + 1] === "*") {
+      const slash = glob[i + 2] === "/";
+      re += slash ? "(?:.*/)?" : ".*";
+      i += slash ? 2 : 1;
+    } else if (c === "*") {
+      re += "[^/]*";
+    } else if (c === "?") {
+      re += "[^/]";
+    } else {
+      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${re}$`);
+}
+
+// src/guard-changes.ts
+function parseRawDiff(raw) {
+  const fields = raw.split("\0");
+  const changes = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const meta3 = /^:([0-7]{6}) ([0-7]{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])[0-9]*$/.exec(fields[i] ?? "");
+    const path = fields[i + 1];
+    if (!meta3?.[1] || !meta3[2] || !meta3[3] || path === void 0) {
+      throw new Error(
+        `unexpected git diff-tree output near ${JSON.stringify((fields[i] ?? "").slice(0, 80))}`
+      );
+    }
+    changes.push({ oldMode: meta3[1], newMode: meta3[2], status: meta3[3], path });
+  }
+  return changes;
+}
+var UNDER_GITHUB = /^\.github(\/|$)/i;
+var UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
+function guardChanges(changes, o) {
+  const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));
+  const workflows = o.allowWorkflowPaths ? changes.filter((c) => UNDER_WORKFLOWS.test(c.path)) : [];
+  const rules = changes.flatMap(
+    (change) => o.protectedPaths.filter((rule) => rule.paths.some((glob) => matchesGlob(change.path, glob))).map((rule) => ({ change, scopes: rule.scopes }))
+  );
+  return { github, rules, workflows };
+}
+
+// src/push-bundle.ts
+var PATCH_MAX = 6e4;
+async function pushBundle(o) {
+  const ref = `refs/heads/${o.branch}`;
+  const auth = gitAuthEnv(o.token);
+  const dir = await mkdtemp4(join10(tmpdir3(), "loopx-push-"));
   try {
-    await runGit(dir, ["init", "--quiet", "--bare"]);
-    const heads = await runGit(dir, ["bundle", "list-heads", options.bundlePath, ref], {
-      allowFail: true
-    });
-    if (heads.code !== 0 || !heads.stdout.includes(ref)) {
+    const repo = await OwnRepo.create(join10(dir, "repo.git"));
+    const heads = await repo.git(["bundle", "list-heads", o.bundlePath, ref]).catch(() => null);
+    if (!heads?.stdout.includes(ref)) {
       throw new Error(
         `The agent's bundle has no ${ref}: the agent job did not produce the todo branch`
       );
     }
-    await runGit(dir, ["fetch", "--quiet", "--no-tags", options.bundlePath, `+${ref}:${ref}`], {
-      redact
-    });
-    const headSha = (await runGit(dir, ["rev-parse", ref])).stdout.trim();
-    const listing = await runGit(dir, ["ls-remote", "--symref", remoteUrl, "HEAD", ref], {
-      env: auth,
-      redact
-    });
-    const defaultRef = /^ref: (refs\/heads\/\S+)\s+HEAD$/m.exec(listing.stdout)?.[1];
-    if (!defaultRef) throw new Error(`Could not read the default branch of ${remoteUrl}`);
-    const remoteBranch = new RegExp(`^([0-9a-f]{40})\\s+${escapeRegExp(ref)}$`, "m").exec(
-      listing.stdout
+    const listing = await remote(
+      repo,
+      ["ls-remote", "--symref", o.remoteUrl, "HEAD", ref],
+      auth,
+      o.redact
+    );
+    const defaultRef = /^ref: (refs\/heads\/\S+)\s+HEAD$/m.exec(listing)?.[1];
+    if (!defaultRef) throw new Error(`Could not read the default branch of ${o.remoteUrl}`);
+    const remoteHead = new RegExp(`^([0-9a-f]{40})\\s+${escapeRegExp(ref)}$`, "m").exec(
+      listing
     )?.[1];
-    if (remoteBranch === headSha) return { status: "up_to_date", headSha };
     const wanted = [`+${defaultRef}:refs/remotes/origin/default`];
-    if (remoteBranch) wanted.push(`+${ref}:refs/remotes/origin/branch`);
-    await runGit(dir, ["fetch", "--quiet", "--no-tags", remoteUrl, ...wanted], {
-      env: auth,
-      redact
-    });
-    const exclude = [
-      "refs/remotes/origin/default",
-      ...remoteBranch ? ["refs/remotes/origin/branch"] : []
-    ];
-    const log = await runGit(dir, [
-      "log",
-      "--format=",
-      "--name-only",
-      "--no-renames",
-      ref,
-      "--not",
-      ...exclude
-    ]);
-    const paths = [...new Set(log.stdout.split("\n").filter((p) => p.startsWith(".github/")))];
-    if (paths.length > 0 && !options.allowWorkflowPaths) {
-      return { status: "refused", headSha, paths };
+    if (remoteHead) wanted.push(`+${ref}:refs/remotes/origin/branch`);
+    await remote(repo, ["fetch", "--quiet", "--no-tags", o.remoteUrl, ...wanted], auth, o.redact);
+    try {
+      await repo.git(["fetch", "--quiet", "--no-tags", o.bundlePath, `+${ref}:refs/loopx/bundle`]);
+    } catch (error63) {
+      const why = error63 instanceof Error ? error63.message : String(error63);
+      throw new Error(o.redact(`The agent's bundle does not apply to ${o.remoteUrl}: ${why}`));
     }
-    await runGit(dir, ["push", "--quiet", remoteUrl, `${ref}:${ref}`], { env: auth, redact });
+    const tree = (await repo.git(["rev-parse", "--verify", "refs/loopx/bundle^{tree}"])).stdout.trim();
+    const parent = remoteHead ?? (await repo.git(["merge-base", "refs/loopx/bundle", "refs/remotes/origin/default"]).catch(() => null))?.stdout.trim();
+    if (!parent) throw new Error(`The agent's branch shares no history with ${defaultRef}`);
+    if (await repo.treeOf(parent) === tree) {
+      return remoteHead ? { status: "up_to_date", headSha: parent } : { status: "empty", headSha: parent };
+    }
+    const date5 = (await repo.git(["log", "-1", "--format=%cI", "refs/loopx/bundle"])).stdout.trim();
+    const headSha = await repo.commit({
+      tree,
+      parent,
+      message: o.message,
+      date: validDate(date5),
+      ref: "refs/loopx/slice"
+    });
+    const diff = await repo.git([
+      "diff-tree",
+      "-r",
+      "-z",
+      "--no-renames",
+      "--raw",
+      "--no-commit-id",
+      parent,
+      headSha
+    ]);
+    const refusal = refusalFor(guardChanges(parseRawDiff(diff.stdout), o));
+    if (refusal) {
+      const patch = refusal.workflow ? await patchOf(repo, headSha) : null;
+      return { status: "refused", headSha, reason: refusal.reason, paths: refusal.paths, patch };
+    }
+    await remote(repo, ["push", "--quiet", o.remoteUrl, `${headSha}:${ref}`], auth, o.redact);
     return { status: "pushed", headSha };
   } finally {
-    await rm4(dir, { recursive: true, force: true });
+    await rm6(dir, { recursive: true, force: true });
   }
+}
+function refusalFor(g) {
+  if (g.github.length > 0) {
+    return {
+      reason: "its commits change .github/ and no gate approved write:.github",
+      paths: names(g.github),
+      workflow: false
+    };
+  }
+  if (g.rules.length > 0) {
+    const scopes = [...new Set(g.rules.flatMap((r) => r.scopes))].join(", ");
+    return {
+      reason: `its commits change paths guarded by a gate on ${scopes}, which no gate approved`,
+      paths: names(g.rules.map((r) => r.change)),
+      workflow: false
+    };
+  }
+  if (g.workflows.length > 0) {
+    return {
+      reason: "the approved change includes workflow files, which GitHub refuses from a token without the `workflows` permission (LoopX never asks for it): the change is attached as a patch to apply by hand",
+      paths: names(g.workflows),
+      workflow: true
+    };
+  }
+  return null;
+}
+function names(changes) {
+  return [...new Set(changes.map((c) => c.path))];
+}
+async function patchOf(repo, sha) {
+  const out = (await repo.git(["format-patch", "--stdout", "--binary", "-1", sha])).stdout;
+  return out.length <= PATCH_MAX ? out : `${out.slice(0, PATCH_MAX)}
+\u2026 (truncated: the patch is ${out.length} characters)
+`;
+}
+async function remote(repo, args, auth, redact) {
+  try {
+    return (await repo.git(args, auth)).stdout;
+  } catch (error63) {
+    throw new Error(redact(error63 instanceof Error ? error63.message : String(error63)));
+  }
+}
+function validDate(text) {
+  const at = Date.parse(text);
+  return Number.isFinite(at) ? new Date(at).toISOString() : (/* @__PURE__ */ new Date()).toISOString();
 }
 function escapeRegExp(text) {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -42897,7 +44148,7 @@ async function report(ctx) {
         );
       }
       const bundlePath = tickPath(ctx.tickDir, "bundle");
-      if (!existsSync3(bundlePath)) {
+      if (!existsSync5(bundlePath)) {
         return fail(
           `The result has commits but ${bundlePath} is missing: upload the agent's bundle with the result.`
         );
@@ -42908,21 +44159,31 @@ async function report(ctx) {
         remoteUrl: `${env.serverUrl}/${env.repository}.git`,
         token: grant.token,
         allowWorkflowPaths: grant.allowWorkflowPaths,
+        protectedPaths: grant.protectedPaths,
+        message: sliceMessage(lease.todo, lease.tickId),
         redact: (t) => secrets.redact(t)
       });
       if (pushed.status === "refused") {
-        extra.push(
-          `**Push refused:** the branch changes ${pushed.paths.map((p) => `\`${p}\``).join(", ")}`
-        );
+        const shown2 = pushed.paths.map((p) => `\`${p}\``).join(", ");
+        extra.push(`**Push refused:** ${pushed.reason} (${shown2})`);
         const told = await tellRefused(ctx, lease, grant.branch, {
-          reason: "its commits change .github/ and no gate approved write:.github",
+          reason: pushed.reason.slice(0, 300),
           headSha: pushed.headSha,
-          paths: pushed.paths.slice(0, 50).map((p) => p.slice(0, 300))
+          paths: pushed.paths.slice(0, 50).map((p) => p.slice(0, 300)),
+          ...pushed.patch ? { patch: pushed.patch } : {}
         });
         if (told) extra.push(`**App:** ${told}`);
         return fail(
-          `Refused to push ${grant.branch}: its commits change ${pushed.paths.join(", ")}. Changes under .github/ need a gate approving \`write:.github\` on the goal issue.`
+          pushed.patch ? `Did not push ${grant.branch}: ${pushed.reason}. The patch is on the goal issue.` : `Refused to push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Changes under .github/ need a gate approving \`write:.github\` on the goal issue; other guarded paths need the gate their rule in .github/loopx.yml names.`
         );
+      }
+      if (pushed.status === "empty") {
+        extra.push("**Branch:** nothing new to push");
+        return {
+          summary: summary2(`LoopX ${lease.todo}: ${result.outcome}`),
+          outputs,
+          failure: null
+        };
       }
       const pushedBody = PushedRequest.parse({
         leaseToken: lease.leaseToken,
@@ -43016,7 +44277,7 @@ async function main(ctx) {
 
 // src/runner-env.ts
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join7 } from "node:path";
+import { join as join11 } from "node:path";
 var RunnerEnvSchema = external_exports.object({
   GITHUB_REPOSITORY: external_exports.string().regex(/^[^/]+\/[^/]+$/, "owner/name"),
   GITHUB_SERVER_URL: external_exports.url().default("https://github.com"),
@@ -43048,7 +44309,7 @@ ${external_exports.prettifyError(parsed.error)}`,
     apiUrl: e.GITHUB_API_URL.replace(/\/+$/, ""),
     workspace: e.GITHUB_WORKSPACE ?? process.cwd(),
     runId: e.GITHUB_RUN_ID ?? null,
-    defaultTickDir: join7(e.RUNNER_TEMP ?? tmpdir4(), "loopx-tick"),
+    defaultTickDir: join11(e.RUNNER_TEMP ?? tmpdir4(), "loopx-tick"),
     retryBaseMs: e.LOOPX_RETRY_BASE_MS,
     minuteMs: e.LOOPX_MINUTE_MS
   };

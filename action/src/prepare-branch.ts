@@ -1,3 +1,4 @@
+import { LOOPX_GIT_USER } from "@loopx/harness";
 import { gitAuthEnv, runGit } from "./run-git.ts";
 
 export interface PreparedBranch {
@@ -7,13 +8,12 @@ export interface PreparedBranch {
   base: string;
 }
 
-/** Identity of work-in-progress commits and of the agent's own commits. */
-export const LOOPX_GIT_USER = { name: "loopx[bot]", email: "loopx[bot]@users.noreply.github.com" };
-
 /**
  * Checks out the todo's branch in the working copy: the remote branch when an earlier tick
  * pushed it, otherwise a new branch from the checked-out commit (the default branch, where the
- * tick workflow runs). The read-only token, when given, is used for this one fetch only.
+ * tick workflow runs). Runs before the slice, while the checkout is still the runner's. The
+ * tick workflow passes no token (a full checkout has every branch); a read-only token, when a
+ * workflow does pass one, is used for this one fetch only and never reaches the jail.
  */
 export async function prepareBranch(options: {
   workdir: string;
@@ -33,7 +33,17 @@ export async function prepareBranch(options: {
   let existed =
     (await runGit(workdir, ["rev-parse", "--verify", "--quiet", tracking], { allowFail: true }))
       .code === 0;
-  if (!existed) {
+  if (!existed && !options.token) {
+    // actions/checkout with fetch-depth: 0 fetched every branch: a missing one is new. A
+    // shallow checkout fetched one branch only, so it cannot tell.
+    const shallow = await runGit(workdir, ["rev-parse", "--is-shallow-repository"]);
+    if (shallow.stdout.trim() === "true") {
+      throw new Error(
+        `${workdir} is a shallow checkout, which cannot tell whether ${branch} exists: check out with fetch-depth: 0 (the agent step gets no token to ask the remote)`,
+      );
+    }
+  }
+  if (!existed && options.token) {
     // exit 2: the remote has no such branch (first tick of this todo); other failures are real.
     const probe = await runGit(
       workdir,
@@ -43,7 +53,7 @@ export async function prepareBranch(options: {
     if (probe.code !== 0 && probe.code !== 2) {
       throw new Error(
         redact(
-          `Could not ask the remote whether ${branch} exists (exit ${probe.code}): ${probe.stderr.trim()}. Pass \`token: \${{ github.token }}\` (contents: read) to the agent phase, or check out with fetch-depth: 0.`,
+          `Could not ask the remote whether ${branch} exists (exit ${probe.code}): ${probe.stderr.trim()}. Check out with fetch-depth: 0, or pass a read-only \`token\`.`,
         ),
       );
     }

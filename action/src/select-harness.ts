@@ -17,11 +17,14 @@ const DEFAULT_ENV: Record<HarnessName, string[]> = {
 
 export interface SelectedHarness {
   name: HarnessName;
-  adapter: HarnessAdapter;
+  /** The adapter; codex is pointed at `provider` (the metering proxy) when one is given. */
+  adapter(provider?: { baseUrl: string; envKey: string }): HarnessAdapter;
   /** Only these variables reach the harness (runSlice inherits nothing else but PATH, HOME…). */
   env: Record<string, string>;
   /** Values to mask and redact: every forwarded variable that is not a URL. */
   secrets: string[];
+  /** codex's price table (it reports tokens only), for the metering proxy. */
+  prices: PriceTable | null;
 }
 
 /**
@@ -49,10 +52,24 @@ export function selectHarness(
   const secrets = Object.entries(forwarded)
     .filter(([n]) => !n.endsWith("_URL"))
     .map(([, v]) => v);
-  return { name, adapter: adapterFor(name, input), env: forwarded, secrets };
+  const prices = name === "codex" ? codexPrices(input) : null;
+  // Built now, so a missing input fails before anything runs.
+  adapterFor(name, input, prices);
+  return {
+    name,
+    adapter: (provider) => adapterFor(name, input, prices, provider),
+    env: forwarded,
+    secrets,
+    prices,
+  };
 }
 
-function adapterFor(name: HarnessName, input: ActionInput): HarnessAdapter {
+function adapterFor(
+  name: HarnessName,
+  input: ActionInput,
+  prices: PriceTable | null,
+  provider?: { baseUrl: string; envKey: string },
+): HarnessAdapter {
   const model = input.model ? { model: input.model } : {};
   switch (name) {
     case "shell": {
@@ -66,24 +83,28 @@ function adapterFor(name: HarnessName, input: ActionInput): HarnessAdapter {
     }
     case "claude-code":
       return claudeCodeAdapter(model);
-    case "codex": {
-      const raw = input["codex-prices"];
-      if (!raw) {
-        throw new Error(
-          'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}',
-        );
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(raw);
-      } catch (error) {
-        throw new Error("`codex-prices` is not JSON", { cause: error });
-      }
-      const prices = PriceTable.safeParse(json);
-      if (!prices.success) {
-        throw new Error(`\`codex-prices\` is invalid:\n${z.prettifyError(prices.error)}`);
-      }
-      return codexAdapter({ prices: prices.data, ...model });
-    }
+    case "codex":
+      if (!prices) throw new Error("codex needs `codex-prices`");
+      return codexAdapter({ prices, ...model, ...(provider ? { provider } : {}) });
   }
+}
+
+function codexPrices(input: ActionInput): PriceTable {
+  const raw = input["codex-prices"];
+  if (!raw) {
+    throw new Error(
+      'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}',
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new Error("`codex-prices` is not JSON", { cause: error });
+  }
+  const prices = PriceTable.safeParse(json);
+  if (!prices.success) {
+    throw new Error(`\`codex-prices\` is invalid:\n${z.prettifyError(prices.error)}`);
+  }
+  return prices.data;
 }

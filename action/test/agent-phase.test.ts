@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HarnessResult } from "@loopx/core";
+import { HarnessResult, WITHHELD } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAction } from "./support/run-action.ts";
 import {
   BRANCH,
   git,
+  gitAsync,
   runAnswer,
   startTickWorld,
   type TickWorld,
@@ -51,10 +52,21 @@ function result(tickDir: string): HarnessResult {
   return HarnessResult.parse(JSON.parse(readFileSync(join(tickDir, "result.json"), "utf8")));
 }
 
-/** The branch as the report job will see it: imported from the bundle alone. */
-function branchFromBundle(tickDir: string): string {
+/**
+ * The branch as the report job will see it: what GitHub has, then the bundle, which holds
+ * only what GitHub lacks.
+ */
+async function branchFromBundle(tickDir: string): Promise<string> {
   const dir = tempDir("loopx-unbundle-");
   git(dir, "init", "--quiet", "--bare");
+  const token = await w.installationToken({ contents: "read" });
+  await gitAsync(
+    dir,
+    "fetch",
+    "--quiet",
+    w.sandbox.cloneUrl("acme/widgets", token),
+    "+refs/heads/*:refs/remotes/origin/*",
+  );
   git(
     dir,
     "fetch",
@@ -75,18 +87,27 @@ describe("agent", () => {
     });
     expect(run.errors).toEqual([]);
     expect(run.code).toBe(0);
-    expect(git(workdir, "rev-parse", "--abbrev-ref", "HEAD").trim()).toBe(BRANCH);
-    expect(git(workdir, "rev-parse", "HEAD~1").trim()).toBe(main);
-    expect(git(workdir, "status", "--porcelain")).toBe("");
     const r = result(tickDir);
-    expect(r).toMatchObject({ todo: "T3", outcome: "progress", failure: null });
+    expect(r).toMatchObject({
+      todo: "T3",
+      outcome: "progress",
+      failure: null,
+      metering: "no_model",
+    });
     expect(r.validation).toMatchObject({ command: "test -s widgets.txt", passed: true });
     expect(r.commits).toHaveLength(1);
     expect(r.commits[0]?.sha).toBe(run.outputs["head-sha"]);
-    expect(r.commits[0]?.message).toContain("T3 work in progress (validated_progress)");
+    expect(r.commits[0]?.message).toBe("loopx: T3 work in progress");
     expect(r.handoff.done).toBe("Added widgets.txt");
-    const bare = branchFromBundle(tickDir);
+    const bare = await branchFromBundle(tickDir);
     expect(git(bare, "show", `${BRANCH}:widgets.txt`)).toBe("gear\n");
+    // One commit of LoopX's on the default branch, whatever the agent did with history.
+    expect(git(bare, "rev-parse", `${BRANCH}~1`).trim()).toBe(main);
+    expect(git(bare, "log", "-1", "--format=%an%n%B", BRANCH)).toContain(
+      "loopx[bot]\nloopx: T3 work in progress",
+    );
+    // The agent wrote the work tree's .git: nothing later may run git in it.
+    expect(existsSync(join(workdir, ".git"))).toBe(false);
     expect(run.summary).toContain("**Outcome:** progress");
     expect(run.outputs).toMatchObject({
       outcome: "progress",
@@ -106,8 +127,8 @@ describe("agent", () => {
     expect(run.stdout).toContain("::warning::");
     const r = result(tickDir);
     expect(r).toMatchObject({ outcome: "failed", failure: "timeout" });
-    expect(r.commits.at(-1)?.message).toContain("work in progress (timeout)");
-    expect(git(branchFromBundle(tickDir), "show", `${BRANCH}:half-done.txt`)).toBe("half\n");
+    expect(r.commits.at(-1)?.message).toBe("loopx: T3 work in progress");
+    expect(git(await branchFromBundle(tickDir), "show", `${BRANCH}:half-done.txt`)).toBe("half\n");
   });
 
   it("continues the todo branch an earlier tick pushed (fetched with the read-only token)", async () => {
@@ -118,10 +139,9 @@ describe("agent", () => {
       "shell-command": `echo more >> notes.md && ${writeClaim}`,
     });
     expect(run.errors).toEqual([]);
-    expect(git(workdir, "rev-parse", "HEAD~1").trim()).toBe(earlier);
-    expect(git(workdir, "show", "HEAD:notes.md")).toBe("tick 1\nmore\n");
-    // The read-only token served that one fetch and was never written to the repository.
-    expect(readFileSync(join(workdir, ".git/config"), "utf8")).not.toMatch(/extraheader|ghs_/i);
+    const bare = await branchFromBundle(tickDir);
+    expect(git(bare, "rev-parse", `${BRANCH}~1`).trim()).toBe(earlier);
+    expect(git(bare, "show", `${BRANCH}:notes.md`)).toBe("tick 1\nmore\n");
     git(w.sandbox.gitDir("acme/widgets"), "update-ref", "-d", `refs/heads/${BRANCH}`);
   });
 
@@ -141,10 +161,13 @@ describe("agent", () => {
     expect(run.code).toBe(0);
     const text = readFileSync(join(tickDir, "result.json"), "utf8");
     expect(text).not.toContain(key);
-    expect(text).toContain("other=unset");
     expect(run.summary).not.toContain(key);
     expect(run.stdout).toContain(`::add-mask::${key}`);
-    expect(result(tickDir)).toMatchObject({ outcome: "failed", failure: "harness_error" });
+    // The output held the key, so it is withheld whole; the ledger learns which field.
+    const r = result(tickDir);
+    expect(r).toMatchObject({ outcome: "failed", failure: "harness_error", metering: "unmetered" });
+    expect(r.withheld).toContain("outputTail");
+    expect(JSON.stringify(r.evidence)).toContain(WITHHELD);
   });
 
   it("without the ask artifact, says which artifact to download", async () => {

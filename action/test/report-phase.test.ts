@@ -57,6 +57,8 @@ async function tickFiles(files: Record<string, string>, options: { strayBranch?:
     proposedTodos: [],
     gateRequests: [],
     cost: { usd: 0.42, tokens: 1234, runnerMinutes: 3 },
+    metering: "proxy",
+    withheld: [],
     sessionId: null,
   };
   writeFileSync(join(dir, "result.json"), JSON.stringify(result));
@@ -71,7 +73,7 @@ async function tickFiles(files: Record<string, string>, options: { strayBranch?:
       harness: "shell",
     }),
   );
-  return { dir, head };
+  return { dir, head, workdir };
 }
 
 const report = (tickDir: string, inputs: Record<string, string> = {}) =>
@@ -99,16 +101,29 @@ async function grant(allowWorkflowPaths = false) {
   return token;
 }
 
+const treeOf = (dir: string, rev: string) => git(dir, "rev-parse", `${rev}^{tree}`).trim();
+const remoteGit = () => w.sandbox.gitDir("acme/widgets");
+
 describe("report", () => {
   it("sends the result, pushes ONLY the tick's branch with the granted token, reports the head, revokes the token", async () => {
     const mainBefore = remoteHead("main");
-    const { dir, head } = await tickFiles({ "widgets.txt": "gear\n" }, { strayBranch: true });
+    const { dir, head, workdir } = await tickFiles(
+      { "widgets.txt": "gear\n" },
+      { strayBranch: true },
+    );
     const token = await grant();
     const before = w.api.calls.length;
     const run = await report(dir);
     expect(run.errors).toEqual([]);
     expect(run.code).toBe(0);
-    expect(remoteHead(BRANCH)).toBe(head);
+    // One commit of LoopX's with the bundle's tree, on main: not the agent's commit itself.
+    const pushed = remoteHead(BRANCH) ?? "";
+    expect(pushed).not.toBe(head);
+    expect(treeOf(remoteGit(), pushed)).toBe(treeOf(workdir, head));
+    expect(git(remoteGit(), "rev-parse", `${pushed}~1`).trim()).toBe(mainBefore);
+    expect(git(remoteGit(), "log", "-1", "--format=%an%n%B", pushed)).toBe(
+      `loopx[bot]\nloopx: T3 work in progress\n\nLoopX-Tick: ${TICK_ID}\n\n`,
+    );
     expect(remoteHead("main")).toBe(mainBefore);
     expect(remoteHead("evil")).toBeUndefined();
     const calls = w.api.calls.slice(before);
@@ -120,7 +135,7 @@ describe("report", () => {
       leaseToken: LEASE,
       result: { todo: "T3", outcome: "progress" },
     });
-    expect(calls[1]?.body).toEqual({ leaseToken: LEASE, branch: BRANCH, headSha: head });
+    expect(calls[1]?.body).toEqual({ leaseToken: LEASE, branch: BRANCH, headSha: pushed });
     expect(new Set(calls.map((c) => c.claims.jti)).size).toBe(2);
     const revoke = w.sandbox
       .requests()
@@ -132,11 +147,11 @@ describe("report", () => {
     expect(run.summary).toContain("Listed the widgets");
     expect(run.summary).toContain("$0.4200, 1234 tokens");
     expect(run.summary).toContain(`${w.sandbox.url}/acme/widgets/issues/12`);
-    expect(run.outputs).toMatchObject({ pushed: "true", "head-sha": head, "next-route": "run" });
+    expect(run.outputs).toMatchObject({ pushed: "true", "head-sha": pushed, "next-route": "run" });
   });
 
   it("refuses to push commits that touch .github/ without a gate, and fails the step saying why", async () => {
-    const { dir, head } = await tickFiles({
+    const { dir } = await tickFiles({
       ".github/workflows/pwn.yml": "on: push\n",
       "b.txt": "b\n",
     });
@@ -146,9 +161,8 @@ describe("report", () => {
     const run = await report(dir);
     expect(run.code).not.toBe(0);
     expect(run.errors.join()).toContain(
-      "Refused to push loopx/12-T3: its commits change .github/workflows/pwn.yml",
+      "Refused to push loopx/12-T3: its commits change .github/ and no gate approved write:.github (.github/workflows/pwn.yml)",
     );
-    expect(run.errors.join()).toContain("write:.github");
     expect(remoteHead(BRANCH)).toBe(branchBefore);
     const calls = w.api.calls.slice(before);
     expect(calls.map((c) => c.path)).toEqual([
@@ -161,31 +175,37 @@ describe("report", () => {
       branch: BRANCH,
       refused: {
         reason: "its commits change .github/ and no gate approved write:.github",
-        headSha: head,
+        headSha: expect.stringMatching(/^[0-9a-f]{40}$/),
         paths: [".github/workflows/pwn.yml"],
       },
     });
     expect(run.summary).toContain("Push refused");
   });
 
-  it("pushes .github/ changes when a gate allowed them", async () => {
-    const { dir, head } = await tickFiles({ ".github/CODEOWNERS": "* @alice\n" });
-    git(w.sandbox.gitDir("acme/widgets"), "update-ref", "-d", `refs/heads/${BRANCH}`);
+  it("pushes .github/ changes when a gate allowed them, but hands workflow files over as a patch", async () => {
+    git(remoteGit(), "update-ref", "-d", `refs/heads/${BRANCH}`);
+    const owners = await tickFiles({ ".github/CODEOWNERS": "* @acme/core\n" });
     await grant(true);
-    const run = await report(dir);
+    const run = await report(owners.dir);
     expect(run.errors).toEqual([]);
-    expect(remoteHead(BRANCH)).toBe(head);
-  });
+    expect(treeOf(remoteGit(), remoteHead(BRANCH) ?? "")).toBe(treeOf(owners.workdir, owners.head));
 
-  it("a gate cannot lift GitHub's own refusal: workflow files need the `workflows` permission the App never asks for", async () => {
-    const { dir } = await tickFiles({ ".github/workflows/ci.yml": "on: push\n" });
-    git(w.sandbox.gitDir("acme/widgets"), "update-ref", "-d", `refs/heads/${BRANCH}`);
+    git(remoteGit(), "update-ref", "-d", `refs/heads/${BRANCH}`);
+    const workflow = await tickFiles({ ".github/workflows/ci.yml": "on: push\n" });
     await grant(true);
-    const run = await report(dir);
-    expect(run.errors.join("\n")).toContain(
-      "refusing to allow a GitHub App to create or update workflow `.github/workflows/ci.yml` without `workflows` permission",
-    );
-    expect(remoteHead(BRANCH)).toBeUndefined();
+    const before = w.api.calls.length;
+    const refused = await report(workflow.dir);
+    expect(refused.code).not.toBe(0);
+    expect(refused.errors.join()).toContain("The patch is on the goal issue");
+    expect(() =>
+      git(remoteGit(), "rev-parse", "--verify", "--quiet", `refs/heads/${BRANCH}`),
+    ).toThrow();
+    const told = w.api.calls.slice(before)[1]?.body as {
+      refused: { patch: string; paths: string[] };
+    };
+    expect(told.refused.paths).toEqual([".github/workflows/ci.yml"]);
+    expect(told.refused.patch).toContain("+++ b/.github/workflows/ci.yml");
+    expect(told.refused.patch).toContain("+on: push");
   });
 
   it("when the App keeps failing, retries, then fails the step and keeps the result in the summary", async () => {

@@ -19,6 +19,7 @@ const Job = z.object({
   if: z.string().optional(),
   permissions: z.record(z.string(), z.enum(["read", "write", "none"])),
   "timeout-minutes": z.number(),
+  "cache-mode": z.enum(["read", "write", "write-only", "none"]).optional(),
   outputs: z.record(z.string(), z.string()).optional(),
   steps: z.array(Step),
 });
@@ -73,9 +74,13 @@ describe("loopx-tick.yml", () => {
     expect(Object.keys(ask.outputs ?? {})).not.toContain("lease-token");
   });
 
-  it("agent: contents: read only, no id-token, no persisted credentials, a step timeout", () => {
+  it("agent: contents: read only, no id-token, no persisted credentials, no token, no cache, a step timeout", () => {
     const agent = job("agent");
     expect(agent.permissions).toEqual({ contents: "read" });
+    // Nothing the slice's job does may seed a cache a default-branch job restores.
+    expect(agent["cache-mode"]).toBe("none");
+    // The agent step gets no token: a read token would still be one more credential in reach.
+    for (const step of agent.steps) expect(Object.keys(step.with ?? {})).not.toContain("token");
     expect(agent.if).toBe("needs.ask.outputs.run == 'true'");
     const checkout = agent.steps.find((s) => s.uses?.startsWith("actions/checkout"));
     expect(checkout?.with?.["persist-credentials"]).toBe(false);

@@ -69,6 +69,7 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
             ],
       ),
     readConfig: unused("readConfig"),
+    listRunJobs: unused("listRunJobs"),
   };
   return { port, calls };
 }

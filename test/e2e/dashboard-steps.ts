@@ -57,6 +57,8 @@ export async function recordSlice(h: Harness, goalId: string, slice: FakeSlice):
           evidence: [{ kind: "log", summary: slice.summary }],
           handoff: { done: slice.done, next: "keep going" },
           cost: { usd: slice.usd, tokens: 100, runnerMinutes: 2 },
+          // As the metering proxy counted it: an unmetered slice would be charged the cap.
+          metering: "proxy",
         },
       },
       { actor: { kind: "app" }, now, newId: randomUUID },

@@ -58,8 +58,13 @@ describe("e2e: the turn limit stops a runaway claude slice", () => {
     const after = await h.store.loadGoal(goal.goal.id);
     const charged = after?.ticks.find((t) => t.id === tick.tickId);
     expect(charged).toMatchObject({ outcome: "failed", failure: "turn_limit", slotSpent: false });
-    // The CLI accounted for the slice: its own figures are charged, not the cap.
-    expect(charged?.cost).toEqual(sent.cost);
+    // USD and tokens are the metering proxy's count, not the cap. No workflow run stands
+    // behind these calls, so the jobs API has no minutes to give: those are the cap's.
+    expect(sent.metering).toBe("proxy");
+    expect(charged?.cost).toEqual({
+      ...sent.cost,
+      runnerMinutes: before.goal.tickCap.runnerMinutes,
+    });
     expect(after?.goal.spent.usd).toBeCloseTo(before.goal.spent.usd + sent.cost.usd, 10);
     expect(after?.goal.spent.tokens).toBe(before.goal.spent.tokens + sent.cost.tokens);
     const handoff = after?.handoffs.find((x) => x.tickId === tick.tickId);

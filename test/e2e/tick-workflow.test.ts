@@ -115,6 +115,10 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
 
     await h.settle();
     const tickId = ask?.outputs["tick-id"];
+    // Runner minutes are what the jobs API says, rounded up per job as GitHub bills: three
+    // jobs (the report still running when it reported), each under a minute of the clock.
+    const charged = (await h.store.loadGoal(goal.goal.id))?.ticks.find((t) => t.id === tickId);
+    expect(charged?.cost?.runnerMinutes).toBe(3);
     const comments = sandbox.issue("acme/widgets", issue).comments_list;
     const tickComments = comments.filter((c) => readKey(String(c.body ?? "")) === `tick:${tickId}`);
     expect(tickComments).toHaveLength(1);

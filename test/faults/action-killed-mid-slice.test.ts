@@ -72,7 +72,8 @@ describe("fault: the action killed mid-slice", () => {
       git.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`git clone: ${code}`))));
     });
     copyFileSync(join(dirs.ask, "ask.json"), join(dirs.agent, "ask.json"));
-    const marker = join(dirs.agent, "mid-slice");
+    // In the work tree: the jailed slice sees nothing else of the job's that the test can read.
+    const marker = join(workspace, "mid-slice");
     const agent = spawn(process.execPath, [ACTION_ENTRY], {
       detached: true,
       stdio: "ignore",

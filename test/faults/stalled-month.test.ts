@@ -89,6 +89,8 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
               outcome: "no_change",
               handoff: { done: "Tried again; still flaky.", next: "Try again.", questions: [] },
               cost: SLICE_COST,
+              // As the metering proxy counted it: an unmetered slice would be charged the cap.
+              metering: "proxy",
             },
           },
           await h.token(run),
@@ -127,7 +129,8 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
     expect(s.goal.spent).toEqual({
       usd: STALLED_TICKS_ASK_HUMAN * SLICE_COST.usd,
       tokens: STALLED_TICKS_ASK_HUMAN * SLICE_COST.tokens,
-      runnerMinutes: STALLED_TICKS_ASK_HUMAN * SLICE_COST.runnerMinutes,
+      // Runner minutes are the jobs API's: these runs have no jobs there, so each is the cap.
+      runnerMinutes: STALLED_TICKS_ASK_HUMAN * s.goal.tickCap.runnerMinutes,
       ticks: STALLED_TICKS_ASK_HUMAN,
     });
     const budget = s.goal.budget;

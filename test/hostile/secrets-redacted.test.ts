@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { AskResponse } from "@loopx/core";
+import { AskResponse, containsCredential, WITHHELD } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { playTick } from "../support/tick-phases.ts";
@@ -7,9 +7,11 @@ import { everythingShown } from "./support/everything-shown.ts";
 
 /**
  * Secrets in a harness's output: the exact value handed to the harness and token-shaped
- * strings (ghs_, ghp_, github_pat_, sk-ant-, sk-) in everything the agent prints or claims.
- * None of them may appear where they would be shown: the jobs' logs and summaries, the result
- * file, the App's log, the comments and bodies on GitHub, the stored evidence and events.
+ * strings (ghs_, ghp_, github_pat_, sk-ant-, sk-) in everything the agent prints or claims,
+ * plainly and encoded (base64, hex). None of them may appear, in any encoding, where they
+ * would be shown: the jobs' logs and summaries, the result file, the App's log, the comments
+ * and bodies on GitHub, the stored evidence and events. A field that held one is withheld
+ * whole, and the ledger says which field.
  */
 const SERVICE_KEY = "svc-9f8e7d6c5b4a39281706";
 const TOKENS = [
@@ -19,11 +21,15 @@ const TOKENS = [
   `sk-ant-api03-${"k".repeat(40)}`,
   `sk-proj-${"p".repeat(40)}`,
 ];
-const ALL = [SERVICE_KEY, ...TOKENS];
-const leak = TOKENS.join(" ");
+const leak = [
+  ...TOKENS,
+  Buffer.from(`token=${TOKENS[0]}`).toString("base64"),
+  Buffer.from(TOKENS[1] ?? "").toString("hex"),
+].join(" ");
 
+/** Texts that hold a secret, plainly or in any encoding the scan knows. */
 function leaked(texts: string[]): string[] {
-  return ALL.filter((s) => texts.some((t) => t.includes(s)));
+  return texts.filter((t) => containsCredential(t, [SERVICE_KEY]));
 }
 
 describe("hostile: secrets in harness output are redacted everywhere they would be shown", () => {
@@ -78,7 +84,7 @@ describe("hostile: secrets in harness output are redacted everywhere they would 
     await h.settle();
 
     const result = readFileSync(tick.agent?.outputs["result-file"] ?? "", "utf8");
-    expect(result).toContain("[redacted]");
+    expect(result).toContain(WITHHELD);
     // `::add-mask::` lines are the runner's masking commands, consumed and never shown.
     const shownLog = (out: string) =>
       out
@@ -91,9 +97,10 @@ describe("hostile: secrets in harness output are redacted everywhere they would 
     expect(leaked([result, ...jobs])).toEqual([]);
 
     const shown = await everythingShown(h.sandbox, h.store);
-    // The handoff did reach GitHub and the store — redacted, not dropped.
-    expect(shown.github.some((t) => t.includes("[redacted]"))).toBe(true);
-    expect(shown.stored.some((t) => t.includes("[redacted]"))).toBe(true);
+    // The handoff did reach GitHub and the store — withheld, not dropped; the ledger knows.
+    expect(shown.github.some((t) => t.includes(WITHHELD))).toBe(true);
+    expect(shown.stored.some((t) => t.includes(WITHHELD))).toBe(true);
+    expect(shown.stored.some((t) => t.includes('"credential.withheld"'))).toBe(true);
     expect(leaked(shown.github)).toEqual([]);
     expect(leaked(shown.stored)).toEqual([]);
     expect(leaked(logged)).toEqual([]);

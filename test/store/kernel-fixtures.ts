@@ -91,6 +91,8 @@ export function kernelResult(tickId: string, leaseToken: string, todo: string) {
     proposedTodos: [],
     gateRequests: [],
     cost: { usd: 0.4, tokens: 1200, runnerMinutes: 4 },
+    metering: "proxy",
+    withheld: [],
     sessionId: null,
   };
   return (state: GoalState, now: Date): TransitionResult =>

@@ -45,6 +45,9 @@ export async function playTick(
         commits: [{ sha, message: `${claim.todo} work` }],
         handoff: { done: `Worked on ${claim.todo}.`, next: "Review it.", questions: [] },
         cost: { usd: 0.25, tokens: 1000, runnerMinutes: 3 },
+        // As the metering proxy counted it. Runner minutes are never the result's: these calls
+        // have no workflow run behind them, so the jobs API has none and the tick's cap is charged.
+        metering: "proxy",
       },
     },
     await h.token(runId),

@@ -77,6 +77,8 @@ const FINAL_TEXT = "Done.";
 export async function startScriptedOpenAI(opts: {
   turns: OpenAIScriptStep[];
   model?: string;
+  /** Like the real API: a request without `Authorization: Bearer <apiKey>` is refused with 401. */
+  apiKey?: string;
 }): Promise<ScriptedOpenAI> {
   const requests: RecordedOpenAIRequest[] = [];
   const model = opts.model ?? "gpt-scripted";
@@ -101,6 +103,16 @@ export async function startScriptedOpenAI(opts: {
     const body = parseJson(raw);
     requests.push({ method: req.method ?? "", path, headers: req.headers, body });
 
+    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      json(res, 401, {
+        error: {
+          message: "Incorrect API key provided",
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      });
+      return;
+    }
     if (req.method === "HEAD" || req.method === "GET") {
       if (path === "/v1/models") {
         json(res, 200, { object: "list", data: [{ id: model, object: "model" }] });

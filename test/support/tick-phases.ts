@@ -9,7 +9,7 @@
 import { execFile } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { type ActionRun, runAction } from "../../action/test/support/run-action.ts";
 import type { TickHarness } from "./tick-api-harness.ts";
@@ -40,12 +40,18 @@ export interface PlayOptions {
   agent?: Record<string, string>;
   /** The agent step's env (a harness's key and base URL, test knobs). */
   agentEnv?: Record<string, string>;
+  /** The agent step's RUNNER_TEMP (its file commands live there) and tick directory. */
+  agentDirs?: { runnerTemp?: string; tickDir?: string };
+  /** Runs the agent step as this uid (its directories handed to it), e.g. a user without sudo. */
+  agentUser?: number;
+  /** Runs between the agent and the report, as the upload and download steps would. */
+  beforeReport?: () => Promise<void>;
 }
 
 export async function playTick(h: TickHarness, opts: PlayOptions): Promise<PlayedTick> {
   const dirs = {
     ask: temp("loopx-ask-"),
-    agent: temp("loopx-agent-"),
+    agent: opts.agentDirs?.tickDir ?? temp("loopx-agent-"),
     report: temp("loopx-report-"),
   };
   const github = {
@@ -72,10 +78,18 @@ export async function playTick(h: TickHarness, opts: PlayOptions): Promise<Playe
   await git(tmpdir(), "clone", "--quiet", h.sandbox.cloneUrl(h.repo.fullName, token), workspace);
   await git(workspace, "remote", "set-url", "origin", h.sandbox.cloneUrl(h.repo.fullName));
   copy(dirs.ask, dirs.agent, "ask.json");
+  const agentEnv = { HOME: temp("loopx-home-"), ...opts.agentEnv };
+  if (opts.agentUser !== undefined) {
+    const owned = [dirname(workspace), dirs.agent, agentEnv.HOME, opts.agentDirs?.runnerTemp];
+    for (const dir of owned) if (dir) await chownTree(dir, opts.agentUser);
+  }
   const agent = await runAction(
     { phase: "agent", "tick-dir": dirs.agent, token, ...opts.agent },
-    { ...github, GITHUB_WORKSPACE: workspace, HOME: temp("loopx-home-"), ...opts.agentEnv },
+    { ...github, GITHUB_WORKSPACE: workspace, ...agentEnv },
+    opts.agentDirs?.runnerTemp,
+    opts.agentUser,
   );
+  await opts.beforeReport?.();
 
   copy(dirs.ask, dirs.report, "lease.json");
   copy(dirs.agent, dirs.report, "result.json");
@@ -116,6 +130,10 @@ function temp(prefix: string): string {
 /** What an artifact download does: the file, when the uploading job produced it. */
 function copy(from: string, to: string, name: string): void {
   if (existsSync(join(from, name))) copyFileSync(join(from, name), join(to, name));
+}
+
+async function chownTree(dir: string, uid: number): Promise<void> {
+  await promisify(execFile)("chown", ["-R", `${uid}:${uid}`, dir]);
 }
 
 /** Asynchronous: the sandbox serves git from this very process. */

@@ -1,17 +1,24 @@
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import * as core from "@actions/core";
 import { HarnessResult } from "@loopx/core";
-import { runSlice, toHarnessResult } from "@loopx/harness";
-import { commitWork } from "../commit-work.ts";
+import { OwnRepo, ownWorkspace, runSlice, toHarnessResult } from "@loopx/harness";
+import { jailHiddenPaths } from "../jail-paths.ts";
+import { meterHarness } from "../meter-harness.ts";
 import type { PhaseContext, PhaseResult } from "../phase-context.ts";
 import { prepareBranch } from "../prepare-branch.ts";
 import { renderResult } from "../render-result.ts";
-import { runGit } from "../run-git.ts";
 import { selectHarness } from "../select-harness.ts";
+import { sliceMessage } from "../slice-commit.ts";
 import { AgentBrief, readJson, tickPath, writeJson } from "../tick-files.ts";
 
 /**
- * ONE bounded slice on the todo's branch. Runs with no OIDC and a read-only token: it only
- * writes files (result JSON and a git bundle of the branch) for the report job to send.
+ * ONE bounded slice on the todo's branch, in a jail: its own uid, PID and mount namespaces,
+ * nothing of the runner in sight, the model key held by a metering proxy outside. Then the
+ * work tree is imported into a repository this step owns and committed once, validation runs
+ * in a fresh jail on a clean checkout, and the result and a bundle are written for the report
+ * job. When the jail cannot be built or does not hold, the slice fails closed: no commit, the
+ * cap charged, the step failed with what is missing.
  */
 export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
   const { input, secrets } = ctx;
@@ -25,19 +32,25 @@ export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
   for (const s of harness.secrets) secrets.add(s);
   const redact = (t: string) => secrets.redact(t);
   const workdir = input.workdir ?? ctx.env.workspace;
+  // Before the slice the checkout is still the runner's own: read what the slice starts from.
   const prepared = await prepareBranch({
     workdir,
     branch: brief.branch,
     token: input.token,
     redact,
   });
+  const repo = await OwnRepo.create(join(ctx.tickDir, "own.git"));
+  const base = await repo.fetch(workdir, "HEAD", "refs/loopx/base");
   core.info(
-    `${prepared.existed ? "Continuing" : "Starting"} ${brief.branch} at ${prepared.base} with ${harness.name}`,
+    `${prepared.existed ? "Continuing" : "Starting"} ${brief.branch} at ${base} with ${harness.name}`,
   );
 
   const { limits } = brief;
+  const metered = await meterHarness(harness, limits.usd);
+  if (metered.proxy) secrets.add(metered.proxy.capability);
+  const hidden = jailHiddenPaths(process.env, ctx.tickDir);
   const minute = ctx.env.minuteMs;
-  const report = await runSlice(harness.adapter, {
+  const report = await runSlice(metered.adapter, {
     workdir,
     todo: brief.todo,
     brief: { text: brief.briefText, json: brief.brief },
@@ -48,29 +61,43 @@ export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
       maxUsd: limits.usd,
     },
     validationCommand: brief.validationCommand,
-    env: harness.env,
-    secrets: harness.secrets,
+    env: metered.env,
+    secrets: secrets.list(),
     allowedTools: brief.allowedTools,
-  });
+    jail: { hidden },
+    workspace: ownWorkspace({
+      repo,
+      workdir,
+      base,
+      branch: brief.branch,
+      message: sliceMessage(brief.todo, brief.tickId),
+      scratchRoot: ctx.tickDir,
+      hidden,
+    }),
+    ...(metered.proxy ? { metered: metered.proxy.reading } : {}),
+    sliceRoot: ctx.tickDir,
+  }).finally(() => metered.proxy?.close());
+  // Later steps (actions/checkout's post step) run git in the workspace: not in a repository
+  // the agent wrote, whose config could name programs to run.
+  await rm(join(workdir, ".git"), { recursive: true, force: true });
 
-  const wip = await commitWork({
-    workdir,
-    todo: brief.todo,
-    tickId: brief.tickId,
-    outcome: report.outcome,
-    reason: report.reason,
-  });
+  const failedClosed = report.jailFailure !== null;
   const mapped = toHarnessResult(report, brief.todo);
   const result = HarnessResult.parse({
     ...mapped,
-    commits: wip ? [...mapped.commits, wip].slice(-100) : mapped.commits,
+    commits: failedClosed ? [] : mapped.commits,
+    cost: failedClosed ? { ...mapped.cost, usd: limits.usd } : mapped.cost,
+    metering: failedClosed ? "unmetered" : metered.metering,
   });
-  const head = (await runGit(workdir, ["rev-parse", "HEAD"])).stdout.trim();
   const resultPath = await writeJson(ctx.tickDir, "result", result);
   const bundlePath = tickPath(ctx.tickDir, "bundle");
-  await runGit(workdir, ["bundle", "create", bundlePath, `refs/heads/${brief.branch}`], { redact });
+  const head = result.commits.at(-1)?.sha ?? base;
+  if (result.commits.length > 0) {
+    // Only what the remote lacks: the report job fetches the base from GitHub first.
+    await repo.bundle(bundlePath, `refs/heads/${brief.branch}`, [base]);
+  }
 
-  if (result.outcome === "failed") {
+  if (result.outcome === "failed" && !failedClosed) {
     // The tick failed, not the action: the report job still sends it (and its cost).
     core.warning(redact(`LoopX ${brief.todo}: ${report.outcome} — ${report.reason}`));
   }
@@ -87,6 +114,8 @@ export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
       "result-file": resultPath,
       "bundle-file": bundlePath,
     },
-    failure: null,
+    failure: failedClosed
+      ? `LoopX ${brief.todo}: the slice failed closed, nothing will be pushed and the tick is charged its cap — ${report.jailFailure}`
+      : null,
   };
 }

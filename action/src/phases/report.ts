@@ -14,6 +14,7 @@ import type { PhaseContext, PhaseResult } from "../phase-context.ts";
 import { type PushOutcome, pushBundle } from "../push-bundle.ts";
 import { renderResult } from "../render-result.ts";
 import { revokeToken } from "../revoke-token.ts";
+import { sliceMessage } from "../slice-commit.ts";
 import { LeaseFile, readJson, tickPath } from "../tick-files.ts";
 
 /**
@@ -79,21 +80,33 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
         remoteUrl: `${env.serverUrl}/${env.repository}.git`,
         token: grant.token,
         allowWorkflowPaths: grant.allowWorkflowPaths,
+        protectedPaths: grant.protectedPaths,
+        message: sliceMessage(lease.todo, lease.tickId),
         redact: (t) => secrets.redact(t),
       });
       if (pushed.status === "refused") {
-        extra.push(
-          `**Push refused:** the branch changes ${pushed.paths.map((p) => `\`${p}\``).join(", ")}`,
-        );
+        const shown = pushed.paths.map((p) => `\`${p}\``).join(", ");
+        extra.push(`**Push refused:** ${pushed.reason} (${shown})`);
         const told = await tellRefused(ctx, lease, grant.branch, {
-          reason: "its commits change .github/ and no gate approved write:.github",
+          reason: pushed.reason.slice(0, 300),
           headSha: pushed.headSha,
           paths: pushed.paths.slice(0, 50).map((p) => p.slice(0, 300)),
+          ...(pushed.patch ? { patch: pushed.patch } : {}),
         });
         if (told) extra.push(`**App:** ${told}`);
         return fail(
-          `Refused to push ${grant.branch}: its commits change ${pushed.paths.join(", ")}. Changes under .github/ need a gate approving \`write:.github\` on the goal issue.`,
+          pushed.patch
+            ? `Did not push ${grant.branch}: ${pushed.reason}. The patch is on the goal issue.`
+            : `Refused to push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Changes under .github/ need a gate approving \`write:.github\` on the goal issue; other guarded paths need the gate their rule in .github/loopx.yml names.`,
         );
+      }
+      if (pushed.status === "empty") {
+        extra.push("**Branch:** nothing new to push");
+        return {
+          summary: summary(`LoopX ${lease.todo}: ${result.outcome}`),
+          outputs,
+          failure: null,
+        };
       }
       const pushedBody = PushedRequest.parse({
         leaseToken: lease.leaseToken,

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chownSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -24,8 +24,11 @@ export interface ActionRun {
 export async function runAction(
   inputs: Record<string, string>,
   env: Record<string, string> = {},
+  /** The step's RUNNER_TEMP, where the file commands live (default: a fresh directory). */
+  dir: string = mkdtempSync(join(tmpdir(), "loopx-action-run-")),
+  /** Runs the step as this uid (e.g. a user without sudo) instead of the test's own. */
+  asUid?: number,
 ): Promise<ActionRun> {
-  const dir = mkdtempSync(join(tmpdir(), "loopx-action-run-"));
   const files = {
     GITHUB_OUTPUT: join(dir, "output"),
     GITHUB_STEP_SUMMARY: join(dir, "summary"),
@@ -35,7 +38,21 @@ export async function runAction(
   const inputEnv = Object.fromEntries(
     Object.entries(inputs).map(([k, v]) => [`INPUT_${k.replace(/ /g, "_").toUpperCase()}`, v]),
   );
-  const child = spawn(NODE, [ACTION_ENTRY], {
+  const [command, ...args] =
+    asUid === undefined
+      ? [NODE, ACTION_ENTRY]
+      : [
+          "setpriv",
+          `--reuid=${asUid}`,
+          `--regid=${asUid}`,
+          "--clear-groups",
+          "--",
+          NODE,
+          ACTION_ENTRY,
+        ];
+  if (asUid !== undefined) chownSync(dir, asUid, asUid);
+  for (const f of Object.values(files)) if (asUid !== undefined) chownSync(f, asUid, asUid);
+  const child = spawn(command ?? NODE, args, {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: process.env.HOME ?? dir,

@@ -1,13 +1,33 @@
 import {
   type GoalState,
   type PushGrant,
+  scopeCovers,
   type Tick,
   todoBranch,
   workflowApprovals,
 } from "@loopx/core";
-import { GitHubError } from "@loopx/github";
+import { type GateRule, GitHubError } from "@loopx/github";
 import { unavailable } from "./api-failure.ts";
 import type { TickApiContext } from "./authorize-call.ts";
+
+/**
+ * The path rules of `.github/loopx.yml` that still stand between this goal and a push: those
+ * with a scope no approved gate (or standing grant) covers. The report job checks every file
+ * of the slice's commit against them.
+ */
+export function protectedPaths(
+  state: GoalState,
+  rules: readonly GateRule[],
+): { paths: string[]; scopes: string[] }[] {
+  const grants = [
+    ...state.goal.grantedScopes,
+    ...state.gates.filter((g) => g.status === "approved").flatMap((g) => g.scopes),
+  ];
+  return rules
+    .filter((r): r is Extract<GateRule, { paths: string[] }> => "paths" in r)
+    .filter((r) => r.scopes.some((s) => !grants.some((g) => scopeCovers(g, s))))
+    .map((r) => ({ paths: r.paths, scopes: r.scopes }));
+}
 
 /**
  * Mints the token the report job pushes the todo's branch with: an installation token for
@@ -18,6 +38,7 @@ export async function mintPushGrant(
   ctx: TickApiContext,
   state: GoalState,
   tick: Tick,
+  rules: readonly GateRule[],
 ): Promise<PushGrant> {
   try {
     const minted = await ctx.deps.appGitHub.mintRepoToken(
@@ -31,6 +52,7 @@ export async function mintPushGrant(
       branch: todoBranch(state, tick.todo),
       // One push per approval: the result that gets this grant spends it (report.ts).
       allowWorkflowPaths: workflowApprovals(state).length > 0,
+      protectedPaths: protectedPaths(state, rules),
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

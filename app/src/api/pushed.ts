@@ -5,6 +5,7 @@ import {
   type PushedResponse,
   type PushRefusal,
   recordPushRefused,
+  redactSecrets,
   type Tick,
   todoBranch,
 } from "@loopx/core";
@@ -93,13 +94,20 @@ async function recordRefusal(
   );
   if (known) return { recorded: false };
   const paths = refusal.paths.length > 0 ? ` (${refusal.paths.slice(0, 5).join(", ")})` : "";
-  const summary = `${REFUSED}${branch} at ${refusal.headSha.slice(0, 7)} was not pushed — ${refusal.reason}${paths}`;
+  // Paths are named by the agent: a credential in one withholds the whole line.
+  const summary = `${REFUSED}${branch} at ${refusal.headSha.slice(0, 7)} was not pushed — ${redactSecrets(`${refusal.reason}${paths}`, [])}`;
   const applied = await ctx.deps.store.apply(
     state.goal.id,
     (s, now) =>
       recordPushRefused(
         s,
-        { todo: tick.todo, headSha: refusal.headSha, summary: summary.slice(0, 500) },
+        {
+          todo: tick.todo,
+          headSha: refusal.headSha,
+          summary: summary.slice(0, 500),
+          paths: refusal.paths.map((p) => redactSecrets(p, [])),
+          ...(refusal.patch !== undefined ? { patch: redactSecrets(refusal.patch, []) } : {}),
+        },
         {
           actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
           now,

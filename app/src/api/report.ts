@@ -8,7 +8,7 @@ import {
   type Refusal,
   type ResultRequest,
   type ResultResponse,
-  redactSecrets,
+  redactFields,
   spendWorkflowApproval,
   type Tick,
 } from "@loopx/core";
@@ -24,8 +24,10 @@ import {
 } from "./api-failure.ts";
 import { goalRepo } from "./ask.ts";
 import { authorizeCall, type TickApiContext } from "./authorize-call.ts";
+import { billedMinutes } from "./billed-minutes.ts";
 import { recordLateResult } from "./late-result.ts";
 import { mintPushGrant, revokeQuietly } from "./push-grant.ts";
+import { DEFAULT_CONFIG, type RepoFacts } from "./repo-facts.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
 export function sameSecret(a: string, b: string): boolean {
@@ -42,39 +44,36 @@ export async function loadTickForRun(
   ctx: TickApiContext,
   claims: ActionsClaims,
   tickId: string,
-): Promise<{ state: GoalState; tick: Tick }> {
+): Promise<{ state: GoalState; tick: Tick; facts: RepoFacts }> {
   const goalId = await goalIdOfTick(ctx.deps.store.db, tickId);
   const state = goalId === null ? null : await ctx.deps.store.loadGoal(goalId);
   const tick = state?.ticks.find((t) => t.id === tickId);
   if (!state || !tick) {
     throw notFound(`There is no tick ${tickId}: use the tick id the ask step returned.`);
   }
-  await authorizeCall(ctx, claims, goalRepo(state), "tick");
+  const facts = await authorizeCall(ctx, claims, goalRepo(state), "tick");
   if (tick.run?.id !== claims.run_id) {
     throw forbidden(
       `Tick #${tick.number} was claimed by workflow run ${tick.run?.id ?? "(none)"}; this token is from run ${claims.run_id}. Only the run that claimed a tick may report it.`,
     );
   }
-  return { state, tick };
-}
-
-/** Every string inside a JSON value, redacted; the shape is left as it was. */
-function redactStrings(value: unknown): unknown {
-  if (typeof value === "string") return redactSecrets(value, []);
-  if (Array.isArray(value)) return value.map(redactStrings);
-  if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v)]));
-  }
-  return value;
+  return { state, tick, facts };
 }
 
 /**
- * Known token shapes are scrubbed at the edge too: the action redacts, the App does not rely
- * on it. Every field, not a list of them: a proposed todo's title or a gate's question is
- * shown on GitHub as surely as a handoff is. Parsed again, so the result stays typed.
+ * Token shapes are withheld at the edge too, in every encoding: the action redacts, the App
+ * does not rely on it. Every field, not a list of them: a proposed todo's title or a gate's
+ * question is shown on GitHub as surely as a handoff is. Parsed again, so the result stays
+ * typed; the fields withheld here join those the action withheld, for the ledger.
  */
 function scrub(result: HarnessResult): HarnessResult {
-  const parsed = HarnessResult.safeParse(redactStrings(result));
+  const withheld: string[] = [];
+  const { withheld: already, ...fields } = result;
+  const shown = redactFields(fields, [], withheld);
+  const parsed = HarnessResult.safeParse({
+    ...shown,
+    withheld: [...new Set([...already, ...withheld])].slice(0, 50),
+  });
   if (!parsed.success) {
     throw invalidRequest(
       "The result no longer matches the tick API once its secrets are redacted: keep tokens out of URLs and keys.",
@@ -98,6 +97,31 @@ function resultRefusal(refusal: Refusal): ApiFailure {
 }
 
 /**
+ * The run's runner minutes from the jobs API (what GitHub bills), never the agent job's own
+ * figure; `now` is GitHub's clock as the OIDC checks read it (the report job is still running).
+ * When GitHub cannot say, the tick's cap: a figure nobody can check is not charged low.
+ */
+async function runnerMinutes(
+  ctx: TickApiContext,
+  state: GoalState,
+  runId: number,
+  now: Date,
+): Promise<number> {
+  try {
+    const port = await ctx.deps.portFor(state.goal.installationId);
+    const jobs = await port.listRunJobs(
+      { owner: state.goal.repo.owner, repo: state.goal.repo.name },
+      runId,
+    );
+    return billedMinutes(jobs, now);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.deps.log.warn(`runner minutes of run ${runId} (charging the tick's cap): ${message}`);
+    return state.goal.tickCap.runnerMinutes;
+  }
+}
+
+/**
  * POST /api/v1/ticks/:id/result. The kernel checks the lease token, charges the cost once
  * and spends the slot only for validated progress; the push token is minted first (so a
  * GitHub failure leaves nothing recorded and the report can retry) and revoked if the
@@ -109,28 +133,46 @@ export async function report(
   tickId: string,
   body: ResultRequest,
 ): Promise<ResultResponse> {
-  const { state, tick } = await loadTickForRun(ctx, claims, tickId);
+  const { state, tick, facts } = await loadTickForRun(ctx, claims, tickId);
   if (!sameSecret(tick.leaseToken, body.leaseToken)) {
     throw conflict(
       `The lease token does not match tick #${tick.number}'s lease: send the leaseToken the ask step returned for this tick.`,
     );
   }
-  const result = scrub(body.result);
   const dbNow = await ctx.deps.store.dbNow();
+  const scrubbed = scrub(body.result);
+  const actor = { kind: "agent" as const, tickId, harness: tick.harness };
+  // The kernel is pure: a result it would refuse is refused before anything asks GitHub.
+  const trial = applyTickResult(
+    state,
+    { tickId, leaseToken: body.leaseToken, result: scrubbed },
+    { actor, now: dbNow, newId: ctx.deps.newId },
+  );
+  if (
+    !trial.ok &&
+    trial.refusal.code !== "lease_expired" &&
+    trial.refusal.code !== "stale_version"
+  ) {
+    throw resultRefusal(trial.refusal);
+  }
+  const result: HarnessResult = {
+    ...scrubbed,
+    cost: {
+      ...scrubbed.cost,
+      runnerMinutes: await runnerMinutes(ctx, state, claims.run_id, ctx.now()),
+    },
+  };
   const live = tick.finishedAt === null && tick.leaseExpiresAt.getTime() > dbNow.getTime();
+  const rules = (facts.config ?? DEFAULT_CONFIG).gates;
   const grant: PushGrant | null =
-    live && result.commits.length > 0 ? await mintPushGrant(ctx, state, tick) : null;
+    live && result.commits.length > 0 ? await mintPushGrant(ctx, state, tick, rules) : null;
 
   const seen: { now: Date | null } = { now: null };
   const applied = await ctx.deps.store.apply(
     state.goal.id,
     (s, now) => {
       seen.now = now;
-      const tctx = {
-        actor: { kind: "agent" as const, tickId, harness: tick.harness },
-        now,
-        newId: ctx.deps.newId,
-      };
+      const tctx = { actor, now, newId: ctx.deps.newId };
       const accepted = applyTickResult(s, { tickId, leaseToken: body.leaseToken, result }, tctx);
       if (!accepted.ok || !grant?.allowWorkflowPaths) return accepted;
       // The push this grant allows spends the .github/ approval, with the result, at once.

@@ -39,7 +39,7 @@ export interface DemoResult {
 
 export async function runDemo(opts: DemoOptions, io: DemoIo): Promise<DemoResult> {
   const progress = createProgress(io.print);
-  const stack = await startStack(opts, io.log, io.workDir);
+  const stack = await startStack(opts, io.log);
   try {
     io.onStart?.(stack);
     const store = opts.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${opts.dataDir}`;

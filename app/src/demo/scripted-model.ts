@@ -65,6 +65,8 @@ const FINAL_TEXT = "Done.";
 export async function startScriptedAnthropic(opts: {
   turns: AnthropicScriptStep[];
   model?: string;
+  /** Like the real API: a request without this `x-api-key` is refused with 401. */
+  apiKey?: string;
 }): Promise<ScriptedAnthropic> {
   const requests: RecordedRequest[] = [];
   const model = opts.model ?? "claude-sonnet-4-5";
@@ -91,6 +93,13 @@ export async function startScriptedAnthropic(opts: {
     const body = parseJson(raw);
     requests.push({ method: req.method ?? "", path, headers: req.headers, body });
 
+    if (opts.apiKey !== undefined && req.headers["x-api-key"] !== opts.apiKey) {
+      json(res, 401, {
+        type: "error",
+        error: { type: "authentication_error", message: "invalid x-api-key" },
+      });
+      return;
+    }
     if (req.method === "HEAD" || (req.method === "GET" && path === "/")) {
       res.writeHead(200).end();
       return;

@@ -5,9 +5,9 @@
  * on embedded PGlite or on PostgreSQL.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { createClock, createSandbox, giveToRunner, type Sandbox } from "@loopx/sandbox";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
@@ -131,7 +131,7 @@ function modelEnv(
   return { vars: {}, secrets: { ANTHROPIC_API_KEY: key } };
 }
 
-export async function startStack(opts: DemoOptions, log: Logger, workDir: string): Promise<Stack> {
+export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack> {
   const secret = "loopx-demo-webhook-secret";
   // Time passes as it does on GitHub: an approval is judged against when a head was pushed.
   const sandbox = await createSandbox({
@@ -215,16 +215,10 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     sandbox.runner.vars = { LOOPX_API_URL: appUrl, ...vars };
     sandbox.runner.secrets = secrets;
     if (opts.harness === "shell") {
-      // The agent job runs as the runner user: the script sits in a directory of its own,
-      // which the runner may reach (the work dir only lets it pass through).
-      chmodSync(workDir, 0o711);
-      const dir = join(workDir, "agent");
-      mkdirSync(dir, { recursive: true });
-      const script = join(dir, "shell-agent.sh");
-      writeFileSync(script, shellAgentScript());
-      chmodSync(script, 0o755);
-      giveToRunner(dir);
-      sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash ${script}`;
+      // The slice runs in a jail that sees nothing of the machine's /tmp (its own is empty):
+      // the scripted agent travels in the command itself, as a repository variable would.
+      const script = shellAgentScript().replaceAll("'", `'\\''`);
+      sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash -c '${script}' loopx-demo-agent`;
     }
     sandbox.install(appRecord.id, DEMO_REPO.owner, [DEMO_REPO.fullName]);
     writeDemoSettings(opts.settingsFile, {

@@ -280,6 +280,32 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         return { requested, refused };
       }),
 
+    listRunJobs: (repo, runId) =>
+      call(`reading the jobs of run ${runId} in ${repo.owner}/${repo.repo}`, async () => {
+        const jobs = await octokit.paginate(octokit.rest.actions.listJobsForWorkflowRun, {
+          ...repo,
+          run_id: runId,
+          filter: "latest",
+          per_page: 100,
+        });
+        return z
+          .array(
+            z.object({
+              name: z.string(),
+              conclusion: z.string().nullable(),
+              started_at: z.string().nullable(),
+              completed_at: z.string().nullable(),
+            }),
+          )
+          .parse(jobs)
+          .map((j) => ({
+            name: j.name,
+            conclusion: j.conclusion,
+            startedAt: j.started_at ? new Date(j.started_at) : null,
+            completedAt: j.completed_at ? new Date(j.completed_at) : null,
+          }));
+      }),
+
     readConfig: (repo) =>
       call(`reading .github/loopx.yml in ${repo.owner}/${repo.repo}`, async () => {
         try {

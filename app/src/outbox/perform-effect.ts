@@ -4,6 +4,7 @@ import {
   type IssueRef,
   renderGateComment,
   renderManagedBlock,
+  renderPatchComment,
   renderReceipt,
   renderStatusComment,
   renderTickComment,
@@ -122,6 +123,9 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     }
     case "receipt":
       await port.ensureComment(issue, effect.key, renderReceipt(effect.text));
+      return;
+    case "patch_comment":
+      await port.ensureComment(issue, effect.key, renderPatchComment(effect));
       return;
     case "dispatch":
       return dispatch(ctx);

@@ -52,6 +52,8 @@ const slice = (todo: string, over: Partial<HarnessResult>): HarnessResult => ({
   proposedTodos: [],
   gateRequests: [],
   cost: { usd: 0.42, tokens: 18_000, runnerMinutes: 4 },
+  metering: "proxy",
+  withheld: [],
   sessionId: null,
   ...over,
 });

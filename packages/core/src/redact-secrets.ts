@@ -1,27 +1,39 @@
-export const REDACTED = "[redacted]";
+import { containsCredential } from "./credential-scan.ts";
+
+/** What a field becomes when it held a credential: the whole field, never a patched remainder. */
+export const WITHHELD = "withheld: it contained a credential";
 
 /**
- * Token shapes worth hiding even when nobody told us the value: GitHub tokens (installation,
- * personal, OAuth, user-to-server, refresh), fine-grained PATs, Anthropic and OpenAI keys.
- * The look-behind keeps words like "task-list" or "risk-free" intact.
- */
-const TOKEN_PATTERNS: readonly RegExp[] = [
-  /(?<![A-Za-z0-9_-])github_pat_[A-Za-z0-9_]{8,}/g,
-  /(?<![A-Za-z0-9_-])gh[pousr]_[A-Za-z0-9]{8,}/g,
-  /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{8,}/g,
-  /(?<![A-Za-z0-9_-])sk-[A-Za-z0-9_-]{8,}/g,
-];
-
-/**
- * Hides the exact secret values handed to a harness and anything shaped like a token.
- * Longer values go first so a secret containing another is hidden whole.
+ * The field as it may be shown: unchanged, or WITHHELD when it holds one of the known secret
+ * values or a token shape in any encoding an agent could use (see credential-scan.ts). A
+ * partial scrub would leave the rest of an encoding, or a neighbouring half of a split value.
  */
 export function redactSecrets(text: string, knownValues: readonly string[]): string {
-  let out = text;
-  const values = [...new Set(knownValues.filter((v) => v.length > 0))].sort(
-    (a, b) => b.length - a.length,
-  );
-  for (const value of values) out = out.split(value).join(REDACTED);
-  for (const pattern of TOKEN_PATTERNS) out = out.replace(pattern, REDACTED);
-  return out;
+  return containsCredential(text, knownValues) ? WITHHELD : text;
 }
+
+/**
+ * Every string inside a JSON-like value passed through redactSecrets; `withheld` receives the
+ * dotted path of each field that was withheld (e.g. `handoff.questions.0`), for the ledger.
+ */
+export function redactFields<T>(value: T, knownValues: readonly string[], withheld: string[]): T {
+  return walk(value, knownValues, withheld, "") as T;
+}
+
+function walk(value: unknown, known: readonly string[], withheld: string[], path: string): unknown {
+  if (typeof value === "string") {
+    const shown = redactSecrets(value, known);
+    if (shown !== value) withheld.push(path || "(value)");
+    return shown;
+  }
+  const at = (key: string | number) => (path === "" ? String(key) : `${path}.${key}`);
+  if (Array.isArray(value)) return value.map((v, i) => walk(v, known, withheld, at(i)));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, walk(v, known, withheld, at(k))]),
+    );
+  }
+  return value;
+}
+
+export { containsCredential, TOKEN_SHAPES } from "./credential-scan.ts";

@@ -176,6 +176,7 @@ export function result(over: Record<string, unknown> = {}): HarnessResult {
     validation: { command: "npm test", exitCode: 0, passed: true },
     handoff: { done: "did a thing", next: "do the next thing" },
     cost: { usd: 0.5, tokens: 100, runnerMinutes: 3 },
+    metering: "proxy",
     ...over,
   });
 }

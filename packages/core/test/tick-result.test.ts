@@ -126,6 +126,36 @@ describe("applyTickResult", () => {
       expect(r.state.goal.spent.usd).toBe(cap.usd);
     },
   );
+  it("USD and tokens only the agent could have counted (unmetered) are charged at the cap; its runner minutes are not", () => {
+    const s = claimed();
+    const cap = s.goal.tickCap;
+    const r = expectOk(
+      applyTickResult(
+        s,
+        {
+          ...lease1,
+          result: result({
+            metering: "unmetered",
+            cost: { usd: 0.01, tokens: 5, runnerMinutes: 2 },
+          }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(r.state.ticks[0]?.cost).toEqual({ usd: cap.usd, tokens: cap.tokens, runnerMinutes: 2 });
+  });
+  it("a result with withheld fields records which, never what", () => {
+    const r = expectOk(
+      applyTickResult(
+        claimed(),
+        { ...lease1, result: result({ withheld: ["claim.handoff.done", "outputTail"] }) },
+        ctx(at(minutes(5))),
+      ),
+    );
+    const withheld = r.events.filter((e) => e.type === "credential.withheld");
+    expect(withheld).toHaveLength(1);
+    expect(withheld[0]?.data).toMatchObject({ fields: ["claim.handoff.done", "outputTail"] });
+  });
   it("transitions between two ticks share one automatic wake: one dispatch, not one each", () => {
     const done = expectOk(
       applyTickResult(claimed(), { ...lease1, result: result() }, ctx(at(minutes(5)))),

@@ -10,6 +10,7 @@ export * from "./parse-config.ts";
 export * from "./port.ts";
 export * from "./render-gate-comment.ts";
 export * from "./render-managed-block.ts";
+export * from "./render-patch-comment.ts";
 export * from "./render-pr-handoff.ts";
 export * from "./render-pull-body.ts";
 export * from "./render-receipt.ts";

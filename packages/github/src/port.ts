@@ -81,6 +81,14 @@ export interface NewPull {
   body: string;
 }
 
+/** One job of a workflow run attempt, as the jobs API reports its time. */
+export interface RunJob {
+  name: string;
+  conclusion: string | null;
+  startedAt: Date | null;
+  completedAt: Date | null;
+}
+
 /**
  * GitHub's refusal of a PR whose head is already in its base (422 "No commits between …"):
  * not a failed write but a fact about the branch — its work has landed.
@@ -171,6 +179,8 @@ export interface GitHubPort {
   listReviews(repo: RepoName, number: number): Promise<ReviewSnapshot[]>;
   /** `.github/loopx.yml` parsed from YAML, or null when the file does not exist. */
   readConfig(repo: RepoName): Promise<unknown>;
+  /** The jobs of a workflow run's latest attempt: what its runner minutes are billed from. */
+  listRunJobs(repo: RepoName, runId: number): Promise<RunJob[]>;
 }
 
 /** A failed GitHub call, classified for the outbox: retry later, or give up (dead letter). */

@@ -1,4 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { lstat, open } from "node:fs/promises";
+import { dirname } from "node:path";
 import { ContinuationInput, EvidenceKind } from "@loopx/core";
 import { z } from "zod";
 
@@ -45,11 +47,14 @@ export type ClaimRead =
   | { ok: true; claim: AgentClaim; raw: string }
   | { ok: false; error: string; raw: string };
 
-/** Reads and validates the agent's result file; never throws. */
+/**
+ * Reads and validates the agent's result file; never throws. The agent owned the directory,
+ * so neither it nor the file may be a link (the action would read wherever it points).
+ */
 export async function readAgentClaim(path: string): Promise<ClaimRead> {
   let raw: string;
   try {
-    const buf = await readFile(path);
+    const buf = await readPlainFile(path);
     if (buf.length > CLAIM_MAX_BYTES) {
       return {
         ok: false,
@@ -83,4 +88,20 @@ export async function readAgentClaim(path: string): Promise<ClaimRead> {
     return { ok: false, error: `result file is malformed: ${z.prettifyError(parsed.error)}`, raw };
   }
   return { ok: true, claim: parsed.data, raw };
+}
+
+/** A regular file, opened without following a link, read up to one byte past the cap. */
+async function readPlainFile(path: string): Promise<Buffer> {
+  const dir = await lstat(dirname(path));
+  if (!dir.isDirectory()) throw new Error(`${dirname(path)} is not a directory`);
+  const handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error("the result is not a regular file");
+    const buf = Buffer.alloc(Math.min(stat.size, CLAIM_MAX_BYTES + 1));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import type { Spawned, Spawner } from "./jail/open-jail.ts";
 import { killMarked } from "./kill-marked.ts";
 import { LineSplitter } from "./line-splitter.ts";
 import { OutputTail } from "./output-tail.ts";
@@ -16,6 +17,8 @@ export interface BoundedOptions {
   killGraceMs?: number;
   outputCapBytes?: number;
   signal?: AbortSignal;
+  /** How the process is started and stopped; a jail's spawner confines it (default: on the host). */
+  spawner?: Spawner;
   /** Each stdout/stderr line; call `stop` to end the run for a limit the caller tracks. */
   onLine?: (line: string, stream: "stdout" | "stderr", stop: (reason: StopReason) => void) => void;
 }
@@ -58,13 +61,11 @@ export function runBounded(opts: BoundedOptions): Promise<BoundedRun> {
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const marker = randomUUID();
-    const child = spawn(opts.command, opts.args, {
+    const spawned = (opts.spawner ?? hostSpawner)(opts.command, opts.args, {
       cwd: opts.cwd,
-      env: { ...opts.env, [RUN_MARKER]: marker },
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      env: opts.env,
     });
+    const { child } = spawned;
     const pid = child.pid ?? null;
 
     const finish = (spawnError: string | null) => {
@@ -89,13 +90,8 @@ export function runBounded(opts: BoundedOptions): Promise<BoundedRun> {
     };
 
     const killGroup = (sig: NodeJS.Signals) => {
-      if (pid === null) return;
-      try {
-        process.kill(-pid, sig);
-      } catch {
-        // ESRCH: the group is already gone.
-      }
-      killMarked(RUN_MARKER, marker, sig);
+      if (sig === "SIGKILL") spawned.kill();
+      else spawned.terminate();
     };
 
     const requestStop = (reason: StopReason) => {
@@ -120,7 +116,7 @@ export function runBounded(opts: BoundedOptions): Promise<BoundedRun> {
       stderr: new LineSplitter((line) => opts.onLine?.(line, "stderr", requestStop)),
     };
     for (const stream of ["stdout", "stderr"] as const) {
-      child[stream].on("data", (chunk: Buffer) => {
+      spawned[stream].on("data", (chunk: Buffer) => {
         touch();
         tail.push(chunk);
         splitters[stream].push(chunk);
@@ -143,3 +139,34 @@ export function runBounded(opts: BoundedOptions): Promise<BoundedRun> {
     child.on("close", () => finish(null));
   });
 }
+
+/**
+ * On the host, unconfined (adapter tests, trusted commands): its own process group, and an
+ * environment marker so that descendants in sessions of their own are found and signalled too.
+ */
+export const hostSpawner: Spawner = (command, args, options): Spawned => {
+  const marker = randomUUID();
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: { ...options.env, [RUN_MARKER]: marker },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const signal = (sig: NodeJS.Signals) => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, sig);
+      } catch {
+        // ESRCH: the group is already gone.
+      }
+    }
+    killMarked(RUN_MARKER, marker, sig);
+  };
+  return {
+    child,
+    stdout: child.stdout,
+    stderr: child.stderr,
+    terminate: () => signal("SIGTERM"),
+    kill: () => signal("SIGKILL"),
+  };
+};

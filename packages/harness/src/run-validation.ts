@@ -1,4 +1,5 @@
 import { redactSecrets } from "@loopx/core";
+import type { Spawner } from "./jail/open-jail.ts";
 import { runBounded } from "./run-bounded.ts";
 import type { ValidationRun } from "./slice-types.ts";
 
@@ -6,8 +7,8 @@ const VALIDATION_TAIL_BYTES = 16 * 1024;
 const SUMMARY_CHARS = 2000;
 
 /**
- * Runs the goal's validation command in the work tree. Exit 0 passes; anything else,
- * including a timeout, fails. Its output is evidence, so it is capped and redacted.
+ * Runs the goal's validation command in a work tree. Exit 0 passes; anything else, including
+ * a timeout, fails. Its output is evidence, so it is capped and redacted.
  */
 export async function runValidation(opts: {
   command: string;
@@ -16,6 +17,8 @@ export async function runValidation(opts: {
   timeoutMs: number;
   secrets: string[];
   signal?: AbortSignal;
+  /** Where it runs: a fresh jail's spawner (the action), or the host (adapter tests). */
+  spawner?: Spawner;
 }): Promise<ValidationRun> {
   const run = await runBounded({
     command: "sh",
@@ -27,6 +30,7 @@ export async function runValidation(opts: {
     idleMs: opts.timeoutMs + 1000,
     outputCapBytes: VALIDATION_TAIL_BYTES,
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.spawner ? { spawner: opts.spawner } : {}),
   });
   const outputTail = redactSecrets(run.tail, opts.secrets);
   const timedOut = run.stop === "wall" || run.stop === "idle";

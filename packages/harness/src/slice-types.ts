@@ -1,5 +1,6 @@
 import type { Cost, Validation } from "@loopx/core";
 import type { AgentClaim } from "./agent-claim.ts";
+import type { SliceWorkspace } from "./slice-workspace.ts";
 
 /** What one bounded slice came to. Progress is decided by validation and the work tree. */
 export const SLICE_OUTCOMES = [
@@ -53,6 +54,18 @@ export interface SliceInput {
   killGraceMs?: number;
   /** Captured output is capped at this many bytes (the tail is kept). */
   outputCapBytes?: number;
+  /**
+   * Runs the harness in a jail (its own uid, PID and mount namespaces, read-only but the work
+   * tree and the slice's directory) with `hidden` out of sight. Without it the harness runs
+   * on the host: for adapter tests only, never for an agent that reads untrusted text.
+   */
+  jail?: { hidden: string[] };
+  /** How the work tree is observed and validated afterwards (default: in place, on the host). */
+  workspace?: SliceWorkspace;
+  /** USD and tokens from a source the harness cannot reach (the metering proxy), if any. */
+  metered?: () => { usd: number; tokens: number };
+  /** Where the slice's directory is made (default: the OS temp dir). */
+  sliceRoot?: string;
 }
 
 /** Why the harness process ended. */
@@ -148,6 +161,12 @@ export interface SliceReport {
     durationMs: number;
     pid: number | null;
   };
+  /** The jail the harness ran in, or null when it ran on the host. */
+  jail: { uid: number } | null;
+  /** Why the jail could not be built or did not hold; the slice then failed closed. */
+  jailFailure: string | null;
+  /** Fields withheld because they held a credential (dotted paths, never the values). */
+  withheld: string[];
   /** Redacted, capped tail of the harness's stdout and stderr. */
   outputTail: string;
   outputBytes: number;

@@ -88,6 +88,7 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
       .filter((g) => g.scopes.length > 0)
       .slice(0, 3),
     cost: report.cost,
+    withheld: report.withheld,
     sessionId: report.sessionId ? clamp(report.sessionId, 200) : null,
   });
 }

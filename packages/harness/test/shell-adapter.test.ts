@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { WITHHELD } from "@loopx/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { runSlice, shellAdapter, toHarnessResult } from "../src/index.ts";
 import { cleanupTempDirs, GOOD_CLAIM, gitWorkdir, sliceInput, waitGone } from "./fixtures.ts";
@@ -156,13 +157,13 @@ describe("shell adapter", () => {
       ...GOOD_CLAIM,
       handoff: {
         done: `used ${secret}`,
-        next: "ghp_abcdefghijklmnopqrstuvwxyz0123",
+        next: "ghp_abcdefghijklmnopqrstuvwxyz0123456789",
         questions: [],
       },
     };
     const report = await runSlice(
       shellAdapter({
-        command: `echo "key=$MY_API_KEY tok=gho_ABCDEFGHIJKLMNOP ant=sk-ant-api03-xyzxyzxyzxyz"; echo "$EXTRA" ; echo hi > hello.txt; ${writeClaim(claim)}`,
+        command: `echo "key=$MY_API_KEY tok=gho_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ant=sk-ant-api03-xyzxyzxyzxyzxyzxyzxyzxyz"; echo "$EXTRA" ; echo hi > hello.txt; ${writeClaim(claim)}`,
       }),
       sliceInput(work, {
         env: { MY_API_KEY: "plainvalue-from-env", EXTRA: secret },
@@ -170,7 +171,8 @@ describe("shell adapter", () => {
       }),
     );
     const all = JSON.stringify(report);
-    expect(report.outputTail).toContain("[redacted]");
+    expect(report.outputTail).toBe(WITHHELD);
+    expect(report.claim?.handoff.done).toBe(WITHHELD);
     for (const leaked of [secret, "plainvalue-from-env", "gho_ABC", "sk-ant-api03", "ghp_abc"]) {
       expect(all).not.toContain(leaked);
     }

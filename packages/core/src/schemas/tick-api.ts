@@ -2,7 +2,7 @@ import { z } from "zod";
 import { HarnessBrief } from "./brief.ts";
 import { CostLimits } from "./budget.ts";
 import { Route } from "./decision.ts";
-import { Instant, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, Scope, TodoKey, Uuid } from "./primitives.ts";
 import { HarnessResult } from "./tick.ts";
 
 /**
@@ -72,6 +72,16 @@ export const PushGrant = z.object({
   branch: z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
   /** Paths under .github/ may be pushed only when a gate approved `write:.github`. */
   allowWorkflowPaths: z.boolean(),
+  /** The path rules of `.github/loopx.yml` whose scopes no gate approved: not to be pushed. */
+  protectedPaths: z
+    .array(
+      z.object({
+        paths: z.array(z.string().min(1).max(200)).min(1),
+        scopes: z.array(Scope).min(1),
+      }),
+    )
+    .max(50)
+    .default([]),
 });
 export type PushGrant = z.infer<typeof PushGrant>;
 
@@ -93,6 +103,11 @@ export const PushRefusal = z.object({
   headSha: CommitSha,
   /** The paths that made the push refused, when paths were the reason. */
   paths: z.array(z.string().min(1).max(300)).max(50).default([]),
+  /**
+   * The slice's change as `git format-patch` output, when only a person can push it: an
+   * approved `write:.github` gate whose change includes workflow files.
+   */
+  patch: z.string().max(61_000).optional(),
 });
 export type PushRefusal = z.infer<typeof PushRefusal>;
 

@@ -18,6 +18,15 @@ export const FailureKind = z.enum([
 export type FailureKind = z.infer<typeof FailureKind>;
 
 export const TickOutcome = z.enum(["progress", "completed", "no_change", "failed"]);
+
+/**
+ * Where a result's USD and tokens come from: `proxy` — the metering proxy that alone held the
+ * model key counted them from the provider's replies; `no_model` — the slice was handed no
+ * model credential; `unmetered` — the agent held its own credential (a subscription token),
+ * so nothing it cannot reach counted them, and the tick is charged its cap.
+ */
+export const Metering = z.enum(["proxy", "no_model", "unmetered"]);
+export type Metering = z.infer<typeof Metering>;
 export type TickOutcome = z.infer<typeof TickOutcome>;
 
 export const Validation = z.object({
@@ -78,6 +87,9 @@ export const HarnessResult = z
       .max(3)
       .default([]),
     cost: Cost,
+    metering: Metering.default("unmetered"),
+    /** Fields withheld because they held a credential (paths, never values), for the ledger. */
+    withheld: z.array(z.string().max(200)).max(50).default([]),
     sessionId: z.string().max(200).nullable().default(null),
   })
   .superRefine((r, ctx) => {

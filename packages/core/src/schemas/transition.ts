@@ -47,6 +47,7 @@ export const EventType = z.enum([
   "pull_request.merged",
   "pull_request.closed",
   "gate.expired",
+  "credential.withheld",
 ]);
 export type EventType = z.infer<typeof EventType>;
 
@@ -91,6 +92,15 @@ export const Effect = z.discriminatedUnion("kind", [
     at: Instant,
   }),
   z.object({ kind: z.literal("close_issue"), key: z.literal("close_issue") }),
+  /** A slice's change only a person can push (workflow files), handed over as a patch. */
+  z.object({
+    kind: z.literal("patch_comment"),
+    key: z.string(),
+    todo: TodoKey,
+    headSha: z.string().min(7),
+    paths: z.array(z.string().max(300)).max(50),
+    patch: z.string().max(61_000),
+  }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   z.object({
     kind: z.literal("open_pull_request"),

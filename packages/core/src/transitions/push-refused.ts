@@ -3,12 +3,24 @@ import { ShortText, TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
-import { appendEvidence, begin, commit, isRefused, parseInput, refuse, stall } from "./kit.ts";
+import {
+  addEffect,
+  appendEvidence,
+  begin,
+  commit,
+  isRefused,
+  parseInput,
+  refuse,
+  stall,
+} from "./kit.ts";
 
 export const PushRefusedInput = z.object({
   todo: TodoKey,
   headSha: z.string().regex(/^[0-9a-f]{7,64}$/),
   summary: ShortText.min(1),
+  /** The change as a patch, when a person can push what the App may not (workflow files). */
+  patch: z.string().max(61_000).optional(),
+  paths: z.array(z.string().max(300)).max(50).default([]),
 });
 export type PushRefusedInput = z.input<typeof PushRefusedInput>;
 
@@ -16,6 +28,8 @@ export type PushRefusedInput = z.input<typeof PushRefusedInput>;
  * The report job did not push a finished slice (its commits touched a protected path): the
  * refusal is evidence pinned to the head that never landed, and the todo — which was waiting
  * for a PR that will now never open — is runnable again. No material change: the goal stalls.
+ * When only a person can push it (workflow files under an approved gate), the patch is
+ * handed to them in a comment.
  */
 export function recordPushRefused(
   state: GoalState,
@@ -32,6 +46,16 @@ export function recordPushRefused(
   const todo = d.state.todos.find((t) => t.key === parsed.todo);
   if (!todo) return refuse("not_found", `todo: there is no todo ${parsed.todo} on this goal.`);
   appendEvidence(d, { kind: "log", summary: parsed.summary, sha: parsed.headSha, todo: todo.key });
+  if (parsed.patch !== undefined) {
+    addEffect(d, {
+      kind: "patch_comment",
+      key: `patch:${todo.key}:${parsed.headSha}`,
+      todo: todo.key,
+      headSha: parsed.headSha,
+      paths: parsed.paths,
+      patch: parsed.patch,
+    });
+  }
   releaseAwaiting(d, todo, "its push was refused");
   stall(d, `the push of ${todo.key} at ${parsed.headSha.slice(0, 7)} was refused`);
   return commit(d);

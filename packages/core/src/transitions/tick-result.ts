@@ -29,18 +29,21 @@ import { findLiveTick, finishTick } from "./tick-ledger.ts";
 /**
  * Failures after which the reported cost cannot be trusted: the slice crashed, hung or was
  * killed before it could account for itself. They are charged at least the tick's cap, so
- * a goal whose every slice dies still reaches its budget instead of looping for free.
+ * a goal whose every slice dies still reaches its budget instead of looping for free; so
+ * are USD and tokens of an `unmetered` result, which only the agent could have counted.
  */
 const UNACCOUNTED_FAILURES = new Set(["host_failure", "harness_error", "timeout", "lease_expired"]);
 
 export function chargeFor(result: HarnessResult, cap: Cost): Cost {
-  if (result.outcome !== "failed" || !UNACCOUNTED_FAILURES.has(result.failure ?? "")) {
-    return result.cost;
-  }
+  const unaccounted = result.outcome === "failed" && UNACCOUNTED_FAILURES.has(result.failure ?? "");
+  // USD and tokens nothing outside the agent's reach counted are charged at the cap.
+  const modelUntrusted = unaccounted || result.metering === "unmetered";
   return {
-    usd: Math.max(result.cost.usd, cap.usd),
-    tokens: Math.max(result.cost.tokens, cap.tokens),
-    runnerMinutes: Math.max(result.cost.runnerMinutes, cap.runnerMinutes),
+    usd: modelUntrusted ? Math.max(result.cost.usd, cap.usd) : result.cost.usd,
+    tokens: modelUntrusted ? Math.max(result.cost.tokens, cap.tokens) : result.cost.tokens,
+    runnerMinutes: unaccounted
+      ? Math.max(result.cost.runnerMinutes, cap.runnerMinutes)
+      : result.cost.runnerMinutes,
   };
 }
 
@@ -161,6 +164,9 @@ export function applyTickResult(
     emit(d, "quota.slot_spent", { tickId: tick.id, number: tick.number, todo: tick.todo });
   }
   finishTick(d, tick, result.outcome, result.failure, chargeFor(result, d.state.goal.tickCap));
+  if (result.withheld.length > 0) {
+    emit(d, "credential.withheld", { tickId: tick.id, fields: result.withheld });
+  }
 
   d.state.handoffs.push({ ...result.handoff, tickId: tick.id, createdAt: ctx.now });
   for (const p of result.proposedTodos) appendTodo(d, { ...p, origin: "agent" });

@@ -1,0 +1,58 @@
+import { matchesGlob } from "./path-glob.ts";
+
+/** One entry of `git diff-tree -r -z --raw --no-renames`: both modes, so type changes show. */
+export interface GuardedChange {
+  path: string;
+  oldMode: string;
+  newMode: string;
+  /** A added, D deleted, M modified, T type changed (file, symlink, gitlink). */
+  status: string;
+}
+
+/** Parses raw diff output: `:old new oldsha newsha status\0path\0`, names exactly as stored. */
+export function parseRawDiff(raw: string): GuardedChange[] {
+  const fields = raw.split("\0");
+  const changes: GuardedChange[] = [];
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const meta = /^:([0-7]{6}) ([0-7]{6}) [0-9a-f]+ [0-9a-f]+ ([A-Z])[0-9]*$/.exec(fields[i] ?? "");
+    const path = fields[i + 1];
+    if (!meta?.[1] || !meta[2] || !meta[3] || path === undefined) {
+      throw new Error(
+        `unexpected git diff-tree output near ${JSON.stringify((fields[i] ?? "").slice(0, 80))}`,
+      );
+    }
+    changes.push({ oldMode: meta[1], newMode: meta[2], status: meta[3], path });
+  }
+  return changes;
+}
+
+/** `.github` itself or anything under it, however it is cased (case-insensitive checkouts exist). */
+const UNDER_GITHUB = /^\.github(\/|$)/i;
+const UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
+
+export interface Guarded {
+  /** Changes under .github/ when no gate approved write:.github. */
+  github: GuardedChange[];
+  /** Changes matching a path rule whose scopes no gate approved. */
+  rules: { change: GuardedChange; scopes: string[] }[];
+  /** Workflow files changed under an approved gate: the App's token cannot push them. */
+  workflows: GuardedChange[];
+}
+
+/**
+ * What a slice's commit may not carry to GitHub. Every kind of change counts: additions,
+ * modifications, deletions, mode and type changes (a symlink or a gitlink included).
+ */
+export function guardChanges(
+  changes: GuardedChange[],
+  o: { allowWorkflowPaths: boolean; protectedPaths: { paths: string[]; scopes: string[] }[] },
+): Guarded {
+  const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));
+  const workflows = o.allowWorkflowPaths ? changes.filter((c) => UNDER_WORKFLOWS.test(c.path)) : [];
+  const rules = changes.flatMap((change) =>
+    o.protectedPaths
+      .filter((rule) => rule.paths.some((glob) => matchesGlob(change.path, glob)))
+      .map((rule) => ({ change, scopes: rule.scopes })),
+  );
+  return { github, rules, workflows };
+}
