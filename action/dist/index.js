@@ -40552,6 +40552,10 @@ var HarnessBrief = external_exports.object({
     attempts: external_exports.number().int().nonnegative()
   }),
   instruction: external_exports.string(),
+  /** When this slice must have reported: its tick's lease ends then (null: no tick yet). */
+  deadline: Instant.nullable(),
+  /** The goal's USD budget and what is left of it (null: no USD limit). */
+  money: external_exports.object({ left: external_exports.number().nonnegative(), budget: external_exports.number().nonnegative() }).nullable(),
   validationCommand: external_exports.string().nullable(),
   /** Writers' notes: the only human text that counts as instruction. */
   notes: external_exports.array(external_exports.object({ from: Login, text: external_exports.string() })),
@@ -41659,7 +41663,13 @@ var AgentClaim = external_exports.object({
     })
   ).default([]),
   continuation: ContinuationInput.nullable().default(null),
-  proposedTodos: external_exports.array(external_exports.object({ title: external_exports.string().trim().min(1), detail: external_exports.string().default("") })).default([]),
+  proposedTodos: external_exports.array(
+    external_exports.object({
+      title: external_exports.string().trim().min(1),
+      detail: external_exports.string().default(""),
+      requiredScopes: external_exports.array(external_exports.string()).default([])
+    })
+  ).default([]),
   gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([])
 });
 async function readAgentClaim(path) {
@@ -42044,11 +42054,19 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
  "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
  "continuation": null,
- "proposedTodos": [{"title": "\u2026", "detail": "\u2026"}]}
+ "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": []}],
+ "gateRequests": [{"question": "\u2026", "scopes": ["deploy"]}]}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
 {"kind": "no_followup", "reason": "\u2026"}, {"kind": "successor", "title": "\u2026"} or {"kind": "goal_active"}.
-Progress counts only when the validation command passes and the work tree changed. Leave your
-work in the working tree (committing is optional); do not push.
+"proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
+the plan counts as a stall); give each the scopes it needs ("merge", "deploy:production",
+"write:.github"): a todo needing a scope waits until a person approves a gate covering it.
+"gateRequests" asks people for authority you lack (scopes like those); it blocks ${todo} and
+the todos needing those scopes until a person with write access approves, and others go on.
+Progress counts only when the validation command passes and the work tree changed. Your own
+words are not evidence: a todo is done on a passing validation, green checks on its pull
+request or a person's tick. Leave your work in the working tree (committing is optional);
+do not push.
 `;
 }
 
@@ -42322,12 +42340,9 @@ function toHarnessResult(report2, todo) {
     proposedTodos: (claim2?.proposedTodos ?? []).slice(0, 10).map((t) => ({
       title: clamp(t.title, 256),
       detail: clamp(t.detail, 2e3),
-      requiredScopes: []
+      requiredScopes: validScopes(t.requiredScopes)
     })),
-    gateRequests: (claim2?.gateRequests ?? []).map((g) => ({
-      question: clamp(g.question, 2e3),
-      scopes: g.scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10)
-    })).filter((g) => g.scopes.length > 0).slice(0, 3),
+    gateRequests: (claim2?.gateRequests ?? []).map((g) => ({ question: clamp(g.question, 2e3), scopes: validScopes(g.scopes) })).filter((g) => g.scopes.length > 0).slice(0, 3),
     cost: report2.cost,
     sessionId: report2.sessionId ? clamp(report2.sessionId, 200) : null
   });
@@ -42353,6 +42368,9 @@ function handoff2(report2, todo) {
   const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
   const next = clamp(h.next, room - done.length);
   return { done, next, questions };
+}
+function validScopes(scopes) {
+  return scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10);
 }
 function clamp(text, max) {
   if (text.length <= max) return text;

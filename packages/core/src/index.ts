@@ -7,6 +7,7 @@ export * from "./decide.ts";
 export * from "./final-report.ts";
 export * from "./lease.ts";
 export * from "./pr-outcome.ts";
+export * from "./proposed-todos.ts";
 export * from "./redact-secrets.ts";
 export * from "./schemas/index.ts";
 export * from "./scope.ts";

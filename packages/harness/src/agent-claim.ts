@@ -33,7 +33,13 @@ export const AgentClaim = z.object({
     .default([]),
   continuation: ContinuationInput.nullable().default(null),
   proposedTodos: z
-    .array(z.object({ title: z.string().trim().min(1), detail: z.string().default("") }))
+    .array(
+      z.object({
+        title: z.string().trim().min(1),
+        detail: z.string().default(""),
+        requiredScopes: z.array(z.string()).default([]),
+      }),
+    )
     .default([]),
   gateRequests: z
     .array(z.object({ question: z.string().trim().min(1), scopes: z.array(z.string()).min(1) }))

@@ -78,13 +78,10 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
     proposedTodos: (claim?.proposedTodos ?? []).slice(0, 10).map((t) => ({
       title: clamp(t.title, 256),
       detail: clamp(t.detail, 2000),
-      requiredScopes: [],
+      requiredScopes: validScopes(t.requiredScopes),
     })),
     gateRequests: (claim?.gateRequests ?? [])
-      .map((g) => ({
-        question: clamp(g.question, 2000),
-        scopes: g.scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10),
-      }))
+      .map((g) => ({ question: clamp(g.question, 2000), scopes: validScopes(g.scopes) }))
       .filter((g) => g.scopes.length > 0)
       .slice(0, 3),
     cost: report.cost,
@@ -116,6 +113,11 @@ function handoff(report: SliceReport, todo: string): HarnessResult["handoff"] {
   const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
   const next = clamp(h.next, room - done.length);
   return { done, next, questions };
+}
+
+/** Scopes as the kernel takes them: malformed ones are dropped, at most ten kept. */
+function validScopes(scopes: string[]): string[] {
+  return scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10);
 }
 
 function clamp(text: string, max: number): string {

@@ -16,7 +16,9 @@ function report(over: Partial<SliceReport> = {}): SliceReport {
       handoff: { done: "did it", next: "nothing", questions: [] },
       evidence: [{ kind: "test", summary: "npm test green", url: null, sha: null }],
       continuation: { kind: "no_followup", reason: "done" },
-      proposedTodos: [{ title: "Write docs", detail: "" }],
+      proposedTodos: [
+        { title: "Write docs", detail: "", requiredScopes: ["deploy:docs", "NOT A SCOPE"] },
+      ],
       gateRequests: [{ question: "Merge?", scopes: ["merge", "NOT A SCOPE"] }],
     },
     claimError: null,
@@ -79,7 +81,11 @@ describe("toHarnessResult", () => {
             sha: null,
           })),
           continuation: null,
-          proposedTodos: Array.from({ length: 15 }, () => ({ title: long, detail: long })),
+          proposedTodos: Array.from({ length: 15 }, () => ({
+            title: long,
+            detail: long,
+            requiredScopes: [],
+          })),
           gateRequests: [],
         },
       }),
@@ -91,9 +97,12 @@ describe("toHarnessResult", () => {
     expect(r.proposedTodos).toHaveLength(10);
   });
 
-  it("keeps only valid scopes in gate requests, and the validation as test evidence", () => {
+  it("keeps only valid scopes in gate requests and proposed todos, and the validation as test evidence", () => {
     const r = toHarnessResult(report(), "T1");
     expect(r.gateRequests).toEqual([{ question: "Merge?", scopes: ["merge"] }]);
+    expect(r.proposedTodos).toEqual([
+      { title: "Write docs", detail: "", requiredScopes: ["deploy:docs"] },
+    ]);
     expect(r.evidence[0]).toMatchObject({
       kind: "test",
       summary: expect.stringContaining("validation passed"),

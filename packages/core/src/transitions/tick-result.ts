@@ -24,6 +24,7 @@ import {
   resetBackoff,
   stall,
 } from "./kit.ts";
+import { addProposals, completePlan, isPlanAccepted } from "./plan-result.ts";
 import { findLiveTick, finishTick } from "./tick-ledger.ts";
 
 /**
@@ -144,7 +145,7 @@ export function applyTickResult(
   const support = recordEvidence(d, result, tick.id, todo.key);
   // A person may have finished or dropped the todo meanwhile; the slice is still charged.
   const stillOpen = todo.status !== "done" && todo.status !== "dropped";
-  if (result.outcome === "completed" && stillOpen) {
+  if (result.outcome === "completed" && stillOpen && todo.kind !== "plan") {
     const [first, ...more] = support;
     if (first === undefined) {
       return refuse(
@@ -154,6 +155,9 @@ export function applyTickResult(
     }
     complete(d, todo, result, tick.id, [first, ...more]);
   }
+  const added = addProposals(d, result);
+  const planned = todo.kind === "plan" && stillOpen && isPlanAccepted(result);
+  if (planned) completePlan(d, todo, tick.id, result, added);
 
   tick.sessionId = result.sessionId;
   if (isValidatedProgress(result)) {
@@ -163,18 +167,27 @@ export function applyTickResult(
   finishTick(d, tick, result.outcome, result.failure, chargeFor(result, d.state.goal.tickCap));
 
   d.state.handoffs.push({ ...result.handoff, tickId: tick.id, createdAt: ctx.now });
-  for (const p of result.proposedTodos) appendTodo(d, { ...p, origin: "agent" });
   if (result.proposedTodos.length > 0) d.state.goal.replanRequested = false;
-  for (const g of result.gateRequests) openGateIn(d, { ...g, todo: tick.todo });
+  for (const g of result.gateRequests) {
+    openGateIn(d, { ...g, todo: tick.todo });
+    // The gate scopes its own todo: it waits for the answer like any todo needing the scope.
+    const needs = new Set([...todo.requiredScopes, ...g.scopes]);
+    if (stillOpen && needs.size <= 10) todo.requiredScopes = [...needs];
+  }
 
-  if (isMaterialDelta(result)) {
-    resetBackoff(d, isValidatedProgress(result) ? "validated progress" : "new commits");
+  if (isMaterialDelta(result) || planned) {
+    const why = isValidatedProgress(result) ? "validated progress" : "new commits";
+    resetBackoff(d, planned ? "an accepted plan" : why);
   } else {
     const why =
-      result.outcome === "failed" ? `failed (${result.failure})` : "made no material change";
+      result.outcome === "failed"
+        ? `failed (${result.failure})`
+        : todo.kind === "plan"
+          ? "planned no todo"
+          : "made no material change";
     stall(d, `tick #${tick.number} on ${tick.todo} ${why}`);
   }
-  if (isMaterialDelta(result) || result.outcome === "completed") {
+  if (isMaterialDelta(result) || planned || result.outcome === "completed") {
     addEffect(d, { kind: "tick_comment", key: `tick:${tick.id}`, tickId: tick.id });
   }
   return commit(d);
