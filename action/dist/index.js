@@ -40759,6 +40759,11 @@ var ContinuationInput = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("no_followup"), reason: ShortText.min(1) }),
   external_exports.object({ kind: external_exports.literal("goal_active") })
 ]);
+var PlanRevisions = external_exports.object({
+  drop: external_exports.array(TodoKey).max(20).default([]),
+  reword: external_exports.array(external_exports.object({ todo: TodoKey, title: Title, detail: ShortText.default("") })).max(20).default([]),
+  order: external_exports.array(TodoKey).max(50).default([])
+});
 var HarnessResult = external_exports.object({
   todo: TodoKey,
   outcome: TickOutcome,
@@ -40781,6 +40786,8 @@ var HarnessResult = external_exports.object({
       scopes: external_exports.array(Scope).min(1).max(10)
     })
   ).max(3).default([]),
+  /** Only a planning slice's revisions are applied. */
+  revisions: PlanRevisions.optional(),
   cost: Cost,
   sessionId: external_exports.string().max(200).nullable().default(null)
 }).superRefine((r, ctx) => {
@@ -41670,7 +41677,19 @@ var AgentClaim = external_exports.object({
       requiredScopes: external_exports.array(external_exports.string()).default([])
     })
   ).default([]),
-  gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([])
+  gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([]),
+  /** A planning slice's revisions of agents' open todos; the kernel decides which apply. */
+  revisions: external_exports.object({
+    drop: external_exports.array(external_exports.string()).default([]),
+    reword: external_exports.array(
+      external_exports.object({
+        todo: external_exports.string(),
+        title: external_exports.string().trim().min(1),
+        detail: external_exports.string().default("")
+      })
+    ).default([]),
+    order: external_exports.array(external_exports.string()).default([])
+  }).nullish()
 });
 async function readAgentClaim(path) {
   let raw;
@@ -42055,12 +42074,16 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
  "continuation": null,
  "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": []}],
- "gateRequests": [{"question": "\u2026", "scopes": ["deploy"]}]}
+ "gateRequests": [{"question": "\u2026", "scopes": ["deploy"]}],
+ "revisions": null}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
 {"kind": "no_followup", "reason": "\u2026"}, {"kind": "successor", "title": "\u2026"} or {"kind": "goal_active"}.
 "proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
 the plan counts as a stall); give each the scopes it needs ("merge", "deploy:production",
 "write:.github"): a todo needing a scope waits until a person approves a gate covering it.
+A planning slice may also revise the open todos an agent proposed (never people's) with
+"revisions": {"drop": ["T4"], "reword": [{"todo": "T5", "title": "\u2026", "detail": "\u2026"}],
+"order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).
 "gateRequests" asks people for authority you lack (scopes like those); it blocks ${todo} and
 the todos needing those scopes until a person with write access approves, and others go on.
 Progress counts only when the validation command passes and the work tree changed. Your own
@@ -42343,6 +42366,7 @@ function toHarnessResult(report2, todo) {
       requiredScopes: validScopes(t.requiredScopes)
     })),
     gateRequests: (claim2?.gateRequests ?? []).map((g) => ({ question: clamp(g.question, 2e3), scopes: validScopes(g.scopes) })).filter((g) => g.scopes.length > 0).slice(0, 3),
+    ...claim2?.revisions ? { revisions: revisions(claim2.revisions) } : {},
     cost: report2.cost,
     sessionId: report2.sessionId ? clamp(report2.sessionId, 200) : null
   });
@@ -42368,6 +42392,14 @@ function handoff2(report2, todo) {
   const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
   const next = clamp(h.next, room - done.length);
   return { done, next, questions };
+}
+function revisions(r) {
+  const keys = (list, max) => list.filter((k) => TodoKey.safeParse(k).success).slice(0, max);
+  return {
+    drop: keys(r.drop, 20),
+    reword: r.reword.filter((w) => TodoKey.safeParse(w.todo).success).slice(0, 20).map((w) => ({ todo: w.todo, title: clamp(w.title, 256), detail: clamp(w.detail, 2e3) })),
+    order: keys(r.order, 50)
+  };
 }
 function validScopes(scopes) {
   return scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10);

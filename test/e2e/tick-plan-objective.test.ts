@@ -34,6 +34,16 @@ const PLAN = {
   ],
 };
 
+/**
+ * The replan (tick #2) revises: drops "Describe each gear" (T3), puts publishing first, tries to
+ * drop the writer's T5, and proposes the rest of the plan again.
+ */
+const REPLAN = {
+  ...PLAN,
+  proposedTodos: [PLAN.proposedTodos[0], PLAN.proposedTodos[2]],
+  revisions: { drop: ["T3", "T5"], order: ["T4", "T2"] },
+};
+
 /** The prompt the real `claude` sent in the first conversation request from index `from` on. */
 function promptOf(model: ScriptedAnthropic, from: number): string {
   const req = model.requests
@@ -48,7 +58,8 @@ function promptOf(model: ScriptedAnthropic, from: number): string {
  * planning todo changes no files yet completes, because its result carries valid proposed
  * todos; they keep their scopes. The prompt carried the result schema, the objective as the
  * source table says, the tick's deadline and the money left. A `/loopx replan` whose agent
- * proposes the same todos again adds none.
+ * proposes the same todos again adds none; it drops and reorders the agent's todos, and its
+ * attempt to drop a writer's todo is refused.
  */
 describe.skipIf(!serverUrl)(
   `e2e: an objective alone is planned through the action${skipReason ? ` — skipped: ${skipReason}` : ""}`,
@@ -62,7 +73,10 @@ describe.skipIf(!serverUrl)(
       store = await openStore({ databaseUrl: db.url });
       model = await startScriptedAnthropic({
         turns: [
-          (req) => ({ content: [writeFile(resultPathIn(req.prompt), JSON.stringify(PLAN))] }),
+          (req) => {
+            const result = req.prompt.includes(", tick #2") ? REPLAN : PLAN;
+            return { content: [writeFile(resultPathIn(req.prompt), JSON.stringify(result))] };
+          },
           { content: [text("Planned.")] },
         ],
       });
@@ -88,7 +102,7 @@ describe.skipIf(!serverUrl)(
       await db?.drop();
     });
 
-    it("plans the objective once; a replan proposing the same todos adds none", async () => {
+    it("plans the objective once; a replan revises the agent's todos and adds none twice", async () => {
       const alice = new Octokit({
         baseUrl: h.sandbox.url,
         auth: h.sandbox.createUserToken("alice"),
@@ -145,12 +159,15 @@ describe.skipIf(!serverUrl)(
       expect(prompt).toContain(`Deadline: ${tick?.leaseExpiresAt.toISOString()}`);
       expect(prompt).toContain("Money left: $25.00 of $25.00");
 
-      await alice.rest.issues.createComment({
-        owner: "acme",
-        repo: "widgets",
-        issue_number: issue.number,
-        body: "/loopx replan",
-      });
+      for (const body of ["/loopx todo add Ask legal about the prices", "/loopx replan"]) {
+        await alice.rest.issues.createComment({
+          owner: "acme",
+          repo: "widgets",
+          issue_number: issue.number,
+          body,
+        });
+        await h.settle();
+      }
       await h.settle();
       const asked = model.requests.length;
       const second = await finishRun(h, (await dispatchOneTick(h, issue.number)).id);
@@ -160,10 +177,20 @@ describe.skipIf(!serverUrl)(
       const replan = state?.todos.find((t) => t.key === second.jobs.ask?.outputs.todo);
       expect(replan?.kind).toBe("plan");
       expect(replan?.status).toBe("done");
-      // The same titles among open todos are the same todos: nothing was added twice.
-      expect(state?.todos.filter((t) => t.kind !== "plan").map((t) => t.title)).toEqual(
-        PLAN.proposedTodos.map((t) => t.title),
-      );
+      // The same titles among open todos are the same todos: nothing was added twice. The
+      // replan dropped and reordered the agent's todos; the writer's T5 stayed as it was.
+      const rows = (state?.todos ?? [])
+        .filter((t) => t.kind !== "plan")
+        .sort((a, b) => a.position - b.position)
+        .map((t) => [t.key, t.title, t.status]);
+      expect(rows).toEqual([
+        ["T4", "Publish the catalogue", "ready"],
+        ["T3", "Describe each gear", "dropped"],
+        ["T2", "List the gears", "ready"],
+        ["T5", "Ask legal about the prices", "ready"],
+      ]);
+      const refused = state?.evidence.find((e) => e.summary.startsWith("plan revisions refused"));
+      expect(refused?.summary).toContain("T5 is not an agent's proposal (human)");
       expect(promptOf(model, asked)).toContain("Money left: $");
     }, 180_000);
   },

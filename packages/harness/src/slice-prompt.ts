@@ -14,12 +14,16 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "…"}],
  "continuation": null,
  "proposedTodos": [{"title": "…", "detail": "…", "requiredScopes": []}],
- "gateRequests": [{"question": "…", "scopes": ["deploy"]}]}
+ "gateRequests": [{"question": "…", "scopes": ["deploy"]}],
+ "revisions": null}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
 {"kind": "no_followup", "reason": "…"}, {"kind": "successor", "title": "…"} or {"kind": "goal_active"}.
 "proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
 the plan counts as a stall); give each the scopes it needs ("merge", "deploy:production",
 "write:.github"): a todo needing a scope waits until a person approves a gate covering it.
+A planning slice may also revise the open todos an agent proposed (never people's) with
+"revisions": {"drop": ["T4"], "reword": [{"todo": "T5", "title": "…", "detail": "…"}],
+"order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).
 "gateRequests" asks people for authority you lack (scopes like those); it blocks ${todo} and
 the todos needing those scopes until a person with write access approves, and others go on.
 Progress counts only when the validation command passes and the work tree changed. Your own

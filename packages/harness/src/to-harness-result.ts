@@ -4,7 +4,9 @@ import {
   HarnessResult,
   Scope,
   type TickOutcome,
+  TodoKey,
 } from "@loopx/core";
+import type { AgentClaim } from "./agent-claim.ts";
 import type { SliceOutcome, SliceReport } from "./slice-types.ts";
 
 const EVIDENCE_MAX = 20;
@@ -84,6 +86,7 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
       .map((g) => ({ question: clamp(g.question, 2000), scopes: validScopes(g.scopes) }))
       .filter((g) => g.scopes.length > 0)
       .slice(0, 3),
+    ...(claim?.revisions ? { revisions: revisions(claim.revisions) } : {}),
     cost: report.cost,
     sessionId: report.sessionId ? clamp(report.sessionId, 200) : null,
   });
@@ -113,6 +116,20 @@ function handoff(report: SliceReport, todo: string): HarnessResult["handoff"] {
   const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
   const next = clamp(h.next, room - done.length);
   return { done, next, questions };
+}
+
+/** Revisions as the kernel takes them: malformed keys dropped, text clamped, lists capped. */
+function revisions(r: NonNullable<AgentClaim["revisions"]>): HarnessResult["revisions"] {
+  const keys = (list: string[], max: number) =>
+    list.filter((k) => TodoKey.safeParse(k).success).slice(0, max);
+  return {
+    drop: keys(r.drop, 20),
+    reword: r.reword
+      .filter((w) => TodoKey.safeParse(w.todo).success)
+      .slice(0, 20)
+      .map((w) => ({ todo: w.todo, title: clamp(w.title, 256), detail: clamp(w.detail, 2000) })),
+    order: keys(r.order, 50),
+  };
 }
 
 /** Scopes as the kernel takes them: malformed ones are dropped, at most ten kept. */

@@ -24,7 +24,7 @@ import {
   resetBackoff,
   stall,
 } from "./kit.ts";
-import { addProposals, completePlan, isPlanAccepted } from "./plan-result.ts";
+import { addProposals, applyPlan } from "./plan-result.ts";
 import { findLiveTick, finishTick } from "./tick-ledger.ts";
 
 /**
@@ -155,9 +155,9 @@ export function applyTickResult(
     }
     complete(d, todo, result, tick.id, [first, ...more]);
   }
-  const added = addProposals(d, result);
-  const planned = todo.kind === "plan" && stillOpen && isPlanAccepted(result);
-  if (planned) completePlan(d, todo, tick.id, result, added);
+  const planning = todo.kind === "plan" && stillOpen;
+  const planned = planning && applyPlan(d, todo, tick.id, result);
+  if (!planning) addProposals(d, result);
 
   tick.sessionId = result.sessionId;
   if (isValidatedProgress(result)) {
