@@ -40786,6 +40786,11 @@ var HarnessResult = external_exports.object({
       scopes: external_exports.array(Scope).min(1).max(10)
     })
   ).max(3).default([]),
+  /**
+   * Whether the harness saw the work tree change (absent: the caller did not say, taken as
+   * changed). A passing validation on an unchanged tree proves nothing about the todo.
+   */
+  changed: external_exports.boolean().optional(),
   /** Only a planning slice's revisions are applied. */
   revisions: PlanRevisions.optional(),
   cost: Cost,
@@ -41783,6 +41788,14 @@ function decideOutcome(f) {
     };
   }
   const claimed = f.claim.claim.outcome;
+  const finished = claimed === "completed" && f.claim.claim.continuation !== null;
+  if (f.delta.known && !f.delta.changed && finished) {
+    return {
+      outcome: "claimed_completion",
+      failure: null,
+      reason: "the agent says the todo is done, but the work tree did not change"
+    };
+  }
   if (f.delta.known && !f.delta.changed) {
     return {
       outcome: "no_progress",
@@ -42307,6 +42320,7 @@ var SUMMARY_MAX = 500;
 var OUTCOMES = {
   validated_progress: { outcome: "progress", failure: null },
   validated_completion: { outcome: "completed", failure: null },
+  claimed_completion: { outcome: "completed", failure: null },
   no_progress: { outcome: "no_change", failure: null },
   host_failure: { outcome: "failed", failure: "host_failure" },
   validation_failed: { outcome: "failed", failure: "validation_failed" },
@@ -42357,6 +42371,7 @@ function toHarnessResult(report2, todo) {
       summary: report2.validation.summary
     } : null,
     commits: report2.delta.commits,
+    changed: report2.delta.known && report2.delta.changed,
     evidence: [...observed, ...claimed].slice(0, EVIDENCE_MAX),
     handoff: handoff2(report2, todo),
     continuation: mapped.outcome === "completed" ? claim2?.continuation ?? null : null,

@@ -30,7 +30,8 @@ describe("e2e: new work on a branch whose PR was closed unmerged", () => {
     await alice.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
     await h.settle();
 
-    // The replan slice keeps the plan as it is (no commits, nothing pushed).
+    // The replan slice keeps the plan as it is: it proposes T1 again, which adds nothing (no
+    // commits, nothing pushed; a plan proposing no todo at all would be a stall).
     const runId = 9971;
     const plan = AskResponse.parse(
       (await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId))).body,
@@ -45,6 +46,7 @@ describe("e2e: new work on a branch whose PR was closed unmerged", () => {
           outcome: "completed",
           continuation: { kind: "goal_active" },
           validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
+          proposedTodos: [{ title: "Cache layout" }],
           handoff: {
             done: "Kept T1: the cache needs a smaller key.",
             next: "Redo T1.",

@@ -5,6 +5,7 @@ import type { AgentClaim } from "./agent-claim.ts";
 export const SLICE_OUTCOMES = [
   "validated_progress",
   "validated_completion",
+  "claimed_completion",
   "no_progress",
   "host_failure",
   "validation_failed",

@@ -15,6 +15,7 @@ const SUMMARY_MAX = 500;
 const OUTCOMES: Record<SliceOutcome, { outcome: TickOutcome; failure: FailureKind | null }> = {
   validated_progress: { outcome: "progress", failure: null },
   validated_completion: { outcome: "completed", failure: null },
+  claimed_completion: { outcome: "completed", failure: null },
   no_progress: { outcome: "no_change", failure: null },
   host_failure: { outcome: "failed", failure: "host_failure" },
   validation_failed: { outcome: "failed", failure: "validation_failed" },
@@ -74,6 +75,7 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
         }
       : null,
     commits: report.delta.commits,
+    changed: report.delta.known && report.delta.changed,
     evidence: [...observed, ...claimed].slice(0, EVIDENCE_MAX),
     handoff: handoff(report, todo),
     continuation: mapped.outcome === "completed" ? (claim?.continuation ?? null) : null,

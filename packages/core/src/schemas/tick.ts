@@ -92,6 +92,11 @@ export const HarnessResult = z
       )
       .max(3)
       .default([]),
+    /**
+     * Whether the harness saw the work tree change (absent: the caller did not say, taken as
+     * changed). A passing validation on an unchanged tree proves nothing about the todo.
+     */
+    changed: z.boolean().optional(),
     /** Only a planning slice's revisions are applied. */
     revisions: PlanRevisions.optional(),
     cost: Cost,

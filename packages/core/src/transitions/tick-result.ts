@@ -6,7 +6,7 @@ import type { GoalState } from "../schemas/state.ts";
 import type { HarnessResult } from "../schemas/tick.ts";
 import type { Continuation, Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { needsPullRequest } from "./await-pull-request.ts";
+import { awaitEvidence, needsPullRequest } from "./await-pull-request.ts";
 import { completeTodo } from "./complete-todo.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
@@ -58,12 +58,14 @@ export function isMaterialDelta(result: HarnessResult): boolean {
   return isValidatedProgress(result) || result.commits.length > 0;
 }
 
-/** Records what the slice observed; returns the ids that can support a completion. */
+/**
+ * Records what the slice reported; returns the ids that can support a completion: only what
+ * the agent cannot fake — its commits, and a passing validation on a tree it changed. The
+ * agent's own evidence is kept for people and later slices, but its words complete nothing.
+ */
 function recordEvidence(d: Draft, result: HarnessResult, tickId: string, todo: string): string[] {
   const support: string[] = [];
-  for (const e of result.evidence) {
-    support.push(appendEvidence(d, { ...e, todo, tickId }));
-  }
+  for (const e of result.evidence) appendEvidence(d, { ...e, todo, tickId });
   for (const c of result.commits) {
     const summary = c.message.split("\n")[0]?.trim() || `commit ${c.sha.slice(0, 7)}`;
     support.push(appendEvidence(d, { kind: "commit", summary, sha: c.sha, todo, tickId }));
@@ -77,8 +79,9 @@ function recordEvidence(d: Draft, result: HarnessResult, tickId: string, todo: s
       todo,
       tickId,
     });
-    // A failing check is recorded, but it never supports a completion.
-    if (v.passed) support.push(id);
+    // A failing check is recorded, but it never supports a completion; nor does a pass on
+    // an unchanged tree (a todo that changes no files needs a writer's tick).
+    if (v.passed && result.changed !== false) support.push(id);
   }
   return support;
 }
@@ -147,13 +150,8 @@ export function applyTickResult(
   const stillOpen = todo.status !== "done" && todo.status !== "dropped";
   if (result.outcome === "completed" && stillOpen && todo.kind !== "plan") {
     const [first, ...more] = support;
-    if (first === undefined) {
-      return refuse(
-        "invalid_input",
-        "result.evidence: a completion needs evidence — report evidence, commits or a passing validation, or report outcome progress instead.",
-      );
-    }
-    complete(d, todo, result, tick.id, [first, ...more]);
+    if (first === undefined) awaitEvidence(d, todo, tick.id);
+    else complete(d, todo, result, tick.id, [first, ...more]);
   }
   const planning = todo.kind === "plan" && stillOpen;
   const planned = planning && applyPlan(d, todo, tick.id, result);
