@@ -1,4 +1,4 @@
-import { GateKey, ShortText, Title, TodoKey } from "@loopx/core";
+import { GateKey, Scope, ShortText, Title, TodoKey } from "@loopx/core";
 import { z } from "zod";
 
 /** The harnesses LoopX ships adapters for. */
@@ -15,7 +15,13 @@ export const Command = z.discriminatedUnion("name", [
   z.object({ name: z.literal("resume") }),
   z.object({ name: z.literal("stop") }),
   z.object({ name: z.literal("run") }),
-  z.object({ name: z.literal("todo_add"), title: Title, asIssue: z.boolean() }),
+  z.object({
+    name: z.literal("todo_add"),
+    title: Title,
+    asIssue: z.boolean(),
+    /** Scopes the todo needs (`--needs deploy`): it waits for a gate covering them. */
+    needs: z.array(Scope).max(10).default([]),
+  }),
   z.object({ name: z.literal("todo_drop"), todo: TodoKey }),
   /** A writer takes an agent's proposed todo on as theirs: its text then instructs. */
   z.object({ name: z.literal("todo_accept"), todo: TodoKey }),
@@ -47,6 +53,7 @@ export const CommandErrorCode = z.enum([
   "bad_harness",
   "bad_link",
   "too_long",
+  "bad_scope",
 ]);
 export type CommandErrorCode = z.infer<typeof CommandErrorCode>;
 
@@ -77,7 +84,7 @@ export const COMMAND_USAGE = {
   resume: "/loopx resume: start ticking again",
   stop: "/loopx stop: end the goal",
   run: "/loopx run: wake the loop now",
-  todo: "/loopx todo add <text> [--issue] | /loopx todo drop T3 | /loopx todo accept T3 (an agent's proposal becomes yours)",
+  todo: "/loopx todo add <text> [--issue] [--needs <scope>] | /loopx todo drop T3 | /loopx todo accept T3 (an agent's proposal becomes yours)",
   replan: "/loopx replan: ask the next slice to revise the todos",
   budget: "/loopx budget ticks=N minutes=N usd=N tokens=N: set this goal's limits (any of them)",
   harness: `/loopx harness <${HarnessName.options.join("|")}>: switch the agent`,
