@@ -1,7 +1,8 @@
 import type { PlanRevisions } from "../schemas/tick.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
-import { addEffect, appendEvidence, emit } from "./kit.ts";
+import { appendEvidence, emit } from "./kit.ts";
+import { dropIn } from "./todo-edits.ts";
 
 /**
  * Why a planning slice may not revise this todo, or null when it may: only an open task an
@@ -54,17 +55,7 @@ export function revisePlan(d: Draft, plan: Todo, tickId: string, rev: PlanRevisi
   for (const key of rev.drop) {
     const todo = find(key);
     if (!todo) continue;
-    todo.status = "dropped";
-    todo.updatedAt = now;
-    emit(d, "todo.dropped", { todo: todo.key, reason: `revised by the plan in ${plan.key}` });
-    if (todo.subIssue) {
-      addEffect(d, {
-        kind: "close_sub_issue",
-        key: `todo:${todo.key}:close`,
-        todo: todo.key,
-        reason: "not_planned",
-      });
-    }
+    dropIn(d, todo, `revised by the plan in ${plan.key}`);
     applied += 1;
   }
   if (applied > 0) d.checklist = true;
