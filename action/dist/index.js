@@ -40195,116 +40195,6 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/inputs.ts
-var Phase = external_exports.enum(["wake", "ask", "agent", "report"]);
-var HarnessName = external_exports.enum(["shell", "claude-code", "codex"]);
-var JobResult = external_exports.enum(["success", "failure", "cancelled", "skipped"]);
-var envName = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
-var nameList = external_exports.string().transform(
-  (s) => s.split(/[\s,]+/).map((n) => n.trim()).filter((n) => n !== "")
-).pipe(external_exports.array(envName));
-var positiveNumber = external_exports.coerce.number().positive().finite();
-var ActionInputFields = external_exports.object({
-  phase: Phase,
-  /** Base URL of the LoopX App's tick API. */
-  "api-url": external_exports.url().optional(),
-  /** The OIDC audience the App expects: by default its own URL, the `api-url`. */
-  audience: external_exports.string().min(1).optional(),
-  /** The goal's issue number (ask). */
-  goal: external_exports.coerce.number().int().positive().optional(),
-  /** Where the phases write and read their files (ask.json, lease.json, result.json, bundle). */
-  "tick-dir": external_exports.string().min(1).optional(),
-  /** The repository working copy the agent works in (agent). */
-  workdir: external_exports.string().min(1).optional(),
-  /** Overrides the harness the App chose (agent). */
-  harness: HarnessName.optional(),
-  /** The command the shell harness runs (agent). */
-  "shell-command": external_exports.string().min(1).optional(),
-  /** Model for claude-code or codex (agent). */
-  model: external_exports.string().min(1).optional(),
-  /** JSON price table for codex (USD per million tokens), which reports tokens only (agent). */
-  "codex-prices": external_exports.string().min(1).optional(),
-  /** Environment variables handed to the harness, e.g. ANTHROPIC_API_KEY (agent). */
-  "harness-env": nameList.optional(),
-  /** A read-only token to fetch the todo branch when the checkout lacks it (agent). */
-  token: external_exports.string().min(1).optional(),
-  /** Lower the App's cost limits for this tick (ask): USD and runner minutes. */
-  "max-usd": positiveNumber.optional(),
-  "max-minutes": positiveNumber.optional(),
-  /** `needs.agent.result`, so a crashed agent job is reported as such (report). */
-  "agent-result": JobResult.optional(),
-  /** Parse and explain what would happen; send nothing. */
-  "dry-run": external_exports.stringbool().default(false)
-});
-var ActionInput = ActionInputFields.superRefine((input2, ctx) => {
-  if (input2.phase === "ask" && input2.goal === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["goal"],
-      message: `phase "ask" needs the goal's issue number: pass \`goal: \${{ inputs.goal }}\``
-    });
-  }
-  const talksToApp = input2.phase !== "agent" && !input2["dry-run"];
-  if (talksToApp && input2["api-url"] === void 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["api-url"],
-      message: `phase "${input2.phase}" needs the LoopX App's URL: pass \`api-url: \${{ inputs.api-url }}\` (e.g. https://loopx.example.com)`
-    });
-  }
-}).transform((input2) => ({
-  ...input2,
-  audience: input2.audience ?? input2["api-url"]?.replace(/\/+$/, "") ?? ""
-}));
-
-// src/get-action-inputs.ts
-function getActionInputs(read = getInput) {
-  const get = (name) => read(name) || void 0;
-  const raw = {
-    phase: get("phase"),
-    "api-url": get("api-url"),
-    audience: get("audience"),
-    goal: get("goal"),
-    "tick-dir": get("tick-dir"),
-    workdir: get("workdir"),
-    harness: get("harness"),
-    "shell-command": get("shell-command"),
-    model: get("model"),
-    "codex-prices": get("codex-prices"),
-    "harness-env": get("harness-env"),
-    token: get("token"),
-    "max-usd": get("max-usd"),
-    "max-minutes": get("max-minutes"),
-    "agent-result": get("agent-result"),
-    "dry-run": get("dry-run")
-  };
-  const parsed = ActionInput.safeParse(raw);
-  if (!parsed.success) {
-    throw new Error(`Invalid inputs to the LoopX action:
-${external_exports.prettifyError(parsed.error)}`, {
-      cause: parsed.error
-    });
-  }
-  return parsed.data;
-}
-
-// src/get-id-token.ts
-async function getIdToken(audience) {
-  if (!process.env.ACTIONS_ID_TOKEN_REQUEST_URL || !process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) {
-    throw new Error(
-      "This job cannot get an OIDC ID token for LoopX: give the job `permissions: { id-token: write }` (the ask and report jobs of loopx-tick.yml and the wake job need it; the agent job must not have it)."
-    );
-  }
-  try {
-    return await getIDToken(audience);
-  } catch (error63) {
-    const reason = error63 instanceof Error ? error63.message : String(error63);
-    throw new Error(`Could not get an OIDC ID token for audience "${audience}": ${reason}`, {
-      cause: error63
-    });
-  }
-}
-
 // ../packages/core/src/backoff.ts
 var BACKOFF_LADDER_MINUTES = Object.freeze([3, 10, 30, 60]);
 var INITIAL_BACKOFF = Object.freeze({ level: 0, stalledTicks: 0, until: null });
@@ -40408,6 +40298,7 @@ var KIND_PRIORITY = Object.freeze({
 
 // ../packages/core/src/schemas/primitives.ts
 var Instant = external_exports.coerce.date();
+var HarnessName = external_exports.enum(["claude-code", "codex", "shell"]);
 var TodoKey = external_exports.string().regex(/^T[1-9][0-9]*$/, "a todo key looks like T1, T2, \u2026 (T followed by a number)");
 var GateKey = external_exports.string().regex(/^G[1-9][0-9]*$/, "a gate key looks like G1, G2, \u2026 (G followed by a number)");
 var Scope = external_exports.string().regex(
@@ -41298,6 +41189,115 @@ var TrackPullRequestInput = external_exports.object({
   headRef: external_exports.string().min(1).max(255),
   headSha: Sha3
 });
+
+// src/inputs.ts
+var Phase = external_exports.enum(["wake", "ask", "agent", "report"]);
+var JobResult = external_exports.enum(["success", "failure", "cancelled", "skipped"]);
+var envName = external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "an environment variable name");
+var nameList = external_exports.string().transform(
+  (s) => s.split(/[\s,]+/).map((n) => n.trim()).filter((n) => n !== "")
+).pipe(external_exports.array(envName));
+var positiveNumber = external_exports.coerce.number().positive().finite();
+var ActionInputFields = external_exports.object({
+  phase: Phase,
+  /** Base URL of the LoopX App's tick API. */
+  "api-url": external_exports.url().optional(),
+  /** The OIDC audience the App expects: by default its own URL, the `api-url`. */
+  audience: external_exports.string().min(1).optional(),
+  /** The goal's issue number (ask). */
+  goal: external_exports.coerce.number().int().positive().optional(),
+  /** Where the phases write and read their files (ask.json, lease.json, result.json, bundle). */
+  "tick-dir": external_exports.string().min(1).optional(),
+  /** The repository working copy the agent works in (agent). */
+  workdir: external_exports.string().min(1).optional(),
+  /** Overrides the harness the App chose (agent). */
+  harness: HarnessName.optional(),
+  /** The command the shell harness runs (agent). */
+  "shell-command": external_exports.string().min(1).optional(),
+  /** Model for claude-code or codex (agent). */
+  model: external_exports.string().min(1).optional(),
+  /** JSON price table for codex (USD per million tokens), which reports tokens only (agent). */
+  "codex-prices": external_exports.string().min(1).optional(),
+  /** Environment variables handed to the harness, e.g. ANTHROPIC_API_KEY (agent). */
+  "harness-env": nameList.optional(),
+  /** A read-only token to fetch the todo branch when the checkout lacks it (agent). */
+  token: external_exports.string().min(1).optional(),
+  /** Lower the App's cost limits for this tick (ask): USD and runner minutes. */
+  "max-usd": positiveNumber.optional(),
+  "max-minutes": positiveNumber.optional(),
+  /** `needs.agent.result`, so a crashed agent job is reported as such (report). */
+  "agent-result": JobResult.optional(),
+  /** Parse and explain what would happen; send nothing. */
+  "dry-run": external_exports.stringbool().default(false)
+});
+var ActionInput = ActionInputFields.superRefine((input2, ctx) => {
+  if (input2.phase === "ask" && input2.goal === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["goal"],
+      message: `phase "ask" needs the goal's issue number: pass \`goal: \${{ inputs.goal }}\``
+    });
+  }
+  const talksToApp = input2.phase !== "agent" && !input2["dry-run"];
+  if (talksToApp && input2["api-url"] === void 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["api-url"],
+      message: `phase "${input2.phase}" needs the LoopX App's URL: pass \`api-url: \${{ inputs.api-url }}\` (e.g. https://loopx.example.com)`
+    });
+  }
+}).transform((input2) => ({
+  ...input2,
+  audience: input2.audience ?? input2["api-url"]?.replace(/\/+$/, "") ?? ""
+}));
+
+// src/get-action-inputs.ts
+function getActionInputs(read = getInput) {
+  const get = (name) => read(name) || void 0;
+  const raw = {
+    phase: get("phase"),
+    "api-url": get("api-url"),
+    audience: get("audience"),
+    goal: get("goal"),
+    "tick-dir": get("tick-dir"),
+    workdir: get("workdir"),
+    harness: get("harness"),
+    "shell-command": get("shell-command"),
+    model: get("model"),
+    "codex-prices": get("codex-prices"),
+    "harness-env": get("harness-env"),
+    token: get("token"),
+    "max-usd": get("max-usd"),
+    "max-minutes": get("max-minutes"),
+    "agent-result": get("agent-result"),
+    "dry-run": get("dry-run")
+  };
+  const parsed = ActionInput.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`Invalid inputs to the LoopX action:
+${external_exports.prettifyError(parsed.error)}`, {
+      cause: parsed.error
+    });
+  }
+  return parsed.data;
+}
+
+// src/get-id-token.ts
+async function getIdToken(audience) {
+  if (!process.env.ACTIONS_ID_TOKEN_REQUEST_URL || !process.env.ACTIONS_ID_TOKEN_REQUEST_TOKEN) {
+    throw new Error(
+      "This job cannot get an OIDC ID token for LoopX: give the job `permissions: { id-token: write }` (the ask and report jobs of loopx-tick.yml and the wake job need it; the agent job must not have it)."
+    );
+  }
+  try {
+    return await getIDToken(audience);
+  } catch (error63) {
+    const reason = error63 instanceof Error ? error63.message : String(error63);
+    throw new Error(`Could not get an OIDC ID token for audience "${audience}": ${reason}`, {
+      cause: error63
+    });
+  }
+}
 
 // ../packages/harness/src/adapters/claude-code.ts
 import { mkdir as mkdir2 } from "node:fs/promises";

@@ -1,12 +1,11 @@
+import { HarnessName } from "@loopx/core";
 import { z } from "zod";
 
-/** The phases of one tick (see architecture.md, "The tick"). */
+/** The phases of one tick (see docs/architecture.md, "The tick"). */
 export const Phase = z.enum(["wake", "ask", "agent", "report"]);
 export type Phase = z.infer<typeof Phase>;
 
-/** Harnesses the agent phase can run (packages/harness adapters). */
-export const HarnessName = z.enum(["shell", "claude-code", "codex"]);
-export type HarnessName = z.infer<typeof HarnessName>;
+export { HarnessName };
 
 /** `needs.agent.result` as the workflow hands it to the report phase. */
 export const JobResult = z.enum(["success", "failure", "cancelled", "skipped"]);

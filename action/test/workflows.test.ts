@@ -51,9 +51,9 @@ describe("loopx-tick.yml", () => {
     expect(JSON.stringify(tick.on.workflow_dispatch)).toContain('"goal"');
   });
 
-  it("runs one tick per goal at a time and never cancels a running slice", () => {
+  it("runs one tick per goal and slot at a time and never cancels a running slice", () => {
     expect(tick.concurrency).toEqual({
-      group: `loopx-${expr("github.repository_id")}-${expr("inputs.goal")}`,
+      group: `loopx-${expr("github.repository_id")}-${expr("inputs.goal")}-${expr("inputs.slot")}`,
       "cancel-in-progress": false,
     });
   });
@@ -114,10 +114,21 @@ describe("loopx-tick.yml", () => {
 });
 
 describe("loopx-wake.yml", () => {
-  it("runs off the hour, tiny: id-token only, no checkout, no install", () => {
-    expect(JSON.stringify(wake.on.schedule)).toMatch(
+  it("is called only (never fires in LoopX's own repository); the documented caller runs off the hour", () => {
+    expect(Object.keys(wake.on)).toEqual(["workflow_call"]);
+    const docs = readFileSync(resolve(import.meta.dirname, "../../docs/workflows.md"), "utf8");
+    const caller = [...docs.matchAll(/^```yaml\n([\s\S]*?)^```/gm)]
+      .map((m) => m[1] ?? "")
+      .find((text) => text.includes("loopx-wake.yml@v1"));
+    const callerOn = z
+      .object({ on: z.object({ schedule: z.unknown() }) })
+      .parse(parse(caller ?? ""));
+    expect(JSON.stringify(callerOn.on.schedule)).toMatch(
       /"cron":"(1[0-9]|[2-5][0-9]|0[1-9]) \* \* \* \*"/,
     );
+  });
+
+  it("is tiny: id-token only, no checkout, no install", () => {
     const [only, ...rest] = Object.values(wake.jobs);
     expect(rest).toEqual([]);
     expect(only?.permissions).toEqual({ "id-token": "write" });

@@ -5,6 +5,7 @@ import { githubSignIn } from "./dashboard/index.ts";
 import type { Logger } from "./deps.ts";
 import { listen } from "./server.ts";
 import type { Settings } from "./settings.ts";
+import { startWebhookProxy, type WebhookProxy } from "./webhook-proxy.ts";
 
 export interface Running {
   app: LoopxApp;
@@ -51,6 +52,20 @@ export async function main(opts: {
   const metricsPort = settings.metrics.port;
   const metrics =
     metricsPort === null ? null : await listen(app.serveMetrics, metricsPort, "127.0.0.1");
+  let proxy: WebhookProxy | null = null;
+  if (settings.webhookProxyUrl) {
+    try {
+      proxy = await startWebhookProxy({
+        url: settings.webhookProxyUrl,
+        target: `http://127.0.0.1:${server.port}${WEBHOOK_PATH}`,
+        log,
+      });
+    } catch (error) {
+      await server.close();
+      await metrics?.close();
+      throw error;
+    }
+  }
   await app.start({
     pollIntervalMs: settings.pollIntervalMs,
     reconcileIntervalMs: settings.reconcileIntervalMs,
@@ -62,6 +77,7 @@ export async function main(opts: {
     app,
     port: server.port,
     async close() {
+      await proxy?.stop();
       await server.close();
       await metrics?.close();
       await app.close();

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import type { InstallationControls } from "@loopx/store";
 import { z } from "zod";
 import { type DashboardSignIn, dashboardSignIn } from "./dashboard-sign-in.ts";
+import { githubHost } from "./github-host.ts";
 import { type OperationsSettings, operationsSettings } from "./operations-settings.ts";
 
 /** Every variable LoopX reads; `''` counts as unset (as in shells and compose files). */
@@ -38,6 +39,7 @@ export const SETTING_NAMES = [
   "GITHUB_CLIENT_SECRET",
   "LOOPX_SESSION_SECRET",
   "LOOPX_PUBLIC_URL",
+  "WEBHOOK_PROXY_URL",
   "LOOPX_METRICS_TOKEN",
   "LOOPX_METRICS_PORT",
 ] as const;
@@ -72,6 +74,8 @@ export interface Settings {
   dashboard: "off" | "demo" | "readonly";
   /** Readonly dashboard sign-in (GitHub App user authorization); null unless readonly. */
   dashboardSignIn: DashboardSignIn | null;
+  /** A smee.io channel webhooks are relayed from (development); null: GitHub posts directly. */
+  webhookProxyUrl: string | null;
   /** Who reads /metrics: a bearer token on the public port, and/or a local port. */
   metrics: OperationsSettings["metrics"];
 }
@@ -211,6 +215,13 @@ const Raw = z.object({
     )
     .optional(),
   LOOPX_PUBLIC_URL: httpUrl("LOOPX_PUBLIC_URL").optional(),
+  WEBHOOK_PROXY_URL: z
+    .url({
+      protocol: /^https?$/,
+      error:
+        "WEBHOOK_PROXY_URL must be a smee.io channel URL, e.g. https://smee.io/AbC123 (create one at https://smee.io/new)",
+    })
+    .optional(),
 });
 
 /** A PEM as pasted into an env var: `\n` escapes (one line) become real newlines. */
@@ -346,17 +357,7 @@ export function parseSettings(
 
   if (problems.length > 0 || !raw || !database) throw new SettingsError(problems);
 
-  const apiUrl = (
-    raw.GITHUB_API_URL ??
-    (raw.GHE_HOST
-      ? `${raw.GHE_PROTOCOL ?? "https"}://${raw.GHE_HOST}/api/v3`
-      : "https://api.github.com")
-  ).replace(/\/+$/, "");
-  const api = new URL(apiUrl);
-  const serverUrl = (
-    raw.GITHUB_SERVER_URL ??
-    (api.hostname === "api.github.com" ? "https://github.com" : `${api.protocol}//${api.host}`)
-  ).replace(/\/+$/, "");
+  const { apiUrl, serverUrl, oidcIssuer } = githubHost(raw);
   const ceiling = raw.LOOPX_SPEND_CEILING_USD ?? { fallback: null, byInstallation: {} };
 
   return {
@@ -367,7 +368,7 @@ export function parseSettings(
     github: { apiUrl, serverUrl },
     oidc: {
       audience: raw.LOOPX_OIDC_AUDIENCE ?? (raw.LOOPX_PUBLIC_URL ?? "").replace(/\/+$/, ""),
-      issuer: raw.LOOPX_OIDC_ISSUER ?? "https://token.actions.githubusercontent.com",
+      issuer: raw.LOOPX_OIDC_ISSUER ?? oidcIssuer,
       workflowRefs: raw.LOOPX_TICK_WORKFLOW_REFS ?? null,
     },
     port: raw.PORT ?? 3000,
@@ -382,6 +383,7 @@ export function parseSettings(
     reconcileIntervalMs: (raw.LOOPX_RECONCILE_INTERVAL_SECONDS ?? 300) * 1000,
     dashboard: raw.LOOPX_DASHBOARD ?? "off",
     dashboardSignIn: signIn,
+    webhookProxyUrl: raw.WEBHOOK_PROXY_URL ?? null,
     metrics: operations.metrics,
   };
 }

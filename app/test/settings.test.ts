@@ -73,11 +73,19 @@ describe("deployment settings", () => {
     ).toContain("LOOPX_TICK_WORKFLOW_REFS");
   });
 
-  it("GHES and the sandbox: API and web roots", () => {
-    expect(parseSettings({ ...base, GHE_HOST: "ghe.acme.io" }).github).toEqual({
+  it("GHES and the sandbox: API and web roots; the OIDC issuer follows the host", () => {
+    const ghes = parseSettings({ ...base, GHE_HOST: "ghe.acme.io" });
+    expect(ghes.github).toEqual({
       apiUrl: "https://ghe.acme.io/api/v3",
       serverUrl: "https://ghe.acme.io",
     });
+    // GHES mints Actions tokens as https://HOSTNAME/_services/token; github.com as its own.
+    expect(ghes.oidc.issuer).toBe("https://ghe.acme.io/_services/token");
+    expect(parseSettings(base).oidc.issuer).toBe("https://token.actions.githubusercontent.com");
+    expect(
+      parseSettings({ ...base, GHE_HOST: "ghe.acme.io", LOOPX_OIDC_ISSUER: "https://x.example" })
+        .oidc.issuer,
+    ).toBe("https://x.example");
     expect(
       parseSettings({ ...base, GITHUB_API_URL: "http://127.0.0.1:4010/api/v3/" }).github,
     ).toEqual({ apiUrl: "http://127.0.0.1:4010/api/v3", serverUrl: "http://127.0.0.1:4010" });

@@ -13,15 +13,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "../support/app-harness.ts";
 
-const TSX = join(process.cwd(), "node_modules", ".bin", "tsx");
-
 function start(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;
   exited: Promise<number | null>;
 } {
   let out = "";
-  const child = spawn(TSX, ["app/src/run.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "app/src/run.ts"], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,6 +1,6 @@
-import { AskResponse, AWAITING_PULL_REQUEST } from "@loopx/core";
+import { AWAITING_PULL_REQUEST } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
+import { openPulls, personClient, playPlanTick, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 const repo = { owner: "acme", repo: "widgets" } as const;
@@ -32,32 +32,12 @@ describe("e2e: new work on a branch whose PR was closed unmerged", () => {
 
     // The replan slice keeps the plan as it is: it proposes T1 again, which adds nothing (no
     // commits, nothing pushed; a plan proposing no todo at all would be a stall).
-    const runId = 9971;
-    const plan = AskResponse.parse(
-      (await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId))).body,
-    );
-    if (!plan.run) throw new Error(`expected the replan slice, got: ${plan.reason}`);
-    const planned = await h.post(
-      `/api/v1/ticks/${plan.tickId}/result`,
-      {
-        leaseToken: plan.leaseToken,
-        result: {
-          todo: plan.todo,
-          outcome: "completed",
-          continuation: { kind: "goal_active" },
-          validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
-          proposedTodos: [{ title: "Cache layout" }],
-          handoff: {
-            done: "Kept T1: the cache needs a smaller key.",
-            next: "Redo T1.",
-            questions: [],
-          },
-          cost: { usd: 0.1, tokens: 100, runnerMinutes: 1 },
-        },
-      },
-      await h.token(runId),
-    );
-    expect(planned.status).toBe(200);
+    const planned = await playPlanTick(h, issue, {
+      done: "Kept T1: the cache needs a smaller key.",
+      next: "Redo T1.",
+      proposedTodos: [{ title: "Cache layout" }],
+    });
+    expect(planned).toBe(200);
     await h.settle();
 
     const from = h.sandbox.requests().length;

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GITHUB_ACTION_STAND_INS } from "../../app/src/demo/stand-ins/index.ts";
 import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import {
   bash,
@@ -13,7 +14,6 @@ import {
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const standIn = (name: string) => resolve(ROOT, "app/src/demo/stand-ins", `${name}.mjs`);
 
 const API_KEY = "sk-ant-e2e-0123456789abcdef";
 const CLAIM = {
@@ -57,9 +57,7 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
     });
     sandbox.runner.actions = {
       "loopx/loopx@v1": resolve(ROOT, "action/dist/index.js"),
-      "actions/checkout@v4": standIn("checkout"),
-      "actions/upload-artifact@v4": standIn("upload-artifact"),
-      "actions/download-artifact@v4": standIn("download-artifact"),
+      ...GITHUB_ACTION_STAND_INS,
     };
     // claude is the root devDependency on PATH, at the version the workflow pins: no install.
     sandbox.runner.vars = { LOOPX_API_URL: h.apiUrl, ANTHROPIC_BASE_URL: model.url };
@@ -118,9 +116,15 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
     await h.settle();
     const tickId = ask?.outputs["tick-id"];
     const comments = sandbox.issue("acme/widgets", issue).comments_list;
-    expect(comments.filter((c) => readKey(String(c.body ?? "")) === `tick:${tickId}`)).toHaveLength(
-      1,
+    const tickComments = comments.filter((c) => readKey(String(c.body ?? "")) === `tick:${tickId}`);
+    expect(tickComments).toHaveLength(1);
+    // The run link points at the GitHub LoopX talks to (here the sandbox), not at github.com.
+    expect(String(tickComments[0]?.body)).toContain(
+      `(${sandbox.url}/acme/widgets/actions/runs/${run.id}/attempts/1)`,
     );
+    // The dispatch carried a nonce, and the run is named by the workflow's run-name.
+    expect(run.inputs.nonce).toMatch(/\S{8,}/);
+    expect(run.displayTitle).toBe(`LoopX tick #${issue} ${run.inputs.nonce}`);
     const report = jobs.find((j) => j.key === "report");
     expect(report?.summary).toContain("progress");
     expect(report?.summary).toContain("Listed the first widget");

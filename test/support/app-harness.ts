@@ -45,11 +45,16 @@ export type AppOverrides = Pick<
 >;
 
 export const TICK_WORKFLOW = `name: loopx tick
+run-name: "LoopX tick #\${{ inputs.goal }} \${{ inputs.nonce }}"
 on:
   workflow_dispatch:
     inputs:
       goal:
         required: true
+      slot:
+        default: ""
+      nonce:
+        default: ""
 jobs:
   ask:
     runs-on: ubuntu-latest

@@ -57,6 +57,40 @@ export async function playTick(
   return { tickId: claim.tickId, todo: claim.todo, branch: claim.branch, sha };
 }
 
+/**
+ * Plays a planning slice: the ask must route to replan; the slice completes (the goal goes on)
+ * with `handoff.done` and the todos it proposes, no commits. Returns the result's HTTP status.
+ */
+export async function playPlanTick(
+  h: TickClient,
+  issue: number,
+  plan: { done: string; next: string; proposedTodos?: { title: string }[] },
+): Promise<number> {
+  const runId = nextRun++;
+  const asked = AskResponse.parse(
+    (await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId))).body,
+  );
+  if (!asked.run || asked.route !== "replan")
+    throw new Error(`expected a planning slice, got: ${asked.reason}`);
+  const reported = await h.post(
+    `/api/v1/ticks/${asked.tickId}/result`,
+    {
+      leaseToken: asked.leaseToken,
+      result: {
+        todo: asked.todo,
+        outcome: "completed",
+        continuation: { kind: "goal_active" },
+        validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
+        handoff: { done: plan.done, next: plan.next, questions: [] },
+        proposedTodos: plan.proposedTodos ?? [],
+        cost: { usd: 0.1, tokens: 100, runnerMinutes: 1 },
+      },
+    },
+    await h.token(runId),
+  );
+  return reported.status;
+}
+
 /** POST …/pushed for a head of the tick's branch. */
 export async function pushed(
   h: TickClient,

@@ -6,11 +6,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Octokit } from "@octokit/rest";
+import { GITHUB_ACTION_STAND_INS } from "../../app/src/demo/stand-ins/index.ts";
 import type { WorkflowJob, WorkflowRun } from "../../packages/sandbox/src/index.ts";
 import type { TickHarness } from "./tick-api-harness.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const standIn = (name: string) => resolve(ROOT, "app/src/demo/stand-ins", `${name}.mjs`);
 
 export function useTickWorkflow(
   h: TickHarness,
@@ -26,9 +26,7 @@ export function useTickWorkflow(
   });
   sandbox.runner.actions = {
     "loopx/loopx@v1": resolve(ROOT, "action/dist/index.js"),
-    "actions/checkout@v4": standIn("checkout"),
-    "actions/upload-artifact@v4": standIn("upload-artifact"),
-    "actions/download-artifact@v4": standIn("download-artifact"),
+    ...GITHUB_ACTION_STAND_INS,
   };
   sandbox.runner.vars = { LOOPX_API_URL: h.apiUrl, ...opts.vars };
   sandbox.runner.secrets = { ...opts.secrets };

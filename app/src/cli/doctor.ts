@@ -3,7 +3,7 @@
  * `.github/loopx.yml` valid, the tick workflow present with an OIDC token, no workflow
  * reaching LoopX on push or pull_request_target, with `secrets: inherit` or with a writing
  * agent job (doctor-callers.ts), and no `pull_request` workflow handing secrets to
- * agent-written code without a reviewer gate (architecture.md, "Agent code in CI").
+ * agent-written code without a reviewer gate (docs/architecture.md, "Agent code in CI").
  */
 import { parseConfig } from "@loopx/github";
 import type { Octokit } from "@octokit/rest";

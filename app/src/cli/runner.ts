@@ -1,10 +1,14 @@
 /** Parses the command line, runs one command, and turns failures into a line and an exit code. */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { Octokit } from "@octokit/rest";
+import { githubHost } from "../github-host.ts";
 import { CliError, EXIT } from "./api-client.ts";
 import { tokenFor } from "./credentials.ts";
 import { checkDeployment, migrate } from "./deployment.ts";
 import { doctor, exitCodeFor, type Finding } from "./doctor.ts";
 import { login, logout } from "./login.ts";
+import { register } from "./register.ts";
 import { withSettingsFile } from "./settings-file.ts";
 import { status } from "./status.ts";
 
@@ -21,6 +25,8 @@ const USAGE = `usage:
   loopx doctor [--url http://app] [--json]   the deployment: settings, database, App credentials
   loopx doctor owner/repo [--json]   a repository (GITHUB_TOKEN; GITHUB_API_URL for GHES or the sandbox)
   loopx migrate                      applies the store's migrations to DATABASE_URL
+  loopx register --url https://app [--org NAME] [--name NAME] [--out loopx.env] [--port N]
+                                     registers the GitHub App from app/app.yml (GitHub's manifest flow; GHE_HOST for GHES)
 every command takes --settings PATH (KEY=VALUE lines laid over the environment; the demo writes .loopx/demo.env)
 exit codes: 0 fine, 1 problems found, 2 usage, 3 app or GitHub unreachable, 4 not found, 5 sign-in needed or refused`;
 
@@ -139,12 +145,59 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       io.out(code === EXIT.ok ? "doctor: no problems found" : "doctor: fix the failures above");
     return code;
   }
+  if (command === "register") return runRegister(str, io);
   if (command === "help" || flags.has("help")) {
     io.out(USAGE);
     return EXIT.ok;
   }
   io.err(command ? `unknown command "${command}"\n${USAGE}` : USAGE);
   return EXIT.usage;
+}
+
+const MANIFEST = resolve(import.meta.dirname, "../../app.yml");
+
+function runRegister(str: (name: string) => string | undefined, io: CliIo): Promise<number> {
+  const publicUrl = str("url") ?? io.env.LOOPX_PUBLIC_URL;
+  if (!publicUrl || !URL.canParse(publicUrl) || !/^https?:/.test(publicUrl)) {
+    throw new CliError(
+      "register needs the App's public URL: --url https://loopx.example.com (webhooks and sign-in come back there; it becomes LOOPX_PUBLIC_URL)",
+      EXIT.usage,
+    );
+  }
+  const out = str("out") ?? "loopx.env";
+  if (existsSync(out)) {
+    throw new CliError(
+      `${out} already exists: pass --out another path, or move it away first (it may hold an App's key)`,
+      EXIT.usage,
+    );
+  }
+  const port = Number(str("port") ?? "0");
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new CliError(`--port must be a TCP port (got "${str("port")}")`, EXIT.usage);
+  const protocol = io.env.GHE_PROTOCOL;
+  if (protocol !== undefined && protocol !== "http" && protocol !== "https")
+    throw new CliError("GHE_PROTOCOL must be http or https", EXIT.usage);
+  const carry = Object.fromEntries(
+    (["GHE_HOST", "GHE_PROTOCOL", "GITHUB_API_URL", "GITHUB_SERVER_URL"] as const).flatMap((k) => {
+      const v = io.env[k];
+      return v ? [[k, v]] : [];
+    }),
+  );
+  return register(
+    {
+      publicUrl: publicUrl.replace(/\/+$/, ""),
+      github: githubHost({ ...carry, GHE_PROTOCOL: protocol }),
+      org: str("org") ?? null,
+      name: str("name") ?? null,
+      out,
+      port,
+      webhookProxyUrl: io.env.WEBHOOK_PROXY_URL ?? null,
+      carry,
+      manifestYaml: readFileSync(MANIFEST, "utf8"),
+      timeoutMs: 30 * 60_000,
+    },
+    io.out,
+  );
 }
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {

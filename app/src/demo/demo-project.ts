@@ -79,7 +79,7 @@ jobs:
   test:
     runs-on: ubuntu-latest
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v6
       - run: node --test
       - run: node scripts/lint.mjs
 `;

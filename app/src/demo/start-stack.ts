@@ -21,9 +21,9 @@ import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-projec
 import { hostLoopxRelease } from "./loopx-release.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 import { writeDemoSettings } from "./settings-file.ts";
+import { GITHUB_ACTION_STAND_INS } from "./stand-ins/index.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const standIn = (name: string) => resolve(import.meta.dirname, "stand-ins", `${name}.mjs`);
 /** The scripted model accepts any key; this one only has to look like one. */
 const SCRIPTED_KEY = "sk-ant-demo-scripted-0000000000";
 
@@ -211,11 +211,7 @@ export async function startStack(opts: DemoOptions, log: Logger, workDir: string
     // LoopX itself comes from loopx/loopx@v1 as the sandbox serves it; GitHub's own actions
     // (checkout, artifacts) are stand-ins.
     hostLoopxRelease(sandbox);
-    sandbox.runner.actions = {
-      "actions/checkout@v4": standIn("checkout"),
-      "actions/upload-artifact@v4": standIn("upload-artifact"),
-      "actions/download-artifact@v4": standIn("download-artifact"),
-    };
+    sandbox.runner.actions = { ...GITHUB_ACTION_STAND_INS };
     sandbox.runner.vars = { LOOPX_API_URL: appUrl, ...vars };
     sandbox.runner.secrets = secrets;
     if (opts.harness === "shell") {

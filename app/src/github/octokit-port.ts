@@ -2,6 +2,7 @@ import { GitHubError, type GitHubPort, type IssueRef, readKey, withKey } from "@
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
 import { ConfigUnreadable, configUnreadable } from "./config-unreadable.ts";
+import { createDispatchVerb } from "./octokit-dispatch.ts";
 import { createPullVerbs } from "./octokit-pulls.ts";
 import { createReviewThreadVerbs } from "./octokit-review-threads.ts";
 
@@ -247,22 +248,13 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         });
       }),
 
-    dispatchWorkflow: (repo, workflowFile, ref, inputs) =>
-      call(`dispatching ${workflowFile} in ${repo.owner}/${repo.repo}`, async () => {
-        await octokit.rest.actions.createWorkflowDispatch({
-          ...repo,
-          workflow_id: workflowFile,
-          ref,
-          inputs,
-        });
-      }),
-
     defaultBranch: (repo) =>
       call(`reading ${repo.owner}/${repo.repo}`, async () => {
         const { data } = await octokit.rest.repos.get({ owner: repo.owner, repo: repo.repo });
         return z.object({ default_branch: z.string() }).parse(data).default_branch;
       }),
 
+    ...createDispatchVerb(octokit, call),
     ...createPullVerbs(octokit, call),
     ...createReviewThreadVerbs(octokit, call),
 

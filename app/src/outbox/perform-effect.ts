@@ -9,9 +9,10 @@ import {
   renderTickComment,
   spliceManagedBlock,
 } from "@loopx/github";
-import { markDispatched, type OutboxItem, type Store } from "@loopx/store";
+import { markDispatched, type OutboxItem, recordDispatchRun, type Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
+import { dispatchTick } from "../scheduler/dispatch-tick.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
@@ -85,11 +86,16 @@ async function dispatch({ deps, port, state }: EffectContext): Promise<void> {
   // An invalid config pauses the goal when it is read; a dispatch queued before that is moot.
   if (!config.ok) return;
   const ref = await port.defaultBranch(repo);
-  await port.dispatchWorkflow(repo, config.config.tickWorkflow, ref, {
-    goal: String(state.goal.issue.number),
-  });
+  const runId = await dispatchTick(
+    deps,
+    port,
+    { ...repo, issueNumber: state.goal.issue.number },
+    config.config.tickWorkflow,
+    ref,
+  );
   // The scheduler must not dispatch this same wake again once its grace period is over.
   await markDispatched(deps.store.db, state.goal.id);
+  if (runId !== null) await recordDispatchRun(deps.store.db, state.goal.id, runId);
 }
 
 /**
@@ -102,7 +108,8 @@ async function writeTickComment(ctx: EffectContext, key: string, tickId: string)
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const config = await loadRepoConfig(port, repo);
   if (config.ok && config.config.comments === "quiet") return;
-  await port.ensureComment(goalIssue(state), key, renderTickComment(state, tickId));
+  const body = renderTickComment(state, tickId, { serverUrl: ctx.deps.serverUrl });
+  await port.ensureComment(goalIssue(state), key, body);
 }
 
 /** Performs one outbox row against GitHub, rendering from the newest state. Idempotent. */

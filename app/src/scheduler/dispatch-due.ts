@@ -1,11 +1,13 @@
 import {
   type DueGoal,
   installationStanding,
+  recordDispatchRun,
   releaseDispatch,
   takeDueDispatches,
 } from "@loopx/store";
 import type { RepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
+import { dispatchTick } from "./dispatch-tick.ts";
 
 export interface DispatchDueOptions {
   repoId?: number | undefined;
@@ -36,9 +38,14 @@ export async function dispatchDue(
       // An invalid config pauses the goal when it is read; dispatching would only waste a run.
       if (!known.config) continue;
       const port = await deps.portFor(goal.installationId);
-      await port.dispatchWorkflow(repo, known.config.tickWorkflow, known.defaultBranch, {
-        goal: String(goal.issueNumber),
-      });
+      const runId = await dispatchTick(
+        deps,
+        port,
+        { ...repo, issueNumber: goal.issueNumber },
+        known.config.tickWorkflow,
+        known.defaultBranch,
+      );
+      if (runId !== null) await recordDispatchRun(deps.store.db, goal.goalId, runId);
       dispatched.push(goal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

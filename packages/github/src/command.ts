@@ -1,9 +1,7 @@
-import { GateKey, Scope, ShortText, Title, TodoKey } from "@loopx/core";
+import { GateKey, HarnessName, Scope, ShortText, Title, TodoKey } from "@loopx/core";
 import { z } from "zod";
 
-/** The harnesses LoopX ships adapters for. */
-export const HarnessName = z.enum(["claude-code", "codex", "shell"]);
-export type HarnessName = z.infer<typeof HarnessName>;
+export { HarnessName };
 
 /** A `/loopx …` command as parsed from a comment's first line. Authority is checked later. */
 export const Command = z.discriminatedUnion("name", [

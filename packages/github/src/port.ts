@@ -128,12 +128,17 @@ export interface GitHubPort {
    */
   listSubIssues(parent: IssueRef): Promise<{ id: number; number: number; body: string }[]>;
   closeIssue(issue: IssueRef, reason: "completed" | "not_planned"): Promise<void>;
+  /**
+   * Dispatches a workflow; `runId` is the run GitHub started, when it tells (null: unknown).
+   * An input `nonce` names the run (its `run-name`), so it can be found where GitHub does not
+   * answer with the run's id.
+   */
   dispatchWorkflow(
     repo: RepoName,
     workflowFile: string,
     ref: string,
     inputs: Record<string, string>,
-  ): Promise<void>;
+  ): Promise<{ runId: number | null }>;
   defaultBranch(repo: RepoName): Promise<string>;
   getPull(repo: RepoName, number: number): Promise<PullSnapshot>;
   /**

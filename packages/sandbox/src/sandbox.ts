@@ -13,6 +13,7 @@ import { renderPull } from "./render/pulls.ts";
 import { type Route, Router } from "./router.ts";
 import { actionsRoutes, announceRun, workflowsOf } from "./routes/actions.ts";
 import { appRoutes } from "./routes/app.ts";
+import { appManifestRoutes } from "./routes/app-manifests.ts";
 import { checkRoutes } from "./routes/checks.ts";
 import { commentRoutes } from "./routes/comments.ts";
 import type { RouteContext } from "./routes/context.ts";
@@ -74,6 +75,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
   const oauth = new OAuthGrants(store, clock);
   router.add(
     ...oauthRoutes(ctx, oauth),
+    ...appManifestRoutes(ctx, oauth, () => setup),
     ...userRoutes(ctx),
     ...appRoutes(ctx),
     ...repoRoutes(ctx),
@@ -171,6 +173,13 @@ export async function createSandbox(options: SandboxOptions = {}) {
       clear: () => {
         faults.clear();
         deliveries.clearFaults();
+      },
+      /** false: dispatches answer 204 even with `return_run_details`, as on GHES. */
+      set dispatchRunDetails(on: boolean) {
+        ctx.dispatchRunDetails = on;
+      },
+      get dispatchRunDetails() {
+        return ctx.dispatchRunDetails !== false;
       },
       set secondaryLimits(on: boolean) {
         faults.secondaryLimits = on;

@@ -3,6 +3,7 @@ import {
   client,
   errorsText,
   examples,
+  exerciseManifestFlow,
   exerciseOAuth,
   fixture,
   o,
@@ -266,6 +267,7 @@ describe("sandbox contract: @octokit/rest through every route", () => {
     ).data.token;
     await client(sandbox, spare).rest.apps.revokeInstallationAccessToken();
     await exerciseOAuth(sandbox, t.app.clientId);
+    await exerciseManifestFlow(sandbox, "alice");
     await sandbox.settle();
   });
   afterAll(() => t.sandbox.stop());

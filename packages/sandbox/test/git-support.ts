@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** git as a developer's machine runs it, but with no user/system config from the host. */
-const ENV = {
+export const GIT_ENV = {
   PATH: process.env.PATH,
   HOME: process.env.HOME,
   GIT_TERMINAL_PROMPT: "0",
@@ -32,7 +32,7 @@ export function gitTry(
   ...args: string[]
 ): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile("git", args, { cwd, env: ENV, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile("git", args, { cwd, env: GIT_ENV, timeout: 20_000 }, (error, stdout, stderr) => {
       const code = error && typeof error.code === "number" ? error.code : error ? 1 : 0;
       resolve({ status: code, stdout, stderr });
     });

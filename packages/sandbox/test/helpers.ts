@@ -75,9 +75,11 @@ interface Fixture {
 const subset: Fixture = require("./fixtures/openapi-subset.json");
 /** GitHub's OAuth endpoints (web host) are not in its OpenAPI description: documented shapes. */
 const oauthWeb: Pick<Fixture, "operations"> = require("./fixtures/oauth-web.json");
+/** Nor is the manifest flow's form (web host): its documented statuses. */
+const manifestWeb: Pick<Fixture, "operations"> = require("./fixtures/app-manifest-web.json");
 export const fixture: Fixture = {
   ...subset,
-  operations: { ...subset.operations, ...oauthWeb.operations },
+  operations: { ...subset.operations, ...oauthWeb.operations, ...manifestWeb.operations },
 };
 
 const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true });
@@ -128,6 +130,47 @@ export const examples: Array<{
  * A GitHub App's user sign-in through the OAuth endpoints (JSON answers): the web flow as
  * alice, the device flow as bob, a refresh, then `GET /user` with the token.
  */
+/**
+ * The manifest flow as a browser and a registering tool drive it: the form POST (for a person
+ * and for an organization), the redirect's code, and its conversion, once. Returns the App.
+ */
+export async function exerciseManifestFlow(sandbox: Sandbox, person: string) {
+  const manifest = {
+    name: "Manifest App",
+    url: "https://example.com",
+    hook_attributes: { url: "https://example.com/webhooks" },
+    redirect_url: "http://127.0.0.1:9/registered",
+    default_permissions: { issues: "write", metadata: "read" },
+    default_events: ["issues"],
+  };
+  const form = (path: string, body: Record<string, string>) =>
+    fetch(`${sandbox.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(body).toString(),
+      redirect: "manual",
+    });
+  const json = JSON.stringify;
+  sandbox.oauth.signIn(null);
+  await form("/settings/apps/new?state=s1", { manifest: json(manifest) }); // 401
+  sandbox.oauth.signIn(person);
+  await form("/settings/apps/new", { manifest: "{not json" }); // 422
+  await form("/organizations/nobody-here/settings/apps/new", { manifest: json(manifest) }); // 404
+  sandbox.createUser("manifest-org", { type: "Organization" });
+  const org = await form("/organizations/manifest-org/settings/apps/new", {
+    manifest: json({ ...manifest, name: "Org Manifest App" }),
+  });
+  await form("/organizations/manifest-org/settings/apps/new", { manifest: json({ url: 3 }) }); // 422
+  const mine = await form("/settings/apps/new?state=s1", { manifest: json(manifest) });
+  const codeOf = (res: Response) =>
+    new URL(res.headers.get("location") ?? "").searchParams.get("code") ?? "";
+  const anonymous = new Octokit({ baseUrl: sandbox.url, request: { retries: 0 } });
+  await anonymous.rest.apps.createFromManifest({ code: codeOf(org) });
+  const { data } = await anonymous.rest.apps.createFromManifest({ code: codeOf(mine) });
+  await anonymous.rest.apps.createFromManifest({ code: codeOf(mine) }).catch(() => null); // 404
+  return data;
+}
+
 export async function exerciseOAuth(sandbox: Sandbox, clientId: string): Promise<void> {
   const json = { accept: "application/json", "content-type": "application/json" };
   const post = async (path: string, body: Record<string, string>) => {

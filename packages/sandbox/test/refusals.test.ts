@@ -6,7 +6,8 @@
  * - Approving workflow runs from public forks: first-time contributors' fork PRs wait as
  *   `action_required` until someone with write access approves them;
  * - REST API endpoints for workflows, "Create a workflow dispatch event": 204, or 200 with the
- *   run's id when `return_run_details` is true.
+ *   run's id when `return_run_details` is true; 422 for an input the workflow does not declare
+ *   or a required one missing; Workflow syntax → run-name names the run (`display_title`).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../src/index.ts";
@@ -132,6 +133,60 @@ describe("refusals", () => {
     expect(detailed.status).toBe(200);
     const { workflow_run_id: id } = (await detailed.json()) as { workflow_run_id: number };
     expect(sandbox.store.workflowRuns.get(id)?.event).toBe("workflow_dispatch");
+    // A GitHub Enterprise Server without return_run_details answers 204 all the same.
+    sandbox.faults.dispatchRunDetails = false;
+    expect((await dispatch({ ref: "main", return_run_details: true })).status).toBe(204);
+    sandbox.faults.dispatchRunDetails = true;
+    await sandbox.idle();
+  });
+
+  it("refuses a dispatch with an input the file does not declare, or without a required one; names the run by its run-name", async () => {
+    sandbox.push("acme/widgets", "main", {
+      ".github/workflows/named.yml": [
+        "run-name: \"Tick #${{ inputs.goal }}${{ inputs.slot && format(' slot {0}', inputs.slot) || '' }} by ${{ github.actor }}\"",
+        "on:",
+        "  workflow_dispatch:",
+        "    inputs:",
+        "      goal: { required: true }",
+        '      slot: { required: false, default: "" }',
+        "jobs:",
+        "  a:",
+        "    runs-on: ubuntu-latest",
+        "    steps:",
+        "      - run: true",
+        "",
+      ].join("\n"),
+    });
+    const token = sandbox.createUserToken("acme");
+    const dispatch = (body: unknown) =>
+      fetch(`${sandbox.url}/repos/acme/widgets/actions/workflows/named.yml/dispatches`, {
+        method: "POST",
+        headers: { authorization: `token ${token}` },
+        body: JSON.stringify(body),
+      });
+    const before = sandbox.store.workflowRuns.size;
+    const unexpected = await dispatch({ ref: "main", inputs: { goal: "3", nonce: "n1", x: "1" } });
+    expect(unexpected.status).toBe(422);
+    expect(((await unexpected.json()) as { message: string }).message).toBe(
+      'Unexpected inputs provided: ["nonce","x"]',
+    );
+    const missing = await dispatch({ ref: "main", inputs: { slot: "2" } });
+    expect(missing.status).toBe(422);
+    expect(((await missing.json()) as { message: string }).message).toBe(
+      "Required input 'goal' not provided",
+    );
+    expect(sandbox.store.workflowRuns.size).toBe(before);
+
+    const title = async (inputs: Record<string, string>) => {
+      const res = await dispatch({ ref: "main", inputs, return_run_details: true });
+      const { workflow_run_id: id } = (await res.json()) as { workflow_run_id: number };
+      const run = await fetch(`${sandbox.url}/repos/acme/widgets/actions/runs/${id}`, {
+        headers: { authorization: `token ${token}` },
+      });
+      return ((await run.json()) as { display_title: string }).display_title;
+    };
+    expect(await title({ goal: "3" })).toBe("Tick #3 by acme");
+    expect(await title({ goal: "3", slot: "2" })).toBe("Tick #3 slot 2 by acme");
     await sandbox.idle();
   });
 });

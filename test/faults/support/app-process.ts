@@ -1,12 +1,21 @@
 /**
- * The App as `npm start` runs it (tsx app/src/run.ts), in its own process group so a test can
- * SIGKILL it whole (tsx and the node it starts), as a lost machine or an OOM kill would.
+ * The App as `npm start` runs it (one node process loading tsx), in its own process group so a
+ * test can SIGKILL it whole, as a lost machine or an OOM kill would.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
-const TSX = join(process.cwd(), "node_modules", ".bin", "tsx");
+/**
+ * tsx as `--import` loads it: the checkout's own; a checkout installed without one (from
+ * before tsx was a production dependency) runs on this one's.
+ */
+const tsxFor = (checkout: string) =>
+  existsSync(join(checkout, "node_modules", "tsx"))
+    ? "tsx"
+    : pathToFileURL(join(process.cwd(), "node_modules", "tsx", "dist", "loader.mjs")).href;
 
 export interface AppProcess {
   child: ChildProcess;
@@ -54,10 +63,16 @@ export function appProcessEnv(opts: {
   };
 }
 
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+/** Starts `app/src/run.ts` of the checkout in `cwd` (this one by default). */
+export async function startAppProcess(
+  env: Record<string, string>,
+  opts: { cwd?: string } = {},
+): Promise<AppProcess> {
   const port = await freePort();
   let out = "";
-  const child = spawn(TSX, ["app/src/run.ts"], {
+  const cwd = opts.cwd ?? process.cwd();
+  const child = spawn(process.execPath, ["--import", tsxFor(cwd), "app/src/run.ts"], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",

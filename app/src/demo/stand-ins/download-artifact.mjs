@@ -1,4 +1,4 @@
-// Sandbox stand-in for actions/download-artifact@v4: finds the run's artifact by name through
+// Sandbox stand-in for actions/download-artifact@v7: finds the run's artifact by name through
 // the Actions artifact service with the job's runtime token (ListArtifacts,
 // GetSignedArtifactURL) and unpacks it into `path`; a missing artifact fails the step, as the
 // real action does.

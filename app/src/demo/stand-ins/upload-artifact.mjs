@@ -1,4 +1,4 @@
-// Sandbox stand-in for actions/upload-artifact@v4: the listed files, as one tar archive, through
+// Sandbox stand-in for actions/upload-artifact@v6: the listed files, as one tar archive, through
 // the Actions artifact service with the job's runtime token (ACTIONS_RESULTS_URL,
 // ACTIONS_RUNTIME_TOKEN): CreateArtifact → PUT to the signed URL → FinalizeArtifact, the calls
 // @actions/artifact makes. `overwrite: true` deletes an artifact of the same name first.

@@ -3,6 +3,10 @@ import { z } from "zod";
 /** A point in time. Accepts a Date or an ISO-8601 string so JSON round-trips parse back. */
 export const Instant = z.coerce.date();
 
+/** The harnesses LoopX ships adapters for (packages/harness). */
+export const HarnessName = z.enum(["claude-code", "codex", "shell"]);
+export type HarnessName = z.infer<typeof HarnessName>;
+
 /** Todo keys are stable, human-typable handles: `T1`, `T2`, … never reused within a goal. */
 export const TodoKey = z
   .string()

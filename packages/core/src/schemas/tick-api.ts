@@ -6,7 +6,7 @@ import { Instant, TodoKey, Uuid } from "./primitives.ts";
 import { HarnessResult } from "./tick.ts";
 
 /**
- * The tick API between the Action and the App (architecture.md, "The tick"). Every call
+ * The tick API between the Action and the App (docs/architecture.md, "The tick"). Every call
  * carries a GitHub Actions OIDC ID token as `Authorization: Bearer …`; the App verifies it
  * and binds the call to the repository and workflow run it names. Wire shapes only.
  */

@@ -122,7 +122,7 @@ export function renderWorkflowRun(r: Renderer, run: WorkflowRun, flavor: Flavor 
     head_branch: run.headBranch,
     head_sha: run.headSha,
     path: workflow?.path ?? "",
-    display_title: workflow?.name ?? "workflow",
+    display_title: run.displayTitle ?? workflow?.name ?? "workflow",
     run_number: run.runNumber,
     event: run.event,
     status: run.status,

@@ -4,7 +4,9 @@ import { HttpError, notFound } from "../http-error.ts";
 import { renderWorkflowRun } from "../render/checks.ts";
 import { iso, nodeId } from "../render/core.ts";
 import type { Route, RouteRequest } from "../router.ts";
-import { parseWorkflow } from "../runner/workflow-file.ts";
+import { interpolate } from "../runner/expressions.ts";
+import { runContexts } from "../runner/run-contexts.ts";
+import { parseWorkflow, type WorkflowDef } from "../runner/workflow-file.ts";
 import type { Repo, User, Workflow, WorkflowRun } from "../state/types.ts";
 import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
 
@@ -73,6 +75,40 @@ export function announceRun(
   });
 }
 
+/** The workflow file at the run's commit, or null when it is missing or invalid. */
+function definitionAt(
+  ctx: RouteContext,
+  repo: Repo,
+  path: string,
+  sha: string,
+): WorkflowDef | null {
+  const text = ctx.store.git(repo).readFile(sha, path);
+  if (text === null) return null;
+  try {
+    return parseWorkflow(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Workflow syntax → run-name: the run's name, evaluated once when the run is created, from the
+ * `github` and `inputs` contexts; null without one (the workflow's name is shown).
+ */
+function displayTitle(ctx: RouteContext, run: WorkflowRun, workflow: Workflow): string | null {
+  const def = definitionAt(ctx, ctx.store.repo(run.repoId), workflow.path, run.headSha);
+  if (!def?.runName) return null;
+  const contexts = runContexts(ctx, run, def, { url: ctx.render.api, secrets: {}, vars: {} });
+  try {
+    return interpolate(def.runName, {
+      contexts: { github: contexts.github ?? {}, inputs: contexts.inputs ?? {} },
+      status: { success: true, failure: false, cancelled: false },
+    });
+  } catch {
+    return null;
+  }
+}
+
 /** Records a new run (queued) of a workflow and announces `workflow_run.requested`. */
 export function newRun(
   ctx: RouteContext,
@@ -107,6 +143,8 @@ export function newRun(
     updatedAt: now,
     runStartedAt: now,
   };
+  const title = displayTitle(ctx, run, workflow);
+  if (title !== null) run.displayTitle = title;
   store.workflowRuns.set(run.id, run);
   announceRun(ctx, run, "requested", sender);
   return run;
@@ -178,21 +216,26 @@ export function actionsRoutes(ctx: RouteContext): Route[] {
             422,
             "you may only define up to 25 `inputs` for a `workflow_dispatch` event",
           );
-        // GitHub refuses to dispatch a workflow that does not declare the trigger.
-        const text = store.git(repo).readFile(sha, workflow.path);
-        const declared = (() => {
-          try {
-            return text === null || parseWorkflow(text).triggers.dispatch !== null;
-          } catch {
-            return true; // an invalid file still gets a run, which fails (GitHub's startup failure)
-          }
-        })();
-        if (!declared)
+        // GitHub refuses to dispatch a workflow that does not declare the trigger, inputs it
+        // does not declare, and a dispatch without a required input. An invalid file still
+        // gets a run, which fails (GitHub's startup failure).
+        const declared = definitionAt(ctx, repo, workflow.path, sha)?.triggers;
+        if (declared && declared.dispatch === null)
           throw new HttpError(422, "Workflow does not have 'workflow_dispatch' trigger");
+        if (declared?.dispatch) {
+          const spec = declared.dispatch;
+          const unexpected = Object.keys(inputs).filter((name) => !(name in spec));
+          if (unexpected.length > 0)
+            throw new HttpError(422, `Unexpected inputs provided: ${JSON.stringify(unexpected)}`);
+          const missing = Object.entries(spec).find(
+            ([name, s]) => s.required === true && s.default === undefined && !inputs[name],
+          );
+          if (missing) throw new HttpError(422, `Required input '${missing[0]}' not provided`);
+        }
         const sender = actor(req.principal);
         const run = newRun(ctx, repo, workflow, "workflow_dispatch", ref, sha, sender, inputs);
         ctx.onDispatch?.(run);
-        if (!body.return_run_details) return { status: 204 };
+        if (!body.return_run_details || ctx.dispatchRunDetails === false) return { status: 204 };
         return ok({
           workflow_run_id: run.id,
           run_url: `${render.repoUrl(repo)}/actions/runs/${run.id}`,

@@ -16,6 +16,11 @@ export interface RouteContext {
   bus: WebhookBus;
   /** Where repositories live on disk (forking clones one). */
   root?: GitRoot;
+  /**
+   * Whether a dispatch honours `return_run_details` (github.com since 2026-02-19); false plays
+   * a GitHub Enterprise Server that answers every dispatch 204.
+   */
+  dispatchRunDetails?: boolean;
   /** Called after a workflow_dispatch created a run (the runner hooks in here). */
   onDispatch?: (run: WorkflowRun) => void;
   /** CI and the runner hook in here; only events not caused by a GITHUB_TOKEN reach them. */

@@ -133,6 +133,7 @@ const on = z.union([
 
 const workflow = z.object({
   name: z.string().optional(),
+  "run-name": z.string().optional(),
   on,
   permissions: permissions.optional(),
   env: z.record(z.string(), scalar).optional(),
@@ -143,6 +144,8 @@ const workflow = z.object({
 
 export interface WorkflowDef {
   name: string | undefined;
+  /** `run-name`: the runs' display title, an expression over `github` and `inputs`. */
+  runName: string | undefined;
   triggers: {
     dispatch: Record<string, z.infer<typeof dispatchInput>> | null;
     schedule: string[];
@@ -179,6 +182,7 @@ export function parseWorkflow(text: string): WorkflowDef {
   }
   return {
     name: w.name,
+    runName: w["run-name"],
     triggers: {
       dispatch: has("workflow_dispatch") ? (obj?.workflow_dispatch?.inputs ?? {}) : null,
       schedule: (obj?.schedule ?? []).map((s) => s.cron),

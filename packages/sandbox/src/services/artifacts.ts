@@ -25,7 +25,7 @@ const twirpError = (status: number, code: string, msg: string): ServiceReply => 
 
 /**
  * The Actions artifact service at ACTIONS_RESULTS_URL as @actions/artifact (v2, behind
- * actions/upload-artifact@v4 and download-artifact@v4) speaks it: Twirp JSON calls
+ * actions/upload-artifact@v4 to v6 and download-artifact@v4 to v7) speaks it: Twirp JSON calls
  * `CreateArtifact` → a signed blob URL the client PUTs to (one body, or Azure block-blob
  * `comp=block` / `comp=blocklist`) → `FinalizeArtifact`; `ListArtifacts`, `GetSignedArtifactURL`
  * (a plain GET) and `DeleteArtifact`. Calls need the job's ACTIONS_RUNTIME_TOKEN; artifacts

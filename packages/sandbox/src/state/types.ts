@@ -25,6 +25,9 @@ export interface AppRecord {
   events: string[];
   botUserId: number;
   createdAt: number;
+  /** From a manifest: its description and homepage (`url`). */
+  description?: string;
+  externalUrl?: string;
 }
 
 export interface Installation {
@@ -266,6 +269,8 @@ export interface WorkflowRun {
   createdAt: number;
   updatedAt: number;
   runStartedAt: number;
+  /** The evaluated `run-name`, shown as `display_title`; the workflow's name without one. */
+  displayTitle?: string;
   /** The evaluated `concurrency.group`, if the workflow has one. */
   concurrencyGroup?: string | null;
   /** A `pull_request` run for a PR from a fork: no secrets, a read-only GITHUB_TOKEN. */
