@@ -40511,6 +40511,10 @@ var HarnessBrief = external_exports.object({
     attempts: external_exports.number().int().nonnegative()
   }),
   instruction: external_exports.string(),
+  /** When this slice must have reported: its tick's lease ends then (null: no tick yet). */
+  deadline: Instant.nullable(),
+  /** The goal's USD budget and what is left of it (null: no USD limit). */
+  money: external_exports.object({ left: external_exports.number().nonnegative(), budget: external_exports.number().nonnegative() }).nullable(),
   validationCommand: external_exports.string().nullable(),
   /** Writers' notes: the only human text that counts as instruction. */
   notes: external_exports.array(external_exports.object({ from: Login, text: external_exports.string() })),
@@ -40715,6 +40719,11 @@ var ContinuationInput = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("no_followup"), reason: ShortText.min(1) }),
   external_exports.object({ kind: external_exports.literal("goal_active") })
 ]);
+var PlanRevisions = external_exports.object({
+  drop: external_exports.array(TodoKey).max(20).default([]),
+  reword: external_exports.array(external_exports.object({ todo: TodoKey, title: Title, detail: ShortText.default("") })).max(20).default([]),
+  order: external_exports.array(TodoKey).max(50).default([])
+});
 var HarnessResult = external_exports.object({
   todo: TodoKey,
   outcome: TickOutcome,
@@ -40737,6 +40746,13 @@ var HarnessResult = external_exports.object({
       scopes: external_exports.array(Scope).min(1).max(10)
     })
   ).max(3).default([]),
+  /**
+   * Whether the harness saw the work tree change (absent: the caller did not say, taken as
+   * changed). A passing validation on an unchanged tree proves nothing about the todo.
+   */
+  changed: external_exports.boolean().optional(),
+  /** Only a planning slice's revisions are applied. */
+  revisions: PlanRevisions.optional(),
   cost: Cost,
   metering: Metering.default("unmetered"),
   /** Fields withheld because they held a credential (paths, never values), for the ledger. */
@@ -41762,8 +41778,26 @@ var AgentClaim = external_exports.object({
     })
   ).default([]),
   continuation: ContinuationInput.nullable().default(null),
-  proposedTodos: external_exports.array(external_exports.object({ title: external_exports.string().trim().min(1), detail: external_exports.string().default("") })).default([]),
-  gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([])
+  proposedTodos: external_exports.array(
+    external_exports.object({
+      title: external_exports.string().trim().min(1),
+      detail: external_exports.string().default(""),
+      requiredScopes: external_exports.array(external_exports.string()).default([])
+    })
+  ).default([]),
+  gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([]),
+  /** A planning slice's revisions of agents' open todos; the kernel decides which apply. */
+  revisions: external_exports.object({
+    drop: external_exports.array(external_exports.string()).default([]),
+    reword: external_exports.array(
+      external_exports.object({
+        todo: external_exports.string(),
+        title: external_exports.string().trim().min(1),
+        detail: external_exports.string().default("")
+      })
+    ).default([]),
+    order: external_exports.array(external_exports.string()).default([])
+  }).nullish()
 });
 async function readAgentClaim(path) {
   let raw;
@@ -41871,6 +41905,14 @@ function decideOutcome(f) {
     };
   }
   const claimed = f.claim.claim.outcome;
+  const finished = claimed === "completed" && f.claim.claim.continuation !== null;
+  if (f.delta.known && !f.delta.changed && finished) {
+    return {
+      outcome: "claimed_completion",
+      failure: null,
+      reason: "the agent says the todo is done, but the work tree did not change"
+    };
+  }
   if (f.delta.known && !f.delta.changed) {
     return {
       outcome: "no_progress",
@@ -42906,11 +42948,23 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
  "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
  "continuation": null,
- "proposedTodos": [{"title": "\u2026", "detail": "\u2026"}]}
+ "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": []}],
+ "gateRequests": [{"question": "\u2026", "scopes": ["deploy"]}],
+ "revisions": null}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
 {"kind": "no_followup", "reason": "\u2026"}, {"kind": "successor", "title": "\u2026"} or {"kind": "goal_active"}.
-Progress counts only when the validation command passes and the work tree changed. Leave your
-work in the working tree (committing is optional); do not push.
+"proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
+the plan counts as a stall); give each the scopes it needs ("merge", "deploy:production",
+"write:.github"): a todo needing a scope waits until a person approves a gate covering it.
+A planning slice may also revise the open todos an agent proposed (never people's) with
+"revisions": {"drop": ["T4"], "reword": [{"todo": "T5", "title": "\u2026", "detail": "\u2026"}],
+"order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).
+"gateRequests" asks people for authority you lack (scopes like those); it blocks ${todo} and
+the todos needing those scopes until a person with write access approves, and others go on.
+Progress counts only when the validation command passes and the work tree changed. Your own
+words are not evidence: a todo is done on a passing validation, green checks on its pull
+request or a person's tick. Leave your work in the working tree (committing is optional);
+do not push.
 `;
 }
 
@@ -43281,6 +43335,7 @@ var SUMMARY_MAX = 500;
 var OUTCOMES = {
   validated_progress: { outcome: "progress", failure: null },
   validated_completion: { outcome: "completed", failure: null },
+  claimed_completion: { outcome: "completed", failure: null },
   no_progress: { outcome: "no_change", failure: null },
   host_failure: { outcome: "failed", failure: "host_failure" },
   validation_failed: { outcome: "failed", failure: "validation_failed" },
@@ -43331,18 +43386,17 @@ function toHarnessResult(report2, todo) {
       summary: report2.validation.summary
     } : null,
     commits: report2.delta.commits,
+    changed: report2.delta.known && report2.delta.changed,
     evidence: [...observed, ...claimed].slice(0, EVIDENCE_MAX),
     handoff: handoff2(report2, todo),
     continuation: mapped.outcome === "completed" ? claim2?.continuation ?? null : null,
     proposedTodos: (claim2?.proposedTodos ?? []).slice(0, 10).map((t) => ({
       title: clamp(t.title, 256),
       detail: clamp(t.detail, 2e3),
-      requiredScopes: []
+      requiredScopes: validScopes(t.requiredScopes)
     })),
-    gateRequests: (claim2?.gateRequests ?? []).map((g) => ({
-      question: clamp(g.question, 2e3),
-      scopes: g.scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10)
-    })).filter((g) => g.scopes.length > 0).slice(0, 3),
+    gateRequests: (claim2?.gateRequests ?? []).map((g) => ({ question: clamp(g.question, 2e3), scopes: validScopes(g.scopes) })).filter((g) => g.scopes.length > 0).slice(0, 3),
+    ...claim2?.revisions ? { revisions: revisions(claim2.revisions) } : {},
     cost: report2.cost,
     withheld: report2.withheld,
     sessionId: report2.sessionId ? clamp(report2.sessionId, 200) : null
@@ -43369,6 +43423,17 @@ function handoff2(report2, todo) {
   const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
   const next = clamp(h.next, room - done.length);
   return { done, next, questions };
+}
+function revisions(r) {
+  const keys = (list, max) => list.filter((k) => TodoKey.safeParse(k).success).slice(0, max);
+  return {
+    drop: keys(r.drop, 20),
+    reword: r.reword.filter((w) => TodoKey.safeParse(w.todo).success).slice(0, 20).map((w) => ({ todo: w.todo, title: clamp(w.title, 256), detail: clamp(w.detail, 2e3) })),
+    order: keys(r.order, 50)
+  };
+}
+function validScopes(scopes) {
+  return scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10);
 }
 function clamp(text, max) {
   if (text.length <= max) return text;

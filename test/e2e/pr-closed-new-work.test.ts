@@ -30,10 +30,12 @@ describe("e2e: new work on a branch whose PR was closed unmerged", () => {
     await alice.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
     await h.settle();
 
-    // The replan slice keeps the plan as it is (no commits, nothing pushed).
+    // The replan slice keeps the plan as it is: it proposes T1 again, which adds nothing (no
+    // commits, nothing pushed; a plan proposing no todo at all would be a stall).
     const planned = await playPlanTick(h, issue, {
       done: "Kept T1: the cache needs a smaller key.",
       next: "Redo T1.",
+      proposedTodos: [{ title: "Cache layout" }],
     });
     expect(planned).toBe(200);
     await h.settle();

@@ -43,9 +43,16 @@ const claim: fc.Arbitrary<AgentClaim> = fc.record({
     { maxLength: 40 },
   ),
   continuation: fc.constant(null),
-  proposedTodos: fc.array(fc.record({ title: text.filter((s) => s.trim() !== ""), detail: text }), {
-    maxLength: 20,
-  }),
+  proposedTodos: fc.array(
+    fc.record({
+      title: text.filter((s) => s.trim() !== ""),
+      detail: text,
+      requiredScopes: fc.array(fc.oneof(fc.constantFrom("deploy", "write:.github"), fc.string()), {
+        maxLength: 12,
+      }),
+    }),
+    { maxLength: 20 },
+  ),
   gateRequests: fc.array(
     fc.record({
       question: text.filter((s) => s.trim() !== ""),

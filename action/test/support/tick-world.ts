@@ -155,6 +155,8 @@ export function runAnswer(overrides: Partial<RunJson> = {}): RunJson {
         attempts: 0,
       },
       instruction: "Work on T3.",
+      deadline: null,
+      money: null,
       validationCommand: null,
       notes: [],
       decisions: [],

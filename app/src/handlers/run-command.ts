@@ -74,7 +74,16 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
       return apply((s, ctx) => wakeGoal(s, ctx));
     case "todo_add":
       return apply((s, ctx) =>
-        addTodo(s, { title: command.title, asSubIssue: command.asIssue, origin: "human" }, ctx),
+        addTodo(
+          s,
+          {
+            title: command.title,
+            asSubIssue: command.asIssue,
+            requiredScopes: command.needs,
+            origin: "human",
+          },
+          ctx,
+        ),
       );
     case "todo_drop":
       return apply((s, ctx) => dropTodo(s, { todo: command.todo, reason: `dropped ${by}` }, ctx));

@@ -91,6 +91,7 @@ export async function startGoal(
             ? {
                 budget: cfg.budgets.goal,
                 tickCap: cfg.budgets.tick,
+                quota: cfg.quota,
               }
             : {}),
           ...(config.ok

@@ -99,6 +99,20 @@ async function dispatch({ deps, port, state }: EffectContext): Promise<void> {
   if (runId !== null) await recordDispatchRun(deps.store.db, state.goal.id, runId);
 }
 
+/**
+ * A comment per productive tick, unless `.github/loopx.yml` says `comments: quiet`: then the
+ * status comment alone tells the story. An invalid config keeps the default (its goal pauses
+ * where the config is read).
+ */
+async function writeTickComment(ctx: EffectContext, key: string, tickId: string): Promise<void> {
+  const { port, state } = ctx;
+  const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
+  const config = await loadRepoConfig(port, repo);
+  if (config.ok && config.config.comments === "quiet") return;
+  const body = renderTickComment(state, tickId, { serverUrl: ctx.deps.serverUrl });
+  await port.ensureComment(goalIssue(state), key, body);
+}
+
 /** Performs one outbox row against GitHub, rendering from the newest state. Idempotent. */
 export async function performEffect(ctx: EffectContext): Promise<void> {
   const { port, state } = ctx;
@@ -110,12 +124,7 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     case "status":
       return writeStatus(ctx);
     case "tick_comment":
-      await port.ensureComment(
-        issue,
-        effect.key,
-        renderTickComment(state, effect.tickId, { serverUrl: ctx.deps.serverUrl }),
-      );
-      return;
+      return writeTickComment(ctx, effect.key, effect.tickId);
     case "gate_comment": {
       const gate = state.gates.find((g) => g.key === effect.gate);
       if (gate) await port.ensureComment(issue, effect.key, renderGateComment(gate, state.goal));

@@ -130,6 +130,11 @@ export function buildBrief(
     instruction:
       opts.agentInstruction ??
       `Work one bounded slice on ${todo.key}. Report evidence and a handoff; complete it only with evidence and one continuation.`,
+    deadline: tick?.leaseExpiresAt ?? null,
+    money:
+      goal.budget.usd === undefined
+        ? null
+        : { left: Math.max(0, goal.budget.usd - goal.spent.usd), budget: goal.budget.usd },
     validationCommand: goal.validationCommand,
     notes: notes.filter((n) => n.trusted).map((n) => ({ from: n.from, text: n.text })),
     decisions: state.gates
@@ -179,7 +184,15 @@ function renderBrief(
     `# LoopX brief — ${brief.repo}#${brief.issue}${brief.tick ? `, tick #${brief.tick.number}` : ""}`,
     `Objective: ${brief.objective.title}`,
     `Branch: ${brief.branch} (work and push only here)`,
-  ].join("\n");
+    brief.deadline
+      ? `Deadline: ${brief.deadline.toISOString()} (report before this tick's lease ends)`
+      : "",
+    brief.money
+      ? `Money left: $${brief.money.left.toFixed(2)} of $${brief.money.budget.toFixed(2)} for this goal`
+      : "",
+  ]
+    .filter((l) => l !== "")
+    .join("\n");
   const todo = [
     `## Your todo: ${t.key} (${t.kind}, attempt ${t.attempts})`,
     t.title,

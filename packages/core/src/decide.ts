@@ -166,7 +166,7 @@ function askForGates(state: GoalState, frontier: Frontier): Decision {
 }
 
 const PLAN_INSTRUCTION =
-  "Plan, do not code: review the objective, todos, evidence and handoffs; propose the next todos (or say there is no follow-up) and complete this planning todo with a short handoff.";
+  "Plan, do not code: review the objective, todos, evidence and handoffs, the deadline and the money left; put the next todos in proposedTodos (at least one, each with the scopes it needs; the same title as an open todo is that todo), ask for any authority you lack in gateRequests, and write a short handoff. A plan with no proposed todo is a stall.";
 
 /**
  * Stall → replan → runnable todo → done → wait, before budgets and backoff are applied.

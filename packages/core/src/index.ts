@@ -7,12 +7,18 @@ export * from "./decide.ts";
 export * from "./final-report.ts";
 export * from "./lease.ts";
 export * from "./pr-outcome.ts";
+export * from "./proposed-todos.ts";
 export * from "./redact-secrets.ts";
 export * from "./schemas/index.ts";
 export * from "./scope.ts";
 export * from "./slot-quota.ts";
 export * from "./todo-order.ts";
-export { AWAITING_PULL_REQUEST, isAwaitingPullRequest } from "./transitions/await-pull-request.ts";
+export {
+  AWAITING_EVIDENCE,
+  AWAITING_PULL_REQUEST,
+  isAwaitingEvidence,
+  isAwaitingPullRequest,
+} from "./transitions/await-pull-request.ts";
 export * from "./transitions/branch-in-base.ts";
 export * from "./transitions/harness.ts";
 export * from "./transitions/host-failure.ts";

@@ -1,10 +1,12 @@
 /** applyTickResult: both ledgers, completion, failures, the shared wake, refusals. */
 import { describe, expect, it } from "vitest";
 import {
+  AWAITING_EVIDENCE,
   addEvidence,
   applyTickResult,
   claimNext,
   claimTodo,
+  completeTodoByHuman,
   expireLeases,
   queueNote,
 } from "../src/index.ts";
@@ -251,8 +253,8 @@ describe("applyTickResult", () => {
     expect(r.state.todos.find((t) => t.key === "T3")?.origin).toBe("agent");
     expect(r.state.goal.focus).toBe("T3");
   });
-  it("refuses a completion without any evidence", () => {
-    const ref = expectRefused(
+  it("a completion on the agent's word alone leaves the todo claimed, awaiting evidence", () => {
+    const r = expectOk(
       applyTickResult(
         claimed(),
         {
@@ -260,14 +262,49 @@ describe("applyTickResult", () => {
           result: result({
             outcome: "completed",
             validation: null,
-            continuation: { kind: "goal_active" },
+            evidence: [{ kind: "test", summary: "I ran the tests, all green, trust me" }],
+            continuation: { kind: "successor", title: "Celebrate" },
           }),
         },
         ctx(at(minutes(5))),
       ),
     );
-    expect(ref.code).toBe("invalid_input");
-    expect(ref.message).toContain("evidence");
+    const t1 = r.state.todos.find((t) => t.key === "T1");
+    expect([t1?.status, t1?.blockedReason, t1?.completion]).toEqual([
+      "blocked",
+      AWAITING_EVIDENCE,
+      null,
+    ]);
+    // Its words are kept for people to read, and nothing follows from them.
+    expect(r.state.evidence.map((e) => e.summary)).toContain(
+      "I ran the tests, all green, trust me",
+    );
+    expect(r.state.todos.map((t) => t.key)).toEqual(["T1", "T2"]);
+    expect(r.state.goal.backoff.stalledTicks).toBe(1);
+    // A writer's tick is evidence: it completes the claimed todo.
+    const ticked = expectOk(
+      completeTodoByHuman(r.state, { todo: "T1" }, ctx(at(minutes(6)), WRITER)),
+    );
+    expect(ticked.state.todos.find((t) => t.key === "T1")?.status).toBe("done");
+  });
+  it("a passing validation on an unchanged tree does not complete a todo; on a changed one it does", () => {
+    const completing = (changed: boolean) =>
+      expectOk(
+        applyTickResult(
+          claimed(),
+          {
+            ...lease1,
+            result: result({
+              outcome: "completed",
+              changed,
+              continuation: { kind: "goal_active" },
+            }),
+          },
+          ctx(at(minutes(5))),
+        ),
+      ).state.todos.find((t) => t.key === "T1")?.status;
+    expect(completing(false)).toBe("blocked");
+    expect(completing(true)).toBe("done");
   });
   it("refuses an unknown tick, a wrong token, a late result, a duplicate, and a foreign todo", () => {
     const s = claimed();

@@ -1,4 +1,4 @@
-import { GateKey, HarnessName, ShortText, Title, TodoKey } from "@loopx/core";
+import { GateKey, HarnessName, Scope, ShortText, Title, TodoKey } from "@loopx/core";
 import { z } from "zod";
 
 export { HarnessName };
@@ -13,7 +13,13 @@ export const Command = z.discriminatedUnion("name", [
   z.object({ name: z.literal("resume") }),
   z.object({ name: z.literal("stop") }),
   z.object({ name: z.literal("run") }),
-  z.object({ name: z.literal("todo_add"), title: Title, asIssue: z.boolean() }),
+  z.object({
+    name: z.literal("todo_add"),
+    title: Title,
+    asIssue: z.boolean(),
+    /** Scopes the todo needs (`--needs deploy`): it waits for a gate covering them. */
+    needs: z.array(Scope).max(10).default([]),
+  }),
   z.object({ name: z.literal("todo_drop"), todo: TodoKey }),
   /** A writer takes an agent's proposed todo on as theirs: its text then instructs. */
   z.object({ name: z.literal("todo_accept"), todo: TodoKey }),
@@ -45,6 +51,7 @@ export const CommandErrorCode = z.enum([
   "bad_harness",
   "bad_link",
   "too_long",
+  "bad_scope",
 ]);
 export type CommandErrorCode = z.infer<typeof CommandErrorCode>;
 
@@ -75,7 +82,7 @@ export const COMMAND_USAGE = {
   resume: "/loopx resume: start ticking again",
   stop: "/loopx stop: end the goal",
   run: "/loopx run: wake the loop now",
-  todo: "/loopx todo add <text> [--issue] | /loopx todo drop T3 | /loopx todo accept T3 (an agent's proposal becomes yours)",
+  todo: "/loopx todo add <text> [--issue] [--needs <scope>] | /loopx todo drop T3 | /loopx todo accept T3 (an agent's proposal becomes yours)",
   replan: "/loopx replan: ask the next slice to revise the todos",
   budget: "/loopx budget ticks=N minutes=N usd=N tokens=N: set this goal's limits (any of them)",
   harness: `/loopx harness <${HarnessName.options.join("|")}>: switch the agent`,

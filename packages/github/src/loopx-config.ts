@@ -118,6 +118,36 @@ export const LoopxConfig = z
         { paths: [".github/**"], scopes: ["write:.github"] },
       ])
       .describe("Gates LoopX opens by itself; replaces the defaults when given."),
+    /**
+     * The duty cycle: at most `windowHours * 60 / slotMinutes * compute` ticks that made
+     * validated progress in any rolling window; `compute: 0` pauses every goal here.
+     */
+    quota: z
+      .strictObject({
+        /** The rolling window slots are counted over. */
+        windowHours: z
+          .number()
+          .positive()
+          .max(24 * 7)
+          .default(24)
+          .describe("Hours of the rolling window slots are counted in."),
+        /** How long one slot is. */
+        slotMinutes: z
+          .number()
+          .positive()
+          .max(24 * 60)
+          .default(30)
+          .describe("Minutes one slot stands for."),
+        /** The share of the window's slots goals may spend (0 pauses, 1 allows all). */
+        compute: z
+          .number()
+          .min(0)
+          .max(1)
+          .default(1)
+          .describe("Share of the window's slots a goal may spend; 0 is a hard pause."),
+      })
+      .prefault({})
+      .describe("The duty cycle of a goal's ticks."),
     /** `sticky`: one status comment edited in place plus a comment per productive tick; `quiet`: the status comment only. */
     comments: z
       .enum(["sticky", "quiet"])

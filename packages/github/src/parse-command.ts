@@ -1,4 +1,4 @@
-import { GateKey, TodoKey } from "@loopx/core";
+import { GateKey, Scope, TodoKey } from "@loopx/core";
 import {
   COMMAND_USAGE,
   type Command,
@@ -114,12 +114,42 @@ function parseTodo(rest: string, args: string[]): CommandParse {
       asIssue = true;
       words = words.slice(1);
     }
+    // `--needs <scope>` (repeatable) closes the line; the text before it is the title.
+    const needs: string[] = [];
+    const at = words.findIndex((w) => w.toLowerCase() === "--needs");
+    if (at >= 0) {
+      const tail = words.slice(at);
+      words = words.slice(0, at);
+      for (let i = 0; i < tail.length; i += 2) {
+        const scope = tail[i + 1];
+        if (tail[i]?.toLowerCase() !== "--needs" || scope === undefined) {
+          return error(
+            "bad_scope",
+            `--needs takes one scope each time, at the end (got "${echo(tail.join(" "))}"): e.g. /loopx todo add Publish the docs --needs deploy`,
+            usage,
+          );
+        }
+        if (!Scope.safeParse(scope).success) {
+          return error(
+            "bad_scope",
+            `"${echo(scope)}" is not a scope: lowercase words joined by ':' (e.g. merge, deploy:production, write:.github).`,
+            usage,
+          );
+        }
+        if (!needs.includes(scope)) needs.push(scope);
+      }
+      if (needs.length > 10) return error("bad_scope", "A todo needs at most 10 scopes.", usage);
+      if (flag(words[words.length - 1])) {
+        asIssue = true;
+        words = words.slice(0, -1);
+      }
+    }
     const title = words.join(" ");
     if (title === "")
       return error("missing_text", "Say what the todo is: /loopx todo add <text>.", usage);
     if (title.length > 256)
       return error("too_long", "A todo title is at most 256 characters.", usage);
-    return ok({ name: "todo_add", title, asIssue });
+    return ok({ name: "todo_add", title, asIssue, needs });
   }
   return error("unknown_subcommand", "todo takes add, drop or accept.", usage);
 }

@@ -1,4 +1,4 @@
-import { type GoalState, isAwaitingPullRequest, type Todo } from "@loopx/core";
+import { type GoalState, isAwaitingEvidence, isAwaitingPullRequest, type Todo } from "@loopx/core";
 import { BLOCK_BEGIN, BLOCK_END, todoMarker } from "./markers.ts";
 import { neutralizeInline } from "./neutralize.ts";
 import { safeUrl } from "./safe-url.ts";
@@ -31,7 +31,11 @@ function item(todo: Todo): string {
   if (todo.status === "dropped") return `- ~~${todo.key} ${title}~~${sub} (dropped)`;
   const box = todo.status === "done" ? "[x]" : "[ ]";
   // Finished on its branch but not delivered: a person sees why the box is still empty.
-  const waiting = isAwaitingPullRequest(todo) ? " (waiting for its pull request to merge)" : "";
+  const waiting = isAwaitingPullRequest(todo)
+    ? " (waiting for its pull request to merge)"
+    : isAwaitingEvidence(todo)
+      ? " (claimed, awaiting evidence: tick it if it is done)"
+      : "";
   // Its text reaches slices only as data until a writer takes it on.
   const proposed =
     todo.origin === "agent" && todo.status !== "done"

@@ -16,6 +16,7 @@ const DEFAULTS = {
     { when: "merge", scopes: ["merge"] },
     { paths: [".github/**"], scopes: ["write:.github"] },
   ],
+  quota: { windowHours: 24, slotMinutes: 30, compute: 1 },
   comments: "sticky",
 };
 
@@ -46,6 +47,15 @@ describe("parseConfig", () => {
         owners: ["alice", "bob"],
         comments: "quiet",
       },
+    });
+  });
+
+  it("takes the duty cycle, keeping the defaults it does not name", () => {
+    const result = parseConfig({ quota: { compute: 0 } });
+    expect(result.ok && result.config.quota).toEqual({
+      windowHours: 24,
+      slotMinutes: 30,
+      compute: 0,
     });
   });
 
@@ -89,6 +99,8 @@ describe("parseConfig", () => {
       /lowercase words/,
     ],
     ["an unknown comment mode", { comments: "loud" }, "comments", /sticky/],
+    ["a compute share over 1", { quota: { compute: 1.5 } }, "quota.compute", /1/],
+    ["an unknown quota key", { quota: { slots: 4 } }, "quota", /slots/],
     ["an empty label", { label: "  " }, "label", /./],
     ["a string instead of a mapping", "loopx", "(root)", /object/],
     ["a list instead of a mapping", [], "(root)", /object/],

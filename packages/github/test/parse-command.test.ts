@@ -15,10 +15,29 @@ const commands: [string, Command][] = [
   ["/loopx reject G2 breaks the API", { name: "reject", gate: "G2", reason: "breaks the API" }],
   [
     "/loopx todo add Fix the `parse` bug",
-    { name: "todo_add", title: "Fix the `parse` bug", asIssue: false },
+    { name: "todo_add", title: "Fix the `parse` bug", asIssue: false, needs: [] },
   ],
-  ["/loopx todo add Write docs --issue", { name: "todo_add", title: "Write docs", asIssue: true }],
-  ["/loopx todo add --issue Write docs", { name: "todo_add", title: "Write docs", asIssue: true }],
+  [
+    "/loopx todo add Write docs --issue",
+    { name: "todo_add", title: "Write docs", asIssue: true, needs: [] },
+  ],
+  [
+    "/loopx todo add --issue Write docs",
+    { name: "todo_add", title: "Write docs", asIssue: true, needs: [] },
+  ],
+  [
+    "/loopx todo add Publish the docs --needs deploy --needs write:.github",
+    {
+      name: "todo_add",
+      title: "Publish the docs",
+      asIssue: false,
+      needs: ["deploy", "write:.github"],
+    },
+  ],
+  [
+    "/loopx todo add Publish --issue --needs deploy:production",
+    { name: "todo_add", title: "Publish", asIssue: true, needs: ["deploy:production"] },
+  ],
   ["/loopx todo drop T3", { name: "todo_drop", todo: "T3" }],
   ["/loopx todo accept t3", { name: "todo_accept", todo: "T3" }],
   ["/loopx todo drop t3", { name: "todo_drop", todo: "T3" }],
@@ -121,6 +140,20 @@ const errors: [string, string, string, RegExp][] = [
   ["todo add without text", "/loopx todo add", "missing_text", /what the todo is/],
   ["todo add with only the flag", "/loopx todo add --issue", "missing_text", /todo/],
   ["todo add too long", `/loopx todo add ${"x".repeat(300)}`, "too_long", /256/],
+  [
+    "todo add with a bad scope",
+    "/loopx todo add Ship --needs Deploy Now",
+    "bad_scope",
+    /not a scope/,
+  ],
+  ["todo add with --needs and no scope", "/loopx todo add Ship --needs", "bad_scope", /one scope/],
+  [
+    "todo add with text after a scope",
+    "/loopx todo add Ship --needs deploy now",
+    "bad_scope",
+    /at the end/,
+  ],
+  ["todo add with only a scope", "/loopx todo add --needs deploy", "missing_text", /todo/],
   ["todo drop without a key", "/loopx todo drop", "bad_todo_key", /T1, T2/],
   ["todo drop a gate", "/loopx todo drop G1", "bad_todo_key", /"G1" is not a todo key/],
   ["todo drop two", "/loopx todo drop T1 T2", "unexpected_arguments", /one todo/],

@@ -35,11 +35,33 @@ export const AgentClaim = z.object({
     .default([]),
   continuation: ContinuationInput.nullable().default(null),
   proposedTodos: z
-    .array(z.object({ title: z.string().trim().min(1), detail: z.string().default("") }))
+    .array(
+      z.object({
+        title: z.string().trim().min(1),
+        detail: z.string().default(""),
+        requiredScopes: z.array(z.string()).default([]),
+      }),
+    )
     .default([]),
   gateRequests: z
     .array(z.object({ question: z.string().trim().min(1), scopes: z.array(z.string()).min(1) }))
     .default([]),
+  /** A planning slice's revisions of agents' open todos; the kernel decides which apply. */
+  revisions: z
+    .object({
+      drop: z.array(z.string()).default([]),
+      reword: z
+        .array(
+          z.object({
+            todo: z.string(),
+            title: z.string().trim().min(1),
+            detail: z.string().default(""),
+          }),
+        )
+        .default([]),
+      order: z.array(z.string()).default([]),
+    })
+    .nullish(),
 });
 export type AgentClaim = z.infer<typeof AgentClaim>;
 

@@ -92,6 +92,16 @@ export function decideOutcome(f: OutcomeFacts): DecidedOutcome {
     };
   }
   const claimed = f.claim.claim.outcome;
+  const finished = claimed === "completed" && f.claim.claim.continuation !== null;
+  if (f.delta.known && !f.delta.changed && finished) {
+    // Passed on to the kernel as a claim: with nothing changed, only a person's tick (or a
+    // plan's acceptance) can complete the todo, so the checklist shows it awaiting evidence.
+    return {
+      outcome: "claimed_completion",
+      failure: null,
+      reason: "the agent says the todo is done, but the work tree did not change",
+    };
+  }
   if (f.delta.known && !f.delta.changed) {
     return {
       outcome: "no_progress",

@@ -6,6 +6,7 @@ import type { SliceWorkspace } from "./slice-workspace.ts";
 export const SLICE_OUTCOMES = [
   "validated_progress",
   "validated_completion",
+  "claimed_completion",
   "no_progress",
   "host_failure",
   "validation_failed",

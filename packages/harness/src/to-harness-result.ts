@@ -4,7 +4,9 @@ import {
   HarnessResult,
   Scope,
   type TickOutcome,
+  TodoKey,
 } from "@loopx/core";
+import type { AgentClaim } from "./agent-claim.ts";
 import type { SliceOutcome, SliceReport } from "./slice-types.ts";
 
 const EVIDENCE_MAX = 20;
@@ -13,6 +15,7 @@ const SUMMARY_MAX = 500;
 const OUTCOMES: Record<SliceOutcome, { outcome: TickOutcome; failure: FailureKind | null }> = {
   validated_progress: { outcome: "progress", failure: null },
   validated_completion: { outcome: "completed", failure: null },
+  claimed_completion: { outcome: "completed", failure: null },
   no_progress: { outcome: "no_change", failure: null },
   host_failure: { outcome: "failed", failure: "host_failure" },
   validation_failed: { outcome: "failed", failure: "validation_failed" },
@@ -72,21 +75,20 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
         }
       : null,
     commits: report.delta.commits,
+    changed: report.delta.known && report.delta.changed,
     evidence: [...observed, ...claimed].slice(0, EVIDENCE_MAX),
     handoff: handoff(report, todo),
     continuation: mapped.outcome === "completed" ? (claim?.continuation ?? null) : null,
     proposedTodos: (claim?.proposedTodos ?? []).slice(0, 10).map((t) => ({
       title: clamp(t.title, 256),
       detail: clamp(t.detail, 2000),
-      requiredScopes: [],
+      requiredScopes: validScopes(t.requiredScopes),
     })),
     gateRequests: (claim?.gateRequests ?? [])
-      .map((g) => ({
-        question: clamp(g.question, 2000),
-        scopes: g.scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10),
-      }))
+      .map((g) => ({ question: clamp(g.question, 2000), scopes: validScopes(g.scopes) }))
       .filter((g) => g.scopes.length > 0)
       .slice(0, 3),
+    ...(claim?.revisions ? { revisions: revisions(claim.revisions) } : {}),
     cost: report.cost,
     withheld: report.withheld,
     sessionId: report.sessionId ? clamp(report.sessionId, 200) : null,
@@ -117,6 +119,25 @@ function handoff(report: SliceReport, todo: string): HarnessResult["handoff"] {
   const done = clamp(`${prefix}${h.done}`, Math.floor(room / 2));
   const next = clamp(h.next, room - done.length);
   return { done, next, questions };
+}
+
+/** Revisions as the kernel takes them: malformed keys dropped, text clamped, lists capped. */
+function revisions(r: NonNullable<AgentClaim["revisions"]>): HarnessResult["revisions"] {
+  const keys = (list: string[], max: number) =>
+    list.filter((k) => TodoKey.safeParse(k).success).slice(0, max);
+  return {
+    drop: keys(r.drop, 20),
+    reword: r.reword
+      .filter((w) => TodoKey.safeParse(w.todo).success)
+      .slice(0, 20)
+      .map((w) => ({ todo: w.todo, title: clamp(w.title, 256), detail: clamp(w.detail, 2000) })),
+    order: keys(r.order, 50),
+  };
+}
+
+/** Scopes as the kernel takes them: malformed ones are dropped, at most ten kept. */
+function validScopes(scopes: string[]): string[] {
+  return scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10);
 }
 
 function clamp(text: string, max: number): string {

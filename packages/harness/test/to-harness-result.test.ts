@@ -16,7 +16,9 @@ function report(over: Partial<SliceReport> = {}): SliceReport {
       handoff: { done: "did it", next: "nothing", questions: [] },
       evidence: [{ kind: "test", summary: "npm test green", url: null, sha: null }],
       continuation: { kind: "no_followup", reason: "done" },
-      proposedTodos: [{ title: "Write docs", detail: "" }],
+      proposedTodos: [
+        { title: "Write docs", detail: "", requiredScopes: ["deploy:docs", "NOT A SCOPE"] },
+      ],
       gateRequests: [{ question: "Merge?", scopes: ["merge", "NOT A SCOPE"] }],
     },
     claimError: null,
@@ -82,7 +84,11 @@ describe("toHarnessResult", () => {
             sha: null,
           })),
           continuation: null,
-          proposedTodos: Array.from({ length: 15 }, () => ({ title: long, detail: long })),
+          proposedTodos: Array.from({ length: 15 }, () => ({
+            title: long,
+            detail: long,
+            requiredScopes: [],
+          })),
           gateRequests: [],
         },
       }),
@@ -94,9 +100,38 @@ describe("toHarnessResult", () => {
     expect(r.proposedTodos).toHaveLength(10);
   });
 
-  it("keeps only valid scopes in gate requests, and the validation as test evidence", () => {
+  it("passes a plan's revisions on with malformed keys dropped, and none when it gave none", () => {
+    const base = report();
+    const claim = base.claim ?? undefined;
+    if (!claim) throw new Error("the fixture has a claim");
+    const r = toHarnessResult(
+      report({
+        claim: {
+          ...claim,
+          revisions: {
+            drop: ["T2", "t3", "T0"],
+            reword: [
+              { todo: "T4", title: "x".repeat(300), detail: "" },
+              { todo: "nope", title: "y", detail: "" },
+            ],
+            order: ["T5", "T4"],
+          },
+        },
+      }),
+      "T1",
+    );
+    expect(r.revisions?.drop).toEqual(["T2"]);
+    expect(r.revisions?.reword.map((w) => [w.todo, w.title.length])).toEqual([["T4", 256]]);
+    expect(r.revisions?.order).toEqual(["T5", "T4"]);
+    expect(toHarnessResult(base, "T1").revisions).toBeUndefined();
+  });
+
+  it("keeps only valid scopes in gate requests and proposed todos, and the validation as test evidence", () => {
     const r = toHarnessResult(report(), "T1");
     expect(r.gateRequests).toEqual([{ question: "Merge?", scopes: ["merge"] }]);
+    expect(r.proposedTodos).toEqual([
+      { title: "Write docs", detail: "", requiredScopes: ["deploy:docs"] },
+    ]);
     expect(r.evidence[0]).toMatchObject({
       kind: "test",
       summary: expect.stringContaining("validation passed"),

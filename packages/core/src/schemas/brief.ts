@@ -33,6 +33,10 @@ export const HarnessBrief = z.object({
     attempts: z.number().int().nonnegative(),
   }),
   instruction: z.string(),
+  /** When this slice must have reported: its tick's lease ends then (null: no tick yet). */
+  deadline: Instant.nullable(),
+  /** The goal's USD budget and what is left of it (null: no USD limit). */
+  money: z.object({ left: z.number().nonnegative(), budget: z.number().nonnegative() }).nullable(),
   validationCommand: z.string().nullable(),
   /** Writers' notes: the only human text that counts as instruction. */
   notes: z.array(z.object({ from: Login, text: z.string() })),

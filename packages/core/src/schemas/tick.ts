@@ -51,6 +51,21 @@ export const ContinuationInput = z.discriminatedUnion("kind", [
 export type ContinuationInput = z.infer<typeof ContinuationInput>;
 
 /**
+ * How a planning slice revises the open todos an agent proposed: drop, reword, reorder (the
+ * keys listed take the places those todos hold, in this order). Adding is `proposedTodos`.
+ * People's todos are never revised this way; the kernel refuses those entries.
+ */
+export const PlanRevisions = z.object({
+  drop: z.array(TodoKey).max(20).default([]),
+  reword: z
+    .array(z.object({ todo: TodoKey, title: Title, detail: ShortText.default("") }))
+    .max(20)
+    .default([]),
+  order: z.array(TodoKey).max(50).default([]),
+});
+export type PlanRevisions = z.infer<typeof PlanRevisions>;
+
+/**
  * What the agent job reports for one slice. Parsed at the API edge; everything in it is the
  * agent's claim, which the kernel checks (validation decides progress, not the agent's prose).
  */
@@ -86,6 +101,13 @@ export const HarnessResult = z
       )
       .max(3)
       .default([]),
+    /**
+     * Whether the harness saw the work tree change (absent: the caller did not say, taken as
+     * changed). A passing validation on an unchanged tree proves nothing about the todo.
+     */
+    changed: z.boolean().optional(),
+    /** Only a planning slice's revisions are applied. */
+    revisions: PlanRevisions.optional(),
     cost: Cost,
     metering: Metering.default("unmetered"),
     /** Fields withheld because they held a credential (paths, never values), for the ledger. */

@@ -12,6 +12,24 @@ import { emit } from "./kit.ts";
  */
 export const AWAITING_PULL_REQUEST = "finished on its branch; waits for its pull request to merge";
 
+/**
+ * Why a todo an agent said it finished is still open: nothing it cannot reach showed it —
+ * no commit, no passing validation on a changed tree. A writer's tick completes it.
+ */
+export const AWAITING_EVIDENCE = "claimed, awaiting evidence: tick it if it is done";
+
+export function isAwaitingEvidence(todo: Todo): boolean {
+  return todo.status === "blocked" && todo.blockedReason === AWAITING_EVIDENCE;
+}
+
+export function awaitEvidence(d: Draft, todo: Todo, tickId: string): void {
+  todo.status = "blocked";
+  todo.blockedReason = AWAITING_EVIDENCE;
+  todo.updatedAt = d.ctx.now;
+  d.checklist = true;
+  emit(d, "todo.edited", { todo: todo.key, fields: ["status"], awaitingEvidence: true, tickId });
+}
+
 export function isAwaitingPullRequest(todo: Todo): boolean {
   return todo.status === "blocked" && todo.blockedReason === AWAITING_PULL_REQUEST;
 }

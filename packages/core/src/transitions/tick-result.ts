@@ -6,7 +6,7 @@ import type { GoalState } from "../schemas/state.ts";
 import type { HarnessResult } from "../schemas/tick.ts";
 import type { Continuation, Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { needsPullRequest } from "./await-pull-request.ts";
+import { awaitEvidence, needsPullRequest } from "./await-pull-request.ts";
 import { completeTodo } from "./complete-todo.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
@@ -24,6 +24,7 @@ import {
   resetBackoff,
   stall,
 } from "./kit.ts";
+import { addProposals, applyPlan } from "./plan-result.ts";
 import { findLiveTick, finishTick } from "./tick-ledger.ts";
 
 /**
@@ -60,12 +61,14 @@ export function isMaterialDelta(result: HarnessResult): boolean {
   return isValidatedProgress(result) || result.commits.length > 0;
 }
 
-/** Records what the slice observed; returns the ids that can support a completion. */
+/**
+ * Records what the slice reported; returns the ids that can support a completion: only what
+ * the agent cannot fake — its commits, and a passing validation on a tree it changed. The
+ * agent's own evidence is kept for people and later slices, but its words complete nothing.
+ */
 function recordEvidence(d: Draft, result: HarnessResult, tickId: string, todo: string): string[] {
   const support: string[] = [];
-  for (const e of result.evidence) {
-    support.push(appendEvidence(d, { ...e, todo, tickId }));
-  }
+  for (const e of result.evidence) appendEvidence(d, { ...e, todo, tickId });
   for (const c of result.commits) {
     const summary = c.message.split("\n")[0]?.trim() || `commit ${c.sha.slice(0, 7)}`;
     support.push(appendEvidence(d, { kind: "commit", summary, sha: c.sha, todo, tickId }));
@@ -79,8 +82,9 @@ function recordEvidence(d: Draft, result: HarnessResult, tickId: string, todo: s
       todo,
       tickId,
     });
-    // A failing check is recorded, but it never supports a completion.
-    if (v.passed) support.push(id);
+    // A failing check is recorded, but it never supports a completion; nor does a pass on
+    // an unchanged tree (a todo that changes no files needs a writer's tick).
+    if (v.passed && result.changed !== false) support.push(id);
   }
   return support;
 }
@@ -147,16 +151,14 @@ export function applyTickResult(
   const support = recordEvidence(d, result, tick.id, todo.key);
   // A person may have finished or dropped the todo meanwhile; the slice is still charged.
   const stillOpen = todo.status !== "done" && todo.status !== "dropped";
-  if (result.outcome === "completed" && stillOpen) {
+  if (result.outcome === "completed" && stillOpen && todo.kind !== "plan") {
     const [first, ...more] = support;
-    if (first === undefined) {
-      return refuse(
-        "invalid_input",
-        "result.evidence: a completion needs evidence — report evidence, commits or a passing validation, or report outcome progress instead.",
-      );
-    }
-    complete(d, todo, result, tick.id, [first, ...more]);
+    if (first === undefined) awaitEvidence(d, todo, tick.id);
+    else complete(d, todo, result, tick.id, [first, ...more]);
   }
+  const planning = todo.kind === "plan" && stillOpen;
+  const planned = planning && applyPlan(d, todo, tick.id, result);
+  if (!planning) addProposals(d, result);
 
   tick.sessionId = result.sessionId;
   if (isValidatedProgress(result)) {
@@ -169,18 +171,27 @@ export function applyTickResult(
   }
 
   d.state.handoffs.push({ ...result.handoff, tickId: tick.id, createdAt: ctx.now });
-  for (const p of result.proposedTodos) appendTodo(d, { ...p, origin: "agent" });
   if (result.proposedTodos.length > 0) d.state.goal.replanRequested = false;
-  for (const g of result.gateRequests) openGateIn(d, { ...g, todo: tick.todo });
+  for (const g of result.gateRequests) {
+    openGateIn(d, { ...g, todo: tick.todo });
+    // The gate scopes its own todo: it waits for the answer like any todo needing the scope.
+    const needs = new Set([...todo.requiredScopes, ...g.scopes]);
+    if (stillOpen && needs.size <= 10) todo.requiredScopes = [...needs];
+  }
 
-  if (isMaterialDelta(result)) {
-    resetBackoff(d, isValidatedProgress(result) ? "validated progress" : "new commits");
+  if (isMaterialDelta(result) || planned) {
+    const why = isValidatedProgress(result) ? "validated progress" : "new commits";
+    resetBackoff(d, planned ? "an accepted plan" : why);
   } else {
     const why =
-      result.outcome === "failed" ? `failed (${result.failure})` : "made no material change";
+      result.outcome === "failed"
+        ? `failed (${result.failure})`
+        : todo.kind === "plan"
+          ? "planned no todo"
+          : "made no material change";
     stall(d, `tick #${tick.number} on ${tick.todo} ${why}`);
   }
-  if (isMaterialDelta(result) || result.outcome === "completed") {
+  if (isMaterialDelta(result) || planned || result.outcome === "completed") {
     addEffect(d, { kind: "tick_comment", key: `tick:${tick.id}`, tickId: tick.id });
   }
   return commit(d);

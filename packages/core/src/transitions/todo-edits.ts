@@ -118,6 +118,22 @@ function liveTodo(
   return { d, todo };
 }
 
+/** Drops a todo inside a transition; its sub-issue, if any, closes as not planned. */
+export function dropIn(d: Draft, todo: Todo, reason: string): void {
+  todo.status = "dropped";
+  todo.updatedAt = d.ctx.now;
+  d.checklist = true;
+  emit(d, "todo.dropped", { todo: todo.key, reason });
+  if (todo.subIssue) {
+    addEffect(d, {
+      kind: "close_sub_issue",
+      key: `todo:${todo.key}:close`,
+      todo: todo.key,
+      reason: "not_planned",
+    });
+  }
+}
+
 export function dropTodo(
   state: GoalState,
   input: { todo: string; reason?: string },
@@ -132,18 +148,7 @@ export function dropTodo(
   );
   if (isRefused(live)) return live;
   const { d, todo } = live;
-  todo.status = "dropped";
-  todo.updatedAt = ctx.now;
-  d.checklist = true;
-  emit(d, "todo.dropped", { todo: todo.key, reason: input.reason ?? "" });
-  if (todo.subIssue) {
-    addEffect(d, {
-      kind: "close_sub_issue",
-      key: `todo:${todo.key}:close`,
-      todo: todo.key,
-      reason: "not_planned",
-    });
-  }
+  dropIn(d, todo, input.reason ?? "");
   planChanged(d, `${todo.key} dropped`);
   return commit(d);
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import type { ClaimRead } from "../src/agent-claim.ts";
+import { AgentClaim } from "../src/agent-claim.ts";
+import { decideOutcome, type OutcomeFacts } from "../src/decide-outcome.ts";
+
+function facts(claim: Record<string, unknown>, changed: boolean): OutcomeFacts {
+  const read: ClaimRead = { ok: true, claim: AgentClaim.parse(claim), raw: "" };
+  return {
+    stop: "exited",
+    exitCode: 0,
+    spawnError: null,
+    verdict: { kind: "ok", message: "" },
+    reading: { usd: 0, tokens: 0, turns: 1, sessionId: null },
+    limits: { wallMs: 1000, idleMs: 1000, maxTurns: 5, maxUsd: 1 },
+    claim: read,
+    validation: null,
+    delta: { known: true, changed, commits: [], changedFiles: changed ? ["a.ts"] : [] },
+  };
+}
+
+const done = {
+  outcome: "completed",
+  handoff: { done: "I ran the tests… trust me", next: "" },
+  continuation: { kind: "goal_active" },
+};
+
+describe("decideOutcome: an unchanged tree", () => {
+  it("passes a completion claim on as a claim, for the kernel to hold until evidence", () => {
+    expect(decideOutcome(facts(done, false)).outcome).toBe("claimed_completion");
+    expect(decideOutcome(facts(done, true)).outcome).toBe("validated_completion");
+  });
+  it("is no progress when the agent does not claim a completion", () => {
+    const progress = { ...done, outcome: "progress", continuation: null };
+    expect(decideOutcome(facts(progress, false)).outcome).toBe("no_progress");
+    expect(decideOutcome(facts({ ...done, continuation: null }, false)).outcome).toBe(
+      "no_progress",
+    );
+  });
+});
