@@ -26,6 +26,7 @@ import { jobRoutes } from "./routes/jobs.ts";
 import { mergeRoutes } from "./routes/merge.ts";
 import { oauthRoutes } from "./routes/oauth.ts";
 import { OAuthGrants } from "./routes/oauth-grants.ts";
+import { rulesetRoutes } from "./routes/rulesets.ts";
 import { protectionRoutes } from "./routes/protection.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
@@ -92,6 +93,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
     ...jobRoutes(ctx),
     ...statusRoutes(ctx),
     ...protectionRoutes(ctx),
+    ...rulesetRoutes(ctx),
     ...graphqlRoutes(ctx),
     ...runControlRoutes(ctx, () => runner),
     // Last: `{ref}` spans slashes, so `commits/{ref}` must not shadow `commits/{ref}/check-runs`.
