@@ -109,6 +109,15 @@ export const LoopxConfig = z
      * reviews and may raise budgets — only while they have write access, like anyone acting.
      */
     owners: z.array(Login).max(50).default([]).describe("Logins that own every goal."),
+    /**
+     * Checks that must pass on a PR's head besides those the base's rulesets and branch
+     * protection require. With none from any source, no check can make branch work green.
+     */
+    checks: z
+      .array(z.string().min(1).max(200))
+      .max(100)
+      .default([])
+      .describe("Checks that must pass on a PR's head, besides those the base branch requires."),
     /** Gates LoopX opens by itself. Replaces the default list when given. */
     gates: z
       .array(GateRule)

@@ -34,14 +34,24 @@ describe("sandbox: rulesets and the rules of a branch", () => {
         rules: [checksRule(contexts)],
       });
     const main = (await create("main CI", "active", ["~DEFAULT_BRANCH"], ["ci"])).data;
-    expect(main).toMatchObject({ name: "main CI", enforcement: "active", source_type: "Repository" });
-    await create("release", "active", ["refs/heads/release/**"], ["e2e"], ["refs/heads/release/old"]);
+    expect(main).toMatchObject({
+      name: "main CI",
+      enforcement: "active",
+      source_type: "Repository",
+    });
+    await create(
+      "release",
+      "active",
+      ["refs/heads/release/**"],
+      ["e2e"],
+      ["refs/heads/release/old"],
+    );
     await create("trial", "evaluate", ["~ALL"], ["lint"]);
     await create("off", "disabled", ["~ALL"], ["docs"]);
     const rules = async (branch: string) =>
       (await t?.bot.rest.repos.getBranchRules({ ...o, branch }))?.data.flatMap((r) =>
         r.type === "required_status_checks"
-          ? r.parameters?.required_status_checks.map((c) => c.context) ?? []
+          ? (r.parameters?.required_status_checks.map((c) => c.context) ?? [])
           : [],
       );
     expect(await rules("main")).toEqual(["ci"]);
@@ -66,7 +76,7 @@ describe("sandbox: rulesets and the rules of a branch", () => {
     await expect(t.bot.rest.repos.createRepoRuleset(body)).rejects.toMatchObject({ status: 403 });
     const acme = client(t.sandbox, t.sandbox.createUserToken("acme"));
     await expect(
-      acme.request("POST /repos/{owner}/{repo}/rulesets", { ...o, name: "x", enforcement: "on" }),
+      acme.request("POST /repos/acme/widgets/rulesets", { name: "x", enforcement: "on" }),
     ).rejects.toMatchObject({ status: 422 });
     expect((await t.bot.rest.repos.getBranchRules({ ...o, branch: "main" })).data).toEqual([]);
   });

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { renderDataBlock } from "../brief-text.ts";
+import type { ChecksVerdict } from "../checks-verdict.ts";
+import { ciQuestionText } from "../ci-question.ts";
 import { finalReportText } from "../final-report.ts";
-import { currentChecks, type PrOutcome, prOutcome, sameSha } from "../pr-outcome.ts";
+import { type PrOutcome, prChecksVerdict, prOutcome, sameSha } from "../pr-outcome.ts";
 import type { Gate } from "../schemas/gate.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
@@ -43,13 +45,17 @@ export const PrObservation = z.object({
   changesRequested: ChangesRequested.nullable().optional(),
   threadsResolved: z.boolean().optional(),
   mergeCommitSha: Sha.nullable().optional(),
+  /** The checks the base requires, from every source the app read (see PrMonitor.required). */
+  required: z.array(z.string().min(1).max(200)).max(100).optional(),
+  /** The head commit's message asks to skip CI. */
+  skipCi: z.boolean().optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: z.boolean().default(true),
 });
 export type PrObservation = z.input<typeof PrObservation>;
 
 /** Copies what was observed onto the PR; true when anything changed. */
-function absorb(pr: PullRequest, o: z.output<typeof PrObservation>): boolean {
+function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): boolean {
   const before = JSON.stringify(pr);
   const m = pr.monitor;
   if (!sameSha(pr.headSha, o.headSha)) {
@@ -58,7 +64,13 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>): boolean {
     m.checks = [];
     m.checksSha = null;
     m.mergeable = null;
+    m.skipCi = false;
+    m.headSeenAt = now;
   }
+  // CI that never reports is judged from the first sight of the head, never from before it.
+  if (m.headSeenAt === null) m.headSeenAt = now;
+  if (o.required !== undefined) m.required = [...new Set(o.required)];
+  if (o.skipCi !== undefined) m.skipCi = o.skipCi;
   pr.state = o.state;
   if (o.draft !== undefined) m.draft = o.draft;
   if (o.mergeable !== undefined) m.mergeable = o.mergeable;
@@ -72,6 +84,8 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>): boolean {
   if (o.mergeCommitSha !== undefined) m.mergeCommitSha = o.mergeCommitSha;
   return JSON.stringify(pr) !== before;
 }
+
+const CI_ANSWERED = new Set<ChecksVerdict["kind"]>(["green", "failing"]);
 
 function checkLines(failing: z.output<typeof PrCheck>[]): string {
   return failing.map((c) => `${c.name}: failed${c.url ? ` (${c.url})` : ""}`).join("\n");
@@ -103,17 +117,33 @@ function expireGates(d: Draft, pr: number): void {
  * The monitor's own questions answer themselves: a draft marked ready needs no "mark it
  * ready", and green checks need no "the checks keep failing".
  */
-function expireAnswered(d: Draft, pr: PullRequest): boolean {
+function expireAnswered(d: Draft, pr: PullRequest, headMoved: boolean): boolean {
   const n = pr.number;
-  const checks = currentChecks(pr);
-  const green = checks.length > 0 && checks.every((c) => c.status === "success");
+  const verdict = prChecksVerdict(pr, d.ctx.now);
+  const green = verdict.kind === "green";
+  // CI ran after all (or a new head makes the question moot): the CI questions close.
+  const ciRan = CI_ANSWERED.has(verdict.kind) || headMoved;
+  const ci = expireWhere(
+    d,
+    (g) =>
+      (ciRan && g.scopes.includes(`ci:${n}`)) || (ciRan && g.scopes.includes(`ci-approval:${n}`)),
+    `#${n}'s checks ran`,
+  );
+  const required =
+    verdict.kind !== "unrequired" && verdict.kind !== "unknown"
+      ? expireWhere(
+          d,
+          (g) => g.scopes.includes(`ci-unrequired:${n}`),
+          `${n}'s base requires checks now`,
+        )
+      : false;
   const undrafted = pr.monitor.draft
     ? false
     : expireWhere(d, (g) => g.scopes.includes(`draft:${n}`), `#${n} is ready for review`);
   const repaired = green
     ? expireWhere(d, (g) => g.scopes.includes(`repair:${n}`), `#${n}'s checks are green`)
     : false;
-  return undrafted || repaired;
+  return undrafted || repaired || ci || required;
 }
 
 function onMerged(d: Draft, pr: PullRequest): void {
@@ -167,8 +197,8 @@ function onClosed(d: Draft, pr: PullRequest): void {
  * complete, with the green run as evidence (the goal goes on: the PR still has to merge).
  */
 function settleRepairs(d: Draft, pr: PullRequest): boolean {
-  const checks = currentChecks(pr);
-  if (checks.length === 0 || checks.some((c) => c.status !== "success")) return false;
+  const verdict = prChecksVerdict(pr, d.ctx.now);
+  if (verdict.kind !== "green") return false;
   const open = d.state.todos.filter(
     (t) =>
       t.kind === "repair" &&
@@ -180,7 +210,7 @@ function settleRepairs(d: Draft, pr: PullRequest): boolean {
   if (open.length === 0) return false;
   const evidence = appendEvidence(d, {
     kind: "check",
-    summary: `checks green on #${pr.number} at ${pr.headSha.slice(0, 12)}: ${checks.map((c) => c.name).join(", ")}`,
+    summary: `required checks green on #${pr.number} at ${pr.headSha.slice(0, 12)}: ${verdict.passed.join(", ")}`,
     sha: pr.headSha,
   });
   for (const todo of open) {
@@ -203,7 +233,14 @@ function serve(pr: PullRequest, todo: Todo): void {
  * change request is not among them: the review todo's push moves the gate to the new head,
  * where the owner judges the answer to the review.
  */
-const NOT_READY = new Set<PrOutcome["kind"]>(["repair", "repairs_exhausted", "rebase", "draft"]);
+const NOT_READY = new Set<PrOutcome["kind"]>([
+  "repair",
+  "repairs_exhausted",
+  "rebase",
+  "draft",
+  "ci_question",
+  "ci_approval",
+]);
 
 function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean): void {
   const n = pr.number;
@@ -290,6 +327,26 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
         todo: pr.todo,
       });
       return;
+    case "ci_question":
+      openGateIn(d, {
+        question: ciQuestionText(n, outcome.verdict),
+        scopes: [outcome.verdict.kind === "unrequired" ? `ci-unrequired:${n}` : `ci:${n}`],
+        todo: pr.todo,
+      });
+      return;
+    case "ci_approval": {
+      const names = outcome.waiting.map((c) => c.name).join(", ");
+      openGateIn(d, {
+        question:
+          `Workflow runs on #${n}'s head ${pr.headSha.slice(0, 12)} wait for approval (${names}). Approve this gate to let them run: LoopX approves them where GitHub allows it (pull requests from forks); otherwise press "Approve and run" on the pull request's Checks tab.`.slice(
+            0,
+            2000,
+          ),
+        scopes: [`ci-approval:${n}`],
+        todo: pr.todo,
+      });
+      return;
+    }
     case "ready": {
       if (!mergeGate) return;
       const bound = d.state.gates.some(
@@ -336,12 +393,14 @@ export function observePullRequest(
   if (!pr.monitor.watching) {
     return refuse("invalid_state", `The watch of #${pr.number} ended (${pr.state}).`);
   }
-  const absorbed = absorb(pr, parsed);
+  const headBefore = pr.headSha;
+  const absorbed = absorb(pr, parsed, d.ctx.now);
+  const headMoved = !sameSha(headBefore, pr.headSha);
   const repaired = pr.state === "open" && settleRepairs(d, pr);
-  const answered = pr.state === "open" && expireAnswered(d, pr);
+  const answered = pr.state === "open" && expireAnswered(d, pr, headMoved);
   const settled = repaired || answered;
   const changed = absorbed || settled;
-  const outcome = prOutcome(pr);
+  const outcome = prOutcome(pr, d.ctx.now);
   const fresh = outcome.kind !== "quiet" && !pr.monitor.fingerprints.includes(outcome.fingerprint);
   if (!changed && !fresh) return refuse("duplicate", `Nothing new on #${pr.number}.`);
   // Mirroring GitHub's facts is quiet; only an outcome LoopX acts on shows on the status.
