@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { CI_GRACE_MS, observePullRequest, type PrObservation, PullRequest } from "../src/index.ts";
-import { APP, at, ctx, expectOk, expectRefused, state, T0, todo } from "./fixtures.ts";
+import {
+  approveGate,
+  CI_GRACE_MS,
+  observePullRequest,
+  type PrObservation,
+  PullRequest,
+} from "../src/index.ts";
+import { APP, at, ctx, expectOk, expectRefused, OWNER, state, T0, todo } from "./fixtures.ts";
 
 const HEAD = "abcdef1234567";
 const NEXT = "0123456789abc";
@@ -111,5 +117,34 @@ describe("CI that cannot say green asks the owners, once", () => {
     expect(gate?.todo).toBe("T1");
     expect(gate?.question).toContain("Approve and run");
     expect(r.gates.find((g) => g.scopes.includes("merge"))?.status).toBe("expired");
+  });
+
+  it("a writer's approval of the gate asks for exactly the waiting runs of the head", () => {
+    const waiting = seen({
+      checks: {
+        sha: HEAD,
+        list: [
+          { name: "ci", status: "success" },
+          { name: "e2e", status: "action_required", runId: 77 },
+          { name: "lint", status: "action_required", runId: 78 },
+        ],
+      },
+    });
+    const gated = expectOk(observePullRequest(linked(), waiting, ctx(T0, APP))).state;
+    const key = gated.gates[0]?.key ?? "";
+    const approved = expectOk(approveGate(gated, { gate: key }, ctx(T0, OWNER)));
+    expect(approved.effects.filter((e) => e.kind === "approve_runs")).toEqual([
+      {
+        kind: "approve_runs",
+        key: `gate:${key}:approve_runs@${HEAD}`,
+        gate: key,
+        pr: 5,
+        runIds: [77, 78],
+      },
+    ]);
+    // The app cannot approve on a person's behalf.
+    expect(expectRefused(approveGate(gated, { gate: key }, ctx(T0, APP))).code).toBe(
+      "not_authorized",
+    );
   });
 });
