@@ -62,7 +62,11 @@ export function prChecksVerdict(pr: PullRequest, now: Date): ChecksVerdict {
     required: pr.monitor.required,
     checks: currentChecks(pr),
     skipCi: pr.monitor.skipCi,
-    headSeenAt: pr.monitor.headSeenAt,
+    // Only the arrival of this very head starts its grace (another transition may move it).
+    headSeenAt:
+      pr.monitor.headSeenSha !== null && sameSha(pr.monitor.headSeenSha, pr.headSha)
+        ? pr.monitor.headSeenAt
+        : null,
     now,
   });
 }

@@ -147,4 +147,21 @@ describe("CI that cannot say green asks the owners, once", () => {
       "not_authorized",
     );
   });
+
+  it("a head moved by another transition gets its own grace, and the old head's question closes", () => {
+    const late = at(CI_GRACE_MS);
+    const asked = expectOk(observePullRequest(linked(), seen(), ctx(T0, APP))).state;
+    const silent = expectOk(observePullRequest(asked, seen(), ctx(late, APP))).state;
+    expect(openScopes(silent)).toEqual([["ci:5"]]);
+    // A push is tracked elsewhere first (the PR's head moves without an observation).
+    const pr = silent.pullRequests[0];
+    if (!pr) throw new Error("no PR");
+    const pushed = { ...silent, pullRequests: [{ ...pr, headSha: NEXT }] };
+    const later = at(3 * CI_GRACE_MS);
+    const next = seen({ headSha: NEXT, checks: { sha: NEXT, list: [] } });
+    const r = expectOk(observePullRequest(pushed, next, ctx(later, APP))).state;
+    expect(r.gates.find((g) => g.scopes.includes("ci:5"))?.status).toBe("expired");
+    expect(openScopes(r)).toEqual([]);
+    expect(r.pullRequests[0]?.monitor).toMatchObject({ headSeenSha: NEXT, headSeenAt: later });
+  });
 });

@@ -31,7 +31,14 @@ function pr(over: Record<string, unknown> = {}, monitor: Record<string, unknown>
     headSha: HEAD,
     state: "open",
     ...over,
-    monitor: { mergeable: true, checksSha: HEAD, required: ["ci"], headSeenAt: T0, ...monitor },
+    monitor: {
+      mergeable: true,
+      checksSha: HEAD,
+      required: ["ci"],
+      headSeenSha: HEAD,
+      headSeenAt: T0,
+      ...monitor,
+    },
   });
 }
 const red = [{ name: "ci", status: "failure", url: "https://ci.example/1" }];

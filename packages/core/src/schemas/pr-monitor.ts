@@ -47,8 +47,11 @@ export const PrMonitor = z.object({
    * .github/loopx.yml together); null until read. Empty: nothing can say the PR is green.
    */
   required: z.array(z.string().min(1).max(200)).max(100).nullable().default(null),
-  /** When LoopX first saw the current head: CI that never reports is judged from here. */
+  /** The head LoopX last saw arrive, and when: CI that never reports is judged from here. */
+  headSeenSha: Sha.nullable().default(null),
   headSeenAt: Instant.nullable().default(null),
+  /** The head the open CI question or approval gate was asked about (a new head moots it). */
+  ciAskedFor: Sha.nullable().default(null),
   /** The head commit asks GitHub to skip CI (`[skip ci]` and its kin). */
   skipCi: z.boolean().default(false),
   changesRequested: ChangesRequested.nullable().default(null),

@@ -64,11 +64,14 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
     m.checks = [];
     m.checksSha = null;
     m.mergeable = null;
-    m.skipCi = false;
-    m.headSeenAt = now;
   }
-  // CI that never reports is judged from the first sight of the head, never from before it.
-  if (m.headSeenAt === null) m.headSeenAt = now;
+  // CI that never reports is judged from the first sight of the head, never from before it
+  // (other transitions may have moved `headSha` already: the seen head is tracked apart).
+  if (m.headSeenSha === null || !sameSha(m.headSeenSha, pr.headSha)) {
+    m.headSeenSha = pr.headSha;
+    m.headSeenAt = now;
+    m.skipCi = false;
+  }
   if (o.required !== undefined) m.required = [...new Set(o.required)];
   if (o.skipCi !== undefined) m.skipCi = o.skipCi;
   pr.state = o.state;
@@ -117,12 +120,13 @@ function expireGates(d: Draft, pr: number): void {
  * The monitor's own questions answer themselves: a draft marked ready needs no "mark it
  * ready", and green checks need no "the checks keep failing".
  */
-function expireAnswered(d: Draft, pr: PullRequest, headMoved: boolean): boolean {
+function expireAnswered(d: Draft, pr: PullRequest): boolean {
   const n = pr.number;
   const verdict = prChecksVerdict(pr, d.ctx.now);
   const green = verdict.kind === "green";
   // CI ran after all (or a new head makes the question moot): the CI questions close.
-  const ciRan = CI_ANSWERED.has(verdict.kind) || headMoved;
+  const asked = pr.monitor.ciAskedFor;
+  const ciRan = CI_ANSWERED.has(verdict.kind) || (asked !== null && !sameSha(asked, pr.headSha));
   const ci = expireWhere(
     d,
     (g) =>
@@ -328,6 +332,7 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
       });
       return;
     case "ci_question":
+      if (outcome.verdict.kind !== "unrequired") pr.monitor.ciAskedFor = pr.headSha;
       openGateIn(d, {
         question: ciQuestionText(n, outcome.verdict),
         scopes: [outcome.verdict.kind === "unrequired" ? `ci-unrequired:${n}` : `ci:${n}`],
@@ -335,6 +340,7 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
       });
       return;
     case "ci_approval": {
+      pr.monitor.ciAskedFor = pr.headSha;
       const names = outcome.waiting.map((c) => c.name).join(", ");
       openGateIn(d, {
         question:
@@ -393,11 +399,9 @@ export function observePullRequest(
   if (!pr.monitor.watching) {
     return refuse("invalid_state", `The watch of #${pr.number} ended (${pr.state}).`);
   }
-  const headBefore = pr.headSha;
   const absorbed = absorb(pr, parsed, d.ctx.now);
-  const headMoved = !sameSha(headBefore, pr.headSha);
   const repaired = pr.state === "open" && settleRepairs(d, pr);
-  const answered = pr.state === "open" && expireAnswered(d, pr, headMoved);
+  const answered = pr.state === "open" && expireAnswered(d, pr);
   const settled = repaired || answered;
   const changed = absorbed || settled;
   const outcome = prOutcome(pr, d.ctx.now);
