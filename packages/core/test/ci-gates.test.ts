@@ -164,4 +164,15 @@ describe("CI that cannot say green asks the owners, once", () => {
     expect(openScopes(r)).toEqual([]);
     expect(r.pullRequests[0]?.monitor).toMatchObject({ headSeenSha: NEXT, headSeenAt: later });
   });
+
+  it("a PR that closes takes its CI questions with it", () => {
+    const asked = expectOk(
+      observePullRequest(linked(), seen({ required: [] }), ctx(T0, APP)),
+    ).state;
+    expect(openScopes(asked)).toEqual([["ci-unrequired:5"]]);
+    const closed = expectOk(
+      observePullRequest(asked, { number: 5, state: "closed", headSha: HEAD }, ctx(T0, APP)),
+    ).state;
+    expect(openScopes(closed)).toEqual([]);
+  });
 });

@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { renderDataBlock } from "../brief-text.ts";
-import type { ChecksVerdict } from "../checks-verdict.ts";
-import { ciQuestionText } from "../ci-question.ts";
 import { finalReportText } from "../final-report.ts";
 import { type PrOutcome, prChecksVerdict, prOutcome, sameSha } from "../pr-outcome.ts";
-import type { Gate } from "../schemas/gate.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
+import { askAboutCi, ciScopes, expireCiQuestions, expireWhere } from "./ci-gates.ts";
 import { completeTodo, continuationAfter } from "./complete-todo.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
@@ -88,30 +86,17 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   return JSON.stringify(pr) !== before;
 }
 
-const CI_ANSWERED = new Set<ChecksVerdict["kind"]>(["green", "failing"]);
-
 function checkLines(failing: z.output<typeof PrCheck>[]): string {
   return failing.map((c) => `${c.name}: failed${c.url ? ` (${c.url})` : ""}`).join("\n");
-}
-
-/** Open gates that no longer ask anything (`which`) expire; true when one did. */
-function expireWhere(d: Draft, which: (g: Gate) => boolean, reason: string): boolean {
-  let expired = false;
-  for (const gate of d.state.gates) {
-    if (gate.status !== "open" || !which(gate)) continue;
-    gate.status = "expired";
-    gate.resolvedAt = d.ctx.now;
-    emit(d, "gate.expired", { gate: gate.key, reason });
-    expired = true;
-  }
-  return expired;
 }
 
 /** The gates bound to a PR that ends: nothing is left to approve on it. */
 function expireGates(d: Draft, pr: number): void {
   expireWhere(
     d,
-    (g) => g.pr?.number === pr || g.scopes.some((s) => s === `draft:${pr}` || s === `repair:${pr}`),
+    (g) =>
+      g.pr?.number === pr ||
+      g.scopes.some((s) => [`draft:${pr}`, `repair:${pr}`, ...ciScopes(pr)].includes(s)),
     `#${pr} is no longer open`,
   );
 }
@@ -124,30 +109,14 @@ function expireAnswered(d: Draft, pr: PullRequest): boolean {
   const n = pr.number;
   const verdict = prChecksVerdict(pr, d.ctx.now);
   const green = verdict.kind === "green";
-  // CI ran after all (or a new head makes the question moot): the CI questions close.
-  const asked = pr.monitor.ciAskedFor;
-  const ciRan = CI_ANSWERED.has(verdict.kind) || (asked !== null && !sameSha(asked, pr.headSha));
-  const ci = expireWhere(
-    d,
-    (g) =>
-      (ciRan && g.scopes.includes(`ci:${n}`)) || (ciRan && g.scopes.includes(`ci-approval:${n}`)),
-    `#${n}'s checks ran`,
-  );
-  const required =
-    verdict.kind !== "unrequired" && verdict.kind !== "unknown"
-      ? expireWhere(
-          d,
-          (g) => g.scopes.includes(`ci-unrequired:${n}`),
-          `${n}'s base requires checks now`,
-        )
-      : false;
+  const ci = expireCiQuestions(d, pr, verdict);
   const undrafted = pr.monitor.draft
     ? false
     : expireWhere(d, (g) => g.scopes.includes(`draft:${n}`), `#${n} is ready for review`);
   const repaired = green
     ? expireWhere(d, (g) => g.scopes.includes(`repair:${n}`), `#${n}'s checks are green`)
     : false;
-  return undrafted || repaired || ci || required;
+  return undrafted || repaired || ci;
 }
 
 function onMerged(d: Draft, pr: PullRequest): void {
@@ -332,27 +301,9 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
       });
       return;
     case "ci_question":
-      if (outcome.verdict.kind !== "unrequired") pr.monitor.ciAskedFor = pr.headSha;
-      openGateIn(d, {
-        question: ciQuestionText(n, outcome.verdict),
-        scopes: [outcome.verdict.kind === "unrequired" ? `ci-unrequired:${n}` : `ci:${n}`],
-        todo: pr.todo,
-      });
+    case "ci_approval":
+      askAboutCi(d, pr, outcome);
       return;
-    case "ci_approval": {
-      pr.monitor.ciAskedFor = pr.headSha;
-      const names = outcome.waiting.map((c) => c.name).join(", ");
-      openGateIn(d, {
-        question:
-          `Workflow runs on #${n}'s head ${pr.headSha.slice(0, 12)} wait for approval (${names}). Approve this gate to let them run: LoopX approves them where GitHub allows it (pull requests from forks); otherwise press "Approve and run" on the pull request's Checks tab.`.slice(
-            0,
-            2000,
-          ),
-        scopes: [`ci-approval:${n}`],
-        todo: pr.todo,
-      });
-      return;
-    }
     case "ready": {
       if (!mergeGate) return;
       const bound = d.state.gates.some(
