@@ -37,6 +37,13 @@ describe("e2e: green needs a required check", () => {
     expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(0);
     await h.settle();
     expect(asking()).toBe(2);
+    const status = () =>
+      String(
+        h.sandbox
+          .issue("acme/widgets", goal.goal.issue.number)
+          .comments_list.find((c) => String(c.body).includes("#### Pull requests"))?.body,
+      );
+    expect(status()).toContain(`#${pr.number} for T1 · open · no required checks: never green`);
 
     // The owner requires `ci` on main with classic branch protection.
     await personClient(h, "acme").rest.repos.updateBranchProtection({
@@ -58,5 +65,6 @@ describe("e2e: green needs a required check", () => {
       [`ci-unrequired:${pr.number}`, "expired"],
       ["merge", "open"],
     ]);
+    expect(status()).toContain(`#${pr.number} for T1 · open · required checks green`);
   }, 120_000);
 });
