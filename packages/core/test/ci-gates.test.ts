@@ -34,6 +34,21 @@ const seen = (over: Partial<PrObservation> = {}): PrObservation => ({
   checks: { sha: HEAD, list: [] },
   ...over,
 });
+/** `ci` passed on the head; one workflow run per id waits for approval. */
+const waitingRuns = (runIds: number[]) =>
+  seen({
+    checks: {
+      sha: HEAD,
+      list: [
+        { name: "ci", status: "success" },
+        ...runIds.map((runId) => ({
+          name: `run ${runId}`,
+          status: "action_required" as const,
+          runId,
+        })),
+      ],
+    },
+  });
 const openScopes = (s: ReturnType<typeof linked>) =>
   s.gates.filter((g) => g.status === "open").map((g) => g.scopes);
 
@@ -102,15 +117,7 @@ describe("CI that cannot say green asks the owners, once", () => {
     const green = seen({ checks: { sha: HEAD, list: [{ name: "ci", status: "success" }] } });
     const ready = expectOk(observePullRequest(linked(), green, ctx(T0, APP))).state;
     expect(openScopes(ready)).toEqual([["merge"]]);
-    const waiting = seen({
-      checks: {
-        sha: HEAD,
-        list: [
-          { name: "ci", status: "success" },
-          { name: "e2e", status: "action_required", runId: 77 },
-        ],
-      },
-    });
+    const waiting = waitingRuns([77]);
     const r = expectOk(observePullRequest(ready, waiting, ctx(T0, APP))).state;
     expect(openScopes(r)).toEqual([["ci-approval:5"]]);
     const gate = r.gates.find((g) => g.scopes.includes("ci-approval:5"));
@@ -120,16 +127,7 @@ describe("CI that cannot say green asks the owners, once", () => {
   });
 
   it("a writer's approval of the gate asks for exactly the waiting runs of the head", () => {
-    const waiting = seen({
-      checks: {
-        sha: HEAD,
-        list: [
-          { name: "ci", status: "success" },
-          { name: "e2e", status: "action_required", runId: 77 },
-          { name: "lint", status: "action_required", runId: 78 },
-        ],
-      },
-    });
+    const waiting = waitingRuns([77, 78]);
     const gated = expectOk(observePullRequest(linked(), waiting, ctx(T0, APP))).state;
     const key = gated.gates[0]?.key ?? "";
     const approved = expectOk(approveGate(gated, { gate: key }, ctx(T0, OWNER)));
