@@ -42321,27 +42321,27 @@ function pickUid() {
 }
 
 // ../packages/harness/src/metering/anthropic-prices.ts
+var OPUS = {
+  inputPerMTok: 15,
+  outputPerMTok: 75,
+  cachedInputPerMTok: 1.5,
+  cacheWritePerMTok: 18.75
+};
+var SONNET = {
+  inputPerMTok: 3,
+  outputPerMTok: 15,
+  cachedInputPerMTok: 0.3,
+  cacheWritePerMTok: 3.75
+};
 var FAMILIES = [
   [
     "claude-opus-4-5",
     { inputPerMTok: 5, outputPerMTok: 25, cachedInputPerMTok: 0.5, cacheWritePerMTok: 6.25 }
   ],
-  [
-    "claude-opus",
-    { inputPerMTok: 15, outputPerMTok: 75, cachedInputPerMTok: 1.5, cacheWritePerMTok: 18.75 }
-  ],
-  [
-    "claude-sonnet",
-    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 }
-  ],
-  [
-    "claude-3-7-sonnet",
-    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 }
-  ],
-  [
-    "claude-3-5-sonnet",
-    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 }
-  ],
+  ["claude-opus", OPUS],
+  ["claude-sonnet", SONNET],
+  ["claude-3-7-sonnet", SONNET],
+  ["claude-3-5-sonnet", SONNET],
   [
     "claude-haiku-4-5",
     { inputPerMTok: 1, outputPerMTok: 5, cachedInputPerMTok: 0.1, cacheWritePerMTok: 1.25 }
@@ -42351,12 +42351,7 @@ var FAMILIES = [
     { inputPerMTok: 0.8, outputPerMTok: 4, cachedInputPerMTok: 0.08, cacheWritePerMTok: 1 }
   ]
 ];
-var MOST_EXPENSIVE = {
-  inputPerMTok: 15,
-  outputPerMTok: 75,
-  cachedInputPerMTok: 1.5,
-  cacheWritePerMTok: 18.75
-};
+var MOST_EXPENSIVE = OPUS;
 function anthropicPrices(model) {
   if (!model) return MOST_EXPENSIVE;
   let best = null;

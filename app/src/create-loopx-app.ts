@@ -159,7 +159,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     {
       ...opts.tickApi,
       onCommitted: () => outbox.kick(),
-      // Issue 6: a pushed todo branch gets its pull request (queued, written by the outbox).
+      // A pushed todo branch gets its pull request (queued, written by the outbox).
       onPushed: async (apiDeps, event) => {
         if (await openPullOnPush(apiDeps, event)) outbox.kick();
         await extraOnPushed?.(apiDeps, event);

@@ -14,7 +14,7 @@ import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
 import { loadTickForRun, sameSecret } from "./report.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
-/** What the App learns when a tick's branch reached GitHub; issue 6 opens or updates the PR here. */
+/** What the App learns when a tick's branch reached GitHub; the App opens or updates its pull request here. */
 export interface PushedEvent {
   state: GoalState;
   tick: Tick;

@@ -21,7 +21,7 @@ export const TICK_API_PREFIX = "/api/v1/";
 export interface TickApiOptions extends TickApiSettingsInput {
   /** The clock tokens are judged on (tests pass the sandbox's); leases use the database's. */
   now?: () => Date;
-  /** Called after a tick's branch is pushed: issue 6 opens or updates the pull request here. */
+  /** Called after a tick's branch is pushed: the App opens or updates its pull request here. */
   onPushed?: OnPushed;
   /** Called after a call committed a transition (it queued GitHub writes): `app.outbox.kick`. */
   onCommitted?: () => void;

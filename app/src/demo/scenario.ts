@@ -2,7 +2,7 @@
  * The issue-fix loop, step by step, as people and GitHub drive it: the demo only acts where
  * a person would (file, label, give a todo, review, approve, merge) and otherwise waits for
  * LoopX, the tick workflow's jobs and CI to do their part. Each step's condition comes from
- * LoopX's rules (issue 6), read from the goal's state and the sandbox.
+ * LoopX's rules for the issue-fix loop, read from the goal's state and the sandbox.
  */
 import type { GoalState } from "@loopx/core";
 import { readKey } from "@loopx/github";

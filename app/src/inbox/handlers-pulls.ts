@@ -84,7 +84,7 @@ async function checkedPulls(
 }
 
 /**
- * The PR monitor's webhooks (issue 6). `pull_request.synchronize` and
+ * The PR monitor's webhooks. `pull_request.synchronize` and
  * `pull_request_review.submitted` keep their gate handlers and add the monitor.
  */
 export const PULL_HANDLERS: Record<string, Handler> = {

@@ -132,13 +132,12 @@ describe("claude-code adapter (real claude CLI, scripted model)", () => {
   });
 
   it("a stalled model trips the idle limit and the process group is killed", async () => {
-    const started = Date.now();
     const { report, server } = await slice([{ content: [text("late")], stallMs: 20_000 }], {
       limits: { wallMs: 30_000, idleMs: 2500, maxTurns: 5, maxUsd: 5 },
     });
     expect(report.outcome, report.outputTail).toBe("timeout");
+    // The stall outlasts the idle limit and the wall limit outlasts both: only idle can stop it.
     expect(report.process.stop).toBe("idle");
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(server.requests.some((r) => r.path === "/v1/messages")).toBe(true);
     expect(report.process.pid).not.toBeNull();
     expect(await waitGone(report.process.pid ?? -1)).toBe(true);
@@ -233,9 +232,10 @@ describe("claude-code adapter: process group and continuity", () => {
     const { report } = await slice(
       [
         { content: [bash("(sleep 60 & echo $! > bg.pid)")] },
-        { content: [text("waiting")], stallMs: 20_000 },
+        { content: [text("waiting")], stallMs: 25_000 },
       ],
-      { limits: { wallMs: 30_000, idleMs: 4000, maxTurns: 5, maxUsd: 5 } },
+      // Idle long enough that a loaded machine's CLI start-up and first tool call fit in it.
+      { limits: { wallMs: 40_000, idleMs: 10_000, maxTurns: 5, maxUsd: 5 } },
       work,
     );
     expect(report.outcome).toBe("timeout");

@@ -5,27 +5,28 @@ import type { PriceTable } from "../price-table.ts";
  * A model not listed is charged as the most expensive one, so the metered figure can only
  * overstate what a slice spent, never understate it.
  */
+const OPUS: PriceTable = {
+  inputPerMTok: 15,
+  outputPerMTok: 75,
+  cachedInputPerMTok: 1.5,
+  cacheWritePerMTok: 18.75,
+};
+const SONNET: PriceTable = {
+  inputPerMTok: 3,
+  outputPerMTok: 15,
+  cachedInputPerMTok: 0.3,
+  cacheWritePerMTok: 3.75,
+};
+
 const FAMILIES: [prefix: string, prices: PriceTable][] = [
   [
     "claude-opus-4-5",
     { inputPerMTok: 5, outputPerMTok: 25, cachedInputPerMTok: 0.5, cacheWritePerMTok: 6.25 },
   ],
-  [
-    "claude-opus",
-    { inputPerMTok: 15, outputPerMTok: 75, cachedInputPerMTok: 1.5, cacheWritePerMTok: 18.75 },
-  ],
-  [
-    "claude-sonnet",
-    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 },
-  ],
-  [
-    "claude-3-7-sonnet",
-    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 },
-  ],
-  [
-    "claude-3-5-sonnet",
-    { inputPerMTok: 3, outputPerMTok: 15, cachedInputPerMTok: 0.3, cacheWritePerMTok: 3.75 },
-  ],
+  ["claude-opus", OPUS],
+  ["claude-sonnet", SONNET],
+  ["claude-3-7-sonnet", SONNET],
+  ["claude-3-5-sonnet", SONNET],
   [
     "claude-haiku-4-5",
     { inputPerMTok: 1, outputPerMTok: 5, cachedInputPerMTok: 0.1, cacheWritePerMTok: 1.25 },
@@ -35,12 +36,7 @@ const FAMILIES: [prefix: string, prices: PriceTable][] = [
     { inputPerMTok: 0.8, outputPerMTok: 4, cachedInputPerMTok: 0.08, cacheWritePerMTok: 1 },
   ],
 ];
-const MOST_EXPENSIVE: PriceTable = {
-  inputPerMTok: 15,
-  outputPerMTok: 75,
-  cachedInputPerMTok: 1.5,
-  cacheWritePerMTok: 18.75,
-};
+const MOST_EXPENSIVE = OPUS;
 
 export function anthropicPrices(model: string | null): PriceTable {
   if (!model) return MOST_EXPENSIVE;
