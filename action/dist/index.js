@@ -40343,6 +40343,9 @@ function walk(value, known, withheld, path) {
   return value;
 }
 
+// ../packages/core/src/checks-verdict.ts
+var CI_GRACE_MS = 10 * 6e4;
+
 // ../packages/core/src/cost-ledger.ts
 var DEFAULT_TICK_CAP = Object.freeze({
   usd: 2,
@@ -40915,8 +40918,9 @@ var ReasonInput = external_exports.object({ reason: ShortText.default("") });
 // ../packages/core/src/schemas/pr-monitor.ts
 var PrCheck = external_exports.object({
   name: external_exports.string().min(1).max(200),
-  status: external_exports.enum(["pending", "success", "failure"]),
-  url: external_exports.url().nullable().default(null)
+  status: external_exports.enum(["pending", "success", "failure", "neutral", "skipped", "action_required"]),
+  url: external_exports.url().nullable().default(null),
+  runId: external_exports.number().int().positive().nullable().default(null)
 });
 var ChangesRequested = external_exports.object({
   id: external_exports.number().int().positive(),
@@ -40938,6 +40942,18 @@ var PrMonitor = external_exports.object({
   /** Checks of `checksSha` (only checks of the current head count). */
   checks: external_exports.array(PrCheck).max(100).default([]),
   checksSha: Sha.nullable().default(null),
+  /**
+   * The checks the base branch requires (rulesets, classic protection and `checks:` in
+   * .github/loopx.yml together); null until read. Empty: nothing can say the PR is green.
+   */
+  required: external_exports.array(external_exports.string().min(1).max(200)).max(100).nullable().default(null),
+  /** The head LoopX last saw arrive, and when: CI that never reports is judged from here. */
+  headSeenSha: Sha.nullable().default(null),
+  headSeenAt: Instant.nullable().default(null),
+  /** The head the open CI question or approval gate was asked about (a new head moots it). */
+  ciAskedFor: Sha.nullable().default(null),
+  /** The head commit asks GitHub to skip CI (`[skip ci]` and its kin). */
+  skipCi: external_exports.boolean().default(false),
   changesRequested: ChangesRequested.nullable().default(null),
   /** Every review thread resolved (GitHub's GraphQL; false when unknown). */
   threadsResolved: external_exports.boolean().default(false),
@@ -41160,6 +41176,17 @@ var Effect = external_exports.discriminatedUnion("kind", [
     paths: external_exports.array(external_exports.string().max(300)).max(50),
     patch: external_exports.string().max(61e3)
   }),
+  /**
+   * A writer approved the workflow runs waiting on a PR's head: approve them where GitHub
+   * lets an API do it (fork pull requests), otherwise point the person to "Approve and run".
+   */
+  external_exports.object({
+    kind: external_exports.literal("approve_runs"),
+    key: external_exports.string(),
+    gate: GateKey,
+    pr: external_exports.number().int().positive(),
+    runIds: external_exports.array(external_exports.number().int().positive()).max(100)
+  }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   external_exports.object({
     kind: external_exports.literal("open_pull_request"),
@@ -41251,6 +41278,10 @@ var PrObservation = external_exports.object({
   changesRequested: ChangesRequested.nullable().optional(),
   threadsResolved: external_exports.boolean().optional(),
   mergeCommitSha: Sha2.nullable().optional(),
+  /** The checks the base requires, from every source the app read (see PrMonitor.required). */
+  required: external_exports.array(external_exports.string().min(1).max(200)).max(100).optional(),
+  /** The head commit's message asks to skip CI. */
+  skipCi: external_exports.boolean().optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: external_exports.boolean().default(true)
 });

@@ -70,11 +70,15 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
       ),
     readConfig: unused("readConfig"),
     listRunJobs: unused("listRunJobs"),
+    requiredChecks: () => Promise.resolve(["unit"]),
+    commitMessage: () => Promise.resolve("T1: the change"),
+    listWaitingRuns: () => Promise.resolve([]),
+    approveRun: unused("approveRun"),
   };
   return { port, calls };
 }
 
-const read = (port: GitHubPort) => readPull(port, repo, 5, { mergeGate: true });
+const read = (port: GitHubPort) => readPull(port, repo, 5, { mergeGate: true, checks: [] });
 const thread = (resolved: boolean, reviewId: number | null = 7) => ({ resolved, reviewId });
 
 describe("readPull: review threads and commit statuses", () => {
@@ -131,9 +135,29 @@ describe("readPull: review threads and commit statuses", () => {
     expect((await read(port)).checks).toEqual({
       sha: NEWER,
       list: [
-        { name: "unit", status: "success", url: null },
-        { name: "ext/ci", status: "failure", url: "https://ci.example/1" },
+        { name: "unit", status: "success", url: null, runId: null },
+        { name: "ext/ci", status: "failure", url: "https://ci.example/1", runId: null },
       ],
+    });
+  });
+
+  it("the required set joins the base's rules with checks: from the config; a skip marker is read", async () => {
+    const { port } = portFor({ head: NEWER, threads: { threads: [], complete: true } });
+    const plain = await readPull(port, repo, 5, { mergeGate: true, checks: ["e2e", "unit"] });
+    expect(plain.required).toEqual(["unit", "e2e"]);
+    expect(plain.skipCi).toBe(false);
+    port.commitMessage = () => Promise.resolve("T1: quick fix [skip ci]");
+    port.listWaitingRuns = () =>
+      Promise.resolve([
+        { name: "CI", status: "action_required", url: "https://gh.example/runs/9", runId: 9 },
+      ]);
+    const skipped = await readPull(port, repo, 5, { mergeGate: true, checks: [] });
+    expect(skipped.skipCi).toBe(true);
+    expect(skipped.checks?.list).toContainEqual({
+      name: "CI",
+      status: "action_required",
+      url: "https://gh.example/runs/9",
+      runId: 9,
     });
   });
 });

@@ -11,7 +11,7 @@ import { startTickHarness, type TickHarness } from "../support/tick-api-harness.
 describe("e2e: commit statuses count like checks", () => {
   let h: TickHarness;
   beforeAll(async () => {
-    h = await startTickHarness();
+    h = await startTickHarness({ requiredChecks: ["ext/integration"] });
   });
   afterAll(() => h.close());
 

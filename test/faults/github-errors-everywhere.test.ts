@@ -22,7 +22,8 @@ describe("fault: 5xx, 429 and 403-with-retry-after on every route, during a full
   let alice: Octokit;
   let run = 7100;
   beforeAll(async () => {
-    h = await startTickHarness();
+    // No ruleset: the harness's own setup request would count among the routes LoopX used.
+    h = await startTickHarness({ requiredChecks: [] });
     alice = new Octokit({
       baseUrl: h.sandbox.url,
       auth: h.sandbox.createUserToken("alice"),

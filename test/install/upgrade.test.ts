@@ -12,6 +12,7 @@ import { TICK_WORKFLOW } from "../support/app-harness.ts";
 import { freshDatabase } from "../support/databases.ts";
 import { findPgBin } from "../support/postgres-server.ts";
 import { playPlanTick, playTick, type TickClient } from "../support/pr-ticks.ts";
+import { requireChecks } from "../support/required-checks.ts";
 import { mintTickToken, postJson } from "../support/tick-api-harness.ts";
 import { checkoutRelease, previousRelease, type Release } from "./support/previous-release.ts";
 
@@ -46,6 +47,8 @@ describe.skipIf(!serverUrl || !pgBin)("install: upgrading from the previous rele
       files: { "README.md": "# widgets\n", ".github/workflows/loopx-tick.yml": TICK_WORKFLOW },
       collaborators: { alice: "maintain" },
     });
+    // The widgets repository has CI: without a required check no branch work is green.
+    await requireChecks(sandbox, "acme/widgets", ["ci"]);
     const created = sandbox.createApp({ slug: "loopx" });
     if (!created.privateKey) throw new Error("no key");
     app = { id: created.app.id, privateKey: created.privateKey };

@@ -15,6 +15,7 @@ import {
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
 import { listenFirst } from "./listen-first.ts";
+import { requireChecks } from "./required-checks.ts";
 
 export interface Harness {
   sandbox: Sandbox;
@@ -72,6 +73,8 @@ export interface HarnessOptions {
   app?: AppOverrides;
   /** Let the sandbox run dispatched workflows (default: record them only). */
   runWorkflows?: boolean;
+  /** Checks a ruleset requires on the default branch (default `["ci"]`, the sandbox CI's). */
+  requiredChecks?: string[];
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -93,6 +96,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       rita: "read",
     },
   });
+  await requireChecks(sandbox, "acme/widgets", opts.requiredChecks ?? ["ci"]);
   const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
   if (!privateKey) throw new Error("the sandbox made no private key");
 

@@ -19,6 +19,7 @@ import {
 import { TICK_WORKFLOW } from "./app-harness.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
 import { listenFirst } from "./listen-first.ts";
+import { requireChecks } from "./required-checks.ts";
 
 export interface TickHarness {
   sandbox: Sandbox;
@@ -93,7 +94,13 @@ export async function postJson(
 const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
 
 export async function startTickHarness(
-  opts: { store?: Store; api?: Partial<TickApiOptions>; log?: Logger } = {},
+  opts: {
+    store?: Store;
+    api?: Partial<TickApiOptions>;
+    log?: Logger;
+    /** Checks a ruleset requires on the default branch (default `["ci"]`, the sandbox CI's). */
+    requiredChecks?: string[];
+  } = {},
 ): Promise<TickHarness> {
   const secret = "tick-harness-secret";
   const sandbox = await createSandbox({ webhookSecret: secret });
@@ -103,6 +110,7 @@ export async function startTickHarness(
     files: { "README.md": "# widgets\n", ".github/workflows/loopx-tick.yml": TICK_WORKFLOW },
     collaborators: { alice: "maintain" },
   });
+  await requireChecks(sandbox, "acme/widgets", opts.requiredChecks ?? ["ci"]);
   const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
   if (!privateKey) throw new Error("the sandbox made no private key");
 

@@ -89,7 +89,8 @@ function loopxConfig(harness: Harness): string {
     harness === "shell"
       ? ["harness:", "  default: shell"]
       : ["harness:", "  default: claude-code", "  allowedTools: [Write, Bash]"];
-  return [...lines, `validationCommand: ${VALIDATION_COMMAND}`, ""].join("\n");
+  // The repository requires no check on main: `checks:` names the one its CI reports (start-stack).
+  return [...lines, `validationCommand: ${VALIDATION_COMMAND}`, "checks: [test]", ""].join("\n");
 }
 
 /** The repository's first commit. */

@@ -2,6 +2,7 @@ import { GitHubError, type GitHubPort, type IssueRef, readKey, withKey } from "@
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
 import { ConfigUnreadable, configUnreadable } from "./config-unreadable.ts";
+import { createCiVerbs } from "./octokit-ci.ts";
 import { createDispatchVerb } from "./octokit-dispatch.ts";
 import { createPullVerbs } from "./octokit-pulls.ts";
 import { createReviewThreadVerbs } from "./octokit-review-threads.ts";
@@ -256,6 +257,7 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
 
     ...createDispatchVerb(octokit, call),
     ...createPullVerbs(octokit, call),
+    ...createCiVerbs(octokit, call),
     ...createReviewThreadVerbs(octokit, call),
 
     requestReviewers: (repo, number, logins) =>

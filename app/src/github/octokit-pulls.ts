@@ -92,12 +92,22 @@ const CheckRun = z.object({
   html_url: z.string().nullable().optional(),
 });
 
-/** Conclusions that block a merge; neutral and skipped do not. */
-const FAILED = new Set(["failure", "timed_out", "cancelled", "action_required", "stale"]);
-
+/**
+ * A completed run's conclusion as the PR monitor weighs it: success alone passes; neutral and
+ * skipped are not success (nor failures to repair); `action_required` waits for a person;
+ * anything else (failure, timed_out, cancelled, stale, unknown) failed.
+ */
 function checkStatus(run: z.infer<typeof CheckRun>): CheckSnapshot["status"] {
   if (run.status !== "completed") return "pending";
-  return FAILED.has(run.conclusion ?? "") ? "failure" : "success";
+  switch (run.conclusion) {
+    case "success":
+    case "neutral":
+    case "skipped":
+    case "action_required":
+      return run.conclusion;
+    default:
+      return "failure";
+  }
 }
 
 const CombinedStatus = z.object({

@@ -14,6 +14,7 @@ import { markDispatched, type OutboxItem, recordDispatchRun, type Store } from "
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { dispatchTick } from "../scheduler/dispatch-tick.ts";
+import { approveRuns } from "./approve-runs.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
@@ -154,6 +155,8 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return requestReview(port, state, effect);
     case "open_pull_request":
       return openPullRequest(ctx.deps, port, state, effect);
+    case "approve_runs":
+      return approveRuns(port, state, effect, ctx.deps.serverUrl);
   }
 }
 

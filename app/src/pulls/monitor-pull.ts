@@ -38,6 +38,7 @@ export async function monitorPull(
   const rules = config.ok ? config.config.gates : [{ when: "merge" as const }];
   const observation = await readPull(port, target.repo, target.number, {
     mergeGate: rules.some((r) => "when" in r && r.when === "merge"),
+    checks: config.ok ? config.config.checks : [],
   });
   let outcome: Outcome = ignored(`nothing new on #${target.number}`);
   for (const [i, id] of ids.entries()) {

@@ -1,4 +1,4 @@
-import { type ChangesRequested, type PrObservation, sameSha } from "@loopx/core";
+import { type ChangesRequested, type PrObservation, sameSha, skipsCi } from "@loopx/core";
 import type { GitHubPort, RepoName, ReviewSnapshot } from "@loopx/github";
 import { actorFor } from "../authority.ts";
 
@@ -57,14 +57,15 @@ async function threadsResolved(
 
 /**
  * Reads one pull request fresh from GitHub (webhook payloads only say *that* something
- * changed): state, head, draft, mergeability, the head's checks and commit statuses, and the
- * standing review with its threads.
+ * changed): state, head, draft, mergeability, the head's checks, commit statuses and runs
+ * waiting for approval, the checks its base requires (rulesets, branch protection and
+ * `checks:` in .github/loopx.yml), whether the head skips CI, and the standing review.
  */
 export async function readPull(
   port: GitHubPort,
   repo: RepoName,
   number: number,
-  opts: { mergeGate: boolean },
+  opts: { mergeGate: boolean; checks: readonly string[] },
 ): Promise<PrObservation> {
   const pull = await port.getPull(repo, number);
   const state = pull.merged ? "merged" : pull.state;
@@ -77,11 +78,14 @@ export async function readPull(
       mergeGate: opts.mergeGate,
     };
   }
-  const [checks, statuses, reviews] = await Promise.all([
+  const [checks, statuses, waiting, reviews, required, message] = await Promise.all([
     port.listChecks(repo, pull.headSha),
     // External CI often reports commit statuses instead of check runs: both count.
     port.listStatuses(repo, pull.headSha),
+    port.listWaitingRuns(repo, pull.headSha),
     port.listReviews(repo, number),
+    port.requiredChecks(repo, pull.baseRef),
+    port.commitMessage(repo, pull.headSha),
   ]);
   const review = await standingChangeRequest(port, repo, reviews);
   return {
@@ -93,10 +97,15 @@ export async function readPull(
     mergeableState: pull.mergeableState,
     checks: {
       sha: pull.headSha,
-      list: [...checks, ...statuses]
-        .slice(0, 100)
-        .map((c) => ({ name: c.name.slice(0, 200), status: c.status, url: c.url })),
+      list: [...checks, ...statuses, ...waiting].slice(0, 100).map((c) => ({
+        name: c.name.slice(0, 200),
+        status: c.status,
+        url: c.url,
+        runId: c.runId ?? null,
+      })),
     },
+    required: [...new Set([...required, ...opts.checks])].slice(0, 100),
+    skipCi: skipsCi(message),
     changesRequested: review,
     threadsResolved: await threadsResolved(port, repo, number, pull.headSha, review),
     mergeGate: opts.mergeGate,

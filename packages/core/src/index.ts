@@ -2,6 +2,8 @@ export * from "./backoff.ts";
 export * from "./brief-sources.ts";
 export * from "./brief-todo.ts";
 export * from "./build-brief.ts";
+export * from "./checks-verdict.ts";
+export * from "./ci-question.ts";
 export * from "./cost-ledger.ts";
 export * from "./decide.ts";
 export * from "./final-report.ts";

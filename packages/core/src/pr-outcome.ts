@@ -1,3 +1,4 @@
+import { type ChecksVerdict, checksVerdict } from "./checks-verdict.ts";
 import type { PrCheck } from "./schemas/pr-monitor.ts";
 import type { PullRequest } from "./schemas/state.ts";
 
@@ -19,6 +20,10 @@ export type PrOutcome =
   | { kind: "rebase"; fingerprint: string; why: "conflicts" | "behind" }
   | { kind: "draft"; fingerprint: string }
   | { kind: "ready"; fingerprint: string }
+  /** CI cannot say green as things stand; the owners are asked once per head. */
+  | { kind: "ci_question"; fingerprint: string; verdict: CiQuestion }
+  /** Workflow runs on the head wait for a person's approval. */
+  | { kind: "ci_approval"; fingerprint: string; waiting: PrCheck[] }
   | { kind: "quiet"; reason: string };
 
 const head = (pr: PullRequest) => pr.headSha.slice(0, 12);
@@ -45,14 +50,35 @@ function reviewPending(pr: PullRequest): boolean {
   return !(pr.monitor.threadsResolved && headNewer);
 }
 
-export function prOutcome(pr: PullRequest): PrOutcome {
+/** The verdicts that ask the owners a question instead of waiting. */
+export type CiQuestion = Extract<
+  ChecksVerdict,
+  { kind: "unrequired" | "skip_ci" | "not_passed" | "ci_did_not_run" }
+>;
+
+/** The verdict of the PR's current head, judged at `now` (see checks-verdict.ts). */
+export function prChecksVerdict(pr: PullRequest, now: Date): ChecksVerdict {
+  return checksVerdict({
+    required: pr.monitor.required,
+    checks: currentChecks(pr),
+    skipCi: pr.monitor.skipCi,
+    // Only the arrival of this very head starts its grace (another transition may move it).
+    headSeenAt:
+      pr.monitor.headSeenSha !== null && sameSha(pr.monitor.headSeenSha, pr.headSha)
+        ? pr.monitor.headSeenAt
+        : null,
+    now,
+  });
+}
+
+export function prOutcome(pr: PullRequest, now: Date): PrOutcome {
   const n = pr.number;
   if (pr.state === "merged") return { kind: "merged", fingerprint: `pr:${n}:merged` };
   if (pr.state === "closed") return { kind: "closed", fingerprint: `pr:${n}:closed` };
 
-  const checks = currentChecks(pr);
-  const failing = checks.filter((c) => c.status === "failure");
-  if (failing.length > 0) {
+  const verdict = prChecksVerdict(pr, now);
+  if (verdict.kind === "failing") {
+    const failing = verdict.failing;
     // One fingerprint per PR, head and set of failing checks: redelivery adds nothing.
     const names = failing.map((c) => c.name).sort();
     const fingerprint = `pr:${n}:repair:${head(pr)}:${names.join(",")}`;
@@ -60,6 +86,10 @@ export function prOutcome(pr: PullRequest): PrOutcome {
       return { kind: "repairs_exhausted", fingerprint: `pr:${n}:repairs_exhausted`, failing };
     }
     return { kind: "repair", fingerprint, failing };
+  }
+  if (verdict.kind === "awaiting_approval") {
+    const fingerprint = `pr:${n}:ci_approval:${head(pr)}`;
+    return { kind: "ci_approval", fingerprint, waiting: verdict.waiting };
   }
   const review = pr.monitor.changesRequested;
   if (review !== null && reviewPending(pr)) {
@@ -76,8 +106,22 @@ export function prOutcome(pr: PullRequest): PrOutcome {
   if (pr.monitor.mergeable === null) {
     return { kind: "quiet", reason: "GitHub has not computed mergeability yet" };
   }
-  if (checks.length === 0 || checks.some((c) => c.status === "pending")) {
-    return { kind: "quiet", reason: "checks are still running" };
+  switch (verdict.kind) {
+    case "unknown":
+      return { kind: "quiet", reason: "the required checks are not known yet" };
+    case "pending":
+      return { kind: "quiet", reason: "required checks are still running" };
+    case "unrequired":
+      // One question per PR, not per head: the repository's settings, not the head, lack it.
+      return { kind: "ci_question", fingerprint: `pr:${n}:ci:unrequired`, verdict };
+    case "skip_ci":
+    case "not_passed":
+    case "ci_did_not_run":
+      return {
+        kind: "ci_question",
+        fingerprint: `pr:${n}:ci:${verdict.kind}:${head(pr)}`,
+        verdict,
+      };
   }
   if (review !== null) return { kind: "quiet", reason: "waiting for the reviewer to look again" };
   return { kind: "ready", fingerprint: `pr:${n}:ready:${head(pr)}` };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   approveGate,
+  CI_GRACE_MS,
   MAX_REPAIR_ATTEMPTS,
   observePullRequest,
   type PrObservation,
@@ -30,7 +31,14 @@ function pr(over: Record<string, unknown> = {}, monitor: Record<string, unknown>
     headSha: HEAD,
     state: "open",
     ...over,
-    monitor: { mergeable: true, checksSha: HEAD, ...monitor },
+    monitor: {
+      mergeable: true,
+      checksSha: HEAD,
+      required: ["ci"],
+      headSeenSha: HEAD,
+      headSeenAt: T0,
+      ...monitor,
+    },
   });
 }
 const red = [{ name: "ci", status: "failure", url: "https://ci.example/1" }];
@@ -105,10 +113,58 @@ describe("prOutcome: one outcome per PR, in precedence order", () => {
     },
     { name: "no checks reported yet → quiet", pr: pr(), kind: "quiet" },
     { name: "green and mergeable → ready", pr: pr({}, { checks: green }), kind: "ready" },
+    {
+      name: "green checks with no required set are not green: the owners are asked",
+      pr: pr({}, { checks: green, required: [] }),
+      kind: "ci_question",
+    },
+    {
+      name: "a required set not read yet → quiet, never ready",
+      pr: pr({}, { checks: green, required: null }),
+      kind: "quiet",
+    },
+    {
+      name: "a neutral required check is not success",
+      pr: pr({}, { checks: [{ name: "ci", status: "neutral" }] }),
+      kind: "ci_question",
+    },
+    {
+      name: "a skipped required check is not success",
+      pr: pr({}, { checks: [{ name: "ci", status: "skipped" }] }),
+      kind: "ci_question",
+    },
+    {
+      name: "a [skip ci] head is never ready, even with green checks",
+      pr: pr({}, { checks: green, skipCi: true }),
+      kind: "ci_question",
+    },
+    {
+      name: "a green check that is not the required one is not green",
+      pr: pr({}, { checks: [{ name: "lint", status: "success" }] }),
+      kind: "quiet",
+    },
+    {
+      name: "runs waiting for approval on the head → a gate",
+      pr: pr({}, { checks: [{ name: "ci", status: "action_required", runId: 7 }] }),
+      kind: "ci_approval",
+    },
   ];
   for (const row of rows) {
-    it(row.name, () => expect(prOutcome(row.pr).kind).toBe(row.kind));
+    it(row.name, () => expect(prOutcome(row.pr, T0).kind).toBe(row.kind));
   }
+
+  it("no required check reported ten minutes after the head appeared: CI did not run", () => {
+    const silent = pr({}, { checks: [{ name: "lint", status: "success" }] });
+    expect(prOutcome(silent, new Date(T0.getTime() + CI_GRACE_MS - 1)).kind).toBe("quiet");
+    const late = prOutcome(silent, new Date(T0.getTime() + CI_GRACE_MS));
+    expect(late.kind === "ci_question" && late.verdict).toEqual({
+      kind: "ci_did_not_run",
+      missing: ["ci"],
+    });
+    // A required run still in progress is not "did not run", however long it takes.
+    const slow = pr({}, { checks: [{ name: "ci", status: "pending" }] });
+    expect(prOutcome(slow, new Date(T0.getTime() + 10 * CI_GRACE_MS)).kind).toBe("quiet");
+  });
 });
 
 function linked(monitor: Record<string, unknown> = {}) {
@@ -123,6 +179,7 @@ const ready: PrObservation = {
   state: "open",
   headSha: HEAD,
   mergeable: true,
+  required: ["ci"],
   checks: { sha: HEAD, list: [{ name: "ci", status: "success" }] },
 };
 const failing = (sha = HEAD, name = "ci"): PrObservation => ({

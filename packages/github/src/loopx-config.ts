@@ -9,8 +9,8 @@ import { HarnessName } from "./command.ts";
 /** A gate LoopX opens by itself before a kind of action. */
 const EventGateRule = z
   .strictObject({
-    /** The action that needs approval: merging a LoopX pull request, or opening one. */
-    when: z.enum(["merge", "open_pr"]).describe("The action that needs approval."),
+    /** The action that needs approval: merging a LoopX pull request (the only one LoopX gates). */
+    when: z.enum(["merge"]).describe("The action that needs approval."),
     /** The scopes the gate covers; work needing them waits for an approval. */
     scopes: z.array(Scope).min(1).describe("Scopes the gate covers, e.g. merge."),
   })
@@ -27,8 +27,7 @@ const PathGateRule = z
   .describe("Open a gate before touching matching files.");
 
 export const GateRule = z.union([EventGateRule, PathGateRule], {
-  error:
-    "a gate rule is { when: merge | open_pr, scopes: [...] } or { paths: [globs], scopes: [...] }",
+  error: "a gate rule is { when: merge, scopes: [...] } or { paths: [globs], scopes: [...] }",
 });
 export type GateRule = z.infer<typeof GateRule>;
 
@@ -109,6 +108,15 @@ export const LoopxConfig = z
      * reviews and may raise budgets — only while they have write access, like anyone acting.
      */
     owners: z.array(Login).max(50).default([]).describe("Logins that own every goal."),
+    /**
+     * Checks that must pass on a PR's head besides those the base's rulesets and branch
+     * protection require. With none from any source, no check can make branch work green.
+     */
+    checks: z
+      .array(z.string().min(1).max(200))
+      .max(100)
+      .default([])
+      .describe("Checks that must pass on a PR's head, besides those the base branch requires."),
     /** Gates LoopX opens by itself. Replaces the default list when given. */
     gates: z
       .array(GateRule)

@@ -44,11 +44,16 @@ export interface PullSnapshot {
   body: string;
 }
 
-/** One check run on a commit, reduced to what the PR monitor decides on. */
+/**
+ * One check on a commit, reduced to what the PR monitor decides on. Neutral and skipped are
+ * kept apart from success; `action_required` is a workflow run waiting for a person, `runId`
+ * the run to approve.
+ */
 export interface CheckSnapshot {
   name: string;
-  status: "pending" | "success" | "failure";
+  status: "pending" | "success" | "failure" | "neutral" | "skipped" | "action_required";
   url: string | null;
+  runId?: number;
 }
 
 /** One submitted review on a pull request. */
@@ -174,6 +179,17 @@ export interface GitHubPort {
   listChecks(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
   /** Commit statuses on a commit (the latest per context), as checks named by their context. */
   listStatuses(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
+  /**
+   * The checks `branch` requires: the required status checks of its active rulesets (`GET
+   * /repos/{o}/{r}/rules/branches/{b}`) and of its classic branch protection, together.
+   */
+  requiredChecks(repo: RepoName, branch: string): Promise<string[]>;
+  /** A commit's message (whether it asks GitHub to skip CI). */
+  commitMessage(repo: RepoName, sha: string): Promise<string>;
+  /** Workflow runs on a head that wait for a person's approval (`action_required`). */
+  listWaitingRuns(repo: RepoName, headSha: string): Promise<CheckSnapshot[]>;
+  /** Approves a workflow run waiting for approval (GitHub allows it for fork pull requests). */
+  approveRun(repo: RepoName, runId: number): Promise<void>;
   /** The PR's review threads (GraphQL: REST has no "resolved"); see ReviewThreads. */
   listReviewThreads(repo: RepoName, number: number): Promise<ReviewThreads>;
   listReviews(repo: RepoName, number: number): Promise<ReviewSnapshot[]>;

@@ -1,4 +1,4 @@
-import type { Decision, GoalState } from "@loopx/core";
+import { type ChecksVerdict, type Decision, type GoalState, prChecksVerdict } from "@loopx/core";
 import {
   formatCount,
   formatInstant,
@@ -60,6 +60,32 @@ function slots(state: GoalState, now: Date): { used: number; allowed: number } {
  * and the exact commands, the last handoff, both ledgers (cost and slots) against their
  * limits, the next wake, and any writes that were given up.
  */
+/** What the checks of a PR's head say, in the words of "what green means". */
+function checksLabel(verdict: ChecksVerdict): string {
+  switch (verdict.kind) {
+    case "green":
+      return " · required checks green";
+    case "failing": {
+      const n = verdict.failing.length;
+      return ` · ${n} failing check${n === 1 ? "" : "s"}`;
+    }
+    case "awaiting_approval":
+      return " · runs wait for approval";
+    case "pending":
+      return " · checks running";
+    case "unknown":
+      return "";
+    case "unrequired":
+      return " · no required checks: never green";
+    case "skip_ci":
+      return " · [skip ci] head: never green";
+    case "not_passed":
+      return " · required checks neutral or skipped: not green";
+    case "ci_did_not_run":
+      return " · CI did not run";
+  }
+}
+
 export function renderStatusComment(
   state: GoalState,
   decision: Decision,
@@ -98,16 +124,7 @@ export function renderStatusComment(
     out.push("", "#### Pull requests");
     for (const pr of state.pullRequests.slice(0, 20)) {
       const todo = pr.todo ? ` for ${pr.todo}` : " (linked)";
-      const checks = pr.monitor.checks;
-      const failed = checks.filter((c) => c.status === "failure").length;
-      const seen =
-        pr.state !== "open" || checks.length === 0
-          ? ""
-          : failed > 0
-            ? ` · ${failed} failing check${failed === 1 ? "" : "s"}`
-            : checks.some((c) => c.status === "pending")
-              ? " · checks running"
-              : " · checks green";
+      const seen = pr.state === "open" ? checksLabel(prChecksVerdict(pr, now)) : "";
       out.push(`- #${pr.number}${todo} · ${pr.state}${seen}`);
     }
     if (state.pullRequests.length > 20) {

@@ -12,6 +12,7 @@ const DEFAULTS = {
     tick: { usd: 2, tokens: 1_000_000, runnerMinutes: 30 },
   },
   owners: [],
+  checks: [],
   gates: [
     { when: "merge", scopes: ["merge"] },
     { paths: [".github/**"], scopes: ["write:.github"] },
@@ -27,6 +28,15 @@ describe("parseConfig", () => {
     ["an empty mapping", {}],
   ])("%s gives the defaults", (_name, input) => {
     expect(parseConfig(input)).toEqual({ ok: true, config: DEFAULTS });
+  });
+
+  it("takes required checks; an empty name is refused with its path", () => {
+    const result = parseConfig({ checks: ["ci", "e2e"] });
+    expect(result.ok && result.config.checks).toEqual(["ci", "e2e"]);
+    expect(parseConfig({ checks: [""] })).toMatchObject({
+      ok: false,
+      errors: [{ path: "checks.0" }],
+    });
   });
 
   it("merges a partial config with the defaults, nested budgets included", () => {
@@ -84,7 +94,13 @@ describe("parseConfig", () => {
       "a gate rule without scopes",
       { gates: [{ when: "merge" }] },
       "gates.0",
-      /when: merge \| open_pr/,
+      /when: merge, scopes/,
+    ],
+    [
+      "a gate before opening a PR, which LoopX does not gate",
+      { gates: [{ when: "open_pr", scopes: ["merge"] }] },
+      "gates.0",
+      /when: merge, scopes/,
     ],
     [
       "a gate rule with both forms",

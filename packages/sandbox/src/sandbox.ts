@@ -30,6 +30,7 @@ import { protectionRoutes } from "./routes/protection.ts";
 import { pullRoutes } from "./routes/pulls.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { reviewRoutes } from "./routes/reviews.ts";
+import { rulesetRoutes } from "./routes/rulesets.ts";
 import { runControlRoutes } from "./routes/run-control.ts";
 import { statusRoutes } from "./routes/statuses.ts";
 import { subIssueRoutes } from "./routes/sub-issues.ts";
@@ -92,6 +93,7 @@ export async function createSandbox(options: SandboxOptions = {}) {
     ...jobRoutes(ctx),
     ...statusRoutes(ctx),
     ...protectionRoutes(ctx),
+    ...rulesetRoutes(ctx),
     ...graphqlRoutes(ctx),
     ...runControlRoutes(ctx, () => runner),
     // Last: `{ref}` spans slashes, so `commits/{ref}` must not shadow `commits/{ref}/check-runs`.

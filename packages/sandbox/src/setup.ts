@@ -95,6 +95,7 @@ export function setupApi(deps: {
         gitDir,
         forkOfId: null,
         protection: new Map(),
+        rulesets: [],
       };
       for (const [login, role] of Object.entries(fields.collaborators ?? {}))
         repo.collaborators.set(createUser(login).id, role);

@@ -181,6 +181,22 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       required_pull_request_reviews: null,
       restrictions: null,
     });
+    await owner.rest.repos.createRepoRuleset({
+      ...o,
+      name: "required CI",
+      enforcement: "active",
+      conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } },
+      rules: [
+        {
+          type: "required_status_checks",
+          parameters: {
+            required_status_checks: [{ context: "ci" }],
+            strict_required_status_checks_policy: false,
+          },
+        },
+      ],
+    });
+    await bot.rest.repos.getBranchRules({ ...o, branch: "main" });
     const fork = (await bob.rest.repos.createFork(o)).data;
     sandbox.push(fork.full_name, "loopx/1-T1", { "src/c.ts": "export {};\n" }, "bob");
     await bob.rest.pulls.create({

@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { Instant, Login, Sha, TodoKey } from "./primitives.ts";
 
-/** One check on the PR's head, as GitHub last reported it (check runs and commit statuses). */
+/**
+ * One check on the PR's head, as GitHub last reported it (check runs, commit statuses and
+ * workflow runs waiting for approval). Neutral and skipped are their own results: neither
+ * is a success. `action_required` waits for a person; `runId` names the workflow run to
+ * approve when GitHub lets an API approve it.
+ */
 export const PrCheck = z.object({
   name: z.string().min(1).max(200),
-  status: z.enum(["pending", "success", "failure"]),
+  status: z.enum(["pending", "success", "failure", "neutral", "skipped", "action_required"]),
   url: z.url().nullable().default(null),
+  runId: z.number().int().positive().nullable().default(null),
 });
 export type PrCheck = z.infer<typeof PrCheck>;
 
@@ -36,6 +42,18 @@ export const PrMonitor = z.object({
   /** Checks of `checksSha` (only checks of the current head count). */
   checks: z.array(PrCheck).max(100).default([]),
   checksSha: Sha.nullable().default(null),
+  /**
+   * The checks the base branch requires (rulesets, classic protection and `checks:` in
+   * .github/loopx.yml together); null until read. Empty: nothing can say the PR is green.
+   */
+  required: z.array(z.string().min(1).max(200)).max(100).nullable().default(null),
+  /** The head LoopX last saw arrive, and when: CI that never reports is judged from here. */
+  headSeenSha: Sha.nullable().default(null),
+  headSeenAt: Instant.nullable().default(null),
+  /** The head the open CI question or approval gate was asked about (a new head moots it). */
+  ciAskedFor: Sha.nullable().default(null),
+  /** The head commit asks GitHub to skip CI (`[skip ci]` and its kin). */
+  skipCi: z.boolean().default(false),
   changesRequested: ChangesRequested.nullable().default(null),
   /** Every review thread resolved (GitHub's GraphQL; false when unknown). */
   threadsResolved: z.boolean().default(false),

@@ -101,6 +101,17 @@ export const Effect = z.discriminatedUnion("kind", [
     paths: z.array(z.string().max(300)).max(50),
     patch: z.string().max(61_000),
   }),
+  /**
+   * A writer approved the workflow runs waiting on a PR's head: approve them where GitHub
+   * lets an API do it (fork pull requests), otherwise point the person to "Approve and run".
+   */
+  z.object({
+    kind: z.literal("approve_runs"),
+    key: z.string(),
+    gate: GateKey,
+    pr: z.number().int().positive(),
+    runIds: z.array(z.number().int().positive()).max(100),
+  }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   z.object({
     kind: z.literal("open_pull_request"),

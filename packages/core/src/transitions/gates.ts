@@ -1,3 +1,4 @@
+import { currentChecks } from "../pr-outcome.ts";
 import type { Gate } from "../schemas/gate.ts";
 import type { ApproveGateInput, OpenGateInput, RejectGateInput } from "../schemas/inputs.ts";
 import {
@@ -167,8 +168,28 @@ export function approveGate(
       : `receipt:gate:${gate.key}:approved`,
     text: `@${who.login} approved ${gate.key} (${gate.scopes.join(", ")})${note}`.slice(0, 2000),
   });
+  approveWaitingRuns(d, gate);
   resetBackoff(d, `${gate.key} approved`);
   return commit(d);
+}
+
+/** An approved `ci-approval:<n>` gate lets the runs waiting on #n's current head go. */
+function approveWaitingRuns(d: Draft, gate: Gate): void {
+  for (const scope of gate.scopes) {
+    const n = Number(/^ci-approval:(\d+)$/.exec(scope)?.[1] ?? Number.NaN);
+    const pr = d.state.pullRequests.find((p) => p.number === n);
+    if (!pr) continue;
+    const runIds = currentChecks(pr).flatMap((c) =>
+      c.status === "action_required" && c.runId !== null ? [c.runId] : [],
+    );
+    addEffect(d, {
+      kind: "approve_runs",
+      key: `gate:${gate.key}:approve_runs@${pr.headSha}`,
+      gate: gate.key,
+      pr: n,
+      runIds,
+    });
+  }
 }
 
 export function rejectGate(

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { renderDataBlock } from "../brief-text.ts";
 import { finalReportText } from "../final-report.ts";
-import { currentChecks, type PrOutcome, prOutcome, sameSha } from "../pr-outcome.ts";
-import type { Gate } from "../schemas/gate.ts";
+import { type PrOutcome, prChecksVerdict, prOutcome, sameSha } from "../pr-outcome.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
+import { askAboutCi, ciScopes, expireCiQuestions, expireWhere } from "./ci-gates.ts";
 import { completeTodo, continuationAfter } from "./complete-todo.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
@@ -43,13 +43,17 @@ export const PrObservation = z.object({
   changesRequested: ChangesRequested.nullable().optional(),
   threadsResolved: z.boolean().optional(),
   mergeCommitSha: Sha.nullable().optional(),
+  /** The checks the base requires, from every source the app read (see PrMonitor.required). */
+  required: z.array(z.string().min(1).max(200)).max(100).optional(),
+  /** The head commit's message asks to skip CI. */
+  skipCi: z.boolean().optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: z.boolean().default(true),
 });
 export type PrObservation = z.input<typeof PrObservation>;
 
 /** Copies what was observed onto the PR; true when anything changed. */
-function absorb(pr: PullRequest, o: z.output<typeof PrObservation>): boolean {
+function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): boolean {
   const before = JSON.stringify(pr);
   const m = pr.monitor;
   if (!sameSha(pr.headSha, o.headSha)) {
@@ -59,6 +63,15 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>): boolean {
     m.checksSha = null;
     m.mergeable = null;
   }
+  // CI that never reports is judged from the first sight of the head, never from before it
+  // (other transitions may have moved `headSha` already: the seen head is tracked apart).
+  if (m.headSeenSha === null || !sameSha(m.headSeenSha, pr.headSha)) {
+    m.headSeenSha = pr.headSha;
+    m.headSeenAt = now;
+    m.skipCi = false;
+  }
+  if (o.required !== undefined) m.required = [...new Set(o.required)];
+  if (o.skipCi !== undefined) m.skipCi = o.skipCi;
   pr.state = o.state;
   if (o.draft !== undefined) m.draft = o.draft;
   if (o.mergeable !== undefined) m.mergeable = o.mergeable;
@@ -77,24 +90,13 @@ function checkLines(failing: z.output<typeof PrCheck>[]): string {
   return failing.map((c) => `${c.name}: failed${c.url ? ` (${c.url})` : ""}`).join("\n");
 }
 
-/** Open gates that no longer ask anything (`which`) expire; true when one did. */
-function expireWhere(d: Draft, which: (g: Gate) => boolean, reason: string): boolean {
-  let expired = false;
-  for (const gate of d.state.gates) {
-    if (gate.status !== "open" || !which(gate)) continue;
-    gate.status = "expired";
-    gate.resolvedAt = d.ctx.now;
-    emit(d, "gate.expired", { gate: gate.key, reason });
-    expired = true;
-  }
-  return expired;
-}
-
 /** The gates bound to a PR that ends: nothing is left to approve on it. */
 function expireGates(d: Draft, pr: number): void {
   expireWhere(
     d,
-    (g) => g.pr?.number === pr || g.scopes.some((s) => s === `draft:${pr}` || s === `repair:${pr}`),
+    (g) =>
+      g.pr?.number === pr ||
+      g.scopes.some((s) => [`draft:${pr}`, `repair:${pr}`, ...ciScopes(pr)].includes(s)),
     `#${pr} is no longer open`,
   );
 }
@@ -105,15 +107,16 @@ function expireGates(d: Draft, pr: number): void {
  */
 function expireAnswered(d: Draft, pr: PullRequest): boolean {
   const n = pr.number;
-  const checks = currentChecks(pr);
-  const green = checks.length > 0 && checks.every((c) => c.status === "success");
+  const verdict = prChecksVerdict(pr, d.ctx.now);
+  const green = verdict.kind === "green";
+  const ci = expireCiQuestions(d, pr, verdict);
   const undrafted = pr.monitor.draft
     ? false
     : expireWhere(d, (g) => g.scopes.includes(`draft:${n}`), `#${n} is ready for review`);
   const repaired = green
     ? expireWhere(d, (g) => g.scopes.includes(`repair:${n}`), `#${n}'s checks are green`)
     : false;
-  return undrafted || repaired;
+  return undrafted || repaired || ci;
 }
 
 function onMerged(d: Draft, pr: PullRequest): void {
@@ -167,8 +170,8 @@ function onClosed(d: Draft, pr: PullRequest): void {
  * complete, with the green run as evidence (the goal goes on: the PR still has to merge).
  */
 function settleRepairs(d: Draft, pr: PullRequest): boolean {
-  const checks = currentChecks(pr);
-  if (checks.length === 0 || checks.some((c) => c.status !== "success")) return false;
+  const verdict = prChecksVerdict(pr, d.ctx.now);
+  if (verdict.kind !== "green") return false;
   const open = d.state.todos.filter(
     (t) =>
       t.kind === "repair" &&
@@ -180,7 +183,7 @@ function settleRepairs(d: Draft, pr: PullRequest): boolean {
   if (open.length === 0) return false;
   const evidence = appendEvidence(d, {
     kind: "check",
-    summary: `checks green on #${pr.number} at ${pr.headSha.slice(0, 12)}: ${checks.map((c) => c.name).join(", ")}`,
+    summary: `required checks green on #${pr.number} at ${pr.headSha.slice(0, 12)}: ${verdict.passed.join(", ")}`,
     sha: pr.headSha,
   });
   for (const todo of open) {
@@ -203,7 +206,14 @@ function serve(pr: PullRequest, todo: Todo): void {
  * change request is not among them: the review todo's push moves the gate to the new head,
  * where the owner judges the answer to the review.
  */
-const NOT_READY = new Set<PrOutcome["kind"]>(["repair", "repairs_exhausted", "rebase", "draft"]);
+const NOT_READY = new Set<PrOutcome["kind"]>([
+  "repair",
+  "repairs_exhausted",
+  "rebase",
+  "draft",
+  "ci_question",
+  "ci_approval",
+]);
 
 function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean): void {
   const n = pr.number;
@@ -290,6 +300,10 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
         todo: pr.todo,
       });
       return;
+    case "ci_question":
+    case "ci_approval":
+      askAboutCi(d, pr, outcome);
+      return;
     case "ready": {
       if (!mergeGate) return;
       const bound = d.state.gates.some(
@@ -336,12 +350,12 @@ export function observePullRequest(
   if (!pr.monitor.watching) {
     return refuse("invalid_state", `The watch of #${pr.number} ended (${pr.state}).`);
   }
-  const absorbed = absorb(pr, parsed);
+  const absorbed = absorb(pr, parsed, d.ctx.now);
   const repaired = pr.state === "open" && settleRepairs(d, pr);
   const answered = pr.state === "open" && expireAnswered(d, pr);
   const settled = repaired || answered;
   const changed = absorbed || settled;
-  const outcome = prOutcome(pr);
+  const outcome = prOutcome(pr, d.ctx.now);
   const fresh = outcome.kind !== "quiet" && !pr.monitor.fingerprints.includes(outcome.fingerprint);
   if (!changed && !fresh) return refuse("duplicate", `Nothing new on #${pr.number}.`);
   // Mirroring GitHub's facts is quiet; only an outcome LoopX acts on shows on the status.

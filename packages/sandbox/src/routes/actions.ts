@@ -164,10 +164,12 @@ export function actionsRoutes(ctx: RouteContext): Route[] {
     const status = req.query.get("status");
     const branch = req.query.get("branch");
     const event = req.query.get("event");
+    const headSha = req.query.get("head_sha");
     const filtered = runs
       .filter((r) => !status || r.status === status || r.conclusion === status)
       .filter((r) => !branch || r.headBranch === branch)
       .filter((r) => !event || r.event === event)
+      .filter((r) => !headSha || r.headSha === headSha)
       .sort((a, b) => b.id - a.id);
     const { page, headers } = paginate(filtered, req, `${render.repoUrl(repo)}/actions/runs`);
     return ok(

@@ -79,6 +79,7 @@ export function forkRoutes(ctx: RouteContext): Route[] {
           gitDir,
           forkOfId: parent.id,
           protection: new Map(),
+          rulesets: [],
         };
         const git = store.git(fork);
         for (const [branch, sha] of git.branches()) {

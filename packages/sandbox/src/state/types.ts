@@ -82,6 +82,23 @@ export interface Repo {
   forkOfId: number | null;
   /** Branch protection by branch name (`PUT …/branches/{branch}/protection`). */
   protection: Map<string, BranchProtection>;
+  /** Repository rulesets (`POST /repos/{o}/{r}/rulesets`), in creation order. */
+  rulesets: Ruleset[];
+}
+
+/** A branch ruleset with the rule the sandbox models: required status checks. */
+export interface Ruleset {
+  id: number;
+  name: string;
+  /** Only `active` rulesets apply; `evaluate` and `disabled` ones are never returned as rules. */
+  enforcement: "active" | "evaluate" | "disabled";
+  /** `ref_name` patterns: `refs/heads/<glob>`, `~DEFAULT_BRANCH`, `~ALL`. */
+  include: string[];
+  exclude: string[];
+  requiredChecks: { context: string; integrationId: number | null }[];
+  strict: boolean;
+  createdAt: number;
+  updatedAt: number;
 }
 
 /** The part of branch protection the sandbox enforces: required status checks. */
