@@ -40367,6 +40367,30 @@ var KIND_PRIORITY = Object.freeze({
   user_action: 6
 });
 
+// ../packages/core/src/path-rules.ts
+function matchesGlob(path, glob) {
+  return globToRegExp(glob).test(path);
+}
+var UNDER_GITHUB = /^\.github(\/|$)/i;
+function globToRegExp(glob) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? "";
+    if (c === "*" && glob[i + 1] === "*") {
+      const slash = glob[i + 2] === "/";
+      re += slash ? "(?:.*/)?" : ".*";
+      i += slash ? 2 : 1;
+    } else if (c === "*") {
+      re += "[^/]*";
+    } else if (c === "?") {
+      re += "[^/]";
+    } else {
+      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${re}$`);
+}
+
 // ../packages/core/src/schemas/primitives.ts
 var Instant = external_exports.coerce.date();
 var HarnessName = external_exports.enum(["claude-code", "codex", "shell"]);
@@ -41293,7 +41317,9 @@ var PushRefusedInput = external_exports.object({
   summary: ShortText.min(1),
   /** The change as a patch, when a person can push what the App may not (workflow files). */
   patch: external_exports.string().max(61e3).optional(),
-  paths: external_exports.array(external_exports.string().max(300)).max(50).default([])
+  paths: external_exports.array(external_exports.string().max(300)).max(50).default([]),
+  /** The scopes a person must approve before these paths may be pushed (the path rules'). */
+  scopes: external_exports.array(Scope).max(10).default([])
 });
 
 // ../packages/core/src/transitions/reopen-gate.ts
@@ -44000,29 +44026,6 @@ import { mkdtemp as mkdtemp4, rm as rm6 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join10 } from "node:path";
 
-// src/path-glob.ts
-function matchesGlob(path, glob) {
-  return globToRegExp(glob).test(path);
-}
-function globToRegExp(glob) {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] ?? "";
-    if (c === "*" && glob[i + 1] === "*") {
-      const slash = glob[i + 2] === "/";
-      re += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (c === "*") {
-      re += "[^/]*";
-    } else if (c === "?") {
-      re += "[^/]";
-    } else {
-      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${re}$`);
-}
-
 // src/guard-changes.ts
 function parseRawDiff(raw) {
   const fields = raw.split("\0");
@@ -44039,7 +44042,6 @@ function parseRawDiff(raw) {
   }
   return changes;
 }
-var UNDER_GITHUB = /^\.github(\/|$)/i;
 var UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
 function guardChanges(changes, o) {
   const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));

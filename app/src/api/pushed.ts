@@ -6,12 +6,17 @@ import {
   type PushRefusal,
   recordPushRefused,
   redactSecrets,
+  scopesGuarding,
   type Tick,
   todoBranch,
+  workflowApprovals,
 } from "@loopx/core";
+import type { GateRule } from "@loopx/github";
 import { conflict, invalidRequest } from "./api-failure.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
+import { protectedPaths } from "./push-grant.ts";
 import { loadTickForRun, sameSecret } from "./report.ts";
+import { DEFAULT_CONFIG } from "./repo-facts.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
 /** What the App learns when a tick's branch reached GitHub; the App opens or updates its pull request here. */
@@ -38,7 +43,7 @@ export async function pushed(
   body: PushedRequest,
   onPushed: OnPushed | undefined,
 ): Promise<PushedResponse> {
-  const { state, tick } = await loadTickForRun(ctx, claims, tickId);
+  const { state, tick, facts } = await loadTickForRun(ctx, claims, tickId);
   if (!sameSecret(tick.leaseToken, body.leaseToken)) {
     throw conflict(`The lease token does not match tick #${tick.number}'s lease.`);
   }
@@ -51,7 +56,10 @@ export async function pushed(
   if (body.branch !== branch) {
     throw invalidRequest(`Tick #${tick.number} works on ${branch}, not ${body.branch}.`);
   }
-  if ("refused" in body) return recordRefusal(ctx, state, tick, branch, body.refused);
+  if ("refused" in body) {
+    const rules = (facts.config ?? DEFAULT_CONFIG).gates;
+    return recordRefusal(ctx, state, tick, branch, body.refused, rules);
+  }
 
   const known = state.evidence.some(
     (e) => e.kind === "commit" && e.sha === body.headSha && e.summary.startsWith("pushed "),
@@ -88,6 +96,7 @@ async function recordRefusal(
   tick: Tick,
   branch: string,
   refusal: PushRefusal,
+  rules: readonly GateRule[],
 ): Promise<PushedResponse> {
   const known = state.evidence.some(
     (e) => e.kind === "log" && e.sha === refusal.headSha && e.summary.startsWith(REFUSED),
@@ -106,6 +115,10 @@ async function recordRefusal(
           headSha: refusal.headSha,
           summary: summary.slice(0, 500),
           paths: refusal.paths.map((p) => redactSecrets(p, [])),
+          // The App's own rules decide what the paths need, not the report's words.
+          scopes: scopesGuarding(refusal.paths, protectedPaths(state, rules), {
+            githubGuarded: workflowApprovals(state).length === 0,
+          }),
           ...(refusal.patch !== undefined ? { patch: redactSecrets(refusal.patch, []) } : {}),
         },
         {
