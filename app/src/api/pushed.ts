@@ -15,8 +15,8 @@ import type { GateRule } from "@loopx/github";
 import { conflict, invalidRequest } from "./api-failure.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
 import { protectedPaths } from "./push-grant.ts";
-import { loadTickForRun, sameSecret } from "./report.ts";
 import { DEFAULT_CONFIG } from "./repo-facts.ts";
+import { loadTickForRun, sameSecret } from "./report.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
 /** What the App learns when a tick's branch reached GitHub; the App opens or updates its pull request here. */

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { blockingGatesFor, buildScopeIndex, isScopeGranted } from "../scope.ts";
 import { Scope, ShortText, TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
-import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import type { Todo } from "../schemas/todo.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { blockingGatesFor, buildScopeIndex, isScopeGranted } from "../scope.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
 import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";

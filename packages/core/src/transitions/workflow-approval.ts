@@ -6,7 +6,6 @@ import type { TransitionContext, TransitionResult } from "../schemas/transition.
 import { scopeCovers } from "../scope.ts";
 import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
 
-
 /**
  * The approved gates that let the next push change `.github/**` (the workflows, which run
  * with the repository's secrets). Never a standing grant: each approval covers one push.
