@@ -78,8 +78,7 @@ function finishedWithCommit(s: GoalState): GoalState {
     commits: [{ sha: HEAD, message: "Add a column" }],
     continuation: { kind: "goal_active" },
   });
-  return expectOk(applyTickResult(claimed, { ...lease1, result: done }, ctx(at(minutes(5)))))
-    .state;
+  return expectOk(applyTickResult(claimed, { ...lease1, result: done }, ctx(at(minutes(5))))).state;
 }
 
 /** T1's commit touches a guarded migration; the report job refused to push it. */
