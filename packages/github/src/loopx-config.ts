@@ -11,8 +11,14 @@ const EventGateRule = z
   .strictObject({
     /** The action that needs approval: merging a LoopX pull request (the only one LoopX gates). */
     when: z.enum(["merge"]).describe("The action that needs approval."),
-    /** The scopes the gate covers; work needing them waits for an approval. */
-    scopes: z.array(Scope).min(1).describe("Scopes the gate covers, e.g. merge."),
+    /**
+     * The scopes the gate covers besides `merge` itself, which a merge gate always covers:
+     * work needing them waits until a writer approves the PR's merge gate.
+     */
+    scopes: z
+      .array(Scope)
+      .min(1)
+      .describe("Scopes the merge gate covers, e.g. [merge, deploy]; merge is always covered."),
   })
   .describe("Open a gate before an action, e.g. { when: merge, scopes: [merge] }.");
 

@@ -3,6 +3,7 @@ import { renderDataBlock } from "../brief-text.ts";
 import { finalReportText } from "../final-report.ts";
 import { type PrOutcome, prChecksVerdict, prOutcome, sameSha } from "../pr-outcome.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
+import { Scope } from "../schemas/primitives.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
@@ -49,6 +50,8 @@ export const PrObservation = z.object({
   skipCi: z.boolean().optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: z.boolean().default(true),
+  /** Scopes the `when: merge` rules name besides `merge`: the merge gate covers them too. */
+  mergeScopes: z.array(Scope).max(10).default([]),
 });
 export type PrObservation = z.input<typeof PrObservation>;
 
@@ -215,7 +218,12 @@ const NOT_READY = new Set<PrOutcome["kind"]>([
   "ci_approval",
 ]);
 
-function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean): void {
+function act(
+  d: Draft,
+  pr: PullRequest,
+  outcome: PrOutcome,
+  merge: { gate: boolean; scopes: readonly string[] },
+): void {
   const n = pr.number;
   if (NOT_READY.has(outcome.kind)) {
     // A merge question asked while the PR was ready must not be approvable once it is not
@@ -305,7 +313,7 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
       askAboutCi(d, pr, outcome);
       return;
     case "ready": {
-      if (!mergeGate) return;
+      if (!merge.gate) return;
       const bound = d.state.gates.some(
         (g) =>
           g.pr?.number === n &&
@@ -315,7 +323,7 @@ function act(d: Draft, pr: PullRequest, outcome: PrOutcome, mergeGate: boolean):
       if (bound) return;
       openGateIn(d, {
         question: `#${n} is ready: checks are green and no changes are requested. Approve its current head to let it be merged (LoopX never merges by itself).`,
-        scopes: ["merge"],
+        scopes: [...new Set(["merge", ...merge.scopes])],
         todo: pr.todo,
         pr: { number: n, headSha: pr.headSha },
       });
@@ -367,7 +375,7 @@ export function observePullRequest(
   });
   if (fresh) {
     pr.monitor.fingerprints = [...pr.monitor.fingerprints, outcome.fingerprint].slice(-200);
-    act(d, pr, outcome, parsed.mergeGate);
+    act(d, pr, outcome, { gate: parsed.mergeGate, scopes: parsed.mergeScopes });
   }
   const result = commit(d);
   if (result.ok && state.goal.status !== "done" && result.state.goal.status === "done") {
