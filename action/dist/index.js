@@ -41307,7 +41307,9 @@ var PrObservation = external_exports.object({
   /** The head commit's message asks to skip CI. */
   skipCi: external_exports.boolean().optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
-  mergeGate: external_exports.boolean().default(true)
+  mergeGate: external_exports.boolean().default(true),
+  /** Scopes the `when: merge` rules name besides `merge`: the merge gate covers them too. */
+  mergeScopes: external_exports.array(Scope).max(10).default([])
 });
 
 // ../packages/core/src/transitions/push-refused.ts
