@@ -41158,6 +41158,7 @@ var EventType = external_exports.enum([
   "todo.sub_issue_linked",
   "todo.sub_issue_unlinked",
   "pull_request.requested",
+  "pull_request.held",
   "pull_request.observed",
   "pull_request.merged",
   "pull_request.closed",
@@ -41337,7 +41338,12 @@ var Sha3 = external_exports.string().regex(/^[0-9a-f]{7,64}$/);
 var RequestPullRequestInput = external_exports.object({
   todo: TodoKey,
   branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
-  headSha: Sha3
+  headSha: Sha3,
+  /**
+   * The scopes of `.github/loopx.yml`'s `when: open_pr` rules: when any, a todo's first PR
+   * waits for a writer to approve a gate (its own `open_pr:<todo>` scope plus these).
+   */
+  gateScopes: external_exports.array(Scope).max(10).default([])
 });
 var TrackPullRequestInput = external_exports.object({
   number: external_exports.number().int().positive(),

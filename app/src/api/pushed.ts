@@ -25,6 +25,8 @@ export interface PushedEvent {
   tick: Tick;
   branch: string;
   headSha: string;
+  /** The scopes of `.github/loopx.yml`'s `when: open_pr` rules; empty when PRs open freely. */
+  openPrScopes: string[];
 }
 
 /** Runs after the push is recorded; its failure is logged, never the caller's problem. */
@@ -56,10 +58,11 @@ export async function pushed(
   if (body.branch !== branch) {
     throw invalidRequest(`Tick #${tick.number} works on ${branch}, not ${body.branch}.`);
   }
-  if ("refused" in body) {
-    const rules = (facts.config ?? DEFAULT_CONFIG).gates;
-    return recordRefusal(ctx, state, tick, branch, body.refused, rules);
-  }
+  const rules = (facts.config ?? DEFAULT_CONFIG).gates;
+  if ("refused" in body) return recordRefusal(ctx, state, tick, branch, body.refused, rules);
+  const openPrScopes = [
+    ...new Set(rules.flatMap((r) => ("when" in r && r.when === "open_pr" ? r.scopes : []))),
+  ];
 
   const known = state.evidence.some(
     (e) => e.kind === "commit" && e.sha === body.headSha && e.summary.startsWith("pushed "),
@@ -78,7 +81,13 @@ export async function pushed(
   }
   if (onPushed) {
     try {
-      await onPushed(ctx.deps, { state: latest, tick, branch, headSha: body.headSha });
+      await onPushed(ctx.deps, {
+        state: latest,
+        tick,
+        branch,
+        headSha: body.headSha,
+        openPrScopes,
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       ctx.deps.log.warn(`after the push of ${branch}: ${message}`);
