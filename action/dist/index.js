@@ -40367,6 +40367,30 @@ var KIND_PRIORITY = Object.freeze({
   user_action: 6
 });
 
+// ../packages/core/src/path-rules.ts
+function matchesGlob(path, glob) {
+  return globToRegExp(glob).test(path);
+}
+var UNDER_GITHUB = /^\.github(\/|$)/i;
+function globToRegExp(glob) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? "";
+    if (c === "*" && glob[i + 1] === "*") {
+      const slash = glob[i + 2] === "/";
+      re += slash ? "(?:.*/)?" : ".*";
+      i += slash ? 2 : 1;
+    } else if (c === "*") {
+      re += "[^/]*";
+    } else if (c === "?") {
+      re += "[^/]";
+    } else {
+      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${re}$`);
+}
+
 // ../packages/core/src/schemas/primitives.ts
 var Instant = external_exports.coerce.date();
 var HarnessName = external_exports.enum(["claude-code", "codex", "shell"]);
@@ -41134,6 +41158,7 @@ var EventType = external_exports.enum([
   "todo.sub_issue_linked",
   "todo.sub_issue_unlinked",
   "pull_request.requested",
+  "pull_request.held",
   "pull_request.observed",
   "pull_request.merged",
   "pull_request.closed",
@@ -41283,7 +41308,9 @@ var PrObservation = external_exports.object({
   /** The head commit's message asks to skip CI. */
   skipCi: external_exports.boolean().optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
-  mergeGate: external_exports.boolean().default(true)
+  mergeGate: external_exports.boolean().default(true),
+  /** Scopes the `when: merge` rules name besides `merge`: the merge gate covers them too. */
+  mergeScopes: external_exports.array(Scope).max(10).default([])
 });
 
 // ../packages/core/src/transitions/push-refused.ts
@@ -41293,7 +41320,9 @@ var PushRefusedInput = external_exports.object({
   summary: ShortText.min(1),
   /** The change as a patch, when a person can push what the App may not (workflow files). */
   patch: external_exports.string().max(61e3).optional(),
-  paths: external_exports.array(external_exports.string().max(300)).max(50).default([])
+  paths: external_exports.array(external_exports.string().max(300)).max(50).default([]),
+  /** The scopes a person must approve before these paths may be pushed (the path rules'). */
+  scopes: external_exports.array(Scope).max(10).default([])
 });
 
 // ../packages/core/src/transitions/reopen-gate.ts
@@ -41309,7 +41338,12 @@ var Sha3 = external_exports.string().regex(/^[0-9a-f]{7,64}$/);
 var RequestPullRequestInput = external_exports.object({
   todo: TodoKey,
   branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
-  headSha: Sha3
+  headSha: Sha3,
+  /**
+   * The scopes of `.github/loopx.yml`'s `when: open_pr` rules: when any, a todo's first PR
+   * waits for a writer to approve a gate (its own `open_pr:<todo>` scope plus these).
+   */
+  gateScopes: external_exports.array(Scope).max(10).default([])
 });
 var TrackPullRequestInput = external_exports.object({
   number: external_exports.number().int().positive(),
@@ -44000,29 +44034,6 @@ import { mkdtemp as mkdtemp4, rm as rm6 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { join as join10 } from "node:path";
 
-// src/path-glob.ts
-function matchesGlob(path, glob) {
-  return globToRegExp(glob).test(path);
-}
-function globToRegExp(glob) {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] ?? "";
-    if (c === "*" && glob[i + 1] === "*") {
-      const slash = glob[i + 2] === "/";
-      re += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (c === "*") {
-      re += "[^/]*";
-    } else if (c === "?") {
-      re += "[^/]";
-    } else {
-      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${re}$`);
-}
-
 // src/guard-changes.ts
 function parseRawDiff(raw) {
   const fields = raw.split("\0");
@@ -44039,7 +44050,6 @@ function parseRawDiff(raw) {
   }
   return changes;
 }
-var UNDER_GITHUB = /^\.github(\/|$)/i;
 var UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
 function guardChanges(changes, o) {
   const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));

@@ -1,4 +1,4 @@
-import { matchesGlob } from "./path-glob.ts";
+import { matchesGlob, type PathRule, UNDER_GITHUB } from "@loopx/core";
 
 /** One entry of `git diff-tree -r -z --raw --no-renames`: both modes, so type changes show. */
 export interface GuardedChange {
@@ -26,15 +26,13 @@ export function parseRawDiff(raw: string): GuardedChange[] {
   return changes;
 }
 
-/** `.github` itself or anything under it, however it is cased (case-insensitive checkouts exist). */
-const UNDER_GITHUB = /^\.github(\/|$)/i;
 const UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
 
 export interface Guarded {
   /** Changes under .github/ when no gate approved write:.github. */
   github: GuardedChange[];
   /** Changes matching a path rule whose scopes no gate approved. */
-  rules: { change: GuardedChange; scopes: string[] }[];
+  rules: { change: GuardedChange; scopes: readonly string[] }[];
   /** Workflow files changed under an approved gate: the App's token cannot push them. */
   workflows: GuardedChange[];
 }
@@ -45,7 +43,7 @@ export interface Guarded {
  */
 export function guardChanges(
   changes: GuardedChange[],
-  o: { allowWorkflowPaths: boolean; protectedPaths: { paths: string[]; scopes: string[] }[] },
+  o: { allowWorkflowPaths: boolean; protectedPaths: readonly PathRule[] },
 ): Guarded {
   const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));
   const workflows = o.allowWorkflowPaths ? changes.filter((c) => UNDER_WORKFLOWS.test(c.path)) : [];

@@ -6,11 +6,16 @@ import {
   type PushRefusal,
   recordPushRefused,
   redactSecrets,
+  scopesGuarding,
   type Tick,
   todoBranch,
+  workflowApprovals,
 } from "@loopx/core";
+import type { GateRule } from "@loopx/github";
 import { conflict, invalidRequest } from "./api-failure.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
+import { protectedPaths } from "./push-grant.ts";
+import { DEFAULT_CONFIG } from "./repo-facts.ts";
 import { loadTickForRun, sameSecret } from "./report.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
@@ -20,6 +25,8 @@ export interface PushedEvent {
   tick: Tick;
   branch: string;
   headSha: string;
+  /** The scopes of `.github/loopx.yml`'s `when: open_pr` rules; empty when PRs open freely. */
+  openPrScopes: string[];
 }
 
 /** Runs after the push is recorded; its failure is logged, never the caller's problem. */
@@ -38,7 +45,7 @@ export async function pushed(
   body: PushedRequest,
   onPushed: OnPushed | undefined,
 ): Promise<PushedResponse> {
-  const { state, tick } = await loadTickForRun(ctx, claims, tickId);
+  const { state, tick, facts } = await loadTickForRun(ctx, claims, tickId);
   if (!sameSecret(tick.leaseToken, body.leaseToken)) {
     throw conflict(`The lease token does not match tick #${tick.number}'s lease.`);
   }
@@ -51,7 +58,11 @@ export async function pushed(
   if (body.branch !== branch) {
     throw invalidRequest(`Tick #${tick.number} works on ${branch}, not ${body.branch}.`);
   }
-  if ("refused" in body) return recordRefusal(ctx, state, tick, branch, body.refused);
+  const rules = (facts.config ?? DEFAULT_CONFIG).gates;
+  if ("refused" in body) return recordRefusal(ctx, state, tick, branch, body.refused, rules);
+  const openPrScopes = [
+    ...new Set(rules.flatMap((r) => ("when" in r && r.when === "open_pr" ? r.scopes : []))),
+  ];
 
   const known = state.evidence.some(
     (e) => e.kind === "commit" && e.sha === body.headSha && e.summary.startsWith("pushed "),
@@ -70,7 +81,13 @@ export async function pushed(
   }
   if (onPushed) {
     try {
-      await onPushed(ctx.deps, { state: latest, tick, branch, headSha: body.headSha });
+      await onPushed(ctx.deps, {
+        state: latest,
+        tick,
+        branch,
+        headSha: body.headSha,
+        openPrScopes,
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       ctx.deps.log.warn(`after the push of ${branch}: ${message}`);
@@ -88,6 +105,7 @@ async function recordRefusal(
   tick: Tick,
   branch: string,
   refusal: PushRefusal,
+  rules: readonly GateRule[],
 ): Promise<PushedResponse> {
   const known = state.evidence.some(
     (e) => e.kind === "log" && e.sha === refusal.headSha && e.summary.startsWith(REFUSED),
@@ -106,6 +124,10 @@ async function recordRefusal(
           headSha: refusal.headSha,
           summary: summary.slice(0, 500),
           paths: refusal.paths.map((p) => redactSecrets(p, [])),
+          // The App's own rules decide what the paths need, not the report's words.
+          scopes: scopesGuarding(refusal.paths, protectedPaths(state, rules), {
+            githubGuarded: workflowApprovals(state).length === 0,
+          }),
           ...(refusal.patch !== undefined ? { patch: redactSecrets(refusal.patch, []) } : {}),
         },
         {

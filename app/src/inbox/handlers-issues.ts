@@ -3,10 +3,11 @@ import { issueClosed, issueReopened, issueUnlabeled } from "../handlers/issue-st
 import { startGoal } from "../handlers/start-goal.ts";
 import { subIssueRemoved } from "../handlers/sub-issue-events.ts";
 import { IssuesEvent, SubIssuesEvent } from "../webhooks/payloads.ts";
-import { type Handler, on } from "./on.ts";
+import { on } from "./on.ts";
+import type { Routes } from "./route-table.ts";
 
 /** The goal issue and its sub-issues: labels, edits (checkbox intake), close and reopen. */
-export const ISSUE_HANDLERS: Record<string, Handler> = {
+export const ISSUE_HANDLERS: Routes = {
   "issues.labeled": on(IssuesEvent, startGoal),
   "issues.unlabeled": on(IssuesEvent, issueUnlabeled),
   "issues.edited": on(IssuesEvent, editGoalBody),

@@ -5,10 +5,11 @@ import {
   repositoryChanged,
 } from "../handlers/goal-lifecycle.ts";
 import { InstallationEvent, IssuesEvent, RepositoryEvent } from "../webhooks/payloads.ts";
-import { type Handler, on } from "./on.ts";
+import { on } from "./on.ts";
+import type { Routes } from "./route-table.ts";
 
 /** Installations and repositories: uninstall, suspension, removal, rename, transfer, archive. */
-export const LIFECYCLE_HANDLERS: Record<string, Handler> = {
+export const LIFECYCLE_HANDLERS: Routes = {
   "installation.deleted": on(InstallationEvent, installationChanged),
   "installation.suspend": on(InstallationEvent, installationChanged),
   "installation.unsuspend": on(InstallationEvent, installationChanged),

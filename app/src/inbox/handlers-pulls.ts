@@ -14,7 +14,8 @@ import {
   StatusChanged,
 } from "../webhooks/pull-payloads.ts";
 import { PullRequestEvent, PullRequestReviewEvent } from "../webhooks/review-payloads.ts";
-import { type Handler, on } from "./on.ts";
+import { on } from "./on.ts";
+import type { Routes } from "./route-table.ts";
 
 const target = (installationId: number, repository: Repository, number: number): PullTarget => ({
   installationId,
@@ -87,7 +88,7 @@ async function checkedPulls(
  * The PR monitor's webhooks. `pull_request.synchronize` and
  * `pull_request_review.submitted` keep their gate handlers and add the monitor.
  */
-export const PULL_HANDLERS: Record<string, Handler> = {
+export const PULL_HANDLERS: Routes = {
   pull_request: on(PullRequestChanged, (deps, delivery, e) =>
     monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
   ),

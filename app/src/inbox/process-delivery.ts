@@ -6,17 +6,16 @@ import { ISSUE_HANDLERS } from "./handlers-issues.ts";
 import { LIFECYCLE_HANDLERS } from "./handlers-lifecycle.ts";
 import { PULL_HANDLERS } from "./handlers-pulls.ts";
 import { TICK_HANDLERS } from "./handlers-ticks.ts";
-import type { Handler } from "./on.ts";
+import { routeTable } from "./route-table.ts";
 
 /** `event.action` (or just `event`) → handler. Everything else is recorded and ignored. */
-export const HANDLERS: Record<string, Handler> = {
-  ...ISSUE_HANDLERS,
-  ...COMMAND_HANDLERS,
-  ...LIFECYCLE_HANDLERS,
-  ...TICK_HANDLERS,
-  // After COMMAND_HANDLERS: its PR gate handlers are wrapped here with the PR monitor.
-  ...PULL_HANDLERS,
-};
+export const HANDLERS = routeTable({
+  issues: ISSUE_HANDLERS,
+  commands: COMMAND_HANDLERS,
+  lifecycle: LIFECYCLE_HANDLERS,
+  ticks: TICK_HANDLERS,
+  pulls: PULL_HANDLERS,
+});
 
 export async function processDelivery(deps: AppDeps, delivery: Delivery): Promise<Outcome> {
   const handler =

@@ -35,9 +35,11 @@ export async function monitorPull(
   if (ids.length === 0) return ignored(`no goal watches #${target.number}`);
   const port = await deps.portFor(target.installationId);
   const config = await loadRepoConfig(port, target.repo);
-  const rules = config.ok ? config.config.gates : [{ when: "merge" as const }];
+  const rules = config.ok ? config.config.gates : [{ when: "merge" as const, scopes: ["merge"] }];
+  const merges = rules.filter((r) => "when" in r && r.when === "merge");
   const observation = await readPull(port, target.repo, target.number, {
-    mergeGate: rules.some((r) => "when" in r && r.when === "merge"),
+    mergeGate: merges.length > 0,
+    mergeScopes: [...new Set(merges.flatMap((r) => r.scopes))].filter((s) => s !== "merge"),
     checks: config.ok ? config.config.checks : [],
   });
   let outcome: Outcome = ignored(`nothing new on #${target.number}`);

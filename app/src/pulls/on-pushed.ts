@@ -14,7 +14,12 @@ export async function openPullOnPush(deps: AppDeps, event: PushedEvent): Promise
     (s, now) =>
       requestPullRequest(
         s,
-        { todo: event.tick.todo, branch: event.branch, headSha: event.headSha },
+        {
+          todo: event.tick.todo,
+          branch: event.branch,
+          headSha: event.headSha,
+          gateScopes: event.openPrScopes,
+        },
         { actor: { kind: "app" }, now, newId: deps.newId },
       ),
     { source: { tickId: event.tick.id } },

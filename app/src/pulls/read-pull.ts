@@ -65,7 +65,7 @@ export async function readPull(
   port: GitHubPort,
   repo: RepoName,
   number: number,
-  opts: { mergeGate: boolean; checks: readonly string[] },
+  opts: { mergeGate: boolean; mergeScopes?: readonly string[]; checks: readonly string[] },
 ): Promise<PrObservation> {
   const pull = await port.getPull(repo, number);
   const state = pull.merged ? "merged" : pull.state;
@@ -76,6 +76,7 @@ export async function readPull(
       headSha: pull.headSha,
       mergeCommitSha: pull.mergeCommitSha,
       mergeGate: opts.mergeGate,
+      mergeScopes: [...(opts.mergeScopes ?? [])],
     };
   }
   const [checks, statuses, waiting, reviews, required, message] = await Promise.all([
@@ -109,5 +110,6 @@ export async function readPull(
     changesRequested: review,
     threadsResolved: await threadsResolved(port, repo, number, pull.headSha, review),
     mergeGate: opts.mergeGate,
+    mergeScopes: [...(opts.mergeScopes ?? [])],
   };
 }

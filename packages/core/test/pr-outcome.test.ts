@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { analyseFrontier } from "../src/frontier.ts";
 import {
   approveGate,
   CI_GRACE_MS,
@@ -249,6 +250,23 @@ describe("observePullRequest", () => {
       observePullRequest(linked(), { ...ready, mergeGate: false }, ctx(T0, APP)),
     );
     expect(none.state.gates).toHaveLength(0);
+  });
+
+  it("the merge gate covers the scopes its `when: merge` rule names: work needing them waits for it", () => {
+    const base = linked();
+    const deploying = {
+      ...base,
+      todos: [...base.todos, todo("T9", { requiredScopes: ["deploy:production"] })],
+    };
+    const r = expectOk(
+      observePullRequest(deploying, { ...ready, mergeScopes: ["deploy"] }, ctx(T0, APP)),
+    ).state;
+    const gate = r.gates.find((g) => g.pr?.number === 5);
+    expect(gate?.scopes).toEqual(["merge", "deploy"]);
+    const key = gate?.key ?? "";
+    expect(analyseFrontier(r, T0).blocked.map((t) => t.key)).toEqual(["T9"]);
+    const approved = expectOk(approveGate(r, { gate: key, headSha: HEAD }, ctx(T0, OWNER))).state;
+    expect(analyseFrontier(approved, T0).runnable.map((t) => t.key)).toContain("T9");
   });
 
   it("a merge gate asked while the PR was ready expires when the same head turns red", () => {

@@ -9,10 +9,21 @@ import { HarnessName } from "./command.ts";
 /** A gate LoopX opens by itself before a kind of action. */
 const EventGateRule = z
   .strictObject({
-    /** The action that needs approval: merging a LoopX pull request (the only one LoopX gates). */
-    when: z.enum(["merge"]).describe("The action that needs approval."),
-    /** The scopes the gate covers; work needing them waits for an approval. */
-    scopes: z.array(Scope).min(1).describe("Scopes the gate covers, e.g. merge."),
+    /**
+     * The action that needs approval: `merge`, merging a LoopX pull request (a gate bound to
+     * its head); `open_pr`, opening a todo's first pull request (one gate per todo).
+     */
+    when: z
+      .enum(["merge", "open_pr"])
+      .describe("The action that needs approval: merge, or open_pr (a todo's first PR)."),
+    /**
+     * The scopes the gate covers besides its own (`merge`; `open_pr:<todo>`): work needing
+     * them waits until a writer approves it.
+     */
+    scopes: z
+      .array(Scope)
+      .min(1)
+      .describe("Scopes the gate covers besides its own, e.g. [merge, deploy]."),
   })
   .describe("Open a gate before an action, e.g. { when: merge, scopes: [merge] }.");
 
@@ -27,7 +38,8 @@ const PathGateRule = z
   .describe("Open a gate before touching matching files.");
 
 export const GateRule = z.union([EventGateRule, PathGateRule], {
-  error: "a gate rule is { when: merge, scopes: [...] } or { paths: [globs], scopes: [...] }",
+  error:
+    "a gate rule is { when: merge | open_pr, scopes: [...] } or { paths: [globs], scopes: [...] }",
 });
 export type GateRule = z.infer<typeof GateRule>;
 

@@ -94,13 +94,13 @@ describe("parseConfig", () => {
       "a gate rule without scopes",
       { gates: [{ when: "merge" }] },
       "gates.0",
-      /when: merge, scopes/,
+      /when: merge \| open_pr, scopes/,
     ],
     [
-      "a gate before opening a PR, which LoopX does not gate",
-      { gates: [{ when: "open_pr", scopes: ["merge"] }] },
+      "a gate before an action LoopX does not take",
+      { gates: [{ when: "deploy", scopes: ["deploy"] }] },
       "gates.0",
-      /when: merge, scopes/,
+      /when: merge \| open_pr, scopes/,
     ],
     [
       "a gate rule with both forms",

@@ -43,6 +43,7 @@ export const EventType = z.enum([
   "todo.sub_issue_linked",
   "todo.sub_issue_unlinked",
   "pull_request.requested",
+  "pull_request.held",
   "pull_request.observed",
   "pull_request.merged",
   "pull_request.closed",

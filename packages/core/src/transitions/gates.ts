@@ -8,6 +8,7 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { openHeldPullRequest } from "./held-pull-request.ts";
 import type { Draft, Refused } from "./kit.ts";
 import {
   addEffect,
@@ -169,6 +170,7 @@ export function approveGate(
     text: `@${who.login} approved ${gate.key} (${gate.scopes.join(", ")})${note}`.slice(0, 2000),
   });
   approveWaitingRuns(d, gate);
+  openHeldPullRequest(d, gate);
   resetBackoff(d, `${gate.key} approved`);
   return commit(d);
 }

@@ -11,8 +11,4 @@ export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issu
 export { applyTickResult, isMaterialDelta, isValidatedProgress } from "./tick-result.ts";
 export { completeTodoByHuman, reopenTodo } from "./todo-completion.ts";
 export { acceptTodo, addTodo, dropTodo, editTodo, reorderTodo } from "./todo-edits.ts";
-export {
-  spendWorkflowApproval,
-  WORKFLOW_PATHS_SCOPE,
-  workflowApprovals,
-} from "./workflow-approval.ts";
+export { spendWorkflowApproval, workflowApprovals } from "./workflow-approval.ts";

@@ -1,8 +1,12 @@
 import { z } from "zod";
-import { ShortText, TodoKey } from "../schemas/primitives.ts";
+import { Scope, ShortText, TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
+import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { blockingGatesFor, buildScopeIndex, isScopeGranted } from "../scope.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
+import { openGateIn } from "./gates.ts";
+import type { Draft } from "./kit.ts";
 import {
   addEffect,
   appendEvidence,
@@ -21,15 +25,20 @@ export const PushRefusedInput = z.object({
   /** The change as a patch, when a person can push what the App may not (workflow files). */
   patch: z.string().max(61_000).optional(),
   paths: z.array(z.string().max(300)).max(50).default([]),
+  /** The scopes a person must approve before these paths may be pushed (the path rules'). */
+  scopes: z.array(Scope).max(10).default([]),
 });
 export type PushRefusedInput = z.input<typeof PushRefusedInput>;
+type PushRefusedInputParsed = z.infer<typeof PushRefusedInput>;
 
 /**
  * The report job did not push a finished slice (its commits touched a protected path): the
  * refusal is evidence pinned to the head that never landed, and the todo — which was waiting
  * for a PR that will now never open — is runnable again. No material change: the goal stalls.
  * When only a person can push it (workflow files under an approved gate), the patch is
- * handed to them in a comment.
+ * handed to them in a comment. Otherwise the paths' rules ask a person: one gate on the
+ * scopes nothing approved yet, which the todo then needs, so it waits instead of pushing
+ * the same refused change again.
  */
 export function recordPushRefused(
   state: GoalState,
@@ -56,7 +65,30 @@ export function recordPushRefused(
       patch: parsed.patch,
     });
   }
+  if (parsed.patch === undefined) askForPaths(d, todo, parsed);
   releaseAwaiting(d, todo, "its push was refused");
   stall(d, `the push of ${todo.key} at ${parsed.headSha.slice(0, 7)} was refused`);
   return commit(d);
+}
+
+/** Opens the gate a refused path rule stands for, unless a gate already holds its scopes. */
+function askForPaths(d: Draft, todo: Todo, refusal: PushRefusedInputParsed): void {
+  const index = buildScopeIndex(d.state.gates, d.state.goal.grantedScopes);
+  const unresolved = refusal.scopes.filter(
+    (s) => !isScopeGranted(index, s) && blockingGatesFor(index, [s]).length === 0,
+  );
+  const needs = new Set([...todo.requiredScopes, ...refusal.scopes]);
+  if (needs.size <= 10) todo.requiredScopes = [...needs];
+  if (unresolved.length === 0) return;
+  // Paths are the agent's names: no backtick of theirs closes the code span they are shown in.
+  const paths = refusal.paths
+    .slice(0, 5)
+    .map((p) => `\`${p.replaceAll("`", "'")}\``)
+    .join(", ");
+  const question = `${todo.key} changes ${paths || "guarded paths"}, which .github/loopx.yml guards with ${unresolved.join(", ")}. Approve to let its next push carry them.`;
+  openGateIn(d, {
+    question: question.slice(0, 2000),
+    scopes: unresolved,
+    todo: todo.key,
+  });
 }

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { PrMonitor } from "../schemas/pr-monitor.ts";
-import { TodoKey } from "../schemas/primitives.ts";
+import { Scope, TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { openGateIn } from "./gates.ts";
+import { openPrScope } from "./held-pull-request.ts";
+import type { Draft } from "./kit.ts";
 import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
 
 /** Only the app itself opens PRs on LoopX's branches; people link theirs with `/loopx link`. */
@@ -31,6 +34,11 @@ export const RequestPullRequestInput = z.object({
   todo: TodoKey,
   branch: z.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
   headSha: Sha,
+  /**
+   * The scopes of `.github/loopx.yml`'s `when: open_pr` rules: when any, a todo's first PR
+   * waits for a writer to approve a gate (its own `open_pr:<todo>` scope plus these).
+   */
+  gateScopes: z.array(Scope).max(10).default([]),
 });
 export type RequestPullRequestInput = z.input<typeof RequestPullRequestInput>;
 
@@ -60,6 +68,10 @@ export function requestPullRequest(
   if (!open) {
     const settled = settledWithoutPullRequest(todo);
     if (settled) return settled;
+    if (parsed.gateScopes.length > 0 && !openingApproved(d, todo.key)) {
+      askToOpen(d, parsed);
+      return commit(d);
+    }
   }
   d.status = false;
   emit(d, "pull_request.requested", { todo: parsed.todo, branch: parsed.branch });
@@ -71,6 +83,29 @@ export function requestPullRequest(
     headSha: parsed.headSha,
   });
   return commit(d);
+}
+
+function openingApproved(d: Draft, todo: string): boolean {
+  const scope = openPrScope(todo);
+  return d.state.gates.some((g) => g.status === "approved" && g.scopes.includes(scope));
+}
+
+/**
+ * One question per todo: a head pushed while it waits moves nothing (approving opens the PR
+ * at the branch's latest head), and a rejected one is a person's "no PR for this".
+ */
+function askToOpen(d: Draft, req: z.output<typeof RequestPullRequestInput>): void {
+  const scope = openPrScope(req.todo);
+  const asked = d.state.gates.some(
+    (g) => (g.status === "open" || g.status === "rejected") && g.scopes.includes(scope),
+  );
+  emit(d, "pull_request.held", { todo: req.todo, branch: req.branch, asked });
+  if (asked) return;
+  openGateIn(d, {
+    question: `${req.todo}'s work is on \`${req.branch}\` (${req.headSha.slice(0, 12)}). .github/loopx.yml asks before LoopX opens a pull request: approve to open it, or reject to keep the work on its branch.`,
+    scopes: [scope, ...req.gateScopes.filter((s) => s !== scope)],
+    todo: req.todo,
+  });
 }
 
 export const TrackPullRequestInput = z.object({

@@ -1,12 +1,10 @@
 import { z } from "zod";
+import { WORKFLOW_PATHS_SCOPE } from "../path-rules.ts";
 import { Uuid } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { scopeCovers } from "../scope.ts";
 import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
-
-/** The scope whose approval lets a tick push changes under `.github/`. */
-export const WORKFLOW_PATHS_SCOPE = "write:.github";
 
 /**
  * The approved gates that let the next push change `.github/**` (the workflows, which run
