@@ -26,6 +26,25 @@ export const ISSUE = {
     "Fix `total()` in `src/cart.js` and cover it with tests.",
   ].join("\n"),
 };
+/**
+ * `--plan`'s issue: an objective and nothing else (no todo). The agent's first slice plans it
+ * into the three todos of PLANNED; releasing needs RELEASE_SCOPE, which the plan asks for.
+ */
+export const OBJECTIVE = {
+  title: "Get the cart ready for its first release",
+  body: [
+    "`total()` ignores the first line of a cart, and the README does not say how to use it.",
+    "Once both are right, release version 1.0.0 with a changelog.",
+  ].join("\n"),
+};
+export const PLANNED = {
+  fix: "Make total() count every cart line, with tests",
+  docs: "Document total() in the README",
+  release: "Release version 1.0.0 with a changelog",
+} as const;
+/** What releasing needs: the plan asks for a gate on it, so the release waits for the owner. */
+export const RELEASE_SCOPE = "release";
+
 /** The todo the owner gives the goal when it starts. */
 export const FIRST_TODO = "Fix total() so it counts every line, with tests";
 export const REVIEW_REQUEST =

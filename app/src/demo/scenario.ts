@@ -14,7 +14,8 @@ import type { Progress } from "./progress.ts";
 import type { Stack } from "./start-stack.ts";
 import type { Waiter } from "./wait-until.ts";
 
-export type StepName =
+/** The issue-fix loop's steps, in order. */
+export type IssueFixStep =
   | "goal-started"
   | "todo-added"
   | "pr-opened"
@@ -24,6 +25,15 @@ export type StepName =
   | "review-addressed"
   | "approved"
   | "done";
+/** `--plan`'s steps (plan-scenario.ts), in order. */
+export type PlanStep =
+  | "goal-started"
+  | "planned"
+  | "others-proceed"
+  | "scope-approved"
+  | "all-ready"
+  | "done";
+export type StepName = IssueFixStep | PlanStep;
 
 export interface ScenarioFacts {
   goalId: string;
@@ -32,6 +42,8 @@ export interface ScenarioFacts {
   /** The PR's head when the step was reached. */
   headSha: string | null;
   mergeSha: string | null;
+  /** Every PR the owner merged, in order, with its merge commit. */
+  merged: { pr: number; sha: string }[];
   /** The final report comment LoopX posted on the goal issue. */
   finalReport: string | null;
 }
@@ -66,11 +78,12 @@ const IssueView = z
   .loose();
 
 /** The merge gate that is asking (or was answered): an earlier one may have expired. */
-const mergeGate = (s: GoalState | null) =>
+export const mergeGate = (s: GoalState | null, pr?: number) =>
   s?.gates.findLast(
     (g) =>
       g.scopes.includes("merge") &&
       g.pr !== null &&
+      (pr === undefined || g.pr.number === pr) &&
       (g.status === "open" || g.status === "approved"),
   );
 
@@ -89,6 +102,7 @@ export async function runScenario(
     pr: null,
     headSha: null,
     mergeSha: null,
+    merged: [],
     finalReport: null,
   };
   const reached = async (step: StepName) => {
@@ -209,12 +223,27 @@ export async function runScenario(
     throw new Error("you chose not to merge; the goal stays open (run the demo again to continue)");
   }
   facts.mergeSha = await people.merge(pull.number, prHead(pull.number));
+  facts.merged.push({ pr: pull.number, sha: facts.mergeSha });
+  await awaitCompletion(stack, waiter, facts);
+  progress.note(
+    `merged as ${facts.mergeSha.slice(0, 7)}; final report posted; #${facts.issue} closed by LoopX`,
+  );
+  await reached("done");
+  return facts;
+}
+
+/** Waits until the goal is done, its final report posted and its issue closed by LoopX. */
+export async function awaitCompletion(
+  stack: Stack,
+  waiter: Waiter,
+  facts: ScenarioFacts,
+): Promise<void> {
   await waiter.until(
     "the goal is done, reported and its issue closed by LoopX",
     "LoopX (completion)",
     (s) => {
       if (s?.goal.status !== "done") return false;
-      const issue = IssueView.parse(sandbox.issue(DEMO_REPO.fullName, facts.issue));
+      const issue = IssueView.parse(stack.sandbox.issue(DEMO_REPO.fullName, facts.issue));
       const report = issue.comments_list.find(
         (c) => c.user.login === BOT && readKey(c.body ?? "") === "final_report",
       );
@@ -222,11 +251,6 @@ export async function runScenario(
       return issue.state === "closed" && issue.closed_by?.login === BOT && report;
     },
   );
-  progress.note(
-    `merged as ${facts.mergeSha.slice(0, 7)}; final report posted; #${facts.issue} closed by LoopX`,
-  );
-  await reached("done");
-  return facts;
 }
 
 /** Every check on the commit completed successfully. */
@@ -239,7 +263,7 @@ function green(stack: Stack, sha: string): boolean {
  * The runner was held until the goal had its first todo, so that tick 1 works on it rather
  * than planning an empty goal: the dispatches the App made meanwhile run now, in order.
  */
-async function releaseRunner(stack: Stack, people: People, issue: number): Promise<void> {
+export async function releaseRunner(stack: Stack, people: People, issue: number): Promise<void> {
   const { sandbox } = stack;
   const queued = [...sandbox.store.workflowRuns.values()]
     .filter((r) => r.event === "workflow_dispatch" && r.status === "queued")
@@ -249,7 +273,7 @@ async function releaseRunner(stack: Stack, people: People, issue: number): Promi
   if (queued.length === 0) await people.dispatchTick(issue);
 }
 
-async function approve(
+export async function approve(
   stack: Stack,
   opts: DemoOptions,
   io: ScenarioIo,

@@ -15,10 +15,11 @@ import { z } from "zod";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../create-loopx-app.ts";
 import type { Logger } from "../deps.ts";
 import { listen } from "../server.ts";
-import { MODEL_TURNS, shellAgentScript } from "./agent-script.ts";
+import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
 import type { DemoOptions } from "./demo-options.ts";
 import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-project.ts";
 import { hostLoopxRelease } from "./loopx-release.ts";
+import { PLAN_SLICES } from "./plan-script.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 import { writeDemoSettings } from "./settings-file.ts";
 import { GITHUB_ACTION_STAND_INS } from "./stand-ins/index.ts";
@@ -143,7 +144,7 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
     for (const c of closers.reverse()) await c().catch(() => {});
   };
   try {
-    // Held until the goal has its first todo (see scenario.ts); then every dispatch runs.
+    // Held until the goal is ready for tick 1 (see scenario.ts); then every dispatch runs.
     sandbox.runner.enabled = false;
     const files = demoFiles(opts.harness);
     if (opts.harness === "claude-code")
@@ -159,9 +160,10 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
     sandbox.ci.command = { run: CI_COMMAND, timeoutMs: 60_000 };
     sandbox.ci.checks = ["test"];
 
+    const script = opts.plan ? PLAN_SLICES : ISSUE_FIX_SLICES;
     const model =
       opts.harness === "claude-code" && !opts.realModel
-        ? await startScriptedAnthropic({ turns: MODEL_TURNS })
+        ? await startScriptedAnthropic({ turns: modelTurns(script) })
         : null;
     if (model) closers.push(() => model.close());
 
@@ -217,8 +219,8 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
     if (opts.harness === "shell") {
       // The slice runs in a jail that sees nothing of the machine's /tmp (its own is empty):
       // the scripted agent travels in the command itself, as a repository variable would.
-      const script = shellAgentScript().replaceAll("'", `'\\''`);
-      sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash -c '${script}' loopx-demo-agent`;
+      const command = shellAgentScript(script).replaceAll("'", `'\\''`);
+      sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash -c '${command}' loopx-demo-agent`;
     }
     sandbox.install(appRecord.id, DEMO_REPO.owner, [DEMO_REPO.fullName]);
     writeDemoSettings(opts.settingsFile, {
