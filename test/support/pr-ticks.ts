@@ -61,6 +61,40 @@ export async function playTick(
 }
 
 /**
+ * Plays a slice whose agent lacks authority: it changes nothing and asks for a gate on
+ * `scopes` instead. Returns the todo it claimed and the tick's id.
+ */
+export async function playGateRequest(
+  h: TickClient,
+  issue: number,
+  gate: { question: string; scopes: string[] },
+): Promise<{ tickId: string; todo: string }> {
+  const runId = nextRun++;
+  const claim = AskResponse.parse(
+    (await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId))).body,
+  );
+  if (!claim.run) throw new Error(`expected a run, got: ${claim.reason}`);
+  const reported = await h.post(
+    `/api/v1/ticks/${claim.tickId}/result`,
+    {
+      leaseToken: claim.leaseToken,
+      result: {
+        todo: claim.todo,
+        outcome: "no_change",
+        handoff: { done: "Nothing yet.", next: `Wait for: ${gate.question}`, questions: [] },
+        gateRequests: [gate],
+        cost: { usd: 0.05, tokens: 100, runnerMinutes: 1 },
+        metering: "proxy",
+      },
+    },
+    await h.token(runId),
+  );
+  if (reported.status !== 200) throw new Error(`result refused: ${JSON.stringify(reported.body)}`);
+  ResultResponse.parse(reported.body);
+  return { tickId: claim.tickId, todo: claim.todo };
+}
+
+/**
  * Plays a planning slice: the ask must route to replan; the slice completes (the goal goes on)
  * with `handoff.done` and the todos it proposes, no commits. Returns the result's HTTP status.
  */
