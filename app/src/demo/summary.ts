@@ -36,9 +36,7 @@ export function summaryLines(
     `  dashboard        ${stack.appUrl}/loopx`,
     `  the goal         ${stack.appUrl}/loopx/goals/${facts.goalId}`,
     `  the issue        ${base}/${facts.issue}  (the sandbox's JSON: body, comments, state)`,
-    ...facts.merged.map(
-      (m) => `  PR #${m.pr}${" ".repeat(Math.max(1, 12 - String(m.pr).length))}${base}/${m.pr}`,
-    ),
+    ...facts.merged.map((m) => `  ${`the PR #${m.pr}`.padEnd(17)}${base}/${m.pr}`),
     `  loopx status     npm run loopx -- status --url ${stack.appUrl}`,
     `  loopx doctor     npm run loopx -- doctor --settings ${relative(process.cwd(), stack.settingsFile)}`,
   ].filter((l, i, all) => l !== "" || all[i - 1] !== "");
