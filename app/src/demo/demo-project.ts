@@ -1,7 +1,8 @@
 /**
  * The demo repository: a tiny real JavaScript project with a real bug (its total skips the
- * first cart line), a real `node --test` suite, a lint check, CI, LoopX's config and a code
- * owner. Everything here is what a newcomer would find in a small repository of their own.
+ * first cart line), a real `node --test` suite, a lint check, CI (whose check main requires:
+ * start-stack.ts), LoopX's config and a code owner. Everything here is what a newcomer would
+ * find in a small repository of their own.
  */
 import type { Harness } from "./demo-options.ts";
 import { documentedCallers } from "./loopx-release.ts";
@@ -14,6 +15,8 @@ export const REVIEWER = "bob";
 
 /** What the sandbox's CI runs on each PR head: the tests, then the lint check (as ci.yml). */
 export const CI_COMMAND = "node --test && node scripts/lint.mjs";
+/** The check CI reports and main requires (a ruleset, as a repository with CI has). */
+export const REQUIRED_CHECK = "test";
 /** What each slice must pass before it counts as progress. */
 export const VALIDATION_COMMAND = "node --test";
 
@@ -108,8 +111,8 @@ function loopxConfig(harness: Harness): string {
     harness === "shell"
       ? ["harness:", "  default: shell"]
       : ["harness:", "  default: claude-code", "  allowedTools: [Write, Bash]"];
-  // The repository requires no check on main: `checks:` names the one its CI reports (start-stack).
-  return [...lines, `validationCommand: ${VALIDATION_COMMAND}`, "checks: [test]", ""].join("\n");
+  // What counts as green is the check main requires (REQUIRED_CHECK, a ruleset): no `checks:`.
+  return [...lines, `validationCommand: ${VALIDATION_COMMAND}`, ""].join("\n");
 }
 
 /** The repository's first commit. */

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
+import { Octokit } from "@octokit/rest";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
@@ -17,7 +18,14 @@ import type { Logger } from "../deps.ts";
 import { listen } from "../server.ts";
 import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
 import type { DemoOptions } from "./demo-options.ts";
-import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-project.ts";
+import {
+  CI_COMMAND,
+  DEMO_REPO,
+  demoFiles,
+  OWNER,
+  REQUIRED_CHECK,
+  REVIEWER,
+} from "./demo-project.ts";
 import { hostLoopxRelease } from "./loopx-release.ts";
 import { PLAN_SLICES } from "./plan-script.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
@@ -93,6 +101,34 @@ async function skipStoredIds(sandbox: Sandbox, store: Store): Promise<void> {
   }
 }
 
+/**
+ * The repository's owner requires CI's check on main with a ruleset, through the REST API as
+ * on GitHub: without a required check nothing LoopX's branches do could be green.
+ */
+async function requireCheck(sandbox: Sandbox): Promise<void> {
+  const admin = new Octokit({
+    baseUrl: sandbox.url,
+    auth: sandbox.createUserToken(DEMO_REPO.owner),
+    request: { retries: 0 },
+  });
+  await admin.rest.repos.createRepoRuleset({
+    owner: DEMO_REPO.owner,
+    repo: DEMO_REPO.name,
+    name: "CI must pass",
+    enforcement: "active",
+    conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } },
+    rules: [
+      {
+        type: "required_status_checks",
+        parameters: {
+          required_status_checks: [{ context: REQUIRED_CHECK }],
+          strict_required_status_checks_policy: false,
+        },
+      },
+    ],
+  });
+}
+
 /** The version loopx-tick.yml installs; the runner finds it on PATH instead (no network). */
 const CLAUDE_VERSION = /claude-code-version:[\s\S]*?default: "([^"]+)"/;
 
@@ -158,7 +194,8 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
       collaborators: { [OWNER]: "maintain", [REVIEWER]: "write" },
     });
     sandbox.ci.command = { run: CI_COMMAND, timeoutMs: 60_000 };
-    sandbox.ci.checks = ["test"];
+    sandbox.ci.checks = [REQUIRED_CHECK];
+    await requireCheck(sandbox);
 
     const script = opts.plan ? PLAN_SLICES : ISSUE_FIX_SLICES;
     const model =
