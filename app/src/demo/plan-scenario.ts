@@ -7,16 +7,9 @@
  */
 import type { GoalState, Todo } from "@loopx/core";
 import type { DemoOptions } from "./demo-options.ts";
-import { DEMO_REPO, OBJECTIVE, PLANNED, RELEASE_SCOPE } from "./demo-project.ts";
-import {
-  approve,
-  awaitCompletion,
-  mergeGate,
-  type PlanStep,
-  releaseRunner,
-  type ScenarioFacts,
-  type ScenarioIo,
-} from "./scenario.ts";
+import { OBJECTIVE, PLANNED, RELEASE_SCOPE } from "./demo-project.ts";
+import type { ScenarioFacts, ScenarioIo } from "./scenario.ts";
+import { approve, awaitCompletion, fileGoal, mergeGate, releaseRunner } from "./scenario-steps.ts";
 import type { Stack } from "./start-stack.ts";
 
 export const PLAN_STEPS = 7;
@@ -28,21 +21,11 @@ export async function runPlanScenario(
 ): Promise<ScenarioFacts> {
   const { sandbox } = stack;
   const { progress, waiter, people } = io;
-  const repo = sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
-  const prHead = (n: number) => sandbox.store.pull(repo.id, n).headSha;
-  const facts: ScenarioFacts = {
-    goalId: "",
-    issue: 0,
-    pr: null,
-    headSha: null,
-    mergeSha: null,
-    merged: [],
-    finalReport: null,
-  };
-  const reached = async (step: PlanStep) => {
-    facts.headSha = facts.pr === null ? null : prHead(facts.pr);
-    await io.onStep?.(step, { ...facts });
-  };
+  progress.step(`The owner files "${OBJECTIVE.title}" (an objective, no todo) and labels it loopx`);
+  const { facts, reached, repo, prHead } = await fileGoal(stack, io, OBJECTIVE);
+  await releaseRunner(stack, people, facts.issue);
+  await reached("goal-started");
+
   /** The PR LoopX opened for a todo's branch and tracks, once it exists. */
   const pullOf = (s: GoalState | null, todo: Todo) => {
     const branch = `loopx/${facts.issue}-${todo.key}`;
@@ -57,18 +40,6 @@ export async function runPlanScenario(
     return g?.status === "open" && g.pr?.headSha === prHead(pr) ? g : null;
   };
   const byTitle = (s: GoalState | null, title: string) => s?.todos.find((t) => t.title === title);
-
-  progress.step(`The owner files "${OBJECTIVE.title}" (an objective, no todo) and labels it loopx`);
-  facts.issue = await people.fileIssue(OBJECTIVE);
-  await people.labelIssue(facts.issue);
-  const started = await waiter.until("the goal starts", "LoopX (the App starts the goal)", () =>
-    stack.store.findGoalByIssue(repo.id, facts.issue),
-  );
-  facts.goalId = started.goal.id;
-  io.setGoal(started.goal.id);
-  progress.note(`goal started on ${DEMO_REPO.fullName}#${facts.issue} with no todo`);
-  await releaseRunner(stack, people, facts.issue);
-  await reached("goal-started");
 
   progress.step("Tick 1 plans the objective; the plan asks for a gate on the release");
   const plan = await waiter.until(

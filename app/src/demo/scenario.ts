@@ -4,13 +4,11 @@
  * LoopX, the tick workflow's jobs and CI to do their part. Each step's condition comes from
  * LoopX's rules for the issue-fix loop, read from the goal's state and the sandbox.
  */
-import type { GoalState } from "@loopx/core";
-import { readKey } from "@loopx/github";
-import { z } from "zod";
 import type { DemoOptions } from "./demo-options.ts";
-import { DEMO_REPO, FIRST_TODO, ISSUE } from "./demo-project.ts";
+import { FIRST_TODO, ISSUE } from "./demo-project.ts";
 import type { People } from "./people.ts";
 import type { Progress } from "./progress.ts";
+import { approve, awaitCompletion, fileGoal, mergeGate, releaseRunner } from "./scenario-steps.ts";
 import type { Stack } from "./start-stack.ts";
 import type { Waiter } from "./wait-until.ts";
 
@@ -64,29 +62,6 @@ export interface ScenarioIo {
   onStep?: StepHook | undefined;
 }
 
-const BOT = "loopx[bot]";
-
-const IssueView = z
-  .object({
-    state: z.string(),
-    state_reason: z.string().nullable().optional(),
-    closed_by: z.object({ login: z.string() }).nullable().optional(),
-    comments_list: z.array(
-      z.object({ body: z.string().nullable().optional(), user: z.object({ login: z.string() }) }),
-    ),
-  })
-  .loose();
-
-/** The merge gate that is asking (or was answered): an earlier one may have expired. */
-export const mergeGate = (s: GoalState | null, pr?: number) =>
-  s?.gates.findLast(
-    (g) =>
-      g.scopes.includes("merge") &&
-      g.pr !== null &&
-      (pr === undefined || g.pr.number === pr) &&
-      (g.status === "open" || g.status === "approved"),
-  );
-
 export async function runScenario(
   stack: Stack,
   opts: DemoOptions,
@@ -94,31 +69,8 @@ export async function runScenario(
 ): Promise<ScenarioFacts> {
   const { sandbox } = stack;
   const { progress, waiter, people } = io;
-  const repo = sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
-  const prHead = (n: number) => sandbox.store.pull(repo.id, n).headSha;
-  const facts: ScenarioFacts = {
-    goalId: "",
-    issue: 0,
-    pr: null,
-    headSha: null,
-    mergeSha: null,
-    merged: [],
-    finalReport: null,
-  };
-  const reached = async (step: StepName) => {
-    facts.headSha = facts.pr === null ? null : prHead(facts.pr);
-    await io.onStep?.(step, { ...facts });
-  };
-
   progress.step(`The owner files "${ISSUE.title}" and labels it loopx`);
-  facts.issue = await people.fileIssue();
-  await people.labelIssue(facts.issue);
-  const started = await waiter.until("the goal starts", "LoopX (the App starts the goal)", () =>
-    stack.store.findGoalByIssue(repo.id, facts.issue),
-  );
-  facts.goalId = started.goal.id;
-  io.setGoal(started.goal.id);
-  progress.note(`goal started on ${DEMO_REPO.fullName}#${facts.issue}`);
+  const { facts, reached, repo, prHead } = await fileGoal(stack, io, ISSUE);
   await reached("goal-started");
 
   progress.step("The owner gives the goal its first todo (/loopx todo add)");
@@ -232,69 +184,8 @@ export async function runScenario(
   return facts;
 }
 
-/** Waits until the goal is done, its final report posted and its issue closed by LoopX. */
-export async function awaitCompletion(
-  stack: Stack,
-  waiter: Waiter,
-  facts: ScenarioFacts,
-): Promise<void> {
-  await waiter.until(
-    "the goal is done, reported and its issue closed by LoopX",
-    "LoopX (completion)",
-    (s) => {
-      if (s?.goal.status !== "done") return false;
-      const issue = IssueView.parse(stack.sandbox.issue(DEMO_REPO.fullName, facts.issue));
-      const report = issue.comments_list.find(
-        (c) => c.user.login === BOT && readKey(c.body ?? "") === "final_report",
-      );
-      facts.finalReport = report?.body ?? null;
-      return issue.state === "closed" && issue.closed_by?.login === BOT && report;
-    },
-  );
-}
-
 /** Every check on the commit completed successfully. */
 function green(stack: Stack, sha: string): boolean {
   const checks = [...stack.sandbox.store.checkRuns.values()].filter((c) => c.headSha === sha);
   return checks.length > 0 && checks.every((c) => c.conclusion === "success");
-}
-
-/**
- * The runner was held until the goal had its first todo, so that tick 1 works on it rather
- * than planning an empty goal: the dispatches the App made meanwhile run now, in order.
- */
-export async function releaseRunner(stack: Stack, people: People, issue: number): Promise<void> {
-  const { sandbox } = stack;
-  const queued = [...sandbox.store.workflowRuns.values()]
-    .filter((r) => r.event === "workflow_dispatch" && r.status === "queued")
-    .sort((a, b) => a.id - b.id);
-  sandbox.runner.enabled = true;
-  for (const run of queued) sandbox.runner.enqueue(run);
-  if (queued.length === 0) await people.dispatchTick(issue);
-}
-
-export async function approve(
-  stack: Stack,
-  opts: DemoOptions,
-  io: ScenarioIo,
-  pr: number,
-  gate: string,
-  signal: AbortSignal,
-): Promise<void> {
-  const repo = stack.sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
-  const head = () => stack.sandbox.store.pull(repo.id, pr).headSha;
-  if (opts.yes) {
-    io.progress.note(`--yes: @alice approves PR #${pr} at ${head().slice(0, 7)}`);
-    await io.people.approve(pr, head());
-    return;
-  }
-  io.progress.note(`Approve ${gate} in the dashboard: ${stack.appUrl}/loopx`);
-  // The terminal may answer too; whichever comes first counts (the gate is read either way).
-  if (io.confirm) {
-    void io.confirm(`…or approve PR #${pr} here as @alice? [Y/n] `, signal).then(async (yes) => {
-      if (yes && !stack.sandbox.store.pull(repo.id, pr).merged) {
-        await io.people.approve(pr, head()).catch(() => {});
-      }
-    });
-  }
 }
