@@ -1,7 +1,7 @@
 // Turns vitest's JSON report into the one line CI reads: "N passed, N failed[, N skipped]".
 // A run that stopped before the tests (lint, typecheck) or ran none counts as failed.
-// Further arguments `name=exitCode` (e.g. `demo=0`) are checks run outside vitest: each
-// counts as one passed or one failed, and a failed one fails the run.
+// Further arguments `name=exitCode` (e.g. `demo=0 plan-demo=0`) are checks run outside
+// vitest: each counts as one passed or one failed, and a failed one fails the run.
 import { existsSync, readFileSync } from "node:fs";
 
 const [reportPath, statusText, ...extraArgs] = process.argv.slice(2);

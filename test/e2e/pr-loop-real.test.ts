@@ -10,7 +10,7 @@ import { z } from "zod";
 import { DemoOptions } from "../../app/src/demo/demo-options.ts";
 import { DEMO_REPO, FIRST_TODO, OWNER, REVIEW_REQUEST } from "../../app/src/demo/demo-project.ts";
 import { runDemo } from "../../app/src/demo/main.ts";
-import type { ScenarioFacts, StepName } from "../../app/src/demo/scenario.ts";
+import type { IssueFixStep, ScenarioFacts, StepName } from "../../app/src/demo/scenario.ts";
 import type { Stack } from "../../app/src/demo/start-stack.ts";
 import { freshDatabase } from "../support/databases.ts";
 
@@ -86,7 +86,7 @@ describe.skipIf(!serverUrl)(
           (g) => g.scopes.includes("merge") && (g.status === "open" || g.status === "approved"),
         );
 
-      const checks: Record<StepName, (f: ScenarioFacts) => Promise<void>> = {
+      const checks: Record<IssueFixStep, (f: ScenarioFacts) => Promise<void>> = {
         "goal-started": async (f) => {
           const s = await load(f);
           expect(s.goal.issue.number).toBe(f.issue);
@@ -240,7 +240,9 @@ describe.skipIf(!serverUrl)(
           confirm: null,
           onStep: async (step, facts) => {
             seen.push(step);
-            await checks[step](facts);
+            const check = Object.entries(checks).find(([name]) => name === step)?.[1];
+            if (!check) throw new Error(`the issue-fix loop has no step "${step}"`);
+            await check(facts);
           },
           onStart: (s) => {
             stack = s;

@@ -19,45 +19,73 @@ let nextRun = 7000;
 /** What playing a tick needs: the tick API of some App, and the sandbox it works on. */
 export type TickClient = Pick<TickHarness, "post" | "token" | "sandbox" | "repo">;
 
+type Claim = Extract<AskResponse, { run: true }>;
+
+/** The ask job's call: the claim of a run (anything else throws), under a new run id. */
+async function claimTick(h: TickClient, issue: number): Promise<{ runId: number; claim: Claim }> {
+  const runId = nextRun++;
+  const claim = AskResponse.parse(
+    (await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId))).body,
+  );
+  if (!claim.run) throw new Error(`expected a run, got: ${claim.reason}`);
+  return { runId, claim };
+}
+
+/** The report job's result for a claim; refused results throw. */
+async function report(h: TickClient, runId: number, claim: Claim, result: object): Promise<void> {
+  const reported = await h.post(
+    `/api/v1/ticks/${claim.tickId}/result`,
+    { leaseToken: claim.leaseToken, result: { todo: claim.todo, ...result } },
+    await h.token(runId),
+  );
+  if (reported.status !== 200) throw new Error(`result refused: ${JSON.stringify(reported.body)}`);
+  ResultResponse.parse(reported.body);
+}
+
 export async function playTick(
   h: TickClient,
   issue: number,
   files: Record<string, string | null>,
   opts: { complete?: boolean } = {},
 ): Promise<PlayedTick> {
-  const runId = nextRun++;
-  const asked = await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId));
-  const claim = AskResponse.parse(asked.body);
-  if (!claim.run) throw new Error(`expected a run, got: ${claim.reason}`);
+  const { runId, claim } = await claimTick(h, issue);
   // The agent's commit on the todo branch (the sandbox commits what the report job pushes).
   const sha = h.sandbox.push(h.repo.fullName, claim.branch, files, "alice", `${claim.todo} work`);
-  const reported = await h.post(
-    `/api/v1/ticks/${claim.tickId}/result`,
-    {
-      leaseToken: claim.leaseToken,
-      result: {
-        todo: claim.todo,
-        // Completing says the goal goes on: the PR still has to merge.
-        ...(opts.complete
-          ? { outcome: "completed", continuation: { kind: "goal_active" } }
-          : { outcome: "progress" }),
-        validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
-        commits: [{ sha, message: `${claim.todo} work` }],
-        handoff: { done: `Worked on ${claim.todo}.`, next: "Review it.", questions: [] },
-        cost: { usd: 0.25, tokens: 1000, runnerMinutes: 3 },
-        // As the metering proxy counted it. Runner minutes are never the result's: these calls
-        // have no workflow run behind them, so the jobs API has none and the tick's cap is charged.
-        metering: "proxy",
-      },
-    },
-    await h.token(runId),
-  );
-  if (reported.status !== 200) {
-    throw new Error(`result refused: ${JSON.stringify(reported.body)}`);
-  }
-  ResultResponse.parse(reported.body);
+  await report(h, runId, claim, {
+    // Completing says the goal goes on: the PR still has to merge.
+    ...(opts.complete
+      ? { outcome: "completed", continuation: { kind: "goal_active" } }
+      : { outcome: "progress" }),
+    validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
+    commits: [{ sha, message: `${claim.todo} work` }],
+    handoff: { done: `Worked on ${claim.todo}.`, next: "Review it.", questions: [] },
+    cost: { usd: 0.25, tokens: 1000, runnerMinutes: 3 },
+    // As the metering proxy counted it. Runner minutes are never the result's: these calls
+    // have no workflow run behind them, so the jobs API has none and the tick's cap is charged.
+    metering: "proxy",
+  });
   await pushed(h, runId, claim.tickId, claim.leaseToken, claim.branch, sha);
   return { tickId: claim.tickId, todo: claim.todo, branch: claim.branch, sha };
+}
+
+/**
+ * Plays a slice whose agent lacks authority: it changes nothing and asks for a gate on
+ * `scopes` instead. Returns the todo it claimed and the tick's id.
+ */
+export async function playGateRequest(
+  h: TickClient,
+  issue: number,
+  gate: { question: string; scopes: string[] },
+): Promise<{ tickId: string; todo: string }> {
+  const { runId, claim } = await claimTick(h, issue);
+  await report(h, runId, claim, {
+    outcome: "no_change",
+    handoff: { done: "Nothing yet.", next: `Wait for: ${gate.question}`, questions: [] },
+    gateRequests: [gate],
+    cost: { usd: 0.05, tokens: 100, runnerMinutes: 1 },
+    metering: "proxy",
+  });
+  return { tickId: claim.tickId, todo: claim.todo };
 }
 
 /**

@@ -1,8 +1,10 @@
 /**
- * What the demo's agent does in each slice, chosen by the todo kind its brief names: the
- * first task fixes the bug but leaves a debugging line that fails lint; the repair removes
- * it; the review todo does what the reviewer asked. The same edits drive the real `claude`
- * CLI (as Bash tool calls from the scripted model) and the shell harness (a bash script).
+ * What the demo's agent does in each slice. A script is a list of slices, each picked by a
+ * marker in the brief's "Your todo" section (its kind, or the todo's title); the first that
+ * matches runs. In the issue-fix loop the first task fixes the bug but leaves a debugging
+ * line that fails lint; the repair removes it; the review todo does what the reviewer asked.
+ * The same edits drive the real `claude` CLI (as Bash tool calls from the scripted model) and
+ * the shell harness (a bash script).
  */
 import {
   type AnthropicScriptStep,
@@ -12,10 +14,9 @@ import {
   writeFile,
 } from "./scripted-model.ts";
 
-const SCRIPTED = ["task", "repair", "review"] as const;
-export type SliceKind = (typeof SCRIPTED)[number] | "other";
-
-interface Slice {
+export interface Slice {
+  /** Plain text in the brief's "Your todo" section that says this slice is the one. */
+  marker: string;
   say: string;
   /** Bash run in the working copy (the repository checked out on the todo's branch). */
   edit: string;
@@ -31,7 +32,8 @@ export function total(lines) {
 }
 `;
 
-const TESTS = `import assert from "node:assert/strict";
+/** The suite the fix adds: one line, two lines, the empty cart. */
+export const TESTS = `import assert from "node:assert/strict";
 import { test } from "node:test";
 import { total } from "../src/cart.js";
 
@@ -48,7 +50,8 @@ test("every line counts", () => {
 });
 `;
 
-const REDUCED_CART = `/** The cart's total in cents: each line's unit price times its quantity, summed. */
+/** total() as reduce() writes it: no index to start at the wrong place. */
+export const REDUCED_CART = `/** The cart's total in cents: each line's unit price times its quantity, summed. */
 export function total(lines) {
   return lines.reduce((sum, line) => sum + line.price * line.qty, 0);
 }
@@ -60,10 +63,14 @@ test("a line with quantity 0 costs nothing", () => {
 });
 `;
 
-const heredoc = (path: string, body: string) => `cat > ${path} <<'LOOPX_EOF'\n${body}LOOPX_EOF`;
+/** Bash that writes `body` to `path`. */
+export const heredoc = (path: string, body: string) =>
+  `cat > ${path} <<'LOOPX_EOF'\n${body}LOOPX_EOF`;
 
-const SLICES: Record<SliceKind, Slice> = {
-  task: {
+/** The issue-fix loop's slices, by todo kind. */
+export const ISSUE_FIX_SLICES: Slice[] = [
+  {
+    marker: "(task, ",
     say: "The loop in total() starts at index 1, so the first line is skipped. Fixing it and adding tests.",
     edit: `${heredoc("src/cart.js", FIXED_CART)}\n${heredoc("test/cart.test.js", TESTS)}\nnode --test`,
     claim: {
@@ -77,7 +84,8 @@ const SLICES: Record<SliceKind, Slice> = {
       continuation: { kind: "no_followup", reason: "the fix and its tests are on the branch" },
     },
   },
-  repair: {
+  {
+    marker: "(repair, ",
     say: "CI's lint check fails on a console.log left in src/cart.js. Removing it.",
     edit: "sed -i '/console\\.log/d' src/cart.js\nnode --test && node scripts/lint.mjs",
     claim: {
@@ -91,7 +99,8 @@ const SLICES: Record<SliceKind, Slice> = {
       continuation: { kind: "goal_active" },
     },
   },
-  review: {
+  {
+    marker: "(review, ",
     say: "The reviewer asked for reduce() and a zero-quantity test. Doing both.",
     edit: `${heredoc("src/cart.js", REDUCED_CART)}\ncat >> test/cart.test.js <<'LOOPX_EOF'\n${ZERO_TEST}LOOPX_EOF\nnode --test && node scripts/lint.mjs`,
     claim: {
@@ -105,25 +114,31 @@ const SLICES: Record<SliceKind, Slice> = {
       continuation: { kind: "goal_active" },
     },
   },
-  other: {
-    say: "Nothing in the demo's script for this todo.",
-    edit: "true",
-    claim: {
-      outcome: "no_change",
-      handoff: {
-        done: "Nothing: the demo scripts only its three slices.",
-        next: "",
-        questions: [],
-      },
-      evidence: [],
-    },
+];
+
+/** What a slice no marker matches does: nothing. */
+const OTHER: Omit<Slice, "marker"> = {
+  say: "Nothing in the demo's script for this todo.",
+  edit: "true",
+  claim: {
+    outcome: "no_change",
+    handoff: { done: "Nothing: the demo scripts only its own slices.", next: "", questions: [] },
+    evidence: [],
   },
 };
 
-/** The todo kind a brief (or prompt) names: `## Your todo: T2 (repair, attempt 1)`. */
-export function sliceKindOf(brief: string): SliceKind {
-  const kind = /## Your todo: T\d+ \((\w+),/.exec(brief)?.[1];
-  return kind === "task" || kind === "repair" || kind === "review" ? kind : "other";
+/** The brief's "Your todo" section: from its heading to the next heading. */
+export function yourTodoSection(brief: string): string {
+  const from = brief.indexOf("## Your todo:");
+  if (from < 0) return "";
+  const end = brief.indexOf("\n## ", from);
+  return brief.slice(from, end < 0 ? undefined : end);
+}
+
+/** The slice a brief (or a prompt holding one) calls for in `script`. */
+export function sliceIn(script: readonly Slice[], brief: string): Omit<Slice, "marker"> {
+  const section = yourTodoSection(brief);
+  return script.find((s) => section.includes(s.marker)) ?? OTHER;
 }
 
 /** The result path the slice prompt names (it is also $LOOPX_RESULT). */
@@ -133,34 +148,34 @@ export function resultPathIn(prompt: string): string {
   return m[1];
 }
 
-const sliceFor = (req: TurnRequest) => SLICES[sliceKindOf(req.prompt)];
+/** The scripted model's turns for `script`: edit with Bash, write the result file, stop. */
+export function modelTurns(script: readonly Slice[]): AnthropicScriptStep[] {
+  const sliceFor = (req: TurnRequest) => sliceIn(script, req.prompt);
+  return [
+    (req) => ({ content: [text(sliceFor(req).say), bash(sliceFor(req).edit)] }),
+    (req) => ({
+      content: [writeFile(resultPathIn(req.prompt), JSON.stringify(sliceFor(req).claim))],
+    }),
+    { content: [text("Done: the result is written.")] },
+  ];
+}
 
-/** The scripted model's turns: edit with Bash, write the result file, stop. */
-export const MODEL_TURNS: AnthropicScriptStep[] = [
-  (req) => ({ content: [text(sliceFor(req).say), bash(sliceFor(req).edit)] }),
-  (req) => ({
-    content: [writeFile(resultPathIn(req.prompt), JSON.stringify(sliceFor(req).claim))],
-  }),
-  { content: [text("Done: the result is written.")] },
-];
+const writeResult = (claim: Record<string, unknown>) =>
+  `cat > "$LOOPX_RESULT" <<'LOOPX_EOF'\n${JSON.stringify(claim)}\nLOOPX_EOF`;
 
-/** The shell harness's command: the same edits, picked from $LOOPX_BRIEF_MD. */
-export function shellAgentScript(): string {
-  const cases = SCRIPTED.map(
-    (k) =>
-      `  ${k})\n${SLICES[k].edit}\ncat > "$LOOPX_RESULT" <<'LOOPX_EOF'\n${JSON.stringify(SLICES[k].claim)}\nLOOPX_EOF\n    ;;`,
-  ).join("\n");
+/** The shell harness's command: the same slices, picked from $LOOPX_BRIEF_MD. */
+export function shellAgentScript(script: readonly Slice[]): string {
+  const branches = script.map((s, i) => {
+    if (s.marker.includes("'")) throw new Error(`a slice marker cannot hold a quote: ${s.marker}`);
+    return `${i === 0 ? "if" : "elif"} printf '%s' "$section" | grep -qF -- '${s.marker}'; then\n${s.edit}\n${writeResult(s.claim)}`;
+  });
   return `#!/usr/bin/env bash
 # The demo's scripted agent for the shell harness (written by npm run demo).
 set -eo pipefail
-kind="$(sed -n 's/^## Your todo: T[0-9]* (\\([a-z_]*\\),.*/\\1/p' "$LOOPX_BRIEF_MD" | head -n 1)"
-case "$kind" in
-${cases}
-  *)
-cat > "$LOOPX_RESULT" <<'LOOPX_EOF'
-${JSON.stringify(SLICES.other.claim)}
-LOOPX_EOF
-    ;;
-esac
+section="$(awk '/^## Your todo:/ { on = 1; print; next } on && /^## / { exit } on' "$LOOPX_BRIEF_MD")"
+${branches.join("\n")}
+else
+${writeResult(OTHER.claim)}
+fi
 `;
 }

@@ -11,6 +11,11 @@ export type Harness = z.infer<typeof Harness>;
 export const DemoOptions = z.object({
   /** Approve the gate and merge as the demo's owner without asking (CI, unattended runs). */
   yes: z.boolean().default(false),
+  /**
+   * Start from an objective alone: the agent's first slice plans the todos, one of them behind
+   * a gate it asks for, instead of the owner giving the goal its first todo.
+   */
+  plan: z.boolean().default(false),
   /** Drop the embedded database under `.loopx/` first. */
   fresh: z.boolean().default(false),
   harness: Harness.default("claude-code"),
@@ -30,10 +35,12 @@ export const DemoOptions = z.object({
 export type DemoOptions = z.infer<typeof DemoOptions>;
 export type DemoOptionsInput = z.input<typeof DemoOptions>;
 
-export const USAGE = `usage: npm run demo -- [--yes] [--fresh] [--harness claude-code|shell] [--real-model] [--port N]
+export const USAGE = `usage: npm run demo -- [--yes] [--fresh] [--plan] [--harness claude-code|shell] [--real-model] [--port N]
 
   --yes          approve the gate and merge as the demo's owner without asking (unattended)
   --fresh        reset the embedded database under .loopx/ first
+  --plan         start from an objective alone: the agent plans three todos, asks for a gate
+                 that holds one of them, and the others reach their pull requests meanwhile
   --harness      claude-code (default: the real claude CLI) or shell (a scripted shell command)
   --real-model   let claude call the real Anthropic API (ANTHROPIC_API_KEY); by default it talks
                  to a scripted model on 127.0.0.1, even when a key is set
@@ -52,9 +59,15 @@ export function parseDemoArgs(args: string[]): DemoOptions {
       if (v === undefined || v.startsWith("--")) throw new UsageError(`${flag} needs a value`);
       return v;
     };
-    if (flag === "--yes" || flag === "-y") raw.yes = true;
-    else if (flag === "--fresh") raw.fresh = true;
-    else if (flag === "--real-model") raw.realModel = true;
+    const on = () => {
+      // `--yes=no` must not mean yes: a switch takes no value.
+      if (inline !== undefined) throw new UsageError(`${flag} takes no value (got ${arg})`);
+      return true;
+    };
+    if (flag === "--yes" || flag === "-y") raw.yes = on();
+    else if (flag === "--fresh") raw.fresh = on();
+    else if (flag === "--plan") raw.plan = on();
+    else if (flag === "--real-model") raw.realModel = on();
     else if (flag === "--harness") raw.harness = value();
     else if (flag === "--port") raw.port = Number(value());
     else if (flag === "--help" || flag === "-h") throw new UsageError("");

@@ -1,7 +1,8 @@
 /**
  * The demo repository: a tiny real JavaScript project with a real bug (its total skips the
- * first cart line), a real `node --test` suite, a lint check, CI, LoopX's config and a code
- * owner. Everything here is what a newcomer would find in a small repository of their own.
+ * first cart line), a real `node --test` suite, a lint check, CI (whose check main requires:
+ * start-stack.ts), LoopX's config and a code owner. Everything here is what a newcomer would
+ * find in a small repository of their own.
  */
 import type { Harness } from "./demo-options.ts";
 import { documentedCallers } from "./loopx-release.ts";
@@ -14,6 +15,8 @@ export const REVIEWER = "bob";
 
 /** What the sandbox's CI runs on each PR head: the tests, then the lint check (as ci.yml). */
 export const CI_COMMAND = "node --test && node scripts/lint.mjs";
+/** The check CI reports and main requires (a ruleset, as a repository with CI has). */
+export const REQUIRED_CHECK = "test";
 /** What each slice must pass before it counts as progress. */
 export const VALIDATION_COMMAND = "node --test";
 
@@ -26,6 +29,25 @@ export const ISSUE = {
     "Fix `total()` in `src/cart.js` and cover it with tests.",
   ].join("\n"),
 };
+/**
+ * `--plan`'s issue: an objective and nothing else (no todo). The agent's first slice plans it
+ * into the three todos of PLANNED; releasing needs RELEASE_SCOPE, which the plan asks for.
+ */
+export const OBJECTIVE = {
+  title: "Get the cart ready for its first release",
+  body: [
+    "`total()` ignores the first line of a cart, and the README does not say how to use it.",
+    "Once both are right, release version 1.0.0 with a changelog.",
+  ].join("\n"),
+};
+export const PLANNED = {
+  fix: "Make total() count every cart line, with tests",
+  docs: "Document total() in the README",
+  release: "Release version 1.0.0 with a changelog",
+} as const;
+/** What releasing needs: the plan asks for a gate on it, so the release waits for the owner. */
+export const RELEASE_SCOPE = "release";
+
 /** The todo the owner gives the goal when it starts. */
 export const FIRST_TODO = "Fix total() so it counts every line, with tests";
 export const REVIEW_REQUEST =
@@ -89,8 +111,8 @@ function loopxConfig(harness: Harness): string {
     harness === "shell"
       ? ["harness:", "  default: shell"]
       : ["harness:", "  default: claude-code", "  allowedTools: [Write, Bash]"];
-  // The repository requires no check on main: `checks:` names the one its CI reports (start-stack).
-  return [...lines, `validationCommand: ${VALIDATION_COMMAND}`, "checks: [test]", ""].join("\n");
+  // What counts as green is the check main requires (REQUIRED_CHECK, a ruleset): no `checks:`.
+  return [...lines, `validationCommand: ${VALIDATION_COMMAND}`, ""].join("\n");
 }
 
 /** The repository's first commit. */

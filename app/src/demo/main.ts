@@ -1,5 +1,6 @@
 /**
- * The demo, start to finish: bring up the stack, play the scenario, print the summary.
+ * The demo, start to finish: bring up the stack, play the scenario (the issue-fix loop, or
+ * with `--plan` an objective the agent plans), print the summary.
  * `npm run demo` calls it through runner.ts; the end-to-end test calls it directly, on its
  * own PostgreSQL, and asserts at each step through `onStep`.
  */
@@ -9,6 +10,7 @@ import type { Logger } from "../deps.ts";
 import type { DemoOptions } from "./demo-options.ts";
 import { DEMO_REPO } from "./demo-project.ts";
 import { demoPeople } from "./people.ts";
+import { PLAN_STEPS, runPlanScenario } from "./plan-scenario.ts";
 import { createProgress, type Print } from "./progress.ts";
 import { runScenario, type ScenarioFacts, type StepHook } from "./scenario.ts";
 import { type Stack, startStack } from "./start-stack.ts";
@@ -38,7 +40,7 @@ export interface DemoResult {
 }
 
 export async function runDemo(opts: DemoOptions, io: DemoIo): Promise<DemoResult> {
-  const progress = createProgress(io.print);
+  const progress = createProgress(io.print, opts.plan ? PLAN_STEPS : undefined);
   const stack = await startStack(opts, io.log);
   try {
     io.onStart?.(stack);
@@ -56,7 +58,8 @@ export async function runDemo(opts: DemoOptions, io: DemoIo): Promise<DemoResult
     io.print("");
     let goalId: string | null = null;
     const waiter = createWaiter(stack, progress, () => goalId, opts.stepTimeoutMs, io.signal);
-    const facts = await runScenario(stack, opts, {
+    const play = opts.plan ? runPlanScenario : runScenario;
+    const facts = await play(stack, opts, {
       progress,
       waiter,
       people: demoPeople(stack),

@@ -9,7 +9,8 @@ import { DEMO_REPO, ISSUE, REVIEW_LINE, REVIEW_REQUEST } from "./demo-project.ts
 import type { Stack } from "./start-stack.ts";
 
 export interface People {
-  fileIssue(): Promise<number>;
+  /** Files the issue-fix loop's issue, or the one given. */
+  fileIssue(issue?: { title: string; body: string }): Promise<number>;
   labelIssue(issue: number): Promise<void>;
   comment(issue: number, body: string): Promise<void>;
   /** The owner's "Run workflow" on the tick workflow, when no dispatch is waiting. */
@@ -50,8 +51,8 @@ export function demoPeople(stack: Stack): People {
   const owner = as(stack.tokens.owner);
   const reviewer = as(stack.tokens.reviewer);
   return {
-    async fileIssue() {
-      const { data } = await owner.rest.issues.create({ ...repo, ...ISSUE });
+    async fileIssue(issue = ISSUE) {
+      const { data } = await owner.rest.issues.create({ ...repo, ...issue });
       return data.number;
     },
     async labelIssue(issue) {

@@ -16,18 +16,17 @@ export interface Progress {
   elapsedMs(): number;
 }
 
-export const STEP_COUNT = 9;
-
-export function createProgress(print: Print): Progress {
+/** `steps`: how many steps the scenario has (the issue-fix loop's 9 unless it says). */
+export function createProgress(print: Print, steps = 9): Progress {
   const started = Date.now();
-  let steps = 0;
+  let step = 0;
   let last = "";
   const stamp = () => `[${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s]`;
   return {
     step(title) {
-      steps++;
+      step++;
       last = "";
-      print(`${stamp()} ${steps}/${STEP_COUNT} ${title}`);
+      print(`${stamp()} ${step}/${steps} ${title}`);
     },
     note(text) {
       print(`${stamp()}       ${text}`);

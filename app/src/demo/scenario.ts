@@ -4,17 +4,16 @@
  * LoopX, the tick workflow's jobs and CI to do their part. Each step's condition comes from
  * LoopX's rules for the issue-fix loop, read from the goal's state and the sandbox.
  */
-import type { GoalState } from "@loopx/core";
-import { readKey } from "@loopx/github";
-import { z } from "zod";
 import type { DemoOptions } from "./demo-options.ts";
-import { DEMO_REPO, FIRST_TODO, ISSUE } from "./demo-project.ts";
+import { FIRST_TODO, ISSUE } from "./demo-project.ts";
 import type { People } from "./people.ts";
 import type { Progress } from "./progress.ts";
+import { approve, awaitCompletion, fileGoal, mergeGate, releaseRunner } from "./scenario-steps.ts";
 import type { Stack } from "./start-stack.ts";
 import type { Waiter } from "./wait-until.ts";
 
-export type StepName =
+/** The issue-fix loop's steps, in order. */
+export type IssueFixStep =
   | "goal-started"
   | "todo-added"
   | "pr-opened"
@@ -24,6 +23,15 @@ export type StepName =
   | "review-addressed"
   | "approved"
   | "done";
+/** `--plan`'s steps (plan-scenario.ts), in order. */
+export type PlanStep =
+  | "goal-started"
+  | "planned"
+  | "others-proceed"
+  | "scope-approved"
+  | "all-ready"
+  | "done";
+export type StepName = IssueFixStep | PlanStep;
 
 export interface ScenarioFacts {
   goalId: string;
@@ -32,6 +40,8 @@ export interface ScenarioFacts {
   /** The PR's head when the step was reached. */
   headSha: string | null;
   mergeSha: string | null;
+  /** Every PR the owner merged, in order, with its merge commit. */
+  merged: { pr: number; sha: string }[];
   /** The final report comment LoopX posted on the goal issue. */
   finalReport: string | null;
 }
@@ -52,28 +62,6 @@ export interface ScenarioIo {
   onStep?: StepHook | undefined;
 }
 
-const BOT = "loopx[bot]";
-
-const IssueView = z
-  .object({
-    state: z.string(),
-    state_reason: z.string().nullable().optional(),
-    closed_by: z.object({ login: z.string() }).nullable().optional(),
-    comments_list: z.array(
-      z.object({ body: z.string().nullable().optional(), user: z.object({ login: z.string() }) }),
-    ),
-  })
-  .loose();
-
-/** The merge gate that is asking (or was answered): an earlier one may have expired. */
-const mergeGate = (s: GoalState | null) =>
-  s?.gates.findLast(
-    (g) =>
-      g.scopes.includes("merge") &&
-      g.pr !== null &&
-      (g.status === "open" || g.status === "approved"),
-  );
-
 export async function runScenario(
   stack: Stack,
   opts: DemoOptions,
@@ -81,30 +69,8 @@ export async function runScenario(
 ): Promise<ScenarioFacts> {
   const { sandbox } = stack;
   const { progress, waiter, people } = io;
-  const repo = sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
-  const prHead = (n: number) => sandbox.store.pull(repo.id, n).headSha;
-  const facts: ScenarioFacts = {
-    goalId: "",
-    issue: 0,
-    pr: null,
-    headSha: null,
-    mergeSha: null,
-    finalReport: null,
-  };
-  const reached = async (step: StepName) => {
-    facts.headSha = facts.pr === null ? null : prHead(facts.pr);
-    await io.onStep?.(step, { ...facts });
-  };
-
   progress.step(`The owner files "${ISSUE.title}" and labels it loopx`);
-  facts.issue = await people.fileIssue();
-  await people.labelIssue(facts.issue);
-  const started = await waiter.until("the goal starts", "LoopX (the App starts the goal)", () =>
-    stack.store.findGoalByIssue(repo.id, facts.issue),
-  );
-  facts.goalId = started.goal.id;
-  io.setGoal(started.goal.id);
-  progress.note(`goal started on ${DEMO_REPO.fullName}#${facts.issue}`);
+  const { facts, reached, repo, prHead } = await fileGoal(stack, io, ISSUE);
   await reached("goal-started");
 
   progress.step("The owner gives the goal its first todo (/loopx todo add)");
@@ -209,19 +175,8 @@ export async function runScenario(
     throw new Error("you chose not to merge; the goal stays open (run the demo again to continue)");
   }
   facts.mergeSha = await people.merge(pull.number, prHead(pull.number));
-  await waiter.until(
-    "the goal is done, reported and its issue closed by LoopX",
-    "LoopX (completion)",
-    (s) => {
-      if (s?.goal.status !== "done") return false;
-      const issue = IssueView.parse(sandbox.issue(DEMO_REPO.fullName, facts.issue));
-      const report = issue.comments_list.find(
-        (c) => c.user.login === BOT && readKey(c.body ?? "") === "final_report",
-      );
-      facts.finalReport = report?.body ?? null;
-      return issue.state === "closed" && issue.closed_by?.login === BOT && report;
-    },
-  );
+  facts.merged.push({ pr: pull.number, sha: facts.mergeSha });
+  await awaitCompletion(stack, waiter, facts);
   progress.note(
     `merged as ${facts.mergeSha.slice(0, 7)}; final report posted; #${facts.issue} closed by LoopX`,
   );
@@ -233,44 +188,4 @@ export async function runScenario(
 function green(stack: Stack, sha: string): boolean {
   const checks = [...stack.sandbox.store.checkRuns.values()].filter((c) => c.headSha === sha);
   return checks.length > 0 && checks.every((c) => c.conclusion === "success");
-}
-
-/**
- * The runner was held until the goal had its first todo, so that tick 1 works on it rather
- * than planning an empty goal: the dispatches the App made meanwhile run now, in order.
- */
-async function releaseRunner(stack: Stack, people: People, issue: number): Promise<void> {
-  const { sandbox } = stack;
-  const queued = [...sandbox.store.workflowRuns.values()]
-    .filter((r) => r.event === "workflow_dispatch" && r.status === "queued")
-    .sort((a, b) => a.id - b.id);
-  sandbox.runner.enabled = true;
-  for (const run of queued) sandbox.runner.enqueue(run);
-  if (queued.length === 0) await people.dispatchTick(issue);
-}
-
-async function approve(
-  stack: Stack,
-  opts: DemoOptions,
-  io: ScenarioIo,
-  pr: number,
-  gate: string,
-  signal: AbortSignal,
-): Promise<void> {
-  const repo = stack.sandbox.store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
-  const head = () => stack.sandbox.store.pull(repo.id, pr).headSha;
-  if (opts.yes) {
-    io.progress.note(`--yes: @alice approves PR #${pr} at ${head().slice(0, 7)}`);
-    await io.people.approve(pr, head());
-    return;
-  }
-  io.progress.note(`Approve ${gate} in the dashboard: ${stack.appUrl}/loopx`);
-  // The terminal may answer too; whichever comes first counts (the gate is read either way).
-  if (io.confirm) {
-    void io.confirm(`…or approve PR #${pr} here as @alice? [Y/n] `, signal).then(async (yes) => {
-      if (yes && !stack.sandbox.store.pull(repo.id, pr).merged) {
-        await io.people.approve(pr, head()).catch(() => {});
-      }
-    });
-  }
 }

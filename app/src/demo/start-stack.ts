@@ -9,16 +9,25 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
+import { Octokit } from "@octokit/rest";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../create-loopx-app.ts";
 import type { Logger } from "../deps.ts";
 import { listen } from "../server.ts";
-import { MODEL_TURNS, shellAgentScript } from "./agent-script.ts";
+import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
 import type { DemoOptions } from "./demo-options.ts";
-import { CI_COMMAND, DEMO_REPO, demoFiles, OWNER, REVIEWER } from "./demo-project.ts";
+import {
+  CI_COMMAND,
+  DEMO_REPO,
+  demoFiles,
+  OWNER,
+  REQUIRED_CHECK,
+  REVIEWER,
+} from "./demo-project.ts";
 import { hostLoopxRelease } from "./loopx-release.ts";
+import { PLAN_SLICES } from "./plan-script.ts";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 import { writeDemoSettings } from "./settings-file.ts";
 import { GITHUB_ACTION_STAND_INS } from "./stand-ins/index.ts";
@@ -92,6 +101,34 @@ async function skipStoredIds(sandbox: Sandbox, store: Store): Promise<void> {
   }
 }
 
+/**
+ * The repository's owner requires CI's check on main with a ruleset, through the REST API as
+ * on GitHub: without a required check nothing LoopX's branches do could be green.
+ */
+async function requireCheck(sandbox: Sandbox): Promise<void> {
+  const admin = new Octokit({
+    baseUrl: sandbox.url,
+    auth: sandbox.createUserToken(DEMO_REPO.owner),
+    request: { retries: 0 },
+  });
+  await admin.rest.repos.createRepoRuleset({
+    owner: DEMO_REPO.owner,
+    repo: DEMO_REPO.name,
+    name: "CI must pass",
+    enforcement: "active",
+    conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } },
+    rules: [
+      {
+        type: "required_status_checks",
+        parameters: {
+          required_status_checks: [{ context: REQUIRED_CHECK }],
+          strict_required_status_checks_policy: false,
+        },
+      },
+    ],
+  });
+}
+
 /** The version loopx-tick.yml installs; the runner finds it on PATH instead (no network). */
 const CLAUDE_VERSION = /claude-code-version:[\s\S]*?default: "([^"]+)"/;
 
@@ -143,7 +180,7 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
     for (const c of closers.reverse()) await c().catch(() => {});
   };
   try {
-    // Held until the goal has its first todo (see scenario.ts); then every dispatch runs.
+    // Held until the goal is ready for tick 1 (see scenario.ts); then every dispatch runs.
     sandbox.runner.enabled = false;
     const files = demoFiles(opts.harness);
     if (opts.harness === "claude-code")
@@ -157,11 +194,13 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
       collaborators: { [OWNER]: "maintain", [REVIEWER]: "write" },
     });
     sandbox.ci.command = { run: CI_COMMAND, timeoutMs: 60_000 };
-    sandbox.ci.checks = ["test"];
+    sandbox.ci.checks = [REQUIRED_CHECK];
+    await requireCheck(sandbox);
 
+    const script = opts.plan ? PLAN_SLICES : ISSUE_FIX_SLICES;
     const model =
       opts.harness === "claude-code" && !opts.realModel
-        ? await startScriptedAnthropic({ turns: MODEL_TURNS })
+        ? await startScriptedAnthropic({ turns: modelTurns(script) })
         : null;
     if (model) closers.push(() => model.close());
 
@@ -217,8 +256,8 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
     if (opts.harness === "shell") {
       // The slice runs in a jail that sees nothing of the machine's /tmp (its own is empty):
       // the scripted agent travels in the command itself, as a repository variable would.
-      const script = shellAgentScript().replaceAll("'", `'\\''`);
-      sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash -c '${script}' loopx-demo-agent`;
+      const command = shellAgentScript(script).replaceAll("'", `'\\''`);
+      sandbox.runner.vars.LOOPX_SHELL_COMMAND = `bash -c '${command}' loopx-demo-agent`;
     }
     sandbox.install(appRecord.id, DEMO_REPO.owner, [DEMO_REPO.fullName]);
     writeDemoSettings(opts.settingsFile, {

@@ -17,7 +17,7 @@ export function summaryLines(
   return [
     "",
     `Done in ${(elapsedMs / 1000).toFixed(1)} s: ${DEMO_REPO.fullName}#${facts.issue} is ${state?.goal.status ?? "unknown"}.`,
-    `  PR #${facts.pr} merged as ${facts.mergeSha?.slice(0, 7) ?? "?"}; todos: ${todos}`,
+    `  ${facts.merged.map((m) => `PR #${m.pr} merged as ${m.sha.slice(0, 7)}`).join(", ") || "nothing merged"}; todos: ${todos}`,
     spent
       ? `  ticks: ${spent.ticks}; tokens: ${spent.tokens}; runner minutes: ${spent.runnerMinutes.toFixed(1)}; cost: $${spent.usd.toFixed(2)}`
       : "",
@@ -36,7 +36,7 @@ export function summaryLines(
     `  dashboard        ${stack.appUrl}/loopx`,
     `  the goal         ${stack.appUrl}/loopx/goals/${facts.goalId}`,
     `  the issue        ${base}/${facts.issue}  (the sandbox's JSON: body, comments, state)`,
-    facts.pr !== null ? `  the PR           ${base}/${facts.pr}` : "",
+    ...facts.merged.map((m) => `  ${`the PR #${m.pr}`.padEnd(17)}${base}/${m.pr}`),
     `  loopx status     npm run loopx -- status --url ${stack.appUrl}`,
     `  loopx doctor     npm run loopx -- doctor --settings ${relative(process.cwd(), stack.settingsFile)}`,
   ].filter((l, i, all) => l !== "" || all[i - 1] !== "");

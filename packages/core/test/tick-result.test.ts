@@ -7,6 +7,7 @@ import {
   claimNext,
   claimTodo,
   completeTodoByHuman,
+  decide,
   expireLeases,
   queueNote,
 } from "../src/index.ts";
@@ -363,5 +364,53 @@ describe("applyTickResult", () => {
     expect(r.state.gates[0]?.todo).toBe("T1");
     expect(r.effects.some((e) => e.key === "gate:G1:opened")).toBe(true);
     expect(r.state.todos.find((t) => t.key === "T3")?.title).toBe("more");
+  });
+  it("asking for a gate that now holds its todo is not a stall; the other todo runs at once", () => {
+    const s = claimed();
+    const asked = expectOk(
+      applyTickResult(
+        s,
+        {
+          ...lease1,
+          result: result({
+            outcome: "no_change",
+            validation: null,
+            gateRequests: [{ question: "deploy?", scopes: ["deploy:docs"] }],
+          }),
+        },
+        ctx(at(minutes(5))),
+      ),
+    ).state;
+    expect(asked.goal.backoff).toEqual({ level: 0, stalledTicks: 0, until: null });
+    expect(asked.todos.find((t) => t.key === "T1")?.requiredScopes).toEqual(["deploy:docs"]);
+    const next = decide(asked, at(minutes(6)), "agent-b");
+    expect([next.route, next.todo]).toEqual(["run", "T2"]);
+  });
+  it("a gate request still stalls when nothing holds the todo or the slice failed", () => {
+    const noChange = (over: Record<string, unknown>) => ({
+      ...lease1,
+      result: result({ outcome: "no_change", validation: null, ...over }),
+    });
+    // The scope is granted already: the gate holds nothing, so the slice just did nothing.
+    const granted = claimed();
+    granted.goal.grantedScopes = ["deploy"];
+    const ask = { gateRequests: [{ question: "deploy?", scopes: ["deploy:docs"] }] };
+    const r1 = expectOk(applyTickResult(granted, noChange(ask), ctx(at(minutes(5))))).state;
+    expect(r1.goal.backoff.stalledTicks).toBe(1);
+    // The todo already needs ten scopes: the new gate cannot scope it, so it does not hold it.
+    const full = claimed();
+    const t1 = full.todos.find((t) => t.key === "T1");
+    if (t1) t1.requiredScopes = Array.from({ length: 10 }, (_, i) => `area${i}`);
+    const r2 = expectOk(applyTickResult(full, noChange(ask), ctx(at(minutes(5))))).state;
+    expect(r2.goal.backoff.stalledTicks).toBe(1);
+    // A failed slice is a failure whatever it asked for.
+    const failed = expectOk(
+      applyTickResult(
+        claimed(),
+        noChange({ ...ask, outcome: "failed", failure: "timeout" }),
+        ctx(at(minutes(5))),
+      ),
+    ).state;
+    expect(failed.goal.backoff.stalledTicks).toBe(1);
   });
 });

@@ -8,7 +8,14 @@ import type { RouteContext } from "./routes/context.ts";
 import { findOrCreateSuite, settleCheckSuite } from "./state/check-ops.ts";
 import type { AppRecord, CheckRun, Repo, User } from "./state/types.ts";
 
-export type CiConclusion = "success" | "failure" | "neutral" | "cancelled" | "timed_out";
+/** What a check run of CI may conclude; `skipped` is a job whose `if:` was false. */
+export type CiConclusion =
+  | "success"
+  | "failure"
+  | "neutral"
+  | "cancelled"
+  | "timed_out"
+  | "skipped";
 
 export interface CiContext {
   repo: string;
@@ -136,7 +143,8 @@ export class Ci {
         event,
         read: (path) => git.readFile(sha, path),
       });
-      return { conclusion, summary: `rule → ${conclusion}` };
+      const summary = conclusion === "skipped" ? "This check was skipped." : `rule → ${conclusion}`;
+      return { conclusion, summary };
     }
     if (!this.command) return { conclusion: "neutral", summary: "no CI configured" };
     const dir = this.root.scratch("ci");

@@ -6,6 +6,7 @@ import type { GoalState } from "../schemas/state.ts";
 import type { HarnessResult } from "../schemas/tick.ts";
 import type { Continuation, Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { blockingGatesFor, buildScopeIndex } from "../scope.ts";
 import { awaitEvidence, needsPullRequest } from "./await-pull-request.ts";
 import { completeTodo } from "./complete-todo.ts";
 import { openGateIn } from "./gates.ts";
@@ -122,6 +123,14 @@ function complete(
   });
 }
 
+/** The slice asked for a gate, and its open todo is now held by an unanswered gate. */
+function awaitsItsGate(d: Draft, todo: Todo, result: HarnessResult): boolean {
+  if (result.outcome === "failed" || result.gateRequests.length === 0) return false;
+  if (todo.status === "done" || todo.status === "dropped") return false;
+  const scopes = buildScopeIndex(d.state.gates, d.state.goal.grantedScopes);
+  return blockingGatesFor(scopes, todo.requiredScopes).length > 0;
+}
+
 /**
  * Applies what one slice reported. The cost is charged exactly once (the tick finishes
  * here); the slot is spent only for validated progress; a late or foreign result is refused.
@@ -179,10 +188,12 @@ export function applyTickResult(
     if (stillOpen && needs.size <= 10) todo.requiredScopes = [...needs];
   }
 
+  // Asking for authority it lacks is the slice doing its job, not a stall: its todo waits for the
+  // answer while the others go on at once. It cannot spin: the open gate holds the todo.
   if (isMaterialDelta(result) || planned) {
     const why = isValidatedProgress(result) ? "validated progress" : "new commits";
     resetBackoff(d, planned ? "an accepted plan" : why);
-  } else {
+  } else if (!awaitsItsGate(d, todo, result)) {
     const why =
       result.outcome === "failed"
         ? `failed (${result.failure})`

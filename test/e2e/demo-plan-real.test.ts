@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { GoalState } from "@loopx/core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { DemoOptions } from "../../app/src/demo/demo-options.ts";
+import {
+  OBJECTIVE,
+  OWNER,
+  PLANNED,
+  RELEASE_SCOPE,
+  REQUIRED_CHECK,
+} from "../../app/src/demo/demo-project.ts";
+import { runDemo } from "../../app/src/demo/main.ts";
+import type { PlanStep, ScenarioFacts, StepName } from "../../app/src/demo/scenario.ts";
+import { isRecord, userTextOf } from "../../app/src/demo/scripted-http.ts";
+import type { Stack } from "../../app/src/demo/start-stack.ts";
+import { freshDatabase } from "../support/databases.ts";
+
+const serverUrl = inject("pgUrl");
+const skipReason = serverUrl ? "" : inject("pgSkipReason");
+
+/**
+ * `npm run demo -- --yes --plan`, end to end on PostgreSQL with everything real (the App, the
+ * tick workflow and action from loopx/loopx@v1, the real `claude` against the scripted model,
+ * the sandbox's CI, a ruleset requiring `test` on main). The issue states an objective and no
+ * todo; each step the demo reaches is checked against the rules: the planning prompt carries
+ * the objective and the result schema; the plan's gate holds the release alone; the others are
+ * green on their exact heads while it waits; every todo completes on its PR's merge commit.
+ */
+describe.skipIf(!serverUrl)(
+  `e2e: the planning demo with the real App, action and runner on PostgreSQL${skipReason ? ` — skipped: ${skipReason}` : ""}`,
+  () => {
+    let db: { url: string; drop(): Promise<void> } | undefined;
+    let workDir = "";
+    beforeAll(async () => {
+      db = await freshDatabase(serverUrl ?? "");
+      workDir = mkdtempSync(join(tmpdir(), "loopx-demo-plan-"));
+    });
+    afterAll(async () => {
+      await db?.drop();
+      rmSync(workDir, { recursive: true, force: true });
+    });
+
+    it("objective → plan with a gate → two PRs while it waits → approval → release → merged", async () => {
+      const seen: StepName[] = [];
+      const out: string[] = [];
+      let stack: Stack | null = null;
+      const live = (): Stack => {
+        if (!stack) throw new Error("no stack yet");
+        return stack;
+      };
+      const load = async (f: ScenarioFacts): Promise<GoalState> => {
+        const s = await live().store.loadGoal(f.goalId);
+        if (!s) throw new Error("the goal is gone");
+        return s;
+      };
+      const keyOf = (s: GoalState, title: string) => s.todos.find((t) => t.title === title)?.key;
+      /** Every check on a commit, as CI reported it. */
+      const checksOn = (sha: string | undefined) =>
+        [...live().sandbox.store.checkRuns.values()]
+          .filter((c) => c.headSha === sha)
+          .map((c) => [c.name, c.conclusion]);
+
+      const checks: Record<PlanStep, (f: ScenarioFacts) => Promise<void>> = {
+        "goal-started": async (f) => {
+          const s = await load(f);
+          expect(s.goal.owners).toContain(OWNER);
+          expect(s.todos).toEqual([]);
+        },
+        planned: async (f) => {
+          const s = await load(f);
+          const [plan, ...proposed] = s.todos;
+          expect([plan?.kind, plan?.status]).toEqual(["plan", "done"]);
+          expect(proposed.map((t) => [t.title, t.origin, t.status, t.requiredScopes])).toEqual([
+            [PLANNED.fix, "agent", "ready", []],
+            [PLANNED.docs, "agent", "ready", []],
+            [PLANNED.release, "agent", "ready", [RELEASE_SCOPE]],
+          ]);
+          expect(s.gates.map((g) => [g.status, g.scopes, g.pr])).toEqual([
+            ["open", [RELEASE_SCOPE], null],
+          ]);
+          // The planning prompt the real claude sent: the objective, fenced, and the schema.
+          const prompt = live()
+            .model?.requests.filter((r) => isRecord(r.body) && Array.isArray(r.body.tools))
+            .map((r) => (isRecord(r.body) ? userTextOf(r.body.messages) : ""))
+            .find((p) => p.includes("(plan, "));
+          expect(prompt).toContain(OBJECTIVE.title);
+          expect(prompt).toContain('"gateRequests"');
+          expect(prompt).toContain('"requiredScopes"');
+        },
+        "others-proceed": async (f) => {
+          const s = await load(f);
+          const release = keyOf(s, PLANNED.release);
+          expect(s.ticks.map((t) => t.todo)).not.toContain(release);
+          expect(s.gates.find((g) => g.scopes.includes(RELEASE_SCOPE))?.status).toBe("open");
+          const merge = s.gates.filter((g) => g.scopes.includes("merge"));
+          expect(merge).toHaveLength(2);
+          for (const gate of merge) {
+            const pr = s.pullRequests.find((p) => p.number === gate.pr?.number);
+            // Each gate is on its PR's current head, where the required check succeeded.
+            expect([gate.status, gate.pr?.headSha]).toEqual(["open", pr?.headSha]);
+            expect(pr?.monitor.required).toEqual([REQUIRED_CHECK]);
+            expect(checksOn(pr?.headSha)).toEqual([[REQUIRED_CHECK, "success"]]);
+          }
+        },
+        "scope-approved": async (f) => {
+          const s = await load(f);
+          const gate = s.gates.find((g) => g.scopes.includes(RELEASE_SCOPE));
+          expect([gate?.status, gate?.resolvedBy]).toEqual(["approved", OWNER]);
+        },
+        "all-ready": async (f) => {
+          const s = await load(f);
+          const release = keyOf(s, PLANNED.release);
+          expect(s.ticks.map((t) => t.todo).filter((k) => k === release)).toHaveLength(1);
+          expect(s.pullRequests.map((p) => p.state)).toEqual(["open", "open", "open"]);
+        },
+        done: async (f) => {
+          const s = await load(f);
+          expect(s.goal.status).toBe("done");
+          expect(s.todos.map((t) => t.status)).toEqual(["done", "done", "done", "done"]);
+          expect(f.merged).toHaveLength(3);
+          // Each task completed on its own PR's merge commit, nothing the agent said.
+          for (const title of Object.values(PLANNED)) {
+            const todo = s.todos.find((t) => t.title === title);
+            const pr = s.pullRequests.find((p) => p.todo === todo?.key);
+            const merged = f.merged.find((m) => m.pr === pr?.number);
+            const proof = s.evidence.filter((e) => todo?.completion?.evidenceIds.includes(e.id));
+            expect([title, proof.map((e) => [e.kind, e.sha])]).toEqual([
+              title,
+              [["pr", merged?.sha]],
+            ]);
+          }
+          expect(s.ticks.map((t) => t.todo)).toEqual(s.todos.map((t) => t.key));
+        },
+      };
+
+      const result = await runDemo(
+        DemoOptions.parse({
+          yes: true,
+          plan: true,
+          databaseUrl: db?.url,
+          settingsFile: join(workDir, "demo.env"),
+        }),
+        {
+          print: (line) => out.push(line),
+          log: { info: () => {}, warn: () => {}, error: (m) => out.push(`app error: ${m}`) },
+          workDir,
+          confirm: null,
+          onStep: async (step, facts) => {
+            const check = Object.entries(checks).find(([name]) => name === step)?.[1];
+            if (!check) throw new Error(`the planning demo has no step "${step}"`);
+            seen.push(step);
+            await check(facts);
+          },
+          onStart: (s) => {
+            stack = s;
+          },
+        },
+      ).catch((error: unknown) => {
+        throw new Error(`${String(error)}\n--- demo output ---\n${out.join("\n")}`);
+      });
+
+      expect(seen).toEqual(Object.keys(checks));
+      expect(result.state?.goal.status).toBe("done");
+      expect(result.facts.finalReport).toContain(`#${result.facts.issue} is done`);
+    }, 300_000);
+  },
+);
