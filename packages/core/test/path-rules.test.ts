@@ -8,6 +8,7 @@ import {
   applyTickResult,
   approveGate,
   claimTodo,
+  decide,
   matchesGlob,
   recordPushRefused,
   scopesGuarding,
@@ -110,6 +111,9 @@ describe("a push refused by a path rule", () => {
     const frontier = analyseFrontier(s, at(minutes(7)));
     expect(frontier.blocked.map((t) => t.key)).toEqual(["T1"]);
     expect(frontier.runnable.map((t) => t.key)).toEqual(["T2"]);
+    // The question holds T1 alone, so the refusal is no stall: T2 runs at once.
+    expect(s.goal.backoff.stalledTicks).toBe(0);
+    expect(decide(s, at(minutes(7)))).toMatchObject({ route: "run", todo: "T2" });
   });
 
   it("a writer's approval makes the todo runnable again", () => {
@@ -126,6 +130,8 @@ describe("a push refused by a path rule", () => {
     );
     expect(s.gates.map((g) => g.key)).toEqual(["G1"]);
     expect(s.todos.find((t) => t.key === "T1")?.requiredScopes).toContain("migrate");
+    // No new question: the refused push is a stall like any other.
+    expect(s.goal.backoff.stalledTicks).toBe(1);
   });
 
   it("opens no gate when the refusal names no scope (the report knew no rule for it)", () => {
@@ -138,6 +144,7 @@ describe("a push refused by a path rule", () => {
       ),
     ).state;
     expect(r.gates).toHaveLength(0);
+    expect(r.goal.backoff.stalledTicks).toBe(1);
   });
 
   it("an agent's backtick in a path does not break out of the question's code span", () => {

@@ -65,21 +65,27 @@ export function recordPushRefused(
       patch: parsed.patch,
     });
   }
-  if (parsed.patch === undefined) askForPaths(d, todo, parsed);
+  const asked = parsed.patch === undefined && askForPaths(d, todo, parsed);
   releaseAwaiting(d, todo, "its push was refused");
-  stall(d, `the push of ${todo.key} at ${parsed.headSha.slice(0, 7)} was refused`);
+  // A new question holds this todo alone, as a gate the agent asks for does: the others go
+  // on at once. Without one, pushing what is refused again would spin, so it stalls.
+  if (!asked) stall(d, `the push of ${todo.key} at ${parsed.headSha.slice(0, 7)} was refused`);
   return commit(d);
 }
 
-/** Opens the gate a refused path rule stands for, unless a gate already holds its scopes. */
-function askForPaths(d: Draft, todo: Todo, refusal: PushRefusedInputParsed): void {
+/**
+ * Opens the gate a refused path rule stands for, unless a gate already holds its scopes;
+ * true when it opened one that now holds the todo.
+ */
+function askForPaths(d: Draft, todo: Todo, refusal: PushRefusedInputParsed): boolean {
   const index = buildScopeIndex(d.state.gates, d.state.goal.grantedScopes);
   const unresolved = refusal.scopes.filter(
     (s) => !isScopeGranted(index, s) && blockingGatesFor(index, [s]).length === 0,
   );
   const needs = new Set([...todo.requiredScopes, ...refusal.scopes]);
-  if (needs.size <= 10) todo.requiredScopes = [...needs];
-  if (unresolved.length === 0) return;
+  const holds = needs.size <= 10;
+  if (holds) todo.requiredScopes = [...needs];
+  if (unresolved.length === 0) return false;
   // Paths are the agent's names: no backtick of theirs closes the code span they are shown in.
   const paths = refusal.paths
     .slice(0, 5)
@@ -91,4 +97,5 @@ function askForPaths(d: Draft, todo: Todo, refusal: PushRefusedInputParsed): voi
     scopes: unresolved,
     todo: todo.key,
   });
+  return holds;
 }
