@@ -41972,10 +41972,11 @@ function decideOutcome(f) {
   const claimed = f.claim.claim.outcome;
   const finished = claimed === "completed" && f.claim.claim.continuation !== null;
   if (f.delta.known && !f.delta.changed && finished) {
+    const planned = f.claim.claim.proposedTodos.length;
     return {
       outcome: "claimed_completion",
       failure: null,
-      reason: "the agent says the todo is done, but the work tree did not change"
+      reason: planned > 0 ? `a plan of ${planned} proposed todo(s); no file changed, which a plan needs not` : "the agent says the todo is done, but the work tree did not change"
     };
   }
   if (f.delta.known && !f.delta.changed) {

@@ -113,7 +113,7 @@ describe("a push refused by a path rule", () => {
     expect(frontier.runnable.map((t) => t.key)).toEqual(["T2"]);
     // The question holds T1 alone, so the refusal is no stall: T2 runs at once.
     expect(s.goal.backoff.stalledTicks).toBe(0);
-    expect(decide(s, at(minutes(7)))).toMatchObject({ route: "run", todo: "T2" });
+    expect(decide(s, at(minutes(7)), "agent-a")).toMatchObject({ route: "run", todo: "T2" });
   });
 
   it("a writer's approval makes the todo runnable again", () => {

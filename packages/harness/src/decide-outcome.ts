@@ -96,10 +96,14 @@ export function decideOutcome(f: OutcomeFacts): DecidedOutcome {
   if (f.delta.known && !f.delta.changed && finished) {
     // Passed on to the kernel as a claim: with nothing changed, only a person's tick (or a
     // plan's acceptance) can complete the todo, so the checklist shows it awaiting evidence.
+    const planned = f.claim.claim.proposedTodos.length;
     return {
       outcome: "claimed_completion",
       failure: null,
-      reason: "the agent says the todo is done, but the work tree did not change",
+      reason:
+        planned > 0
+          ? `a plan of ${planned} proposed todo(s); no file changed, which a plan needs not`
+          : "the agent says the todo is done, but the work tree did not change",
     };
   }
   if (f.delta.known && !f.delta.changed) {

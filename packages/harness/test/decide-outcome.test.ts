@@ -28,6 +28,13 @@ describe("decideOutcome: an unchanged tree", () => {
   it("passes a completion claim on as a claim, for the kernel to hold until evidence", () => {
     expect(decideOutcome(facts(done, false)).outcome).toBe("claimed_completion");
     expect(decideOutcome(facts(done, true)).outcome).toBe("validated_completion");
+    expect(decideOutcome(facts(done, false)).reason).toContain("did not change");
+  });
+  it("says a plan changes no file by nature, and still passes it on as a claim", () => {
+    const plan = { ...done, proposedTodos: [{ title: "List the gears" }, { title: "Publish" }] };
+    const decided = decideOutcome(facts(plan, false));
+    expect(decided.outcome).toBe("claimed_completion");
+    expect(decided.reason).toContain("a plan of 2 proposed todo(s)");
   });
   it("is no progress when the agent does not claim a completion", () => {
     const progress = { ...done, outcome: "progress", continuation: null };
