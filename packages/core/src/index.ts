@@ -8,6 +8,7 @@ export * from "./cost-ledger.ts";
 export * from "./decide.ts";
 export * from "./final-report.ts";
 export * from "./lease.ts";
+export * from "./plan-holds.ts";
 export * from "./pr-outcome.ts";
 export * from "./proposed-todos.ts";
 export * from "./redact-secrets.ts";

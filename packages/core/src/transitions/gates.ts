@@ -19,6 +19,7 @@ import {
   refuse,
   resetBackoff,
 } from "./kit.ts";
+import { dropPlan, releasePlan } from "./plan-gate.ts";
 
 export interface GateSpec {
   question: string;
@@ -169,6 +170,7 @@ export function approveGate(
     text: `@${who.login} approved ${gate.key} (${gate.scopes.join(", ")})${note}`.slice(0, 2000),
   });
   approveWaitingRuns(d, gate);
+  releasePlan(d, gate);
   resetBackoff(d, `${gate.key} approved`);
   return commit(d);
 }
@@ -223,6 +225,7 @@ export function rejectGate(
       2000,
     ),
   });
+  dropPlan(d, gate);
   resetBackoff(d, `${gate.key} rejected`);
   return commit(d);
 }
