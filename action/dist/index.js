@@ -40435,7 +40435,7 @@ var HandoffInput = external_exports.object(handoffFields).refine(withinHandoffBu
 var Handoff = external_exports.object({ ...handoffFields, tickId: Uuid, createdAt: Instant }).refine(withinHandoffBudget, handoffBudgetMessage);
 
 // ../packages/core/src/schemas/todo.ts
-var TodoStatus = external_exports.enum(["ready", "blocked", "deferred", "done", "dropped"]);
+var TodoStatus = external_exports.enum(["proposed", "ready", "blocked", "deferred", "done", "dropped"]);
 var TodoKind = external_exports.enum([
   "task",
   "plan",
@@ -40647,6 +40647,7 @@ var Objective = external_exports.object({
   authorTrusted: external_exports.boolean(),
   snapshotAt: Instant
 });
+var PlanPolicy = external_exports.enum(["approve", "auto"]);
 var Backoff = external_exports.object({
   /** Index into the backoff ladder; 0 means no backoff. */
   level: external_exports.number().int().nonnegative(),
@@ -40671,6 +40672,8 @@ var Goal = external_exports.object({
   /** The most one tick may cost; a tick that crashed or never reported is charged this. */
   tickCap: Cost,
   quota: QuotaPolicy,
+  /** Whether agent-proposed todos wait for a writer's approval of the plan. */
+  plan: PlanPolicy.default("auto"),
   /** Scopes granted for the whole goal (standing approvals). */
   grantedScopes: external_exports.array(Scope).default([]),
   /** Compare-and-swap counter; every accepted transition bumps it by one. */
@@ -40831,6 +40834,7 @@ var CreateGoalInput = external_exports.object({
   budget: CostLimits.optional(),
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
+  plan: PlanPolicy.optional(),
   todos: external_exports.array(TodoDraft).max(200).optional(),
   /**
    * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
@@ -41111,6 +41115,8 @@ var EventType = external_exports.enum([
   "todo.awaiting_pull_request",
   "todo.reopened",
   "todo.claimed",
+  "todo.held",
+  "todo.released",
   "lease.renewed",
   "lease.released",
   "lease.expired",
