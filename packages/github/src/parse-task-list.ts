@@ -1,5 +1,5 @@
 import { findManagedBlocks } from "./find-managed-block.ts";
-import { FENCE, splitLines, TODO_MARKER } from "./markers.ts";
+import { fencedCode, splitLines, TODO_MARKER } from "./markers.ts";
 
 /** A task-list item the issue's author wrote: `- [ ] text` (open) or `- [x] text` (ticked). */
 export interface TaskItem {
@@ -25,20 +25,11 @@ export function parseTaskList(body: string): TaskItem[] {
   const spans = findManagedBlocks(body);
   const items: TaskItem[] = [];
   let offset = 0;
-  let fence: string | null = null;
+  const inCode = fencedCode();
   for (const line of splitLines(body)) {
     const at = offset;
     offset += line.text.length + line.eol.length;
-    if (spans.some((b) => at >= b.start && at < b.end)) continue;
-    const f = FENCE.exec(line.text)?.[1];
-    if (fence !== null) {
-      if (f !== undefined && f[0] === fence[0] && f.length >= fence.length) fence = null;
-      continue;
-    }
-    if (f !== undefined) {
-      fence = f;
-      continue;
-    }
+    if (spans.some((b) => at >= b.start && at < b.end) || inCode(line.text)) continue;
     const task = TASK.exec(line.text);
     if (task === null || line.text.search(TODO_MARKER) >= 0) continue;
     const text = (task[2] ?? "").trim();
