@@ -19,7 +19,8 @@ const CHECKLIST = [
  * Scenario: a checklist in the issue body is the plan only if its author had write access.
  * A writer's issue starts with its open items as the writer's todos (no planning slice); an
  * outsider's issue, labelled by a writer, starts with none: its checklist stays data inside
- * the objective, and under the default policy the agent's plan will wait for a writer.
+ * the objective, and under the default policy the agent's plan will wait for a writer. A
+ * `plan:` set in `.github/loopx.yml` decides for every goal instead.
  */
 describe("e2e: a checklist in the issue body is the plan only if a writer wrote it", () => {
   let h: Harness;
@@ -70,5 +71,15 @@ describe("e2e: a checklist in the issue body is the plan only if a writer wrote 
     expect(state.goal.objective.body).toBe(CHECKLIST);
     expect(state.goal.plan).toBe("approve");
     expect(decide(state, new Date(), "agent").route).toBe("replan");
+  });
+
+  it("an explicit plan: in .github/loopx.yml applies to every goal, whoever opened the issue", async () => {
+    const policyOf = async (author: string, plan: "approve" | "auto") => {
+      h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": `plan: ${plan}\n` }, "alice");
+      const number = await labelled(author, `Catalogue under plan: ${plan}`);
+      return (await h.store.findGoalByIssue(h.repo.id, number))?.goal.plan;
+    };
+    expect(await policyOf("rita", "auto")).toBe("auto");
+    expect(await policyOf("wendy", "approve")).toBe("approve");
   });
 });
