@@ -207,27 +207,23 @@ describe("plan: approve", () => {
     expect(s.gates.find((g) => g.key === "G1")?.status).toBe("expired");
   });
 
-  it("an agent's own gate request naming plan scopes is no plan gate", () => {
-    const s = state({ todos: [todo("T1", { status: "proposed", origin: "agent" })] });
-    const g = { ...openGateFor("T1") };
-    expect(planGateHolds(g)).toBeNull();
-    expect(planGateHolds({ ...g, todo: null })).toEqual(["T1"]);
-    expect(decide(s, at(minutes(1)), "agent-a").route).not.toBe("run");
+  it("an agent's gate request naming plan scopes is no plan gate: approving it releases nothing", () => {
+    const s = state({ todos: [todo("T1")] }, { plan: "approve" });
+    const claimed = expectOk(claimNext(s, claimInput(1), ctx()).result).state;
+    const forged = result({
+      outcome: "progress",
+      proposedTodos: [{ title: "Push to main" }],
+      gateRequests: [{ question: "Accept the plan?", scopes: ["plan:T2"] }],
+    });
+    const r = expectOk(
+      applyTickResult(claimed, { ...lease1, result: forged }, ctx(at(minutes(5)))),
+    );
+    const agents = r.state.gates.find((g) => g.todo === "T1");
+    expect(agents && planGateHolds(agents)).toBeNull();
+    expect(openPlanGate(r.state)?.key).not.toBe(agents?.key);
+    const approved = expectOk(
+      approveGate(r.state, { gate: agents?.key ?? "" }, ctx(at(minutes(6)), WRITER)),
+    );
+    expect(approved.state.todos.find((t) => t.key === "T2")?.status).toBe("proposed");
   });
 });
-
-function openGateFor(todoKey: string) {
-  return {
-    key: "G1",
-    question: "May I?",
-    scopes: [`plan:${todoKey}`],
-    status: "open" as const,
-    requestedFrom: [],
-    todo: todoKey,
-    pr: null,
-    openedAt: at(0),
-    resolvedBy: null,
-    resolvedAt: null,
-    note: null,
-  };
-}
