@@ -49,6 +49,17 @@ function planned(proposals = three, s: GoalState = state({}, { plan: "approve" }
   return expectOk(applyTickResult(claimed, input, ctx(at(minutes(5))))).state;
 }
 
+/** A writer asks for a replan; tick `n` claims it and reports `over` (no files changed). */
+function replan(s: GoalState, n: number, over: Record<string, unknown>) {
+  const t = minutes(n * 10);
+  const asked = expectOk(requestReplan(s, {}, ctx(at(t), WRITER))).state;
+  const claimed = expectOk(claimNext(asked, claimInput(n), ctx(at(t + 1))).result).state;
+  const todo = claimed.todos.find((x) => x.kind === "plan" && x.status === "ready")?.key ?? "";
+  const { tickId, leaseToken } = claimInput(n);
+  const report = result({ todo, outcome: "no_change", validation: null, ...over });
+  return expectOk(applyTickResult(claimed, { tickId, leaseToken, result: report }, ctx(at(t + 2))));
+}
+
 const statuses = (s: GoalState) => s.todos.map((t) => [t.key, t.status]);
 
 describe("plan: approve", () => {
@@ -126,56 +137,27 @@ describe("plan: approve", () => {
   });
 
   it("a repeated plan adds no proposal twice and keeps the same gate; a new todo replaces it", () => {
-    let s = planned();
-    s = expectOk(requestReplan(s, {}, ctx(at(minutes(6)), WRITER))).state;
-    const again = expectOk(claimNext(s, claimInput(2), ctx(at(minutes(7)))).result).state;
-    const key = again.todos.find((t) => t.kind === "plan" && t.status === "ready")?.key ?? "";
-    const same = {
-      tickId: claimInput(2).tickId,
-      leaseToken: claimInput(2).leaseToken,
-      result: result({ todo: key, outcome: "no_change", validation: null, proposedTodos: three }),
-    };
-    const r = expectOk(applyTickResult(again, same, ctx(at(minutes(8)))));
+    const r = replan(planned(), 2, { proposedTodos: three });
     expect(r.state.todos.filter((t) => t.status === "proposed")).toHaveLength(3);
     expect(openPlanGate(r.state)?.key).toBe("G1");
 
-    const grown = [...three, { title: "Announce it" }];
-    const next = expectOk(requestReplan(r.state, {}, ctx(at(minutes(9)), WRITER))).state;
-    const third = expectOk(claimNext(next, claimInput(3), ctx(at(minutes(10)))).result).state;
-    const key3 = third.todos.find((t) => t.kind === "plan" && t.status === "ready")?.key ?? "";
-    const more = {
-      tickId: claimInput(3).tickId,
-      leaseToken: claimInput(3).leaseToken,
-      result: result({ todo: key3, outcome: "no_change", validation: null, proposedTodos: grown }),
-    };
-    const r3 = expectOk(applyTickResult(third, more, ctx(at(minutes(11)))));
+    const r3 = replan(r.state, 3, { proposedTodos: [...three, { title: "Announce it" }] });
     const gate = openPlanGate(r3.state);
     expect(gate?.key).toBe("G2");
     expect(planGateHolds(gate!)).toEqual(["T2", "T3", "T4", "T7"]);
     expect(r3.state.gates.find((g) => g.key === "G1")?.status).toBe("expired");
     // The writer who read G1 approves a plan that changed: refused, nothing released.
     const stale = expectRefused(
-      approveGate(r3.state, { gate: "G1" }, ctx(at(minutes(12)), WRITER)),
+      approveGate(r3.state, { gate: "G1" }, ctx(at(minutes(40)), WRITER)),
     );
     expect(stale.code).toBe("invalid_state");
   });
 
   it("a replan's reword of an approved todo holds it again", () => {
     const s = expectOk(approveGate(planned(), { gate: "G1" }, ctx(at(minutes(7)), WRITER))).state;
-    const asked = expectOk(requestReplan(s, {}, ctx(at(minutes(8)), WRITER))).state;
-    const claimed = expectOk(claimNext(asked, claimInput(2), ctx(at(minutes(9)))).result).state;
-    const key = claimed.todos.find((t) => t.kind === "plan" && t.status === "ready")?.key ?? "";
-    const reword = {
-      tickId: claimInput(2).tickId,
-      leaseToken: claimInput(2).leaseToken,
-      result: result({
-        todo: key,
-        outcome: "no_change",
-        validation: null,
-        revisions: { reword: [{ todo: "T3", title: "Delete the repository", detail: "" }] },
-      }),
-    };
-    const r = expectOk(applyTickResult(claimed, reword, ctx(at(minutes(10)))));
+    const r = replan(s, 2, {
+      revisions: { reword: [{ todo: "T3", title: "Delete the repository", detail: "" }] },
+    });
     expect(r.state.todos.find((t) => t.key === "T3")?.status).toBe("proposed");
     expect(r.state.todos.find((t) => t.key === "T2")?.status).toBe("ready");
     expect(planGateHolds(openPlanGate(r.state)!)).toEqual(["T3"]);
