@@ -72,6 +72,7 @@ function bigGoal(todoCount: number): GoalState {
       budget: { usd: 1000 },
       tickCap: { usd: 2, tokens: 1000, runnerMinutes: 30 },
       quota: { windowHours: 24, slotMinutes: 1, compute: 1 },
+      plan: "auto",
       grantedScopes: [],
       version: 1,
       nextWakeAt: null,

@@ -40230,7 +40230,7 @@ var BRIEF_SOURCES = {
     trust: "instruction"
   },
   proposedTodo: {
-    what: "todos an agent proposed, successors it named and planning todos, until a writer accepts them",
+    what: "todos an agent proposed, successors it named and planning todos, until a writer accepts them (approving a held plan lets them run; their text stays data)",
     trust: "data"
   },
   monitorTodo: {
@@ -40459,7 +40459,7 @@ var HandoffInput = external_exports.object(handoffFields).refine(withinHandoffBu
 var Handoff = external_exports.object({ ...handoffFields, tickId: Uuid, createdAt: Instant }).refine(withinHandoffBudget, handoffBudgetMessage);
 
 // ../packages/core/src/schemas/todo.ts
-var TodoStatus = external_exports.enum(["ready", "blocked", "deferred", "done", "dropped"]);
+var TodoStatus = external_exports.enum(["proposed", "ready", "blocked", "deferred", "done", "dropped"]);
 var TodoKind = external_exports.enum([
   "task",
   "plan",
@@ -40671,6 +40671,7 @@ var Objective = external_exports.object({
   authorTrusted: external_exports.boolean(),
   snapshotAt: Instant
 });
+var PlanPolicy = external_exports.enum(["approve", "auto"]);
 var Backoff = external_exports.object({
   /** Index into the backoff ladder; 0 means no backoff. */
   level: external_exports.number().int().nonnegative(),
@@ -40695,6 +40696,8 @@ var Goal = external_exports.object({
   /** The most one tick may cost; a tick that crashed or never reported is charged this. */
   tickCap: Cost,
   quota: QuotaPolicy,
+  /** Whether agent-proposed todos wait for a writer's approval of the plan. */
+  plan: PlanPolicy.default("auto"),
   /** Scopes granted for the whole goal (standing approvals). */
   grantedScopes: external_exports.array(Scope).default([]),
   /** Compare-and-swap counter; every accepted transition bumps it by one. */
@@ -40855,6 +40858,7 @@ var CreateGoalInput = external_exports.object({
   budget: CostLimits.optional(),
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
+  plan: PlanPolicy.optional(),
   todos: external_exports.array(TodoDraft).max(200).optional(),
   /**
    * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
@@ -41135,6 +41139,8 @@ var EventType = external_exports.enum([
   "todo.awaiting_pull_request",
   "todo.reopened",
   "todo.claimed",
+  "todo.held",
+  "todo.released",
   "lease.renewed",
   "lease.released",
   "lease.expired",

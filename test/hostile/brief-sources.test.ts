@@ -231,6 +231,19 @@ describe("hostile: the App's briefs keep outsiders' and agents' text as data unt
     });
     expect(done.status).toBe(200);
     await h.settle();
+    // An outsider's goal holds the agent's successor and proposal until a writer approves the
+    // plan; approving lets them run, and their text stays data all the same.
+    const held = await h.store.findGoalByIssue(h.repo.id, issue.number);
+    expect(held?.todos.filter((t) => t.status === "proposed").map((t) => t.key)).toEqual([
+      "T2",
+      "T3",
+    ]);
+    await as("alice").rest.issues.createComment({
+      ...repo,
+      issue_number: issue.number,
+      body: "/loopx approve G1",
+    });
+    await h.settle();
 
     const second = await ask(7102);
     expect(second.todo).toBe("T2");

@@ -450,6 +450,28 @@ export function describeStoreConformance(
         expect((await store.loadGoal(id))?.goal.version).toBe(done.state.goal.version);
       });
 
+      it("round-trips a held plan: plan: approve, proposed todos and the plan gate", async () => {
+        const made = await store.createGoal(kernelCreate({ todos: 0, plan: "approve" }));
+        if (!made.ok) throw new Error(made.refusal.message);
+        const id = made.state.goal.id;
+        const claim = kernelClaim({ agent: "runner-1" });
+        const claimed = await store.apply(id, claim.transition);
+        if (!claimed.ok) throw new Error(claimed.refusal.message);
+        const plan = claimed.state.ticks[0]!.todo;
+        const held = await store.apply(
+          id,
+          kernelResult(claim.tickId, claim.leaseToken, plan, [
+            { title: "Build the stage", detail: "", requiredScopes: [] },
+          ]),
+        );
+        if (!held.ok) throw new Error(held.refusal.message);
+        const loaded = await store.loadGoal(id);
+        expect(loaded).toEqual(held.state);
+        expect(loaded?.goal.plan).toBe("approve");
+        expect(loaded?.todos.map((t) => t.status)).toEqual(["done", "proposed"]);
+        expect(loaded?.gates.map((g) => [g.status, g.scopes])).toEqual([["open", ["plan:T2"]]]);
+      });
+
       it("keeps what was last written to each GitHub surface, field by field", async () => {
         const a = await created(store);
         expect(await store.getProjection(a.goal.id, "status")).toBeNull();

@@ -20,7 +20,9 @@ function ctx(actor: Actor, now: Date): TransitionContext {
 
 const _app: Actor = { kind: "app" };
 
-export function kernelCreate(over: { repoId?: number; issue?: number; todos?: number } = {}) {
+export function kernelCreate(
+  over: { repoId?: number; issue?: number; todos?: number; plan?: "approve" | "auto" } = {},
+) {
   const issue = over.issue ?? issueSeq++;
   return (now: Date): TransitionResult =>
     createGoal(
@@ -39,6 +41,7 @@ export function kernelCreate(over: { repoId?: number; issue?: number; todos?: nu
         owners: ["bob"],
         harness: "shell",
         budget: { usd: 50 },
+        ...(over.plan ? { plan: over.plan } : {}),
         todos: Array.from({ length: over.todos ?? 3 }, (_, i) => ({ title: `Stage ${i + 1}` })),
       },
       ctx({ kind: "human", login: "bob", trusted: true }, now),
@@ -78,7 +81,12 @@ export function kernelClaimFn(state: GoalState, now: Date, agent: string): Trans
   return kernelClaim({ agent }).transition(state, now);
 }
 
-export function kernelResult(tickId: string, leaseToken: string, todo: string) {
+export function kernelResult(
+  tickId: string,
+  leaseToken: string,
+  todo: string,
+  proposedTodos: HarnessResult["proposedTodos"] = [],
+) {
   const result: HarnessResult = {
     todo,
     outcome: "progress",
@@ -88,7 +96,7 @@ export function kernelResult(tickId: string, leaseToken: string, todo: string) {
     evidence: [{ kind: "test", summary: "unit tests pass", url: null, sha: "0123456789abcdef" }],
     handoff: { done: "stage built", next: "test it", questions: [] },
     continuation: null,
-    proposedTodos: [],
+    proposedTodos,
     gateRequests: [],
     cost: { usd: 0.4, tokens: 1200, runnerMinutes: 4 },
     metering: "proxy",

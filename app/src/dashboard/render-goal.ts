@@ -6,7 +6,7 @@ import { html, type SafeHtml } from "./escape-html.ts";
 import { page, section, usd, when } from "./render-layout.ts";
 import { type GateButtons, gateForm } from "./render-overview.ts";
 
-const COLUMNS = ["ready", "blocked", "deferred", "done", "dropped"] as const;
+const COLUMNS = ["proposed", "ready", "blocked", "deferred", "done", "dropped"] as const;
 
 function who(e: GoalEvent): string {
   if (e.actor.kind === "human") return e.actor.login;

@@ -1,5 +1,5 @@
 import { createGoal, resumeGoal } from "@loopx/core";
-import { neutralizeInline } from "@loopx/github";
+import { neutralizeInline, parseTaskList } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
@@ -63,6 +63,14 @@ export async function startGoal(
     author === e.sender.login ||
     (await actorFor(port, repo, { login: author, type: e.issue.user?.type ?? "User" })).trusted;
   const cfg = config.ok ? config.config : null;
+  const body = e.issue.body ?? "";
+  // A writer's own task list is the plan, already made; an outsider's is data inside the
+  // objective, and the agent plans. Ticked items are done, not work to do.
+  const todos = authorTrusted
+    ? parseTaskList(body)
+        .filter((item) => !item.checked)
+        .map((item) => ({ title: item.title }))
+    : [];
   const created = await deps.store.createGoal(
     (now) =>
       createGoal(
@@ -79,7 +87,7 @@ export async function startGoal(
           // The objective is the issue as it is now: later edits count only from writers.
           objective: {
             title: e.issue.title,
-            body: e.issue.body ?? "",
+            body,
             author,
             authorTrusted,
             snapshotAt: now,
@@ -87,6 +95,9 @@ export async function startGoal(
           owners: [...new Set([e.sender.login, ...owners])],
           harness: cfg?.harness.default ?? "claude-code",
           validationCommand: cfg?.validationCommand ?? null,
+          // Unset, an outsider's objective has its plan approved by a writer before it runs.
+          plan: cfg?.plan ?? (authorTrusted ? "auto" : "approve"),
+          todos,
           ...(cfg
             ? {
                 budget: cfg.budgets.goal,

@@ -44,7 +44,7 @@ export const BRIEF_SOURCES = {
     trust: "instruction",
   },
   proposedTodo: {
-    what: "todos an agent proposed, successors it named and planning todos, until a writer accepts them",
+    what: "todos an agent proposed, successors it named and planning todos, until a writer accepts them (approving a held plan lets them run; their text stays data)",
     trust: "data",
   },
   monitorTodo: {

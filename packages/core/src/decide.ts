@@ -2,6 +2,7 @@ import { STALLED_TICKS_ASK_HUMAN, STALLED_TICKS_REPLAN } from "./backoff.ts";
 import { costLeft, exhaustedDimensions } from "./cost-ledger.ts";
 import type { Frontier } from "./frontier.ts";
 import { analyseFrontier } from "./frontier.ts";
+import { openPlanGate, planGateHolds } from "./plan-holds.ts";
 import type { CostLimits, SharedAllowance } from "./schemas/budget.ts";
 import type { Decision, Route } from "./schemas/decision.ts";
 import type { Gate } from "./schemas/gate.ts";
@@ -223,6 +224,15 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
       // The todo's own text is not repeated here: it may be data (briefs say whose it is).
       agentInstruction: `Work one bounded slice on ${next.key}.${validate} Report evidence and a handoff; complete it only with evidence and one continuation.`,
       nextWakeAt: now,
+    });
+  }
+
+  const plan = openPlanGate(state);
+  if (plan) {
+    return make("ask_human", {
+      gates: openGates,
+      reason: `The agent's plan waits for a writer: ${plan.key} holds ${planGateHolds(plan)?.join(", ")} as proposed.`,
+      userInstruction: `Comment \`/loopx approve ${plan.key}\` to let the plan run, or \`/loopx reject ${plan.key} <reason>\` to drop it.`,
     });
   }
 

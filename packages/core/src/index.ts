@@ -9,6 +9,7 @@ export * from "./decide.ts";
 export * from "./final-report.ts";
 export * from "./lease.ts";
 export * from "./path-rules.ts";
+export * from "./plan-holds.ts";
 export * from "./pr-outcome.ts";
 export * from "./proposed-todos.ts";
 export * from "./redact-secrets.ts";

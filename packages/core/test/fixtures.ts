@@ -60,6 +60,7 @@ export function goal(over: Partial<Goal> = {}): Goal {
     budget: {},
     tickCap: { usd: 2, tokens: 1000, runnerMinutes: 30 },
     quota: { windowHours: 24, slotMinutes: 30, compute: 1 },
+    plan: "auto",
     grantedScopes: [],
     version: 1,
     nextWakeAt: null,

@@ -1,4 +1,4 @@
-import { BEGIN_LINE, END_LINE, FENCE, splitLines } from "./markers.ts";
+import { BEGIN_LINE, END_LINE, fencedCode, splitLines } from "./markers.ts";
 
 /** Where a managed block sits in a body, as character offsets. */
 export interface BlockSpan {
@@ -22,21 +22,13 @@ export interface BlockSpan {
 export function findManagedBlocks(body: string): BlockSpan[] {
   const blocks: BlockSpan[] = [];
   let offset = 0;
-  let fence: string | null = null;
+  const inCode = fencedCode();
   let open: { start: number; inner: string[] } | null = null;
   for (const line of splitLines(body)) {
     const lineStart = offset;
     offset += line.text.length + line.eol.length;
     if (open === null) {
-      const f = FENCE.exec(line.text)?.[1];
-      if (fence !== null) {
-        if (f !== undefined && f[0] === fence[0] && f.length >= fence.length) fence = null;
-        continue;
-      }
-      if (f !== undefined) {
-        fence = f;
-        continue;
-      }
+      if (inCode(line.text)) continue;
       if (BEGIN_LINE.test(line.text)) open = { start: lineStart, inner: [] };
       continue;
     }

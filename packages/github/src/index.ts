@@ -7,6 +7,7 @@ export * from "./neutralize.ts";
 export * from "./parse-checklist.ts";
 export * from "./parse-command.ts";
 export * from "./parse-config.ts";
+export * from "./parse-task-list.ts";
 export * from "./port.ts";
 export * from "./render-gate-comment.ts";
 export * from "./render-managed-block.ts";

@@ -116,6 +116,17 @@ export const LoopxConfig = z
       .prefault({})
       .describe("Spending limits."),
     /**
+     * Who lets an agent's plan run. `approve`: the todos an agent proposes wait as proposed
+     * behind one gate until a writer approves the plan; `auto`: they are ready at once.
+     * Unset: `approve` for goals on issues whose author lacked write access, else `auto`.
+     */
+    plan: z
+      .enum(["approve", "auto"])
+      .optional()
+      .describe(
+        "approve: an agent's proposed todos wait for a writer to approve the plan; auto: they run at once. Unset: approve on issues a non-writer opened, auto otherwise.",
+      ),
+    /**
      * Logins that own every goal here (besides whoever labelled it): they are asked for
      * reviews and may raise budgets — only while they have write access, like anyone acting.
      */

@@ -29,3 +29,20 @@ export function splitLines(text: string): { text: string; eol: string }[] {
 
 /** An opening or closing code fence (``` or ~~~, up to three spaces in), per CommonMark. */
 export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * A reader of fenced code, line by line: true for a fence line and every line it encloses
+ * (a fence closes at the same character, at least as long), per CommonMark.
+ */
+export function fencedCode(): (line: string) => boolean {
+  let fence: string | null = null;
+  return (line) => {
+    const f = FENCE.exec(line)?.[1];
+    if (fence !== null) {
+      if (f !== undefined && f[0] === fence[0] && f.length >= fence.length) fence = null;
+      return true;
+    }
+    if (f !== undefined) fence = f;
+    return f !== undefined;
+  };
+}

@@ -1,6 +1,6 @@
 import { TodoKey } from "@loopx/core";
 import { findManagedBlocks } from "./find-managed-block.ts";
-import { FENCE, TODO_MARKER } from "./markers.ts";
+import { fencedCode, TODO_MARKER } from "./markers.ts";
 
 /** One checklist item LoopX rendered, as the body now shows it. */
 export interface ChecklistItem {
@@ -23,17 +23,9 @@ export function parseChecklist(body: string): ChecklistItem[] {
   if (block === undefined) return [];
   const items: ChecklistItem[] = [];
   const seen = new Set<string>();
-  let fence: string | null = null;
+  const inCode = fencedCode();
   for (const line of block.inner) {
-    const f = FENCE.exec(line)?.[1];
-    if (fence !== null) {
-      if (f !== undefined && f[0] === fence[0] && f.length >= fence.length) fence = null;
-      continue;
-    }
-    if (f !== undefined) {
-      fence = f;
-      continue;
-    }
+    if (inCode(line)) continue;
     const box = CHECKBOX.exec(line);
     if (box === null) continue;
     const markers = [...line.matchAll(TODO_MARKER)].map((m) => m[1] ?? "");

@@ -1,4 +1,4 @@
-import type { Gate, Goal } from "@loopx/core";
+import { type Gate, type Goal, planGateHolds } from "@loopx/core";
 import { formatInstant, formatLogin, quoteUntrusted } from "./format.ts";
 import { neutralize } from "./neutralize.ts";
 import { GITHUB_BODY_LIMIT, truncateBody } from "./truncate-body.ts";
@@ -33,8 +33,13 @@ export function renderGateComment(gate: Gate, goal: Goal): string {
     "",
     quoteUntrusted(gate.question, 2000),
     "",
-    `**Covers:** ${scopes}. Only work that needs these scopes waits; other todos keep running.`,
   ];
+  const held = planGateHolds(gate);
+  lines.push(
+    held
+      ? `**Holds:** ${held.join(", ")}, proposed by an agent: they run only once a writer approves; other todos keep running.`
+      : `**Covers:** ${scopes}. Only work that needs these scopes waits; other todos keep running.`,
+  );
   if (gate.todo !== null) lines.push(`**Asked for by:** todo ${gate.todo}`);
   if (gate.pr !== null) {
     lines.push(

@@ -1,4 +1,10 @@
-import { type GoalState, isAwaitingEvidence, isAwaitingPullRequest, type Todo } from "@loopx/core";
+import {
+  type GoalState,
+  isAwaitingEvidence,
+  isAwaitingPullRequest,
+  openPlanGate,
+  type Todo,
+} from "@loopx/core";
 import { BLOCK_BEGIN, BLOCK_END, todoMarker } from "./markers.ts";
 import { neutralizeInline } from "./neutralize.ts";
 import { safeUrl } from "./safe-url.ts";
@@ -23,7 +29,7 @@ function byPosition(a: Todo, b: Todo): number {
   return a.position - b.position || keyNumber(a.key) - keyNumber(b.key);
 }
 
-function item(todo: Todo): string {
+function item(todo: Todo, planGate: string | null): string {
   const title = neutralizeInline(todo.title);
   const sub = todo.subIssue ? ` (#${todo.subIssue.number})` : "";
   // Dropped todos stay visible (struck through) so a person sees the plan changed, but get
@@ -38,9 +44,11 @@ function item(todo: Todo): string {
       : "";
   // Its text reaches slices only as data until a writer takes it on.
   const proposed =
-    todo.origin === "agent" && todo.status !== "done"
-      ? ` (proposed by an agent; \`/loopx todo accept ${todo.key}\` makes it yours)`
-      : "";
+    todo.status === "proposed"
+      ? ` (proposed by an agent, not run until a writer approves the plan${planGate ? ` with \`/loopx approve ${planGate}\`` : ""})`
+      : todo.origin === "agent" && todo.status !== "done"
+        ? ` (proposed by an agent; \`/loopx todo accept ${todo.key}\` makes it yours)`
+        : "";
   return `- ${box} ${todo.key} ${title}${sub}${waiting}${proposed} ${todoMarker(todo.key)}`;
 }
 
@@ -56,7 +64,9 @@ export function renderManagedBlock(state: GoalState, options: ManagedBlockOption
     ? `**LoopX checklist** · [status, gates and budget](${url})`
     : "**LoopX checklist** · status comment coming";
   const todos = [...state.todos].sort(byPosition);
-  const items = todos.length > 0 ? todos.map(item).join("\n") : "_No todos yet._";
+  const planGate = openPlanGate(state)?.key ?? null;
+  const items =
+    todos.length > 0 ? todos.map((t) => item(t, planGate)).join("\n") : "_No todos yet._";
   const inner = truncateBody(
     `${heading}\n\n${items}`,
     MANAGED_BLOCK_LIMIT - BLOCK_BEGIN.length - BLOCK_END.length - 2,

@@ -1,4 +1,10 @@
-import { type ChecksVerdict, type Decision, type GoalState, prChecksVerdict } from "@loopx/core";
+import {
+  type ChecksVerdict,
+  type Decision,
+  type GoalState,
+  openPlanGate,
+  prChecksVerdict,
+} from "@loopx/core";
 import {
   formatCount,
   formatInstant,
@@ -118,6 +124,15 @@ export function renderStatusComment(
       );
     }
     if (open.length > 20) out.push(`- …and ${open.length - 20} more open gates`);
+  }
+
+  const proposed = state.todos.filter((t) => t.status === "proposed").map((t) => t.key);
+  if (proposed.length > 0) {
+    const gate = openPlanGate(state);
+    out.push(
+      "",
+      `**Proposed, not run until a writer approves the plan${gate ? ` (${gate.key})` : ""}:** ${proposed.slice(0, 50).join(", ")}${proposed.length > 50 ? ", …" : ""}`,
+    );
   }
 
   if (state.pullRequests.length > 0) {

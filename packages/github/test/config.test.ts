@@ -30,6 +30,16 @@ describe("parseConfig", () => {
     expect(parseConfig(input)).toEqual({ ok: true, config: DEFAULTS });
   });
 
+  it("takes a plan policy, and leaves it unset (the goal's author decides) when absent", () => {
+    expect(parseConfig({ plan: "approve" })).toEqual({
+      ok: true,
+      config: { ...DEFAULTS, plan: "approve" },
+    });
+    expect(parseConfig({ plan: "auto" })).toMatchObject({ ok: true, config: { plan: "auto" } });
+    const unset = parseConfig({});
+    expect(unset.ok && "plan" in unset.config).toBe(false);
+  });
+
   it("takes required checks; an empty name is refused with its path", () => {
     const result = parseConfig({ checks: ["ci", "e2e"] });
     expect(result.ok && result.config.checks).toEqual(["ci", "e2e"]);
@@ -115,6 +125,7 @@ describe("parseConfig", () => {
       /lowercase words/,
     ],
     ["an unknown comment mode", { comments: "loud" }, "comments", /sticky/],
+    ["an unknown plan policy", { plan: "manual" }, "plan", /approve/],
     ["a compute share over 1", { quota: { compute: 1.5 } }, "quota.compute", /1/],
     ["an unknown quota key", { quota: { slots: 4 } }, "quota", /slots/],
     ["an empty label", { label: "  " }, "label", /./],

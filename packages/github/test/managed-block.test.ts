@@ -7,9 +7,10 @@ import {
   GITHUB_BODY_LIMIT,
   parseChecklist,
   renderManagedBlock,
+  renderStatusComment,
   spliceManagedBlock,
 } from "../src/index.ts";
-import { goalState, todo } from "./fixtures.ts";
+import { decision, gate, goalState, NOW, todo } from "./fixtures.ts";
 
 const STATUS_URL = "https://github.com/acme/widgets/issues/42#issuecomment-1";
 const block = renderManagedBlock(goalState(), { statusCommentUrl: STATUS_URL });
@@ -43,6 +44,24 @@ describe("renderManagedBlock", () => {
       "- [ ] T1 Fix the parser (waiting for its pull request to merge) <!-- loopx:todo=T1 -->",
     );
     expect(parseChecklist(out)).toEqual([{ todo: "T1", checked: false }]);
+  });
+
+  it("shows a held plan's todos as proposed, with the gate that lets them run", () => {
+    const held = { origin: "agent" };
+    const state = goalState({
+      todos: [
+        todo("T2", "List the gears", "proposed", 1, held),
+        todo("T3", "Ship", "ready", 2, held),
+      ],
+      gates: [gate({ key: "G4", todo: null, scopes: ["plan:T2"], question: "Accept the plan?" })],
+    });
+    const lines = renderManagedBlock(state, { statusCommentUrl: null }).split("\n");
+    expect(lines.find((l) => l.includes("T2"))).toContain(
+      "(proposed by an agent, not run until a writer approves the plan with `/loopx approve G4`)",
+    );
+    expect(lines.find((l) => l.includes("T3"))).toContain("`/loopx todo accept T3` makes it yours");
+    const status = renderStatusComment(state, decision(), { now: NOW });
+    expect(status).toContain("**Proposed, not run until a writer approves the plan (G4):** T2");
   });
 
   it("orders by position, then by key number", () => {

@@ -172,6 +172,13 @@ describe("renderGateComment", () => {
     expect(parseCommand(body)).toBeNull();
   });
 
+  it("a plan gate says which proposed todos it holds", () => {
+    const body = renderGateComment(gate({ todo: null, scopes: ["plan:T2", "plan:T3"] }), goal);
+    expect(body).toContain("**Holds:** T2, T3, proposed by an agent");
+    expect(body).not.toContain("**Covers:**");
+    expect(codeSpans(body)).toContain("/loopx approve G1");
+  });
+
   it("binds a PR gate to its head", () => {
     const body = renderGateComment(gate({ pr: { number: 12, headSha: "abcdef0123456789" } }), goal);
     expect(body).toContain("#12 at `abcdef012345`");

@@ -24,6 +24,13 @@ export const Objective = z.object({
 });
 export type Objective = z.infer<typeof Objective>;
 
+/**
+ * Who lets an agent's plan run: `auto`, the agent's proposed todos are ready at once;
+ * `approve`, they wait as proposed behind one gate until a writer accepts the plan.
+ */
+export const PlanPolicy = z.enum(["approve", "auto"]);
+export type PlanPolicy = z.infer<typeof PlanPolicy>;
+
 export const Backoff = z.object({
   /** Index into the backoff ladder; 0 means no backoff. */
   level: z.number().int().nonnegative(),
@@ -50,6 +57,8 @@ export const Goal = z.object({
   /** The most one tick may cost; a tick that crashed or never reported is charged this. */
   tickCap: Cost,
   quota: QuotaPolicy,
+  /** Whether agent-proposed todos wait for a writer's approval of the plan. */
+  plan: PlanPolicy.default("auto"),
   /** Scopes granted for the whole goal (standing approvals). */
   grantedScopes: z.array(Scope).default([]),
   /** Compare-and-swap counter; every accepted transition bumps it by one. */

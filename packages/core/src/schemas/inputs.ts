@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Cost, CostLimits, QuotaPolicy, SharedAllowance } from "./budget.ts";
 import { EvidenceInput } from "./evidence.ts";
-import { Objective, RepoRef } from "./goal.ts";
+import { Objective, PlanPolicy, RepoRef } from "./goal.ts";
 import {
   GateKey,
   Instant,
@@ -38,6 +38,7 @@ export const CreateGoalInput = z.object({
   budget: CostLimits.optional(),
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
+  plan: PlanPolicy.optional(),
   todos: z.array(TodoDraft).max(200).optional(),
   /**
    * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:

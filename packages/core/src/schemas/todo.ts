@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { Instant, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
 
-export const TodoStatus = z.enum(["ready", "blocked", "deferred", "done", "dropped"]);
+/**
+ * `proposed`: an agent proposed it under `plan: approve`; it waits, never runnable or claimed,
+ * behind the goal's plan gate until a writer approves (ready) or rejects (dropped) the plan.
+ */
+export const TodoStatus = z.enum(["proposed", "ready", "blocked", "deferred", "done", "dropped"]);
 export type TodoStatus = z.infer<typeof TodoStatus>;
 
 /**

@@ -20,6 +20,8 @@ export const EventType = z.enum([
   "todo.awaiting_pull_request",
   "todo.reopened",
   "todo.claimed",
+  "todo.held",
+  "todo.released",
   "lease.renewed",
   "lease.released",
   "lease.expired",

@@ -30,6 +30,7 @@ export function createGoal(input: CreateGoalInput, ctx: TransitionContext): Tran
     budget: parsed.budget ?? {},
     tickCap: parsed.tickCap ?? DEFAULT_TICK_CAP,
     quota: parsed.quota ?? DEFAULT_QUOTA,
+    plan: parsed.plan ?? "auto",
     version: 0,
     nextWakeAt: ctx.now,
     backoff: { ...INITIAL_BACKOFF },

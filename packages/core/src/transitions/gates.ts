@@ -20,6 +20,7 @@ import {
   refuse,
   resetBackoff,
 } from "./kit.ts";
+import { dropPlan, releasePlan } from "./plan-gate.ts";
 
 export interface GateSpec {
   question: string;
@@ -171,6 +172,7 @@ export function approveGate(
   });
   approveWaitingRuns(d, gate);
   openHeldPullRequest(d, gate);
+  releasePlan(d, gate);
   resetBackoff(d, `${gate.key} approved`);
   return commit(d);
 }
@@ -225,6 +227,7 @@ export function rejectGate(
       2000,
     ),
   });
+  dropPlan(d, gate);
   resetBackoff(d, `${gate.key} rejected`);
   return commit(d);
 }

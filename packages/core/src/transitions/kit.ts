@@ -22,6 +22,7 @@ import type {
   TransitionContext,
   TransitionResult,
 } from "../schemas/transition.ts";
+import { syncPlanGate } from "./plan-gate.ts";
 
 /** A transition in progress: a private copy of the state plus what it will emit. */
 export interface Draft {
@@ -33,6 +34,8 @@ export interface Draft {
   checklist: boolean;
   /** The sticky status comment must be re-rendered. */
   status: boolean;
+  /** Agent todos were held for a writer's approval: the plan gate must list them anew. */
+  planHeld?: boolean;
 }
 
 export type Refused = { ok: false; refusal: Refusal };
@@ -235,6 +238,7 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
   const goal = d.state.goal;
   goal.version += 1;
   goal.updatedAt = ctx.now;
+  syncPlanGate(d);
 
   let decision = decide(d.state, ctx.now, actorName(ctx.actor), opts.decide);
   if (goal.status === "active" && decision.route === "done") {

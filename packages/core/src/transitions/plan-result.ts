@@ -4,6 +4,7 @@ import type { Todo } from "../schemas/todo.ts";
 import { completeTodo } from "./complete-todo.ts";
 import type { Draft } from "./kit.ts";
 import { appendEvidence, appendTodo } from "./kit.ts";
+import { holdForApproval } from "./plan-gate.ts";
 import { revisePlan } from "./revise-plan.ts";
 
 /**
@@ -24,11 +25,16 @@ export function applyPlan(d: Draft, plan: Todo, tickId: string, result: HarnessR
   return true;
 }
 
-/** Adds the proposals that are new (keyed by normalized title among open todos). */
+/**
+ * Adds the proposals that are new (keyed by normalized title among open todos, proposed ones
+ * included); under `plan: approve` they wait as proposed for a writer.
+ */
 export function addProposals(d: Draft, result: HarnessResult): Todo[] {
-  return newProposals(d.state.todos, result.proposedTodos).map((p) =>
+  const added = newProposals(d.state.todos, result.proposedTodos).map((p) =>
     appendTodo(d, { ...p, origin: "agent" }),
   );
+  holdForApproval(d, added);
+  return added;
 }
 
 /** Completes the planning todo on the kernel's own record of what the plan changed. */

@@ -2,6 +2,7 @@ import type { PlanRevisions } from "../schemas/tick.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
 import { appendEvidence, emit } from "./kit.ts";
+import { holdForApproval } from "./plan-gate.ts";
 import { dropIn } from "./todo-edits.ts";
 
 /**
@@ -40,6 +41,8 @@ export function revisePlan(d: Draft, plan: Todo, tickId: string, rev: PlanRevisi
     todo.detail = w.detail;
     todo.updatedAt = now;
     emit(d, "todo.edited", { todo: todo.key, fields: ["title", "detail"], by: plan.key });
+    // New words a writer never read are a new proposal: under `plan: approve` it waits again.
+    holdForApproval(d, [todo]);
     applied += 1;
   }
   const order = [...new Set(rev.order)].map(find).filter((t) => t !== undefined);

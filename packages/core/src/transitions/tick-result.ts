@@ -25,6 +25,7 @@ import {
   resetBackoff,
   stall,
 } from "./kit.ts";
+import { holdForApproval } from "./plan-gate.ts";
 import { addProposals, applyPlan } from "./plan-result.ts";
 import { findLiveTick, finishTick } from "./tick-ledger.ts";
 
@@ -111,6 +112,7 @@ function complete(
       origin: "agent",
       position: todo.position,
     });
+    holdForApproval(d, [successor]);
     continuation = { kind: "successor", todo: successor.key };
     d.state.goal.focus = successor.key;
   }

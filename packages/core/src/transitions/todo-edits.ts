@@ -180,6 +180,8 @@ export function acceptTodo(
     return refuse("invalid_state", `${todo.key} ${whose}; only an agent's proposal is accepted.`);
   }
   todo.origin = "human";
+  // Accepting one proposal of a held plan lets it run; the plan gate keeps the others.
+  if (todo.status === "proposed") todo.status = "ready";
   todo.updatedAt = ctx.now;
   d.checklist = true;
   const by = ctx.actor.kind === "human" ? ctx.actor.login : ctx.actor.kind;

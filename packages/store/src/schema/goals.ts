@@ -60,6 +60,8 @@ export const goals = pgTable(
     budget: jsonb("budget").notNull(),
     tickCap: jsonb("tick_cap").notNull(),
     quota: jsonb("quota").notNull(),
+    // Goals from before the policy existed ran their agents' plans at once, as `auto` does.
+    plan: text("plan").notNull().default("auto"),
     grantedScopes: jsonb("granted_scopes").notNull(),
     counters: jsonb("counters").notNull(),
     spent: jsonb("spent").notNull(),

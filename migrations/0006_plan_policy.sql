@@ -1,0 +1,1 @@
+ALTER TABLE "goals" ADD COLUMN "plan" text DEFAULT 'auto' NOT NULL;

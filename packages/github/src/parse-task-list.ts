@@ -1,0 +1,41 @@
+import { findManagedBlocks } from "./find-managed-block.ts";
+import { fencedCode, splitLines, TODO_MARKER } from "./markers.ts";
+
+/** A task-list item the issue's author wrote: `- [ ] text` (open) or `- [x] text` (ticked). */
+export interface TaskItem {
+  title: string;
+  checked: boolean;
+}
+
+// GitHub renders any bullet with `[ ]`/`[x]` as a task, nested ones too.
+const TASK = /^\s*[-*+][ \t]+\[([ xX])\][ \t]+(\S.*)$/;
+
+/** Titles are at most 256 characters in the kernel; a longer item keeps its start. */
+const TITLE_MAX = 256;
+
+/** At most this many items become todos: what one goal can start with. */
+export const TASK_LIST_MAX = 200;
+
+/**
+ * The task-list items of the author's own text: never LoopX's checklist (the managed block)
+ * nor a line carrying one of its todo markers (pasted from another goal), never inside
+ * fenced code. In body order, at most TASK_LIST_MAX.
+ */
+export function parseTaskList(body: string): TaskItem[] {
+  const spans = findManagedBlocks(body);
+  const items: TaskItem[] = [];
+  let offset = 0;
+  const inCode = fencedCode();
+  for (const line of splitLines(body)) {
+    const at = offset;
+    offset += line.text.length + line.eol.length;
+    if (spans.some((b) => at >= b.start && at < b.end) || inCode(line.text)) continue;
+    const task = TASK.exec(line.text);
+    if (task === null || line.text.search(TODO_MARKER) >= 0) continue;
+    const text = (task[2] ?? "").trim();
+    const title = text.length <= TITLE_MAX ? text : `${text.slice(0, TITLE_MAX - 1)}…`;
+    items.push({ title, checked: task[1] !== " " });
+    if (items.length === TASK_LIST_MAX) break;
+  }
+  return items;
+}
