@@ -1,19 +1,11 @@
 import { BRIEF_SOURCES } from "@loopx/core";
-import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { isRecord, userTextOf } from "../../app/src/demo/scripted-http.ts";
-import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import { instructingText, onlyAsData } from "../hostile/support/nonce-blocks.ts";
-import { freshDatabase } from "../support/databases.ts";
-import {
-  type ScriptedAnthropic,
-  startScriptedAnthropic,
-  text,
-  writeFile,
-} from "../support/scripted-anthropic.ts";
-import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
-import { dispatchOneTick, finishRun, useTickWorkflow } from "../support/tick-workflow-runs.ts";
+import { promptsFrom, startClaudeTicks } from "../support/claude-ticks.ts";
+import type { ScriptedAnthropic } from "../support/scripted-anthropic.ts";
+import type { TickHarness } from "../support/tick-api-harness.ts";
+import { dispatchOneTick, finishRun } from "../support/tick-workflow-runs.ts";
 
 const serverUrl = inject("pgUrl");
 const skipReason = serverUrl ? "" : inject("pgSkipReason");
@@ -44,14 +36,6 @@ const REPLAN = {
   revisions: { drop: ["T3", "T5"], order: ["T4", "T2"] },
 };
 
-/** The prompt the real `claude` sent in the first conversation request from index `from` on. */
-function promptOf(model: ScriptedAnthropic, from: number): string {
-  const req = model.requests
-    .slice(from)
-    .find((r) => isRecord(r.body) && Array.isArray(r.body.tools) && r.body.tools.length > 0);
-  return isRecord(req?.body) ? userTextOf(req.body.messages) : "";
-}
-
 /**
  * Scenario: a writer's issue states an objective and nothing else. The first tick (the real
  * action on the sandbox's runner, the real `claude` against a scripted model) plans: the
@@ -64,43 +48,19 @@ function promptOf(model: ScriptedAnthropic, from: number): string {
 describe.skipIf(!serverUrl)(
   `e2e: an objective alone is planned through the action${skipReason ? ` — skipped: ${skipReason}` : ""}`,
   () => {
-    let db: { url: string; drop(): Promise<void> } | undefined;
-    let store: Store | undefined;
     let h: TickHarness;
     let model: ScriptedAnthropic;
+    let close = async () => {};
     beforeAll(async () => {
-      db = await freshDatabase(serverUrl ?? "");
-      store = await openStore({ databaseUrl: db.url });
-      model = await startScriptedAnthropic({
-        turns: [
-          (req) => {
-            const result = req.prompt.includes(", tick #2") ? REPLAN : PLAN;
-            return { content: [writeFile(resultPathIn(req.prompt), JSON.stringify(result))] };
-          },
-          { content: [text("Planned.")] },
-        ],
-      });
-      h = await startTickHarness({ store });
-      useTickWorkflow(h, {
-        config: [
-          "harness:",
-          "  default: claude-code",
-          "  allowedTools: [Write]",
-          "budgets:",
-          "  goal:",
-          "    usd: 25",
-          "",
-        ].join("\n"),
-        vars: { ANTHROPIC_BASE_URL: model.url },
-        secrets: { ANTHROPIC_API_KEY: "sk-ant-plan-0123456789abcdef" },
-      });
+      ({ h, model, close } = await startClaudeTicks({
+        serverUrl: serverUrl ?? "",
+        resultFor: (prompt) => (prompt.includes(", tick #2") ? REPLAN : PLAN),
+        closing: "Planned.",
+        configLines: ["budgets:", "  goal:", "    usd: 25"],
+        apiKey: "sk-ant-plan-0123456789abcdef",
+      }));
     });
-    afterAll(async () => {
-      await h?.close();
-      await model?.close();
-      await store?.close();
-      await db?.drop();
-    });
+    afterAll(() => close());
 
     it("plans the objective once; a replan revises the agent's todos and adds none twice", async () => {
       const alice = new Octokit({
@@ -143,7 +103,7 @@ describe.skipIf(!serverUrl)(
       ]);
       expect(state?.goal.backoff.stalledTicks).toBe(0);
 
-      const prompt = promptOf(model, 0);
+      const prompt = promptsFrom(model, 0)[0] ?? "";
       // The result schema: todos with their scopes, and gate requests.
       expect(prompt).toContain("proposedTodos");
       expect(prompt).toContain("requiredScopes");
@@ -191,7 +151,7 @@ describe.skipIf(!serverUrl)(
       ]);
       const refused = state?.evidence.find((e) => e.summary.startsWith("plan revisions refused"));
       expect(refused?.summary).toContain("T5 is not an agent's proposal (human)");
-      expect(promptOf(model, asked)).toContain("Money left: $");
+      expect(promptsFrom(model, asked)[0] ?? "").toContain("Money left: $");
     }, 180_000);
   },
 );

@@ -1,19 +1,11 @@
 import { planGateHolds } from "@loopx/core";
-import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { isRecord, userTextOf } from "../../app/src/demo/scripted-http.ts";
-import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import { instructingText, onlyAsData } from "../hostile/support/nonce-blocks.ts";
-import { freshDatabase } from "../support/databases.ts";
-import {
-  type ScriptedAnthropic,
-  startScriptedAnthropic,
-  text,
-  writeFile,
-} from "../support/scripted-anthropic.ts";
-import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
-import { dispatchOneTick, finishRun, useTickWorkflow } from "../support/tick-workflow-runs.ts";
+import { promptsFrom, startClaudeTicks } from "../support/claude-ticks.ts";
+import type { ScriptedAnthropic } from "../support/scripted-anthropic.ts";
+import type { TickHarness } from "../support/tick-api-harness.ts";
+import { dispatchOneTick, finishRun } from "../support/tick-workflow-runs.ts";
 
 const serverUrl = inject("pgUrl");
 const skipReason = serverUrl ? "" : inject("pgSkipReason");
@@ -42,15 +34,6 @@ const WORK = {
   continuation: null,
 };
 
-/** The prompts the real `claude` sent, one per conversation, from request index `from` on. */
-function promptsFrom(model: ScriptedAnthropic, from: number): string[] {
-  return model.requests
-    .slice(from)
-    .filter((r) => isRecord(r.body) && Array.isArray(r.body.tools) && r.body.tools.length > 0)
-    .map((r) => (isRecord(r.body) ? userTextOf(r.body.messages) : ""))
-    .filter((p, i, all) => all.indexOf(p) === i);
-}
-
 /**
  * Scenario: an issue opened by someone without write access, labelled `loopx` by a writer.
  * The goal's plan policy is unset, so an outsider's objective has its plan approved by a
@@ -63,38 +46,21 @@ function promptsFrom(model: ScriptedAnthropic, from: number): string[] {
 describe.skipIf(!serverUrl)(
   `e2e: an outsider's objective is planned, and the plan waits for a writer${skipReason ? ` — skipped: ${skipReason}` : ""}`,
   () => {
-    let db: { url: string; drop(): Promise<void> } | undefined;
-    let store: Store | undefined;
     let h: TickHarness;
     let model: ScriptedAnthropic;
+    let close = async () => {};
     beforeAll(async () => {
-      db = await freshDatabase(serverUrl ?? "");
-      store = await openStore({ databaseUrl: db.url });
-      model = await startScriptedAnthropic({
-        turns: [
-          (req) => {
-            const result = req.prompt.includes("is a planning slice") ? PLAN : WORK;
-            return { content: [writeFile(resultPathIn(req.prompt), JSON.stringify(result))] };
-          },
-          { content: [text("Reported.")] },
-        ],
-      });
-      h = await startTickHarness({ store });
+      ({ h, model, close } = await startClaudeTicks({
+        serverUrl: serverUrl ?? "",
+        resultFor: (prompt) => (prompt.includes("is a planning slice") ? PLAN : WORK),
+        closing: "Reported.",
+        apiKey: "sk-ant-outsider-0123456789abcdef",
+      }));
       // Read access: olive may open issues and comment, as anyone may on a public repository.
       const olive = h.sandbox.createUser("olive");
       h.sandbox.repoByFullName("acme/widgets").collaborators.set(olive.id, "read");
-      useTickWorkflow(h, {
-        config: ["harness:", "  default: claude-code", "  allowedTools: [Write]", ""].join("\n"),
-        vars: { ANTHROPIC_BASE_URL: model.url },
-        secrets: { ANTHROPIC_API_KEY: "sk-ant-outsider-0123456789abcdef" },
-      });
     });
-    afterAll(async () => {
-      await h?.close();
-      await model?.close();
-      await store?.close();
-      await db?.drop();
-    });
+    afterAll(() => close());
 
     const as = (login: string) =>
       new Octokit({

@@ -1,0 +1,83 @@
+/**
+ * The tick harness on its own real-PostgreSQL database, with the repository's tick workflow
+ * running the real `claude` against a scripted Anthropic server whose first turn writes the
+ * result `resultFor(prompt)` returns. What the planning scenarios share.
+ */
+import { openStore, type Store } from "@loopx/store";
+import { isRecord, userTextOf } from "../../app/src/demo/scripted-http.ts";
+import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
+import { freshDatabase } from "./databases.ts";
+import {
+  type ScriptedAnthropic,
+  startScriptedAnthropic,
+  text,
+  writeFile,
+} from "./scripted-anthropic.ts";
+import { startTickHarness, type TickHarness } from "./tick-api-harness.ts";
+import { useTickWorkflow } from "./tick-workflow-runs.ts";
+
+export interface ClaudeTicks {
+  h: TickHarness;
+  model: ScriptedAnthropic;
+  close(): Promise<void>;
+}
+
+export async function startClaudeTicks(opts: {
+  serverUrl: string;
+  /** The result the slice writes, chosen from the prompt `claude` sent. */
+  resultFor: (prompt: string) => unknown;
+  /** The second turn's closing words. */
+  closing: string;
+  /** `.github/loopx.yml` lines after the harness block. */
+  configLines?: string[];
+  apiKey: string;
+}): Promise<ClaudeTicks> {
+  const db = await freshDatabase(opts.serverUrl);
+  let store: Store | undefined;
+  let model: ScriptedAnthropic | undefined;
+  let h: TickHarness | undefined;
+  const close = async () => {
+    await h?.close();
+    await model?.close();
+    await store?.close();
+    await db.drop();
+  };
+  try {
+    store = await openStore({ databaseUrl: db.url });
+    model = await startScriptedAnthropic({
+      turns: [
+        (req) => ({
+          content: [
+            writeFile(resultPathIn(req.prompt), JSON.stringify(opts.resultFor(req.prompt))),
+          ],
+        }),
+        { content: [text(opts.closing)] },
+      ],
+    });
+    h = await startTickHarness({ store });
+    useTickWorkflow(h, {
+      config: [
+        "harness:",
+        "  default: claude-code",
+        "  allowedTools: [Write]",
+        ...(opts.configLines ?? []),
+        "",
+      ].join("\n"),
+      vars: { ANTHROPIC_BASE_URL: model.url },
+      secrets: { ANTHROPIC_API_KEY: opts.apiKey },
+    });
+    return { h, model, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** The prompts the real `claude` sent, one per conversation, from request index `from` on. */
+export function promptsFrom(model: ScriptedAnthropic, from: number): string[] {
+  return model.requests
+    .slice(from)
+    .filter((r) => isRecord(r.body) && Array.isArray(r.body.tools) && r.body.tools.length > 0)
+    .map((r) => (isRecord(r.body) ? userTextOf(r.body.messages) : ""))
+    .filter((p, i, all) => all.indexOf(p) === i);
+}
