@@ -25,6 +25,7 @@ export async function setup(options: Parameters<typeof createSandbox>[0] = {}) {
         "  tick:",
         "    runs-on: ubuntu-latest",
         "    steps:",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
         '      - run: echo "goal=${{ inputs.goal }}" >> "$GITHUB_OUTPUT"',
         "",
       ].join("\n"),

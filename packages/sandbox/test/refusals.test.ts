@@ -143,6 +143,7 @@ describe("refusals", () => {
   it("refuses a dispatch with an input the file does not declare, or without a required one; names the run by its run-name", async () => {
     sandbox.push("acme/widgets", "main", {
       ".github/workflows/named.yml": [
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
         "run-name: \"Tick #${{ inputs.goal }}${{ inputs.slot && format(' slot {0}', inputs.slot) || '' }} by ${{ github.actor }}\"",
         "on:",
         "  workflow_dispatch:",

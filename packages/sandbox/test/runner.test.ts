@@ -120,6 +120,7 @@ async function start(files: Record<string, string>) {
   // Jobs run as the runner user: the scratch action and its output directory are its own.
   giveToRunner(out);
   t.sandbox.runner.actions = {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a JS template
     "loopx/loopx@v1": { entry, inputs: { "github-token": "${{ github.token }}" } },
   };
   t.sandbox.runner.vars = { out };
