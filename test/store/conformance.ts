@@ -8,6 +8,7 @@ import { tables } from "@loopx/store";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
+import { childRowCases } from "./child-rows.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
 import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
 
@@ -498,6 +499,8 @@ export function describeStoreConformance(
         await store.apply(b.goal.id, claimFixture({ agent: "w", leaseTtlMs: 60_000 }));
         expect(await store.goalsWithExpiredLeases()).toEqual([a.goal.id]);
       });
+
+      childRowCases(() => store);
     },
   );
 }

@@ -4,17 +4,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { type DomainEvent, Effect, EventType, type GoalState } from "@loopx/core";
-import {
-  and,
-  eq,
-  getTableColumns,
-  getTableName,
-  inArray,
-  notInArray,
-  type SQL,
-  sql,
-} from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import { and, eq, getTableColumns, getTableName, inArray, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import {
   evidenceToRow,
   gateToRow,
@@ -35,32 +26,77 @@ function viaJson(tx: Db, table: PgTable, rows: Record<string, unknown>[], tail: 
   return statement ? tx.execute(statement) : null;
 }
 
-const excludedSets = new Map<string, Record<string, SQL>>();
+type Collections = Omit<GoalState, "goal">;
+type Item<K extends keyof Collections> = Collections[K][number];
+
+/** How one collection of the aggregate is stored: one row per item, in a table of its own. */
+interface ChildTable<K extends keyof Collections> {
+  table: PgTable & { goalId: PgColumn };
+  /** The item's identity across transitions, a property of the item and of its row alike. */
+  key: keyof Item<K> & string;
+  /** The upsert's conflict target (schema property names). */
+  target: string[];
+  toRow: (goalId: string, item: Item<K>) => Record<string, unknown>;
+  /**
+   * load.ts reads the collection whole, so an item missing from `after` was removed by the
+   * transition and its row is deleted. Windowed collections (ticks, evidence, …) hold only
+   * the recent items: absent there is not removed.
+   */
+  whole?: true;
+}
 
 /**
- * `SET col = excluded.col` for every column but the conflict target and insertion order.
- * Built once per table and `keep`: it is on every claim's and transition's path.
+ * Every child table of a goal, in the order their statements are sent. Each batch takes the
+ * json path when its rows set the same columns and drizzle's builder otherwise (insertJson
+ * decides per batch), so the path is not a property of the table.
  */
-function excludedSet(table: PgTable, keep: string[]): Record<string, SQL> {
-  const key = `${getTableName(table)}:${keep.join(",")}`;
-  const cached = excludedSets.get(key);
+const CHILDREN: { [K in keyof Collections]: ChildTable<K> } = {
+  todos: { table: s.todos, key: "key", target: ["goalId", "key"], toRow: todoToRow, whole: true },
+  gates: { table: s.gates, key: "key", target: ["goalId", "key"], toRow: gateToRow, whole: true },
+  ticks: { table: s.ticks, key: "id", target: ["id"], toRow: tickToRow },
+  evidence: { table: s.evidence, key: "id", target: ["id"], toRow: evidenceToRow },
+  handoffs: { table: s.handoffs, key: "tickId", target: ["goalId", "tickId"], toRow: handoffToRow },
+  notes: { table: s.notes, key: "id", target: ["id"], toRow: noteToRow },
+  pullRequests: {
+    table: s.pullRequests,
+    key: "number",
+    target: ["goalId", "number"],
+    toRow: pullRequestToRow,
+    whole: true,
+  },
+};
+
+/** A child table's SQL pieces, built once: they are on every claim's and transition's path. */
+interface Statements {
+  /** The json path's ON CONFLICT clause. */
+  tail: string;
+  /** The builder's conflict target and `SET col = excluded.col` for every column not kept. */
+  target: PgColumn[];
+  set: Record<string, SQL>;
+  /** The column holding the item's key, for deletes. */
+  keyColumn: PgColumn;
+}
+
+const statementCache = new Map<PgTable, Statements>();
+
+function statementsOf<K extends keyof Collections>(child: ChildTable<K>): Statements {
+  const cached = statementCache.get(child.table);
   if (cached) return cached;
+  const columns: Record<string, PgColumn> = getTableColumns(child.table);
+  const keyColumn = columns[child.key];
+  if (!keyColumn) throw new Error(`table ${getTableName(child.table)} has no column ${child.key}`);
+  // A conflict leaves the target, the goal and `seq` (insertion order) as they are.
+  const keep = [...child.target, "goalId", ...("seq" in columns ? ["seq"] : [])];
   const set: Record<string, SQL> = {};
-  for (const [prop, col] of Object.entries(getTableColumns(table))) {
-    if (keep.includes(prop)) continue;
-    set[prop] = sql.raw(`excluded."${col.name}"`);
+  for (const [prop, col] of Object.entries(columns)) {
+    if (!keep.includes(prop)) set[prop] = sql.raw(`excluded."${col.name}"`);
   }
-  excludedSets.set(key, set);
-  return set;
+  const target = child.target.flatMap((p) => columns[p] ?? []);
+  const tail = upsertTail(child.table, child.target, keep);
+  const made = { tail, target, set, keyColumn };
+  statementCache.set(child.table, made);
+  return made;
 }
-
-/** Items of `after` that are new or differ from `before` (matched by `key`). */
-function changed<T>(before: T[], after: T[], key: (t: T) => string): T[] {
-  const old = new Map(before.map((t) => [key(t), t]));
-  return after.filter((t) => !isDeepStrictEqual(old.get(key(t)), t));
-}
-
-type Collections = Omit<GoalState, "goal">;
 
 const EMPTY: Collections = {
   todos: [],
@@ -72,154 +108,63 @@ const EMPTY: Collections = {
   pullRequests: [],
 };
 
+/** The statements that take one collection from `before` to `after`: upsert, then delete. */
+function childWrites<K extends keyof Collections>(
+  tx: Db,
+  goalId: string,
+  name: K,
+  before: Collections | null,
+  after: GoalState,
+): { upsert: PromiseLike<unknown> | null; remove: PromiseLike<unknown> | null } {
+  const child: ChildTable<K> = CHILDREN[name];
+  const pieces = statementsOf(child);
+  const old: Item<K>[] = (before ?? EMPTY)[name];
+  const now: Item<K>[] = after[name];
+  const key = child.key;
+  const byKey = new Map<unknown, Item<K>>();
+  for (const item of old) byKey.set(item[key], item);
+  const rows: Record<string, unknown>[] = [];
+  let kept = 0;
+  for (const item of now) {
+    const prior = byKey.get(item[key]);
+    if (prior !== undefined) kept++;
+    if (!isDeepStrictEqual(prior, item)) rows.push(child.toRow(goalId, item));
+  }
+  let upsert: PromiseLike<unknown> | null = null;
+  if (rows.length > 0) {
+    upsert =
+      viaJson(tx, child.table, rows, pieces.tail) ??
+      tx
+        .insert(child.table)
+        .values(rows)
+        .onConflictDoUpdate({ target: pieces.target, set: pieces.set });
+  }
+  // Keys are unique in a collection: every old one is still there when all were matched.
+  if (!before || !child.whole || kept === old.length) return { upsert, remove: null };
+  const present = new Set(now.map((item) => item[key]));
+  const gone = old.map((item) => item[key]).filter((k) => !present.has(k));
+  const remove = tx
+    .delete(child.table)
+    .where(and(eq(child.table.goalId, goalId), inArray(pieces.keyColumn, gone)));
+  return { upsert, remove };
+}
+
 export async function writeChildren(
   tx: Db,
   before: Collections | null,
   after: GoalState,
 ): Promise<void> {
-  const b = before ?? EMPTY;
-  const id = after.goal.id;
   // Issued together: postgres.js pipelines them on the transaction's connection (one flush,
-  // one wait) instead of a round trip each. Order does not matter: the goal row exists.
-  const writes: PromiseLike<unknown>[] = [];
-
-  const todos = changed(b.todos, after.todos, (t) => t.key);
-  if (todos.length > 0) {
-    const rows = todos.map((t) => todoToRow(id, t));
-    const tail = upsertTail(s.todos, ["goalId", "key"], ["goalId", "key"]);
-    writes.push(
-      viaJson(tx, s.todos, rows, tail) ??
-        tx
-          .insert(s.todos)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [s.todos.goalId, s.todos.key],
-            set: excludedSet(s.todos, ["goalId", "key"]),
-          }),
-    );
+  // one wait) instead of a round trip each. Order does not matter: the goal row exists, and
+  // a delete names only keys `after` no longer holds, so it never meets an upsert's row.
+  const upserts: PromiseLike<unknown>[] = [];
+  const removes: PromiseLike<unknown>[] = [];
+  for (const name of Object.keys(CHILDREN) as (keyof Collections)[]) {
+    const { upsert, remove } = childWrites(tx, after.goal.id, name, before, after);
+    if (upsert) upserts.push(upsert);
+    if (remove) removes.push(remove);
   }
-  const gates = changed(b.gates, after.gates, (g) => g.key);
-  if (gates.length > 0) {
-    const rows = gates.map((g) => gateToRow(id, g));
-    const tail = upsertTail(s.gates, ["goalId", "key"], ["goalId", "key"]);
-    writes.push(
-      viaJson(tx, s.gates, rows, tail) ??
-        tx
-          .insert(s.gates)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [s.gates.goalId, s.gates.key],
-            set: excludedSet(s.gates, ["goalId", "key"]),
-          }),
-    );
-  }
-  const ticks = changed(b.ticks, after.ticks, (t) => t.id);
-  if (ticks.length > 0) {
-    const rows = ticks.map((t) => tickToRow(id, t));
-    const tail = upsertTail(s.ticks, ["id"], ["id", "goalId"]);
-    writes.push(
-      viaJson(tx, s.ticks, rows, tail) ??
-        tx
-          .insert(s.ticks)
-          .values(rows)
-          .onConflictDoUpdate({ target: s.ticks.id, set: excludedSet(s.ticks, ["id", "goalId"]) }),
-    );
-  }
-  const evidence = changed(b.evidence, after.evidence, (e) => e.id);
-  if (evidence.length > 0) {
-    const rows = evidence.map((e) => evidenceToRow(id, e));
-    const tail = upsertTail(s.evidence, ["id"], ["id", "goalId", "seq"]);
-    writes.push(
-      viaJson(tx, s.evidence, rows, tail) ??
-        tx
-          .insert(s.evidence)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: s.evidence.id,
-            set: excludedSet(s.evidence, ["id", "goalId", "seq"]),
-          }),
-    );
-  }
-  const handoffs = changed(b.handoffs, after.handoffs, (h) => h.tickId);
-  if (handoffs.length > 0) {
-    const rows = handoffs.map((h) => handoffToRow(id, h));
-    const tail = upsertTail(s.handoffs, ["goalId", "tickId"], ["seq", "goalId", "tickId"]);
-    writes.push(
-      viaJson(tx, s.handoffs, rows, tail) ??
-        tx
-          .insert(s.handoffs)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [s.handoffs.goalId, s.handoffs.tickId],
-            set: excludedSet(s.handoffs, ["seq", "goalId", "tickId"]),
-          }),
-    );
-  }
-  const notes = changed(b.notes, after.notes, (n) => n.id);
-  if (notes.length > 0) {
-    const rows = notes.map((n) => noteToRow(id, n));
-    const tail = upsertTail(s.notes, ["id"], ["id", "goalId", "seq"]);
-    writes.push(
-      viaJson(tx, s.notes, rows, tail) ??
-        tx
-          .insert(s.notes)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: s.notes.id,
-            set: excludedSet(s.notes, ["id", "goalId", "seq"]),
-          }),
-    );
-  }
-  const prs = changed(b.pullRequests, after.pullRequests, (p) => String(p.number));
-  if (prs.length > 0) {
-    const rows = prs.map((p) => pullRequestToRow(id, p));
-    const tail = upsertTail(s.pullRequests, ["goalId", "number"], ["goalId", "number", "seq"]);
-    writes.push(
-      viaJson(tx, s.pullRequests, rows, tail) ??
-        tx
-          .insert(s.pullRequests)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [s.pullRequests.goalId, s.pullRequests.number],
-            set: excludedSet(s.pullRequests, ["goalId", "number", "seq"]),
-          }),
-    );
-  }
-  // Todos, gates and PRs are loaded whole, so one missing from `after` was removed by the
-  // transition. Windowed collections (ticks, evidence, …) are never deleted this way.
-  if (before) {
-    writes.push(
-      deleteMissing(tx, s.todos, s.todos.key, id, b.todos, after.todos, (t) => t.key),
-      deleteMissing(tx, s.gates, s.gates.key, id, b.gates, after.gates, (g) => g.key),
-    );
-    const goneprs = b.pullRequests
-      .filter((p) => !after.pullRequests.some((q) => q.number === p.number))
-      .map((p) => p.number);
-    if (goneprs.length > 0) {
-      writes.push(
-        tx
-          .delete(s.pullRequests)
-          .where(and(eq(s.pullRequests.goalId, id), inArray(s.pullRequests.number, goneprs))),
-      );
-    }
-  }
-  await pipelined(writes);
-}
-
-async function deleteMissing<T>(
-  tx: Db,
-  table: typeof s.todos | typeof s.gates,
-  keyCol: typeof s.todos.key | typeof s.gates.key,
-  goalId: string,
-  before: T[],
-  after: T[],
-  key: (t: T) => string,
-): Promise<void> {
-  const keep = after.map(key);
-  if (before.every((t) => keep.includes(key(t)))) return;
-  await tx
-    .delete(table)
-    .where(and(eq(table.goalId, goalId), keep.length > 0 ? notInArray(keyCol, keep) : sql`true`));
+  await pipelined([...upserts, ...removes]);
 }
 
 export interface EventSource {
