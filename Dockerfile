@@ -13,6 +13,7 @@ COPY app/package.json app/
 COPY action/package.json action/
 COPY packages/cli/package.json packages/cli/
 COPY packages/core/package.json packages/core/
+COPY packages/demo/package.json packages/demo/
 COPY packages/github/package.json packages/github/
 COPY packages/harness/package.json packages/harness/
 COPY packages/sandbox/package.json packages/sandbox/
