@@ -11,7 +11,9 @@ WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY app/package.json app/
 COPY action/package.json action/
+COPY packages/cli/package.json packages/cli/
 COPY packages/core/package.json packages/core/
+COPY packages/demo/package.json packages/demo/
 COPY packages/github/package.json packages/github/
 COPY packages/harness/package.json packages/harness/
 COPY packages/sandbox/package.json packages/sandbox/

@@ -6,8 +6,8 @@ import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { runCli } from "../../app/src/cli/runner.ts";
 import { parseSettings } from "../../app/src/settings.ts";
+import { runCli } from "../../packages/cli/src/runner.ts";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { appJwt } from "../../packages/sandbox/test/helpers.ts";
 

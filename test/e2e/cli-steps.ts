@@ -2,7 +2,7 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const ENTRY = fileURLToPath(new URL("../../app/src/cli/loopx.ts", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../../packages/cli/src/loopx.ts", import.meta.url));
 
 /** A tick workflow as docs/workflows.md shows it: what `loopx doctor` calls sound. */
 export const GOOD_TICK = `name: loopx tick

@@ -20,7 +20,7 @@ import {
 } from "./sign-in-steps.ts";
 
 const Goals = z.object({ goals: z.array(z.object({ repo: z.string(), title: z.string() })) });
-const ENTRY = fileURLToPath(new URL("../../app/src/cli/loopx.ts", import.meta.url));
+const ENTRY = fileURLToPath(new URL("../../packages/cli/src/loopx.ts", import.meta.url));
 
 /**
  * Scenario: a real deployment's read-only dashboard behind GitHub App user authorization, on

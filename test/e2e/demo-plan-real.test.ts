@@ -3,18 +3,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GoalState } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DemoOptions } from "../../app/src/demo/demo-options.ts";
+import { DemoOptions } from "../../packages/demo/src/demo-options.ts";
 import {
   OBJECTIVE,
   OWNER,
   PLANNED,
   RELEASE_SCOPE,
   REQUIRED_CHECK,
-} from "../../app/src/demo/demo-project.ts";
-import { runDemo } from "../../app/src/demo/main.ts";
-import type { PlanStep, ScenarioFacts, StepName } from "../../app/src/demo/scenario.ts";
-import { isRecord, userTextOf } from "../../app/src/demo/scripted-http.ts";
-import type { Stack } from "../../app/src/demo/start-stack.ts";
+} from "../../packages/demo/src/demo-project.ts";
+import { runDemo } from "../../packages/demo/src/main.ts";
+import type { PlanStep, ScenarioFacts, StepName } from "../../packages/demo/src/scenario.ts";
+import { isRecord, userTextOf } from "../../packages/demo/src/scripted-http.ts";
+import type { Stack } from "../../packages/demo/src/start-stack.ts";
 import { freshDatabase } from "../support/databases.ts";
 
 const serverUrl = inject("pgUrl");

@@ -7,11 +7,16 @@ import type { Sandbox } from "@loopx/sandbox";
 import { tables } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { DemoOptions } from "../../app/src/demo/demo-options.ts";
-import { DEMO_REPO, FIRST_TODO, OWNER, REVIEW_REQUEST } from "../../app/src/demo/demo-project.ts";
-import { runDemo } from "../../app/src/demo/main.ts";
-import type { IssueFixStep, ScenarioFacts, StepName } from "../../app/src/demo/scenario.ts";
-import type { Stack } from "../../app/src/demo/start-stack.ts";
+import { DemoOptions } from "../../packages/demo/src/demo-options.ts";
+import {
+  DEMO_REPO,
+  FIRST_TODO,
+  OWNER,
+  REVIEW_REQUEST,
+} from "../../packages/demo/src/demo-project.ts";
+import { runDemo } from "../../packages/demo/src/main.ts";
+import type { IssueFixStep, ScenarioFacts, StepName } from "../../packages/demo/src/scenario.ts";
+import type { Stack } from "../../packages/demo/src/start-stack.ts";
 import { freshDatabase } from "../support/databases.ts";
 
 const serverUrl = inject("pgUrl");

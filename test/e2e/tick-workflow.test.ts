@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GITHUB_ACTION_STAND_INS } from "../../app/src/demo/stand-ins/index.ts";
+import { GITHUB_ACTION_STAND_INS } from "../../packages/demo/src/stand-ins/index.ts";
 import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import {
   bash,

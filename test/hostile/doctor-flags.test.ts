@@ -1,6 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { doctor, type Finding } from "../../app/src/cli/doctor.ts";
+import { doctor, type Finding } from "../../packages/cli/src/doctor.ts";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { GOOD_TICK } from "../e2e/cli-steps.ts";
 

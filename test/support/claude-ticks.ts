@@ -4,7 +4,7 @@
  * result `resultFor(prompt)` returns. What the planning scenarios share.
  */
 import { openStore, type Store } from "@loopx/store";
-import { isRecord, userTextOf } from "../../app/src/demo/scripted-http.ts";
+import { isRecord, userTextOf } from "../../packages/demo/src/scripted-http.ts";
 import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import { freshDatabase } from "./databases.ts";
 import {

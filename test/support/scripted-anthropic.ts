@@ -1,2 +1,2 @@
-// The scripted Anthropic Messages API ships with the demo (app/src/demo); tests use the same one.
-export * from "../../app/src/demo/scripted-model.ts";
+// The scripted Anthropic Messages API ships with the demo (packages/demo); tests use the same one.
+export * from "../../packages/demo/src/scripted-model.ts";

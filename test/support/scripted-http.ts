@@ -1,2 +1,2 @@
-// Shared with the demo's scripted model (app/src/demo); kept here for the OpenAI one's imports.
-export * from "../../app/src/demo/scripted-http.ts";
+// Shared with the demo's scripted model (packages/demo); kept here for the OpenAI one's imports.
+export * from "../../packages/demo/src/scripted-http.ts";

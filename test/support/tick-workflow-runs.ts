@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Octokit } from "@octokit/rest";
-import { GITHUB_ACTION_STAND_INS } from "../../app/src/demo/stand-ins/index.ts";
+import { GITHUB_ACTION_STAND_INS } from "../../packages/demo/src/stand-ins/index.ts";
 import type { WorkflowJob, WorkflowRun } from "../../packages/sandbox/src/index.ts";
 import type { TickHarness } from "./tick-api-harness.ts";
 

@@ -3,10 +3,11 @@
  * reachable and migrated, the App's credentials accepted by GitHub, the app answering.
  * PGlite belongs to the app process alone, so its data directory is judged through /healthz.
  */
+
+import { parseSettings, type Settings, SettingsError } from "@loopx/app";
 import { migrationStatus, openStore } from "@loopx/store";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
-import { parseSettings, type Settings, SettingsError } from "../settings.ts";
 import type { Finding } from "./doctor.ts";
 
 const why = (error: unknown) => (error instanceof Error ? error.message : String(error));

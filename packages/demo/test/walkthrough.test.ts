@@ -1,6 +1,6 @@
 import { openStore, type Store } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedPglite, truncateAll } from "../../test/support/databases.ts";
+import { sharedPglite, truncateAll } from "../../../test/support/databases.ts";
 import { runWalkthrough } from "../src/walkthrough/walkthrough.ts";
 
 describe("the kernel walkthrough (npm run walkthrough)", () => {

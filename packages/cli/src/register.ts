@@ -9,9 +9,9 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { GitHubHost } from "@loopx/app";
 import { parse } from "yaml";
 import { z } from "zod";
-import type { GitHubHost } from "../github-host.ts";
 import { CliError, EXIT } from "./api-client.ts";
 
 export interface RegisterOptions {

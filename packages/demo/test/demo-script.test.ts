@@ -3,21 +3,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  ISSUE_FIX_SLICES,
-  type Slice,
-  shellAgentScript,
-  sliceIn,
-} from "../src/demo/agent-script.ts";
-import { parseDemoArgs, UsageError } from "../src/demo/demo-options.ts";
+import { ISSUE_FIX_SLICES, type Slice, shellAgentScript, sliceIn } from "../src/agent-script.ts";
+import { parseDemoArgs, UsageError } from "../src/demo-options.ts";
 import {
   CI_COMMAND,
   demoFiles,
   PLANNED,
   RELEASE_SCOPE,
   VALIDATION_COMMAND,
-} from "../src/demo/demo-project.ts";
-import { PLAN_SLICES } from "../src/demo/plan-script.ts";
+} from "../src/demo-project.ts";
+import { PLAN_SLICES } from "../src/plan-script.ts";
 
 describe("npm run demo's options", () => {
   it("defaults to the claude CLI against the scripted model, asking the person", () => {

@@ -1,8 +1,7 @@
 /** Parses the command line, runs one command, and turns failures into a line and an exit code. */
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { APP_MANIFEST, githubHost } from "@loopx/app";
 import { Octokit } from "@octokit/rest";
-import { githubHost } from "../github-host.ts";
 import { CliError, EXIT } from "./api-client.ts";
 import { tokenFor } from "./credentials.ts";
 import { checkDeployment, migrate } from "./deployment.ts";
@@ -154,8 +153,6 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
   return EXIT.usage;
 }
 
-const MANIFEST = resolve(import.meta.dirname, "../../app.yml");
-
 function runRegister(str: (name: string) => string | undefined, io: CliIo): Promise<number> {
   const publicUrl = str("url") ?? io.env.LOOPX_PUBLIC_URL;
   if (!publicUrl || !URL.canParse(publicUrl) || !/^https?:/.test(publicUrl)) {
@@ -193,7 +190,7 @@ function runRegister(str: (name: string) => string | undefined, io: CliIo): Prom
       port,
       webhookProxyUrl: io.env.WEBHOOK_PROXY_URL ?? null,
       carry,
-      manifestYaml: readFileSync(MANIFEST, "utf8"),
+      manifestYaml: readFileSync(APP_MANIFEST, "utf8"),
       timeoutMs: 30 * 60_000,
     },
     io.out,

@@ -4,9 +4,10 @@
  * `npm run demo` calls it through runner.ts; the end-to-end test calls it directly, on its
  * own PostgreSQL, and asserts at each step through `onStep`.
  */
+
+import type { Logger } from "@loopx/app";
 import type { GoalState } from "@loopx/core";
 import { listGoalSummaries } from "@loopx/store";
-import type { Logger } from "../deps.ts";
 import type { DemoOptions } from "./demo-options.ts";
 import { DEMO_REPO } from "./demo-project.ts";
 import { demoPeople } from "./people.ts";

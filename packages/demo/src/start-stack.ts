@@ -7,15 +7,14 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import type { Logger } from "@loopx/app";
+import { createLoopxApp, type LoopxApp, listen, WEBHOOK_PATH } from "@loopx/app";
 import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
 import { openStore, type Store, tables } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
-import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../create-loopx-app.ts";
-import type { Logger } from "../deps.ts";
-import { listen } from "../server.ts";
 import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
 import type { DemoOptions } from "./demo-options.ts";
 import {
