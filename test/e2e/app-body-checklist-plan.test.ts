@@ -1,4 +1,4 @@
-import { decide } from "@loopx/core";
+import { decide, MAX_INITIAL_TODOS } from "@loopx/core";
 import { parseChecklist } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
@@ -71,6 +71,30 @@ describe("e2e: a checklist in the issue body is the plan only if a writer wrote 
     expect(state.goal.objective.body).toBe(CHECKLIST);
     expect(state.goal.plan).toBe("approve");
     expect(decide(state, new Date(), "agent").route).toBe("replan");
+  });
+
+  it("a writer's task list longer than a goal can start with starts nothing and says so", async () => {
+    const items = Array.from({ length: MAX_INITIAL_TODOS + 1 }, (_, i) => `- [ ] Gear ${i + 1}`);
+    const { data } = await h.as("wendy").rest.issues.create({
+      owner: "acme",
+      repo: "widgets",
+      title: "Catalogue every gear, one by one",
+      body: items.join("\n"),
+    });
+    await h.as("wendy").rest.issues.addLabels({
+      owner: "acme",
+      repo: "widgets",
+      issue_number: data.number,
+      labels: ["loopx"],
+    });
+    await h.settle();
+    expect(await h.store.findGoalByIssue(h.repo.id, data.number)).toBeNull();
+    const { data: comments } = await h
+      .as("wendy")
+      .rest.issues.listComments({ owner: "acme", repo: "widgets", issue_number: data.number });
+    expect(comments.map((c) => c.body)).toEqual([
+      expect.stringContaining(`has ${MAX_INITIAL_TODOS + 1} open items`),
+    ]);
   });
 
   it("an explicit plan: in .github/loopx.yml applies to every goal, whoever opened the issue", async () => {

@@ -1,4 +1,4 @@
-import { createGoal, resumeGoal } from "@loopx/core";
+import { createGoal, MAX_INITIAL_TODOS, resumeGoal } from "@loopx/core";
 import { neutralizeInline, parseTaskList } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
@@ -71,6 +71,16 @@ export async function startGoal(
         .filter((item) => !item.checked)
         .map((item) => ({ title: item.title }))
     : [];
+  if (todos.length > MAX_INITIAL_TODOS) {
+    await port.ensureComment(
+      issue,
+      `task-list-too-long:${e.issue.number}`,
+      `The task list in this issue has ${todos.length} open items; a goal starts with at most ` +
+        `${MAX_INITIAL_TODOS} todos. Nothing was started: split the work into several issues, ` +
+        "or shorten the list, then add the label again.",
+    );
+    return ignored(`a task list of ${todos.length} open items`);
+  }
   const created = await deps.store.createGoal(
     (now) =>
       createGoal(

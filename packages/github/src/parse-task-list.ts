@@ -13,13 +13,11 @@ const TASK = /^\s*[-*+][ \t]+\[([ xX])\][ \t]+(\S.*)$/;
 /** Titles are at most 256 characters in the kernel; a longer item keeps its start. */
 const TITLE_MAX = 256;
 
-/** At most this many items become todos: what one goal can start with. */
-export const TASK_LIST_MAX = 200;
-
 /**
  * The task-list items of the author's own text: never LoopX's checklist (the managed block)
  * nor a line carrying one of its todo markers (pasted from another goal), never inside
- * fenced code. In body order, at most TASK_LIST_MAX.
+ * fenced code. In body order, all of them: whether a goal can start with that many is the
+ * caller's to say, out loud.
  */
 export function parseTaskList(body: string): TaskItem[] {
   const spans = findManagedBlocks(body);
@@ -35,7 +33,6 @@ export function parseTaskList(body: string): TaskItem[] {
     const text = (task[2] ?? "").trim();
     const title = text.length <= TITLE_MAX ? text : `${text.slice(0, TITLE_MAX - 1)}…`;
     items.push({ title, checked: task[1] !== " " });
-    if (items.length === TASK_LIST_MAX) break;
   }
   return items;
 }

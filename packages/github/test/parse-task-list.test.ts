@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTaskList, renderManagedBlock, TASK_LIST_MAX } from "../src/index.ts";
+import { parseTaskList, renderManagedBlock } from "../src/index.ts";
 import { goalState } from "./fixtures.ts";
 
 describe("parseTaskList: the author's own task list", () => {
@@ -41,12 +41,15 @@ describe("parseTaskList: the author's own task list", () => {
     expect(parseTaskList(body).map((i) => i.title)).toEqual(["Mine", "Mine too"]);
   });
 
-  it("keeps a long item's start within the kernel's title limit and stops at the cap", () => {
+  it("keeps a long item's start within the kernel's title limit and drops no item", () => {
     const long = parseTaskList(`- [ ] ${"a".repeat(300)}`)[0]?.title ?? "";
     expect(long).toHaveLength(256);
     expect(long.endsWith("…")).toBe(true);
-    const many = Array.from({ length: TASK_LIST_MAX + 5 }, (_, i) => `- [ ] item ${i}`).join("\n");
-    expect(parseTaskList(many)).toHaveLength(TASK_LIST_MAX);
+    const done = Array.from({ length: 250 }, (_, i) => `- [x] done ${i}`);
+    const open = Array.from({ length: 205 }, (_, i) => `- [ ] item ${i}`);
+    const items = parseTaskList([...done, ...open].join("\n"));
+    expect(items).toHaveLength(455);
+    expect(items.filter((i) => !i.checked).at(-1)?.title).toBe("item 204");
     expect(parseTaskList("")).toEqual([]);
   });
 });

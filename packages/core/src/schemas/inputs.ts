@@ -18,6 +18,9 @@ import { ResumeWhen, TodoKind } from "./todo.ts";
 
 /** Inputs of the kernel's transitions, parsed at its edge so bad input is a refusal. */
 
+/** The most todos a goal may start with (a writer's task list in the issue body). */
+export const MAX_INITIAL_TODOS = 200;
+
 export const TodoDraft = z.object({
   title: Title,
   detail: ShortText.default(""),
@@ -39,7 +42,7 @@ export const CreateGoalInput = z.object({
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
   plan: PlanPolicy.optional(),
-  todos: z.array(TodoDraft).max(200).optional(),
+  todos: z.array(TodoDraft).max(MAX_INITIAL_TODOS).optional(),
   /**
    * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
    * the goal exists and waits instead of running on defaults nobody chose.
