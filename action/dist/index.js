@@ -40840,6 +40840,7 @@ var Tick = external_exports.object({
 });
 
 // ../packages/core/src/schemas/inputs.ts
+var MAX_INITIAL_TODOS = 200;
 var TodoDraft = external_exports.object({
   title: Title,
   detail: ShortText.default(""),
@@ -40859,7 +40860,7 @@ var CreateGoalInput = external_exports.object({
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
   plan: PlanPolicy.optional(),
-  todos: external_exports.array(TodoDraft).max(200).optional(),
+  todos: external_exports.array(TodoDraft).max(MAX_INITIAL_TODOS).optional(),
   /**
    * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
    * the goal exists and waits instead of running on defaults nobody chose.
