@@ -1,9 +1,11 @@
 import {
   addEvidence,
   type GoalState,
+  isPushedCommit,
   type PushedRequest,
   type PushedResponse,
   type PushRefusal,
+  pushedCommitSummary,
   recordPushRefused,
   redactSecrets,
   scopesGuarding,
@@ -64,15 +66,13 @@ export async function pushed(
     ...new Set(rules.flatMap((r) => ("when" in r && r.when === "open_pr" ? r.scopes : []))),
   ];
 
-  const known = state.evidence.some(
-    (e) => e.kind === "commit" && e.sha === body.headSha && e.summary.startsWith("pushed "),
-  );
+  const known = state.evidence.some((e) => e.sha === body.headSha && isPushedCommit(e));
   let recorded = false;
   let latest = state;
   if (!known) {
     const applied = await record(ctx, state, tick, {
       kind: "commit",
-      summary: `pushed ${branch} at ${body.headSha.slice(0, 7)}`,
+      summary: pushedCommitSummary(branch, body.headSha),
       sha: body.headSha,
     });
     // A goal that finished with this very tick refuses new evidence; the push still happened.

@@ -12,6 +12,7 @@ export * from "./path-rules.ts";
 export * from "./plan-holds.ts";
 export * from "./pr-outcome.ts";
 export * from "./proposed-todos.ts";
+export * from "./pushed-commit.ts";
 export * from "./redact-secrets.ts";
 export * from "./schemas/index.ts";
 export * from "./scope.ts";

@@ -9,6 +9,7 @@ import {
   approveGate,
   type Effect,
   type GoalState,
+  pushedCommitSummary,
   rejectGate,
   requestPullRequest,
   type TransitionResult,
@@ -38,7 +39,7 @@ function pushed(s: GoalState, key: string, sha: string, gateScopes: string[]): T
   const recorded = expectOk(
     addEvidence(
       s,
-      { kind: "commit", summary: `pushed ${branch} at ${sha.slice(0, 7)}`, sha, todo: key },
+      { kind: "commit", summary: pushedCommitSummary(branch, sha), sha, todo: key },
       ctx(at(minutes(1)), AGENT),
     ),
   ).state;

@@ -1,4 +1,5 @@
 import { todoBranch } from "../build-brief.ts";
+import { isPushedCommit } from "../pushed-commit.ts";
 import type { Gate } from "../schemas/gate.ts";
 import type { Draft } from "./kit.ts";
 import { addEffect } from "./kit.ts";
@@ -14,10 +15,7 @@ export function openHeldPullRequest(d: Draft, gate: Gate): void {
   for (const scope of gate.scopes) {
     const todo = /^open_pr:(T[1-9][0-9]*)$/.exec(scope)?.[1];
     if (todo === undefined) continue;
-    const head = d.state.evidence.findLast(
-      (e) =>
-        e.kind === "commit" && e.todo === todo && e.sha !== null && e.summary.startsWith("pushed "),
-    );
+    const head = d.state.evidence.findLast((e) => e.todo === todo && isPushedCommit(e));
     if (!head?.sha) continue;
     const branch = todoBranch(d.state, todo);
     addEffect(d, {

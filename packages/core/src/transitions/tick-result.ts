@@ -1,3 +1,4 @@
+import { reportedSummary } from "../pushed-commit.ts";
 import type { Cost } from "../schemas/budget.ts";
 import { GoalStatus } from "../schemas/goal.ts";
 import type { TickResultInput } from "../schemas/inputs.ts";
@@ -70,9 +71,13 @@ export function isMaterialDelta(result: HarnessResult): boolean {
  */
 function recordEvidence(d: Draft, result: HarnessResult, tickId: string, todo: string): string[] {
   const support: string[] = [];
-  for (const e of result.evidence) appendEvidence(d, { ...e, todo, tickId });
+  for (const e of result.evidence) {
+    appendEvidence(d, { ...e, summary: reportedSummary(e.summary), todo, tickId });
+  }
   for (const c of result.commits) {
-    const summary = c.message.split("\n")[0]?.trim() || `commit ${c.sha.slice(0, 7)}`;
+    const summary = reportedSummary(
+      c.message.split("\n")[0]?.trim() || `commit ${c.sha.slice(0, 7)}`,
+    );
     support.push(appendEvidence(d, { kind: "commit", summary, sha: c.sha, todo, tickId }));
   }
   const v = result.validation;
