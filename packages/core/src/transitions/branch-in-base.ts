@@ -3,16 +3,9 @@ import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { isAwaitingPullRequest } from "./await-pull-request.ts";
+import { commit } from "./commit.ts";
 import { completeTodo, continuationAfter, openPullRequestOf } from "./complete-todo.ts";
-import {
-  appendEvidence,
-  begin,
-  commit,
-  isRefused,
-  parseInput,
-  refuse,
-  resetBackoff,
-} from "./kit.ts";
+import { appendEvidence, begin, isRefused, parseInput, refuse, resetBackoff } from "./kit.ts";
 
 export const BranchInBaseInput = z.object({
   todo: TodoKey,

@@ -1,23 +1,9 @@
 import type { ChecksVerdict } from "../checks-verdict.ts";
 import { ciQuestionText } from "../ci-question.ts";
 import { type PrOutcome, sameSha } from "../pr-outcome.ts";
-import type { Gate } from "../schemas/gate.ts";
 import type { PullRequest } from "../schemas/state.ts";
-import { openGateIn } from "./gates.ts";
-import { type Draft, emit } from "./kit.ts";
-
-/** Open gates that no longer ask anything (`which`) expire; true when one did. */
-export function expireWhere(d: Draft, which: (g: Gate) => boolean, reason: string): boolean {
-  let expired = false;
-  for (const gate of d.state.gates) {
-    if (gate.status !== "open" || !which(gate)) continue;
-    gate.status = "expired";
-    gate.resolvedAt = d.ctx.now;
-    emit(d, "gate.expired", { gate: gate.key, reason });
-    expired = true;
-  }
-  return expired;
-}
+import type { Draft } from "./kit.ts";
+import { expireWhere, openGateIn } from "./open-gate.ts";
 
 /** The scopes of the CI questions and approval gate LoopX asks about PR `n`. */
 export const ciScopes = (n: number) => [`ci:${n}`, `ci-approval:${n}`, `ci-unrequired:${n}`];

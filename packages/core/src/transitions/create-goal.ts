@@ -6,8 +6,9 @@ import type { CreateGoalInput } from "../schemas/inputs.ts";
 import { CreateGoalInput as CreateGoalSchema } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
-import { appendTodo, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { appendTodo, emit, isRefused, parseInput, refuse } from "./kit.ts";
 
 /**
  * A fresh goal from a labelled issue. It starts at version 0 so that the commit's single

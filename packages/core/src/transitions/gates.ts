@@ -8,65 +8,12 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { commit } from "./commit.ts";
 import { openHeldPullRequest } from "./held-pull-request.ts";
 import type { Draft, Refused } from "./kit.ts";
-import {
-  addEffect,
-  begin,
-  commit,
-  emit,
-  isRefused,
-  parseInput,
-  refuse,
-  resetBackoff,
-} from "./kit.ts";
+import { addEffect, begin, emit, isRefused, parseInput, refuse, resetBackoff } from "./kit.ts";
+import { openGateIn } from "./open-gate.ts";
 import { dropPlan, releasePlan } from "./plan-gate.ts";
-
-export interface GateSpec {
-  question: string;
-  scopes: string[];
-  requestedFrom?: string[];
-  todo?: string | null;
-  pr?: { number: number; headSha: string } | null;
-}
-
-/** Opens a gate inside a transition; shared with tick results that ask for authority. */
-export function openGateIn(d: Draft, spec: GateSpec): Gate {
-  const goal = d.state.goal;
-  const key = `G${goal.counters.gate}`;
-  goal.counters.gate += 1;
-  const gate: Gate = {
-    key,
-    question: spec.question,
-    scopes: spec.scopes,
-    status: "open",
-    requestedFrom: spec.requestedFrom ?? [],
-    todo: spec.todo ?? null,
-    pr: spec.pr ? { ...spec.pr, seenAt: null } : null,
-    openedAt: d.ctx.now,
-    resolvedBy: null,
-    resolvedAt: null,
-    note: null,
-  };
-  d.state.gates.push(gate);
-  emit(d, "gate.opened", {
-    gate: key,
-    scopes: gate.scopes,
-    todo: gate.todo,
-    pr: gate.pr?.number ?? null,
-  });
-  addEffect(d, { kind: "gate_comment", key: `gate:${key}:opened`, gate: key });
-  if (gate.pr) {
-    addEffect(d, {
-      kind: "review_request",
-      key: `gate:${key}:review`,
-      pr: gate.pr.number,
-      reviewers: gate.requestedFrom.length > 0 ? gate.requestedFrom : goal.owners,
-      gate: key,
-    });
-  }
-  return gate;
-}
 
 export function openGate(
   state: GoalState,

@@ -8,16 +8,8 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { EventType, TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import {
-  begin,
-  commit,
-  emit,
-  isRefused,
-  parseInput,
-  refuse,
-  requireTrusted,
-  resetBackoff,
-} from "./kit.ts";
+import { commit } from "./commit.ts";
+import { begin, emit, isRefused, parseInput, refuse, requireTrusted, resetBackoff } from "./kit.ts";
 
 function moveStatus(
   state: GoalState,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { begin, commit, emit, isRefused, parseInput, refuse, requireTrusted } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { begin, emit, isRefused, parseInput, refuse, requireTrusted } from "./kit.ts";
 
 export const SetHarnessInput = z.object({
   harness: z

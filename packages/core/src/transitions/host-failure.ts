@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { appendEvidence, begin, commit, isRefused, parseInput, refuse, stall } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { appendEvidence, begin, isRefused, parseInput, refuse, stall } from "./kit.ts";
 
 export const HostFailureInput = z.object({
   /** What failed, for people: e.g. "tick run 123 (attempt 1) ended startup_failure". */

@@ -10,7 +10,8 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { RefusalCode, TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { appendTodo, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { appendTodo, begin, emit, isRefused, parseInput, refuse } from "./kit.ts";
 import { abandonTick, expireDeadLeases, findLiveTick } from "./tick-ledger.ts";
 
 const ANY_STATUS = GoalStatus.options;

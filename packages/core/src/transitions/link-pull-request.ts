@@ -2,7 +2,8 @@ import { z } from "zod";
 import { PrMonitor } from "../schemas/pr-monitor.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { begin, commit, emit, isRefused, parseInput, refuse, requireTrusted } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { begin, emit, isRefused, parseInput, refuse, requireTrusted } from "./kit.ts";
 
 export const LinkPullRequestInput = z.object({
   number: z.number().int().positive(),

@@ -5,10 +5,10 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { commit } from "./commit.ts";
 import {
   appendEvidence,
   begin,
-  commit,
   emit,
   isRefused,
   isTrustedActor,

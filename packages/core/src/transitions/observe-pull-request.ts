@@ -5,19 +5,20 @@ import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import { Scope } from "../schemas/primitives.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { expireCiQuestions, expireWhere } from "./ci-gates.ts";
+import { expireCiQuestions } from "./ci-gates.ts";
+import { commit } from "./commit.ts";
 import { completeTodo } from "./complete-todo.ts";
 import type { Draft } from "./kit.ts";
 import {
   appendEvidence,
   begin,
-  commit,
   emit,
   isRefused,
   parseInput,
   refuse,
   requireTrusted,
 } from "./kit.ts";
+import { expireWhere } from "./open-gate.ts";
 import { actOnPrOutcome } from "./pr-outcome-actions.ts";
 
 const Sha = z.string().regex(/^[0-9a-f]{7,64}$/);

@@ -1,11 +1,9 @@
 import { openPlanGate, planGateHolds, planScope } from "../plan-holds.ts";
 import type { Gate } from "../schemas/gate.ts";
 import type { Todo } from "../schemas/todo.ts";
-import { expireWhere } from "./ci-gates.ts";
-import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
-import { emit } from "./kit.ts";
-import { dropIn } from "./todo-edits.ts";
+import { dropIn, emit } from "./kit.ts";
+import { expireWhere, openGateIn } from "./open-gate.ts";
 
 function question(keys: readonly string[]): string {
   return `Accept the agent's plan? ${keys.join(", ")} wait as proposed: approving makes them ready to run, rejecting drops them and lets the agent plan again. Their text stays the agent's (data to the slices) unless you accept one with \`/loopx todo accept T#\`.`;

@@ -5,11 +5,11 @@ import type { PrCheck } from "../schemas/pr-monitor.ts";
 import type { PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
-import { askAboutCi, ciScopes, expireWhere } from "./ci-gates.ts";
+import { askAboutCi, ciScopes } from "./ci-gates.ts";
 import { completeTodo, continuationAfter } from "./complete-todo.ts";
-import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
 import { appendEvidence, appendTodo, emit, resetBackoff } from "./kit.ts";
+import { expireWhere, openGateIn } from "./open-gate.ts";
 
 function checkLines(failing: z.output<typeof PrCheck>[]): string {
   return failing.map((c) => `${c.name}: failed${c.url ? ` (${c.url})` : ""}`).join("\n");

@@ -5,18 +5,10 @@ import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { blockingGatesFor, buildScopeIndex, isScopeGranted } from "../scope.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
-import { openGateIn } from "./gates.ts";
+import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
-import {
-  addEffect,
-  appendEvidence,
-  begin,
-  commit,
-  isRefused,
-  parseInput,
-  refuse,
-  stall,
-} from "./kit.ts";
+import { addEffect, appendEvidence, begin, isRefused, parseInput, refuse, stall } from "./kit.ts";
+import { openGateIn } from "./open-gate.ts";
 
 export const PushRefusedInput = z.object({
   todo: TodoKey,

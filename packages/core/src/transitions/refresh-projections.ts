@@ -2,7 +2,8 @@ import { z } from "zod";
 import { ShortText } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { addEffect, begin, commit, emit, isRefused, parseInput } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { addEffect, begin, emit, isRefused, parseInput } from "./kit.ts";
 
 const RefreshInput = z.object({
   reason: ShortText.min(1),

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { GoalStatus, RepoRef } from "../schemas/goal.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { begin, emit, isRefused, parseInput, refuse } from "./kit.ts";
 
 const RenameInput = RepoRef.omit({ id: true });
 

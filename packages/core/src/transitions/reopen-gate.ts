@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { addEffect, begin, emit, isRefused, parseInput, refuse } from "./kit.ts";
 
 export const PullRequestPushedInput = z.object({
   pr: z.number().int().positive(),

@@ -1,9 +1,8 @@
 import type { PlanRevisions } from "../schemas/tick.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
-import { appendEvidence, emit } from "./kit.ts";
+import { appendEvidence, dropIn, emit } from "./kit.ts";
 import { holdForApproval } from "./plan-gate.ts";
-import { dropIn } from "./todo-edits.ts";
 
 /**
  * Why a planning slice may not revise this todo, or null when it may: only an open task an

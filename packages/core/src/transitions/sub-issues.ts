@@ -2,11 +2,11 @@ import { z } from "zod";
 import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { commit } from "./commit.ts";
 import { completeTodo } from "./complete-todo.ts";
 import {
   appendEvidence,
   begin,
-  commit,
   emit,
   findTodo,
   isRefused,

@@ -9,8 +9,8 @@ import type { Continuation, Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { blockingGatesFor, buildScopeIndex } from "../scope.ts";
 import { awaitEvidence, needsPullRequest } from "./await-pull-request.ts";
+import { commit } from "./commit.ts";
 import { completeTodo } from "./complete-todo.ts";
-import { openGateIn } from "./gates.ts";
 import type { Draft } from "./kit.ts";
 import {
   actorName,
@@ -18,7 +18,6 @@ import {
   appendEvidence,
   appendTodo,
   begin,
-  commit,
   emit,
   isRefused,
   parseInput,
@@ -26,6 +25,7 @@ import {
   resetBackoff,
   stall,
 } from "./kit.ts";
+import { openGateIn } from "./open-gate.ts";
 import { holdForApproval } from "./plan-gate.ts";
 import { addProposals, applyPlan } from "./plan-result.ts";
 import { findLiveTick, finishTick } from "./tick-ledger.ts";

@@ -2,11 +2,11 @@ import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { isAwaitingPullRequest } from "./await-pull-request.ts";
+import { commit } from "./commit.ts";
 import { completeTodo, openPullRequestOf } from "./complete-todo.ts";
 import {
   appendEvidence,
   begin,
-  commit,
   emit,
   findTodo,
   isRefused,

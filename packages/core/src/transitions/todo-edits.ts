@@ -9,12 +9,13 @@ import type { GoalState } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { keyNumber } from "../todo-order.ts";
+import { commit } from "./commit.ts";
 import type { Draft, Refused } from "./kit.ts";
 import {
   addEffect,
   appendTodo,
   begin,
-  commit,
+  dropIn,
   emit,
   findTodo,
   isRefused,
@@ -116,22 +117,6 @@ function liveTodo(
     return refuse("invalid_state", finished(todo));
   }
   return { d, todo };
-}
-
-/** Drops a todo inside a transition; its sub-issue, if any, closes as not planned. */
-export function dropIn(d: Draft, todo: Todo, reason: string): void {
-  todo.status = "dropped";
-  todo.updatedAt = d.ctx.now;
-  d.checklist = true;
-  emit(d, "todo.dropped", { todo: todo.key, reason });
-  if (todo.subIssue) {
-    addEffect(d, {
-      kind: "close_sub_issue",
-      key: `todo:${todo.key}:close`,
-      todo: todo.key,
-      reason: "not_planned",
-    });
-  }
 }
 
 export function dropTodo(

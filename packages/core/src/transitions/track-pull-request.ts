@@ -4,10 +4,11 @@ import { Scope, TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { openGateIn } from "./gates.ts";
+import { commit } from "./commit.ts";
 import { openPrScope } from "./held-pull-request.ts";
 import type { Draft } from "./kit.ts";
-import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { addEffect, begin, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { openGateIn } from "./open-gate.ts";
 
 /** Only the app itself opens PRs on LoopX's branches; people link theirs with `/loopx link`. */
 function requireApp(ctx: TransitionContext, what: string) {

@@ -1,6 +1,7 @@
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { addEffect, begin, commit, emit, isRefused, requireTrusted, resetBackoff } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { addEffect, begin, emit, isRefused, requireTrusted, resetBackoff } from "./kit.ts";
 
 /**
  * A writer's "run now": clears any backoff wait and dispatches a tick at once. The tick

@@ -4,7 +4,8 @@ import { Uuid } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { scopeCovers } from "../scope.ts";
-import { addEffect, begin, commit, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { commit } from "./commit.ts";
+import { addEffect, begin, emit, isRefused, parseInput, refuse } from "./kit.ts";
 
 /**
  * The approved gates that let the next push change `.github/**` (the workflows, which run

@@ -1,0 +1,58 @@
+import type { DecideOptions } from "../decide.ts";
+import { decide } from "../decide.ts";
+import type { Effect, TransitionResult } from "../schemas/transition.ts";
+import { actorName, addEffect, type Draft, emit } from "./kit.ts";
+import { syncPlanGate } from "./plan-gate.ts";
+
+export interface CommitOptions {
+  decide?: DecideOptions;
+}
+
+/**
+ * Seals a transition: one version bump, derived completion, the next wake, and the
+ * projection effects. Completion is derived here so no transition can forget it.
+ */
+export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
+  const { ctx } = d;
+  const goal = d.state.goal;
+  goal.version += 1;
+  goal.updatedAt = ctx.now;
+  syncPlanGate(d);
+
+  let decision = decide(d.state, ctx.now, actorName(ctx.actor), opts.decide);
+  if (goal.status === "active" && decision.route === "done") {
+    goal.status = "done";
+    goal.statusReason = decision.reason;
+    emit(d, "goal.done", { reason: decision.reason });
+    addEffect(d, { kind: "close_issue", key: "close_issue" });
+    d.status = true;
+    decision = decide(d.state, ctx.now, actorName(ctx.actor), opts.decide);
+  }
+  goal.nextWakeAt = decision.nextWakeAt;
+  if (
+    (decision.route === "run" || decision.route === "replan") &&
+    decision.nextWakeAt !== null &&
+    decision.nextWakeAt.getTime() <= ctx.now.getTime() &&
+    !d.effects.some((e) => e.kind === "dispatch")
+  ) {
+    // A person's act (an approval, a resume, a new todo) always wakes the loop. Machine-side
+    // transitions between two ticks (the result, the push, the PR link) share one wake, so
+    // the outbox sends one dispatch for them, not one each.
+    const human = ctx.actor.kind === "human";
+    addEffect(d, {
+      kind: "dispatch",
+      key: human ? `dispatch:v${goal.version}` : `dispatch:t${goal.counters.tick}`,
+      reason: decision.reason.slice(0, 200),
+      at: ctx.now,
+    });
+  }
+  const projections: Effect[] = [];
+  if (d.checklist) projections.push({ kind: "body", key: "body" });
+  if (d.status) projections.push({ kind: "status", key: "status" });
+  return {
+    ok: true,
+    state: d.state,
+    events: d.events,
+    effects: [...projections, ...d.effects],
+  };
+}
