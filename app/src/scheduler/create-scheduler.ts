@@ -1,4 +1,3 @@
-import { pruneUsedTokens } from "@loopx/store";
 import { createRepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
 import { goalsWatchingPulls, reconcilePulls } from "../pulls/monitor-pull.ts";
@@ -72,7 +71,7 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
       redispatchMs: options.redispatchMs,
       graceMs: options.graceMs ?? 60_000,
     });
-    const pruned = await pruneUsedTokens(deps.store.db, retentionMs);
+    const pruned = await deps.store.pruneUsedTokens(retentionMs);
     await reconcilePullsWhenDue();
     return {
       expired,
