@@ -72,8 +72,3 @@ export async function reconcilePulls(deps: AppDeps, goalIds: readonly string[]):
   }
   return changed;
 }
-
-/** Goals with an open linked PR, oldest first: what the backstop reads again. */
-export async function goalsWatchingPulls(deps: AppDeps, limit = 50): Promise<string[]> {
-  return deps.store.goalsWatchingPulls(limit);
-}

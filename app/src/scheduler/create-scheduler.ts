@@ -1,6 +1,6 @@
 import { createRepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
-import { goalsWatchingPulls, reconcilePulls } from "../pulls/monitor-pull.ts";
+import { reconcilePulls } from "../pulls/monitor-pull.ts";
 import { dispatchDue } from "./dispatch-due.ts";
 import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
 
@@ -59,7 +59,7 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
   async function reconcilePullsWhenDue(): Promise<void> {
     if (Date.now() - pullsReadAt < pullEveryMs) return;
     pullsReadAt = Date.now();
-    const changed = await reconcilePulls(deps, await goalsWatchingPulls(deps));
+    const changed = await reconcilePulls(deps, await deps.store.goalsWatchingPulls());
     if (changed > 0) options.onCommitted?.();
   }
 
