@@ -100,7 +100,7 @@ export interface Store {
   goalsOfRepo(repoId: number): Promise<RepoGoal[]>;
   /** Goals of this repository with a gate bound to, or a link to, pull request `pr`. */
   goalIdsForPull(repoId: number, pr: number): Promise<string[]>;
-  /** Live goals with an open linked PR (at most `limit`, 50 by default): what the PR backstop reads again. */
+  /** Live goals with an open linked PR (at most `limit`, default 50): what the backstop rereads. */
   goalsWatchingPulls(limit?: number): Promise<string[]>;
   /**
    * Linked PRs of this repository whose recorded head is `sha`: a commit status names no PR,

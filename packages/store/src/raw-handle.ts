@@ -12,10 +12,12 @@ export function keepHandle(store: Store, db: Db): Store {
   return store;
 }
 
-/** The raw drizzle handle of a store opened by this package (tests seed and inspect rows with it). */
+/** The drizzle handle of a store this package opened: tests seed and inspect rows with it. */
 export function dbOf(store: Store): Db {
   const db = handles.get(store);
   if (!db)
-    throw new Error("dbOf: this store was not opened by @loopx/store (openStore/createStore).");
+    throw new Error(
+      "dbOf: this store was not opened by @loopx/store (openStore/createStore): pass the store itself, not a copy or a stand-in.",
+    );
   return db;
 }
