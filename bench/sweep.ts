@@ -13,8 +13,8 @@
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { createGoal } from "@loopx/core";
-import { dueCandidatesQuery, openStore, type Store, takeDueDispatches } from "@loopx/store";
-import { sql } from "drizzle-orm";
+import { openStore, type Store } from "@loopx/store";
+import { dbOf, dueCandidatesQuery, sql, takeDueDispatches } from "@loopx/store/testing";
 import { z } from "zod";
 import { benchPostgres } from "./pg.ts";
 import { median } from "./stats.ts";
@@ -60,7 +60,7 @@ async function seed(store: Store, goals: number): Promise<void> {
   // Copies of the template row: every 20th due (about an hour ago, each at its own instant,
   // as wakes are), the rest due within the week, done or paused. Issue numbers stay unique
   // per repository.
-  await store.db.execute(sql`
+  await dbOf(store).execute(sql`
     INSERT INTO goals
     SELECT gen_random_uuid(), g.installation_id, g.repo_id + (n % 50), g.repo_owner_id,
            g.repo_owner, g.repo_name, g.issue_id + n, g.issue_number + n,
@@ -73,10 +73,10 @@ async function seed(store: Store, goals: number): Promise<void> {
            g.created_at, g.updated_at
     FROM goals g, generate_series(1, ${goals - 1}) AS n
     WHERE g.id = ${made.state.goal.id}`);
-  await store.db.execute(
+  await dbOf(store).execute(
     sql`UPDATE goals SET next_wake_at = now() + interval '1 day' WHERE id = ${made.state.goal.id}`,
   );
-  await store.db.execute(sql`VACUUM ANALYZE goals`);
+  await dbOf(store).execute(sql`VACUUM ANALYZE goals`);
 }
 
 const PlanRow = z.object({ "QUERY PLAN": z.string() });
@@ -88,7 +88,7 @@ async function sweepOnce(store: Store): Promise<number> {
   const started = performance.now();
   let taken = 0;
   try {
-    await store.db.transaction(async (tx) => {
+    await dbOf(store).transaction(async (tx) => {
       taken = (await takeDueDispatches(tx, { limit: 20 })).length;
       throw new Rollback();
     });
@@ -104,13 +104,13 @@ export async function benchSweep(url: string, goals: number): Promise<SweepBench
   try {
     await store.migrate();
     await seed(store, goals);
-    const rows = (await store.db.execute(sql`
+    const rows = (await dbOf(store).execute(sql`
       SELECT count(*) AS n FROM goals WHERE status = 'active' AND next_wake_at <= now()`)) as unknown[];
     const due = Count.parse(rows[0]).n;
     await sweepOnce(store); // warm: plan cache, buffers
     const times: number[] = [];
     for (let i = 0; i < REPEATS; i++) times.push(await sweepOnce(store));
-    const explained = (await store.db.execute(
+    const explained = (await dbOf(store).execute(
       sql`EXPLAIN ${dueCandidatesQuery({ limit: 20 })}`,
     )) as unknown[];
     const plan = explained.map((r) => PlanRow.parse(r)["QUERY PLAN"]);

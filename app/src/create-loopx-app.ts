@@ -1,13 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { GitHubPort } from "@loopx/github";
-import {
-  type ContentLane,
-  type ContentLimits,
-  createOpsStore,
-  type InstallationControls,
-  type OpsStore,
-  type Store,
+import type {
+  ContentLane,
+  ContentLimits,
+  InstallationControls,
+  OpsStore,
+  Store,
 } from "@loopx/store";
 import { createNodeMiddleware, type Probot } from "probot";
 import { z } from "zod";
@@ -110,7 +109,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
       });
     return bot;
   };
-  const ops = createOpsStore(store.db);
+  const ops = store.ops;
   const portIn = async (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
     const octokit = withContentBudget(await probot.auth(installationId), installationId, ops, lane);
     const port = createOctokitPort(octokit, await botLogin());

@@ -1,4 +1,4 @@
-import { endedSessions, type Store } from "@loopx/store";
+import type { Store } from "@loopx/store";
 import type { Probot } from "probot";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "./create-loopx-app.ts";
 import { githubSignIn } from "./dashboard/index.ts";
@@ -32,11 +32,7 @@ export async function main(opts: {
       mode: settings.dashboard,
       ...(settings.dashboardSignIn
         ? {
-            signIn: githubSignIn(
-              settings.dashboardSignIn,
-              settings.github,
-              endedSessions(store.db),
-            ),
+            signIn: githubSignIn(settings.dashboardSignIn, settings.github, store.sessions),
           }
         : {}),
     },

@@ -1,5 +1,5 @@
 import { ApiError, AskResponse } from "@loopx/core";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -13,7 +13,7 @@ describe("tick API: rate limit and kill switch", () => {
 
   it("a killed installation answers run:false (stopped) and claims nothing", async () => {
     const goal = await h.startGoal("Refactor", ["Split the module"]);
-    await h.store.db.execute(sql`UPDATE installations SET kill_switch = true`);
+    await dbOf(h.store).execute(sql`UPDATE installations SET kill_switch = true`);
     const requests = h.sandbox.requests().length;
     const answer = AskResponse.parse(
       (await h.post("/api/v1/ticks", { goal: goal.goal.issue.number }, await h.token(2001))).body,
@@ -30,7 +30,7 @@ describe("tick API: rate limit and kill switch", () => {
         (r) => r.method !== "GET" && r.operationId !== "apps/create-installation-access-token",
       );
     expect(writes).toHaveLength(0);
-    await h.store.db.execute(sql`UPDATE installations SET kill_switch = false`);
+    await dbOf(h.store).execute(sql`UPDATE installations SET kill_switch = false`);
   });
 
   it("a repository over its rate gets 429 rate_limited", async () => {

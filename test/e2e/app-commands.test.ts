@@ -1,5 +1,4 @@
-import { tables } from "@loopx/store";
-import { and, eq } from "drizzle-orm";
+import { and, dbOf, eq, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 import {
@@ -32,7 +31,7 @@ describe("e2e: /loopx commands from a writer", () => {
   };
   const applied = ["+1", "eyes"];
   const eventsOf = async (type: string) =>
-    h.store.db
+    dbOf(h.store)
       .select()
       .from(tables.events)
       .where(and(eq(tables.events.goalId, goalId), eq(tables.events.type, type)));

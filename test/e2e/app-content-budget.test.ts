@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 import { fileIssue, keyedComments, label, makeEverythingDue } from "../support/ops-steps.ts";
@@ -28,7 +28,7 @@ describe("e2e: the per-installation content budget defers writes", () => {
     ];
     expect(posted.sort()).toEqual([0, 1]);
     expect(h.sandbox.requests().filter((r) => r.status === 403)).toHaveLength(0);
-    const waiting = await h.store.db.execute(
+    const waiting = await dbOf(h.store).execute(
       sql`SELECT attempts, last_error, next_attempt_at > now() + interval '30 seconds' AS later
           FROM outbox WHERE kind = 'status' AND done_at IS NULL`,
     );
@@ -37,7 +37,7 @@ describe("e2e: the per-installation content budget defers writes", () => {
     expect(JSON.stringify(waiting)).toMatch(/"later":true/);
 
     // A minute later the slot is free again.
-    await h.store.db.execute(sql`UPDATE content_budget SET at = at - interval '2 minutes'`);
+    await dbOf(h.store).execute(sql`UPDATE content_budget SET at = at - interval '2 minutes'`);
     await makeEverythingDue(h);
     h.app.outbox.kick();
     await h.settle();
@@ -53,7 +53,7 @@ describe("e2e: the per-installation content budget defers writes", () => {
       spendCeilingUsd: 25,
       spendCeilingUsdByInstallation: {},
     });
-    await h.store.db.execute(sql`UPDATE content_budget SET at = at - interval '2 hours'`);
+    await dbOf(h.store).execute(sql`UPDATE content_budget SET at = at - interval '2 hours'`);
     const c = await fileIssue(h, "alice", "Stop here");
     const before = h.sandbox.requests().length;
     await label(h, "alice", c);

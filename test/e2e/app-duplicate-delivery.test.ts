@@ -1,5 +1,4 @@
-import { tables } from "@loopx/store";
-import { eq } from "drizzle-orm";
+import { dbOf, eq, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 import { fileIssue, keyedComments, label } from "../support/ops-steps.ts";
@@ -31,7 +30,7 @@ describe("e2e: the same delivery twice is applied once", () => {
 
     const attempts = h.sandbox.deliveries().filter((d) => d.guid === guid);
     expect(attempts.length).toBeGreaterThanOrEqual(2);
-    const rows = await h.store.db
+    const rows = await dbOf(h.store)
       .select()
       .from(tables.inbox)
       .where(eq(tables.inbox.deliveryId, guid));
@@ -41,7 +40,7 @@ describe("e2e: the same delivery twice is applied once", () => {
     const goal = await h.store.findGoalByIssue(h.repo.id, number);
     expect(goal?.goal.version).toBe(1);
     expect(await keyedComments(h, number, "status")).toHaveLength(1);
-    const events = await h.store.db
+    const events = await dbOf(h.store)
       .select()
       .from(tables.events)
       .where(eq(tables.events.deliveryId, guid));

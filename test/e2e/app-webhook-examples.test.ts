@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { tables } from "@loopx/store";
+import { dbOf, tables } from "@loopx/store/testing";
 import { Webhooks } from "@octokit/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -71,7 +71,7 @@ describe("e2e: every webhooks example for the subscribed events", () => {
     expect(answers.filter((a) => a.status < 200 || a.status >= 300)).toEqual([]);
 
     await h.settle();
-    const rows = await h.store.db.select().from(tables.inbox);
+    const rows = await dbOf(h.store).select().from(tables.inbox);
     const mine = rows.filter((r) => r.deliveryId.startsWith("example-"));
     expect(mine).toHaveLength(cases.length);
     const crashed = mine

@@ -77,7 +77,9 @@ describe("e2e: dashboard pages (demo)", () => {
     expect(paused).toContain("paused by alice");
     // A goal without todos routes to replan: the loop waits for a plan, so it is stalled.
     const fresh = await startGoal(h, "alice", "Third goal");
-    expect(decide(await goal(h, fresh.goalId), await h.store.dbNow(), "test").route).toBe("replan");
+    expect(decide(await goal(h, fresh.goalId), await h.store.databaseNow(), "test").route).toBe(
+      "replan",
+    );
     const again = await get(`${h.appUrl}/loopx`);
     const stalled = again.body.slice(
       again.body.indexOf("Stalled goals"),

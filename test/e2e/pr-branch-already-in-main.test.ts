@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
@@ -46,7 +46,9 @@ describe("e2e: the todo's branch is already in main when the App opens its PR", 
     await h.settle();
 
     // The retry falls due.
-    await h.store.db.execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
+    await dbOf(h.store).execute(
+      sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`,
+    );
     h.app.outbox.kick();
     await h.settle();
 

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
 import { firstPull } from "../support/pr-ticks.ts";
@@ -30,7 +30,7 @@ describe("e2e: CI that never runs", () => {
     const seenAt = state?.pullRequests[0]?.monitor.headSeenAt;
     if (!seenAt) throw new Error("the head's arrival was not recorded");
     const earlier = new Date(seenAt.getTime() - 11 * 60_000).toISOString();
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE pull_requests SET monitor = jsonb_set(monitor, '{headSeenAt}', to_jsonb(${earlier}::text)) WHERE number = ${pr.number}`,
     );
     expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(1);

@@ -1,6 +1,6 @@
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { goalsWatchingPulls, reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
+import { reconcilePulls } from "../../app/src/pulls/monitor-pull.ts";
 import { createScheduler } from "../../app/src/scheduler/create-scheduler.ts";
 import { personClient } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
@@ -34,7 +34,7 @@ describe("e2e: a draft PR asks its owner", () => {
     });
     await h.settle();
     // The link is the only event after the PR opened: the scheduler's backstop reads it…
-    expect(await goalsWatchingPulls(h.app.deps)).toEqual([goal.goal.id]);
+    expect(await h.app.deps.store.goalsWatchingPulls()).toEqual([goal.goal.id]);
     await createScheduler(h.app.deps, { pullReconcileMs: 0 }).tick();
     // …and reading it again changes nothing.
     expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(0);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { GoalState } from "@loopx/core";
 import { readKey } from "@loopx/github";
 import type { Sandbox } from "@loopx/sandbox";
-import { tables } from "@loopx/store";
+import { dbOf, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { DemoOptions } from "../../packages/demo/src/demo-options.ts";
@@ -199,11 +199,10 @@ describe.skipIf(!serverUrl)(
           // Every token the tick API accepted is one GitHub mints in a called workflow: the
           // caller's identity (docs/workflows.md's loopx-tick.yml or loopx-wake.yml on main, its
           // run and event), the called file at the tag the caller named (loopx/loopx@v1).
-          const accepted = new Set(
-            (
-              await stack?.store.db.select({ jti: tables.usedTokens.jti }).from(tables.usedTokens)
-            )?.map((r) => r.jti),
-          );
+          const used = stack
+            ? await dbOf(stack.store).select({ jti: tables.usedTokens.jti }).from(tables.usedTokens)
+            : [];
+          const accepted = new Set(used.map((r) => r.jti));
           const claims = sandbox().oidc.minted.filter((c) => accepted.has(c.jti));
           expect(claims.length).toBeGreaterThanOrEqual(6);
           const repo = sandbox().store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
@@ -39,7 +39,9 @@ describe("e2e: an owed PR update finds its work merged", () => {
     expect(state?.todos.find((t) => t.key === "T1")?.status).toBe("blocked");
 
     const from = h.sandbox.requests().length;
-    await h.store.db.execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
+    await dbOf(h.store).execute(
+      sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`,
+    );
     h.app.outbox.kick();
     await h.settle();
 

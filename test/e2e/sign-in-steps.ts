@@ -3,7 +3,6 @@
  * authorization on the sandbox, a second repository only some people can read, and a small
  * browser (a cookie jar that follows redirects between the app and the sandbox's GitHub).
  */
-import { endedSessions } from "@loopx/store";
 import { githubSignIn, type SignIn } from "../../app/src/dashboard/index.ts";
 import { type Harness, startHarness, TICK_WORKFLOW } from "../support/app-harness.ts";
 
@@ -61,7 +60,7 @@ export async function startSignInHarness(): Promise<SignInHarness> {
         publicUrl: h.appUrl,
       },
       { apiUrl: h.sandbox.url, serverUrl: h.sandbox.url },
-      endedSessions(h.store.db),
+      h.store.sessions,
       // Ask GitHub every time, so a revocation shows on the very next request.
       { cacheMs: 0 },
     ),

@@ -1,6 +1,6 @@
 import { AskResponse } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createScheduler } from "../../app/src/scheduler/create-scheduler.ts";
 import { freshDatabase } from "../support/databases.ts";
@@ -44,7 +44,7 @@ describe.skipIf(!serverUrl)("e2e on PostgreSQL: concurrent asks for one goal", (
 
   it("two replicas' schedulers dispatch an overdue goal once", async () => {
     const goal = await h.startGoal("Replica safety", ["Another todo"]);
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes' WHERE id = ${goal.goal.id}`,
     );
     const replicas = [createScheduler(h.app.deps), createScheduler(h.app.deps)];

@@ -1,5 +1,5 @@
 import { ApiError, AskResponse } from "@loopx/core";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -19,10 +19,10 @@ describe("e2e: a result after the lease expired", () => {
     );
     if (!claim.run) throw new Error("expected a run");
     // The database clock moves past the lease (as 45 minutes of silence would).
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE ticks SET lease_expires_at = now() - interval '1 minute' WHERE id = ${claim.tickId}`,
     );
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE todos SET lease_expires_at = now() - interval '1 minute' WHERE claim_tick_id = ${claim.tickId}`,
     );
     const body = {

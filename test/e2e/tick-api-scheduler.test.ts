@@ -1,5 +1,5 @@
 import { AskResponse } from "@loopx/core";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScheduler, type Scheduler } from "../../app/src/scheduler/create-scheduler.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
@@ -28,7 +28,7 @@ describe("e2e: the wake scheduler", () => {
     // Just became due: the label's transition dispatched it through the outbox already.
     expect((await scheduler.tick()).dispatched).toEqual([]);
 
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes' WHERE id = ${goal.goal.id}`,
     );
     expect((await scheduler.tick()).dispatched).toEqual([`acme/widgets#${issue}`]);
@@ -61,7 +61,7 @@ describe("e2e: the wake scheduler", () => {
     );
     if (!claim.run) throw new Error("expected a run");
     expect((await scheduler.tick()).expired).toBe(0);
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE ticks SET lease_expires_at = now() - interval '1 minute' WHERE id = ${claim.tickId}`,
     );
     expect((await scheduler.tick()).expired).toBe(1);

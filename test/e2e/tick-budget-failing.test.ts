@@ -1,5 +1,5 @@
 import { AskResponse, ResultResponse, setBudget } from "@loopx/core";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -37,7 +37,7 @@ describe("e2e: a goal whose every slice fails stops at its budget", () => {
     const answers: AskResponse[] = [];
     for (let run = 1; run <= TICKS + 3; run++) {
       // Backoff would make the next ask a wait; the budget, checked first, must still trip.
-      await h.store.db.execute(
+      await dbOf(h.store).execute(
         sql`UPDATE goals SET backoff = jsonb_set(backoff, '{until}', 'null') WHERE id = ${goal.goal.id}`,
       );
       const asked = await h.post("/api/v1/ticks", { goal: issue }, await h.token(2300 + run));

@@ -1,4 +1,3 @@
-import { goalOfDispatchedRun } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -37,7 +36,7 @@ describe("e2e: a dispatch knows its run", () => {
       inputs: { goal: String(goal.goal.issue.number), nonce: run.inputs.nonce },
     });
     expect(requests("actions/list-workflow-runs", from)).toEqual([]);
-    expect(await goalOfDispatchedRun(h.store.db, run.id)).toBe(goal.goal.id);
+    expect(await h.store.goalOfDispatchedRun(run.id)).toBe(goal.goal.id);
   });
 
   it("GHES: a 204 dispatch is found by its nonce among other runs of the workflow", async () => {
@@ -52,7 +51,7 @@ describe("e2e: a dispatch knows its run", () => {
       if (!run) throw new Error("no run");
       // The run's name is what the lookup matched on: the goal and this dispatch's nonce.
       expect(run.displayTitle).toBe(`LoopX tick #${goal.goal.issue.number} ${run.inputs.nonce}`);
-      expect(await goalOfDispatchedRun(h.store.db, run.id)).toBe(goal.goal.id);
+      expect(await h.store.goalOfDispatchedRun(run.id)).toBe(goal.goal.id);
     }
     expect(requests("actions/create-workflow-dispatch", from)).toEqual([]);
     const dispatches = h.sandbox

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_ENTRY, runAction } from "../../action/test/support/run-action.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
@@ -105,10 +105,10 @@ describe("fault: the action killed mid-slice", () => {
     expect((await h.app.scheduler.tick()).expired).toBe(0);
 
     // The database clock passes the lease (as the job's timeout and then some would).
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE ticks SET lease_expires_at = now() - interval '1 minute' WHERE id = ${tickId}`,
     );
-    await h.store.db.execute(
+    await dbOf(h.store).execute(
       sql`UPDATE todos SET lease_expires_at = now() - interval '1 minute' WHERE claim_tick_id = ${tickId}`,
     );
     expect((await h.app.scheduler.tick()).expired).toBe(1);

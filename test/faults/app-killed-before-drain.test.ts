@@ -1,7 +1,7 @@
 import { BLOCK_BEGIN, readKey } from "@loopx/github";
-import { createOpsStore, openStore, type Store } from "@loopx/store";
+import { openStore, type Store } from "@loopx/store";
+import { dbOf, sql } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "../support/app-harness.ts";
@@ -58,7 +58,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox dra
     await drop();
   });
 
-  const pending = async () => (await createOpsStore(store.db).snapshot()).outbox.pending;
+  const pending = async () => (await store.ops.snapshot()).outbox.pending;
 
   it("a restarted App drains what the killed one committed, once", async () => {
     const alice = new Octokit({
@@ -100,7 +100,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox dra
 
     // GitHub recovers; the backoff the dead process chose falls due; a new process starts.
     sandbox.faults.clear();
-    await store.db.execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
+    await dbOf(store).execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
     const second = await startAppProcess(env);
     running.push(second);
     sandbox.setWebhookUrl(`${second.base}/api/github/webhooks`);

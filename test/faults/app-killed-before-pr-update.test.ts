@@ -1,6 +1,6 @@
-import { createOpsStore, openStore, type Store } from "@loopx/store";
+import { openStore, type Store } from "@loopx/store";
+import { dbOf, sql } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "../support/app-harness.ts";
@@ -155,7 +155,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
     );
     await running().kill();
     app = null;
-    const owed = (await createOpsStore(store.db).snapshot()).outbox.pending;
+    const owed = (await store.ops.snapshot()).outbox.pending;
     expect(owed).toBeGreaterThan(0);
 
     // While the App is down, the owner approves and merges that head.
@@ -170,14 +170,12 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
     await sandbox.settle();
 
     // The same data, a new process; the write it owed falls due.
-    await store.db.execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
+    await dbOf(store).execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
     const restartedAt = sandbox.requests().length;
     await start();
     await until("T1 is done and nothing is owed", async () => {
       const t1 = (await goal())?.todos.find((t) => t.key === "T1");
-      return (
-        t1?.status === "done" && (await createOpsStore(store.db).snapshot()).outbox.pending === 0
-      );
+      return t1?.status === "done" && (await store.ops.snapshot()).outbox.pending === 0;
     });
 
     expect(await pulls()).toEqual([{ number: pr.number, head: first.branch, merged: true }]);
@@ -189,7 +187,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
     expect(proof?.map((e) => [e.kind, e.sha])).toEqual([["pr", merged.sha]]);
     expect(state?.pullRequests.map((p) => [p.number, p.state])).toEqual([[pr.number, "merged"]]);
     expect(state?.goal.status).toBe("active");
-    expect(await createOpsStore(store.db).snapshot()).toMatchObject({ deadLetters: 0 });
+    expect(await store.ops.snapshot()).toMatchObject({ deadLetters: 0 });
     // The goal goes on: T2 is what a tick runs next.
     const next = await client().post(
       "/api/v1/ticks",

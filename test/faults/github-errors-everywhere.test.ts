@@ -1,7 +1,7 @@
 import { AskResponse, type GoalState } from "@loopx/core";
 import { readKey } from "@loopx/github";
+import { dbOf, sql } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
-import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -42,10 +42,10 @@ describe("fault: 5xx, 429 and 403-with-retry-after on every route, during a full
   async function until(done: () => Promise<boolean>): Promise<void> {
     for (let round = 0; !(await done()); round++) {
       if (round > 200) throw new Error("no convergence after 200 rounds");
-      await h.store.db.execute(
+      await dbOf(h.store).execute(
         sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL AND dead_at IS NULL`,
       );
-      await h.store.db.execute(
+      await dbOf(h.store).execute(
         sql`UPDATE inbox SET next_attempt_at = now() WHERE processed_at IS NULL`,
       );
       // As the App's timer runs it: a failed pass is logged and tried again next time.

@@ -79,7 +79,7 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
         const claim = AskResponse.parse(asked.body);
         routes.push(claim.route);
         if (!claim.run) continue;
-        starts.push((await h.store.dbNow()).getTime());
+        starts.push((await h.store.databaseNow()).getTime());
         const sent = await h.post(
           `/api/v1/ticks/${claim.tickId}/result`,
           {
@@ -101,7 +101,7 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
       }
       // Time passes: to just after the next wake, or a day when nothing is due.
       const s = await load();
-      const now = (await h.store.dbNow()).getTime();
+      const now = (await h.store.databaseNow()).getTime();
       const wake = s.goal.nextWakeAt?.getTime() ?? null;
       const step =
         wake !== null && wake > now ? wake - now + 2 * 60_000 : wake === null ? DAY : 2 * 60_000;
@@ -124,7 +124,7 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
     });
     // Then it asks a person, and spends nothing more for the rest of the month.
     expect(s.goal.backoff.stalledTicks).toBe(STALLED_TICKS_ASK_HUMAN);
-    expect(decide(s, await h.store.dbNow(), "loopx").route).toBe("ask_human");
+    expect(decide(s, await h.store.databaseNow(), "loopx").route).toBe("ask_human");
     expect(s.ticks).toHaveLength(STALLED_TICKS_ASK_HUMAN);
     expect(s.goal.spent).toEqual({
       usd: STALLED_TICKS_ASK_HUMAN * SLICE_COST.usd,

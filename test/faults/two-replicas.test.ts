@@ -1,6 +1,6 @@
 import { AskResponse } from "@loopx/core";
 import { readKey } from "@loopx/github";
-import { tables } from "@loopx/store";
+import { dbOf, tables } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freshDatabase } from "../support/databases.ts";
@@ -136,7 +136,7 @@ describe.skipIf(!serverUrl)("fault: two replicas on one PostgreSQL", () => {
     expect(posted.length - GOALS).toBe(shown);
 
     // The outbox drained exactly once: every row done in one attempt, none dead.
-    const rows = await store.db.select().from(tables.outbox);
+    const rows = await dbOf(store).select().from(tables.outbox);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.filter((row) => row.doneAt === null || row.deadAt !== null)).toEqual([]);
     expect(rows.filter((row) => row.attempts > 1)).toEqual([]);

@@ -1,6 +1,5 @@
 import { createHmac } from "node:crypto";
-import { tables } from "@loopx/store";
-import { eq } from "drizzle-orm";
+import { dbOf, eq, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 import { botComments } from "../support/goal-steps.ts";
@@ -126,12 +125,12 @@ describe("fault: the same webhook ten times, out of order with the others", () =
       await h.settle();
     }
 
-    const rows = await h.store.db
+    const rows = await dbOf(h.store)
       .select()
       .from(tables.inbox)
       .where(eq(tables.inbox.deliveryId, labeled.guid));
     expect(rows).toHaveLength(1);
-    const events = await h.store.db
+    const events = await dbOf(h.store)
       .select()
       .from(tables.events)
       .where(eq(tables.events.deliveryId, labeled.guid));

@@ -1,5 +1,5 @@
 import { Agent, request } from "node:http";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WEBHOOK_PATH } from "../../app/src/create-loopx-app.ts";
 import { type Harness, startHarness } from "../support/app-harness.ts";
@@ -123,7 +123,7 @@ describe("hostile: the webhook endpoint never buffers a body over GitHub's 25 MB
   });
 
   it("nothing refused was recorded as a delivery", async () => {
-    const rows = await h.store.db.execute(
+    const rows = await dbOf(h.store).execute(
       sql`SELECT count(*)::int AS n FROM inbox WHERE delivery_id = ${HEADERS["x-github-delivery"]}`,
     );
     expect(JSON.stringify(rows)).toContain('"n":0');

@@ -5,8 +5,8 @@
  * windowed history is never deleted.
  */
 import type { GoalState, TransitionResult } from "@loopx/core";
-import { type Store, tables } from "@loopx/store";
-import { sql } from "drizzle-orm";
+import type { Store } from "@loopx/store";
+import { dbOf, sql, tables } from "@loopx/store/testing";
 import { expect, it } from "vitest";
 import { createFixture } from "./fixtures.ts";
 
@@ -25,7 +25,7 @@ async function xmins(
   store: Store,
   table: keyof typeof CHILD_KEYS,
 ): Promise<Record<string, string>> {
-  const rows = await store.db
+  const rows = await dbOf(store)
     .select({ k: sql<string>`${CHILD_KEYS[table]}::text`, x: sql<string>`xmin::text` })
     .from(tables[table]);
   return Object.fromEntries(rows.map((r) => [r.k, r.x]));

@@ -3,7 +3,7 @@
  * (queries are serialised, advisory locks are re-entrant), so it cannot show any of this.
  */
 import type { Store } from "@loopx/store";
-import { tables } from "@loopx/store";
+import { dbOf, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type RacingSessions, racingSessions, truncateAll } from "../support/databases.ts";
 import { kernelClaim, kernelClaimFn, kernelCreate } from "./kernel-fixtures.ts";
@@ -44,7 +44,7 @@ describe.skipIf(!serverUrl)(
       const state = await admin.loadGoal(id);
       expect(state?.ticks).toHaveLength(1);
       expect(state?.goal.version).toBe(2);
-      const ticks = await admin.db.select().from(tables.ticks);
+      const ticks = await dbOf(admin).select().from(tables.ticks);
       expect(ticks).toHaveLength(1);
     });
 
@@ -69,7 +69,7 @@ describe.skipIf(!serverUrl)(
       const doubles = [...claimedBy.values()].filter((who) => who.length > 1);
       expect(doubles).toEqual([]);
       expect(claimedBy.size).toBe(goals);
-      const ticks = await admin.db.select({ goalId: tables.ticks.goalId }).from(tables.ticks);
+      const ticks = await dbOf(admin).select({ goalId: tables.ticks.goalId }).from(tables.ticks);
       expect(ticks).toHaveLength(goals);
       expect(new Set(ticks.map((t) => t.goalId)).size).toBe(goals);
     });

@@ -4,8 +4,7 @@
  */
 import { GoalState } from "@loopx/core";
 import type { Store } from "@loopx/store";
-import { tables } from "@loopx/store";
-import { eq, sql } from "drizzle-orm";
+import { dbOf, eq, sql, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
 import { childRowCases } from "./child-rows.ts";
@@ -20,7 +19,7 @@ async function created(store: Store, over: Parameters<typeof createFixture>[0] =
 
 async function count(store: Store, table: "events" | "outbox", goalId: string): Promise<number> {
   const t = table === "events" ? tables.events : tables.outbox;
-  const rows = await store.db
+  const rows = await dbOf(store)
     .select({ n: sql<number>`count(*)::int` })
     .from(t)
     .where(eq(t.goalId, goalId));
@@ -52,21 +51,21 @@ export function describeStoreConformance(
 
       it("migrates idempotently", async () => {
         await store.migrate();
-        const rows = await store.db.select().from(tables.goals);
+        const rows = await dbOf(store).select().from(tables.goals);
         expect(rows).toEqual([]);
       });
 
-      it("dbNow is the server's clock", async () => {
-        const rows = await store.db.execute(sql`SELECT 1`);
+      it("databaseNow is the server's clock", async () => {
+        const rows = await dbOf(store).execute(sql`SELECT 1`);
         expect(rows).toBeTruthy();
         const before = Date.now();
-        const now = await store.dbNow();
+        const now = await store.databaseNow();
         expect(now).toBeInstanceOf(Date);
         // Same machine: the server's clock is within a few seconds of ours.
         expect(Math.abs(now.getTime() - before)).toBeLessThan(5_000);
         // Two calls outside a transaction are two instants (now() is per transaction).
         await new Promise((r) => setTimeout(r, 5));
-        expect((await store.dbNow()).getTime()).toBeGreaterThan(now.getTime());
+        expect((await store.databaseNow()).getTime()).toBeGreaterThan(now.getTime());
       });
 
       it("create → load round-trips the kernel state exactly", async () => {
@@ -102,7 +101,7 @@ export function describeStoreConformance(
 
       it("stores jsonb as objects, not JSON strings", async () => {
         const state = await created(store);
-        const rows = await store.db.execute(
+        const rows = await dbOf(store).execute(
           sql`SELECT jsonb_typeof(objective) AS t FROM goals WHERE id = ${state.goal.id}`,
         );
         expect(JSON.stringify(rows)).toContain('"object"');
@@ -112,7 +111,7 @@ export function describeStoreConformance(
         const state = await created(store, { issue: 77 });
         const again = await store.createGoal(createFixture({ issue: 77 }));
         expect(again).toMatchObject({ ok: false, refusal: { code: "duplicate" } });
-        const rows = await store.db.select().from(tables.goals);
+        const rows = await dbOf(store).select().from(tables.goals);
         expect(rows.map((r) => r.id)).toEqual([state.goal.id]);
       });
 
@@ -129,7 +128,7 @@ export function describeStoreConformance(
         expect(loaded).toEqual(r.state);
         expect(loaded?.todos[0]?.claim?.agent).toBe("a1");
         expect(loaded?.ticks).toHaveLength(1);
-        const events = await store.db
+        const events = await dbOf(store)
           .select()
           .from(tables.events)
           .where(eq(tables.events.goalId, state.goal.id));
@@ -163,7 +162,7 @@ export function describeStoreConformance(
         expect(loaded?.evidence).toHaveLength(1);
         expect(loaded?.handoffs).toHaveLength(1);
         expect(loaded?.ticks[0]?.cost).toEqual(cost);
-        const [ev] = await store.db
+        const [ev] = await dbOf(store)
           .select()
           .from(tables.events)
           .where(eq(tables.events.type, "tick.finished"));
@@ -251,7 +250,7 @@ export function describeStoreConformance(
         const d = await store.getDelivery("d2");
         expect(d?.processedAt).toBeInstanceOf(Date);
         expect(d?.outcome).toBe("applied");
-        const [ev] = await store.db
+        const [ev] = await dbOf(store)
           .select()
           .from(tables.events)
           .where(eq(tables.events.type, "goal.paused"));
@@ -432,7 +431,7 @@ export function describeStoreConformance(
         expect(await store.loadGoal(id)).toEqual(claimed.state);
         const todo = claimed.state.ticks[0]!.todo;
         // The lease is judged on the database clock the store handed the kernel.
-        const now = await store.dbNow();
+        const now = await store.databaseNow();
         expect(
           claimed.state.todos.find((t) => t.key === todo)?.claim?.leaseExpiresAt.getTime(),
         ).toBeGreaterThan(now.getTime());

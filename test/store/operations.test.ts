@@ -3,8 +3,8 @@
  * installation controls from the deployment's settings, deferral and cursors. The budget's
  * race runs on real PostgreSQL only: PGlite is one session and cannot race.
  */
-import { createOpsStore, openStore, type Store, tables } from "@loopx/store";
-import { eq, sql } from "drizzle-orm";
+import { openStore, type Store } from "@loopx/store";
+import { dbOf, eq, sql, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   type RacingSessions,
@@ -24,19 +24,19 @@ describe("operations store on PGlite", () => {
   });
 
   it("grants the budget up to the limit, then says when a slot frees", async () => {
-    const ops = createOpsStore(store.db);
+    const ops = store.ops;
     const limits = { perMinute: 3, perHour: 5 };
     const got = [];
     for (let i = 0; i < 4; i++) got.push(await ops.reserveContent(7, { kind: "loopx", limits }));
     expect(got.slice(0, 3).every((r) => r.ok)).toBe(true);
     const refused = got[3];
     if (!refused || refused.ok) throw new Error("the fourth request should be refused");
-    const now = await store.dbNow();
+    const now = await store.databaseNow();
     expect(refused.retryAt.getTime()).toBeGreaterThan(now.getTime() + 50_000);
     // Another installation has its own budget.
     expect((await ops.reserveContent(8, { kind: "loopx", limits })).ok).toBe(true);
     // Past the minute, the hour still caps it: 3 more rows a minute old, 6 in the hour.
-    await store.db.execute(
+    await dbOf(store).execute(
       sql`UPDATE content_budget SET at = now() - interval '2 minutes' WHERE installation_id = 7`,
     );
     expect((await ops.reserveContent(7, { kind: "loopx", limits })).ok).toBe(true);
@@ -47,7 +47,7 @@ describe("operations store on PGlite", () => {
   });
 
   it("outsiders' replies have a lane of their own: a ceiling, a few per person, never LoopX's budget", async () => {
-    const ops = createOpsStore(store.db);
+    const ops = store.ops;
     const loopx = { kind: "loopx" as const, limits: { perMinute: 2, perHour: 10 } };
     const outsider = (subject: string) => ({
       kind: "outsider" as const,
@@ -71,7 +71,7 @@ describe("operations store on PGlite", () => {
   });
 
   it("applies the kill switch and the USD ceiling without touching other ceiling fields", async () => {
-    const ops = createOpsStore(store.db);
+    const ops = store.ops;
     await store.upsertInstallation({ id: 11, spendCeiling: { tokens: 1000 } });
     await store.upsertInstallation({ id: 12 });
     await ops.applyInstallationControls({
@@ -79,7 +79,7 @@ describe("operations store on PGlite", () => {
       spendCeilingUsd: 50,
       spendCeilingUsdByInstallation: { "12": 5 },
     });
-    const rows = await store.db
+    const rows = await dbOf(store)
       .select()
       .from(tables.installations)
       .orderBy(tables.installations.id);
@@ -97,7 +97,7 @@ describe("operations store on PGlite", () => {
       spendCeilingUsd: null,
       spendCeilingUsdByInstallation: {},
     });
-    const [eleven] = await store.db
+    const [eleven] = await dbOf(store)
       .select()
       .from(tables.installations)
       .where(eq(tables.installations.id, 11));
@@ -106,7 +106,7 @@ describe("operations store on PGlite", () => {
   });
 
   it("keeps cursors and reports an empty snapshot on an empty store", async () => {
-    const ops = createOpsStore(store.db);
+    const ops = store.ops;
     expect(await ops.getCursor("x")).toBeNull();
     await ops.setCursor("x", "41");
     await ops.setCursor("x", "42");
@@ -132,14 +132,14 @@ describe.skipIf(!serverUrl)("content budget under concurrency (real PostgreSQL)"
   it("12 replicas racing for 5 slots: exactly 5 granted", async () => {
     const results = await Promise.all(
       sessions.map((s) =>
-        createOpsStore(s.db).reserveContent(21, {
+        s.ops.reserveContent(21, {
           kind: "loopx",
           limits: { perMinute: 5, perHour: 100 },
         }),
       ),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
-    const rows = await admin.db.select().from(tables.contentBudget);
+    const rows = await dbOf(admin).select().from(tables.contentBudget);
     expect(rows).toHaveLength(5);
   });
 });

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
 import { openStore, type Store } from "@loopx/store";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import postgres from "postgres";
 
 /**
@@ -66,7 +66,7 @@ const TABLES = [
 ];
 
 export async function truncateAll(store: Store): Promise<void> {
-  await store.db.execute(sql.raw(`TRUNCATE ${TABLES.join(", ")} RESTART IDENTITY CASCADE`));
+  await dbOf(store).execute(sql.raw(`TRUNCATE ${TABLES.join(", ")} RESTART IDENTITY CASCADE`));
 }
 
 export interface RacingSessions {

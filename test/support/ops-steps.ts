@@ -1,6 +1,6 @@
 /** Steps the operations scenarios share: file and label an issue, read keyed comments. */
 import { readKey } from "@loopx/github";
-import { sql } from "drizzle-orm";
+import { dbOf, sql } from "@loopx/store/testing";
 import type { Harness } from "./app-harness.ts";
 
 export async function fileIssue(h: Harness, login: string, title: string): Promise<number> {
@@ -30,10 +30,10 @@ export async function keyedComments(h: Harness, number: number, key: string) {
 
 /** Makes every pending delivery and write due now, as time passing would. */
 export async function makeEverythingDue(h: Harness): Promise<void> {
-  await h.store.db.execute(
+  await dbOf(h.store).execute(
     sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL AND dead_at IS NULL`,
   );
-  await h.store.db.execute(
+  await dbOf(h.store).execute(
     sql`UPDATE inbox SET next_attempt_at = now() WHERE processed_at IS NULL`,
   );
 }

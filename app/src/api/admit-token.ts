@@ -1,4 +1,4 @@
-import { type Store, useToken } from "@loopx/store";
+import type { Store } from "@loopx/store";
 import { forbidden, unauthenticated } from "./api-failure.ts";
 import type { RateLimiter } from "./rate-limit.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
@@ -19,7 +19,7 @@ export interface TokenAdmission {
 }
 
 export function createTokenAdmission(deps: {
-  db: Store["db"];
+  store: Pick<Store, "useToken">;
   limiter: RateLimiter;
   now: () => Date;
 }): TokenAdmission {
@@ -51,7 +51,7 @@ export function createTokenAdmission(deps: {
       deps.limiter.take(`repo:${claims.repository_id}`);
       if (used.has(claims.jti)) throw replayed();
       remember(claims);
-      const fresh = await useToken(deps.db, {
+      const fresh = await deps.store.useToken({
         jti: claims.jti,
         repoId: claims.repository_id,
         runId: claims.run_id,

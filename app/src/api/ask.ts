@@ -12,7 +12,6 @@ import {
   type SliceLimits,
   todoBranch,
 } from "@loopx/core";
-import { goalsOfRepo, installationStanding } from "@loopx/store";
 import { conflict, forbidden, invalidRequest, notFound, unavailable } from "./api-failure.ts";
 import { authorizeCall, type GoalRepo, type TickApiContext } from "./authorize-call.ts";
 import type { RepoFacts } from "./repo-facts.ts";
@@ -77,7 +76,7 @@ export async function ask(
   if (!found) {
     // A repository LoopX has no goal in (e.g. another repository with the same name) is not
     // the caller's typo: it is refused as such.
-    if ((await goalsOfRepo(store.db, claims.repository_id)).length === 0) {
+    if ((await store.goalsOfRepo(claims.repository_id)).length === 0) {
       throw forbidden(
         `Repository ${claims.repository} (id ${claims.repository_id}) has no LoopX goal: the App is not installed there, or no issue was labelled. Tokens are matched by repository id, never by name.`,
       );
@@ -88,7 +87,7 @@ export async function ask(
   }
   const facts = await authorizeCall(ctx, claims, goalRepo(found), "tick");
 
-  const standing = await installationStanding(store.db, found.goal.installationId);
+  const standing = await store.installationStanding(found.goal.installationId);
   if (standing.killed || standing.suspended) {
     const why = standing.killed ? "its kill switch is on" : "the installation is suspended";
     return waitAnswer("stopped", `LoopX is switched off for this account: ${why}.`, null);

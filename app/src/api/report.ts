@@ -12,7 +12,6 @@ import {
   spendWorkflowApproval,
   type Tick,
 } from "@loopx/core";
-import { goalIdOfTick } from "@loopx/store";
 import { chainTransitions } from "../handlers/chain-transitions.ts";
 import {
   type ApiFailure,
@@ -45,7 +44,7 @@ export async function loadTickForRun(
   claims: ActionsClaims,
   tickId: string,
 ): Promise<{ state: GoalState; tick: Tick; facts: RepoFacts }> {
-  const goalId = await goalIdOfTick(ctx.deps.store.db, tickId);
+  const goalId = await ctx.deps.store.goalIdOfTick(tickId);
   const state = goalId === null ? null : await ctx.deps.store.loadGoal(goalId);
   const tick = state?.ticks.find((t) => t.id === tickId);
   if (!state || !tick) {
@@ -139,7 +138,7 @@ export async function report(
       `The lease token does not match tick #${tick.number}'s lease: send the leaseToken the ask step returned for this tick.`,
     );
   }
-  const dbNow = await ctx.deps.store.dbNow();
+  const dbNow = await ctx.deps.store.databaseNow();
   const scrubbed = scrub(body.result);
   const actor = { kind: "agent" as const, tickId, harness: tick.harness };
   // The kernel is pure: a result it would refuse is refused before anything asks GitHub.

@@ -19,7 +19,7 @@ const Wrapped = z.object({
 
 /**
  * Whether an error means the database did not answer (down, restarting, unreachable) rather
- * than a bug: such a call is worth retrying as is. Looks through drizzle's `cause` and an
+ * than a bug: such a call is worth retrying as is. Looks through the query builder's `cause` and an
  * AggregateError's `errors`, a few levels deep.
  */
 export function storeUnreachable(error: unknown, depth = 0): boolean {

@@ -59,7 +59,7 @@ export function createTickApi(deps: TickApiDeps, options: TickApiOptions): TickA
     settings,
     verifier: createOidcVerifier(settings, now),
     admission: createTokenAdmission({
-      db: deps.store.db,
+      store: deps.store,
       limiter: createRateLimiter(settings.rateLimit, () => now().getTime()),
       now,
     }),

@@ -1,5 +1,4 @@
 import type { WakeResponse } from "@loopx/core";
-import { goalsOfRepo } from "@loopx/store";
 import { dispatchDue } from "../scheduler/dispatch-due.ts";
 import { notFound } from "./api-failure.ts";
 import { authorizeCall, type TickApiContext } from "./authorize-call.ts";
@@ -11,7 +10,7 @@ import type { ActionsClaims } from "./verify-oidc.ts";
  * caller gets there first; a quiet repository costs no GitHub request.
  */
 export async function wake(ctx: TickApiContext, claims: ActionsClaims): Promise<WakeResponse> {
-  const goals = await goalsOfRepo(ctx.deps.store.db, claims.repository_id);
+  const goals = await ctx.deps.store.goalsOfRepo(claims.repository_id);
   const first = goals[0];
   if (!first) {
     throw notFound(

@@ -1,5 +1,5 @@
 /** Read-only JSON for `loopx status` and scripts: the same model the pages render. */
-import { goalIdByName, type Store } from "@loopx/store";
+import type { Store } from "@loopx/store";
 import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
 
 export async function goalsJson(store: Store, canSee: CanSee = everyone) {
@@ -35,7 +35,7 @@ export async function goalJson(
   goal: { owner: string; repo: string; number: number },
   canSee: CanSee = everyone,
 ) {
-  const id = await goalIdByName(store.db, goal.owner, goal.repo, goal.number);
+  const id = await store.goalIdByName(goal.owner, goal.repo, goal.number);
   const d = id ? await readGoal(store, id, canSee) : null;
   if (!d) return null;
   return {

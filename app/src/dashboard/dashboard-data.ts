@@ -3,17 +3,7 @@
  * the pages and the JSON API render the same model, so they cannot disagree.
  */
 import { decide, type Gate, type GoalState, type Route } from "@loopx/core";
-import {
-  type GoalEvent,
-  type GoalSummary,
-  goalEvents,
-  goalTicks,
-  type LiveLease,
-  listGoalSummaries,
-  liveLeases,
-  type Store,
-  type TickRecord,
-} from "@loopx/store";
+import type { GoalEvent, GoalSummary, LiveLease, Store, TickRecord } from "@loopx/store";
 
 /** Routes that mean the loop cannot go on by itself. */
 const STALLED: readonly Route[] = ["ask_human", "replan", "over_budget"];
@@ -46,7 +36,7 @@ export type CanSee = (repo: string) => Promise<boolean>;
 export const everyone: CanSee = async () => true;
 
 async function visibleGoals(store: Store, canSee: CanSee): Promise<GoalSummary[]> {
-  const all = await listGoalSummaries(store.db);
+  const all = await store.listGoalSummaries();
   const seen = new Map<string, boolean>();
   const out: GoalSummary[] = [];
   for (const g of all) {
@@ -57,7 +47,7 @@ async function visibleGoals(store: Store, canSee: CanSee): Promise<GoalSummary[]
 }
 
 export async function readOverview(store: Store, canSee: CanSee = everyone): Promise<Overview> {
-  const now = await store.dbNow();
+  const now = await store.databaseNow();
   const goals = await visibleGoals(store, canSee);
   const byId = new Map(goals.map((g) => [g.id, g]));
   const openGates: OpenGate[] = [];
@@ -71,7 +61,7 @@ export async function readOverview(store: Store, canSee: CanSee = everyone): Pro
       stalled.push({ goal, route: d.route, reason: d.reason, instruction: d.userInstruction });
     }
   }
-  const running = (await liveLeases(store.db)).flatMap((l) => {
+  const running = (await store.liveLeases()).flatMap((l) => {
     const goal = byId.get(l.goalId);
     return goal ? [{ ...l, goal }] : [];
   });
@@ -110,8 +100,8 @@ export async function readGoal(
   if (!state) return null;
   // A goal the person may not see answers exactly like one that does not exist.
   if (!(await canSee(`${state.goal.repo.owner}/${state.goal.repo.name}`))) return null;
-  const now = await store.dbNow();
-  const summary = (await listGoalSummaries(store.db)).find((g) => g.id === goalId);
+  const now = await store.databaseNow();
+  const summary = (await store.listGoalSummaries()).find((g) => g.id === goalId);
   if (!summary) return null;
   const d = decide(state, now, "dashboard");
   return {
@@ -121,7 +111,7 @@ export async function readGoal(
     route: d.route,
     reason: d.reason,
     instruction: d.userInstruction,
-    gateEvents: await goalEvents(store.db, goalId, "gate."),
-    ticks: await goalTicks(store.db, goalId),
+    gateEvents: await store.goalEvents(goalId, "gate."),
+    ticks: await store.goalTicks(goalId),
   };
 }

@@ -50,7 +50,7 @@ export async function editGoalBody(
   const tried = edit.ticked.length + edit.unticked.length > 0;
   if (tried && e.sender.type !== "Bot") {
     // Commented first: ensureComment is keyed, so a retry after a crash cannot post twice.
-    const day = (await deps.store.dbNow()).toISOString().slice(0, 10);
+    const day = (await deps.store.databaseNow()).toISOString().slice(0, 10);
     await port.ensureComment(
       issueRef(e.repository, e.issue.number),
       `checkbox-refused:${e.sender.login}:${day}`,

@@ -1,7 +1,5 @@
 import type { TransitionResult } from "@loopx/core";
 import type { Store } from "@loopx/store";
-import { tables } from "@loopx/store";
-import { and, eq, sql } from "drizzle-orm";
 
 /**
  * Whether a comment already caused an accepted transition on this goal. The delivery id
@@ -14,17 +12,7 @@ export async function commentAlreadyApplied(
   goalId: string,
   commentId: number,
 ): Promise<boolean> {
-  const rows = await store.db
-    .select({ id: tables.events.id })
-    .from(tables.events)
-    .where(
-      and(
-        eq(tables.events.goalId, goalId),
-        sql`${tables.events.data}->>'commentId' = ${String(commentId)}`,
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
+  return store.commentApplied(goalId, commentId);
 }
 
 /** Stamps every event of a transition with the comment that caused it (the audit trail). */
@@ -38,17 +26,5 @@ export function tagWithComment(result: TransitionResult, commentId: number): Tra
 
 /** Goals of this repository with a gate bound to, or a link to, pull request `pr`. */
 export async function goalIdsForPull(store: Store, repoId: number, pr: number): Promise<string[]> {
-  const { goals, gates, pullRequests } = tables;
-  const viaGates = store.db
-    .selectDistinct({ id: goals.id })
-    .from(goals)
-    .innerJoin(gates, eq(gates.goalId, goals.id))
-    .where(and(eq(goals.repoId, repoId), eq(gates.prNumber, pr)));
-  const viaLinks = store.db
-    .selectDistinct({ id: goals.id })
-    .from(goals)
-    .innerJoin(pullRequests, eq(pullRequests.goalId, goals.id))
-    .where(and(eq(goals.repoId, repoId), eq(pullRequests.number, pr)));
-  const rows = [...(await viaGates), ...(await viaLinks)];
-  return [...new Set(rows.map((r) => r.id))];
+  return store.goalIdsForPull(repoId, pr);
 }

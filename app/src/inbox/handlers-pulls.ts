@@ -1,6 +1,4 @@
 import type { Delivery } from "@loopx/store";
-import { tables } from "@loopx/store";
-import { and, eq } from "drizzle-orm";
 import type { AppDeps } from "../deps.ts";
 import { onPullRequestPush } from "../handlers/on-pull-request-push.ts";
 import { onPullRequestReview } from "../handlers/on-pull-request-review.ts";
@@ -65,13 +63,7 @@ function andMonitor<E extends { installation: { id: number }; repository: Reposi
  * check runs never list a PR whose head is in a fork (a linked fork PR).
  */
 async function pullsWithHead(deps: AppDeps, repoId: number, sha: string): Promise<number[]> {
-  const { goals, pullRequests } = tables;
-  const rows = await deps.store.db
-    .selectDistinct({ number: pullRequests.number })
-    .from(pullRequests)
-    .innerJoin(goals, eq(goals.id, pullRequests.goalId))
-    .where(and(eq(goals.repoId, repoId), eq(pullRequests.headSha, sha)));
-  return rows.map((r) => r.number);
+  return deps.store.pullsWithHead(repoId, sha);
 }
 
 /** The PRs a check result is about: those GitHub lists, and linked ones with that head. */

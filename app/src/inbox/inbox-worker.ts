@@ -45,7 +45,7 @@ export function createInboxWorker(
         const retryAt =
           hinted === null
             ? undefined
-            : new Date((await store.dbNow()).getTime() + Math.max(hinted, 1) * 1000);
+            : new Date((await store.databaseNow()).getTime() + Math.max(hinted, 1) * 1000);
         await store.markDeliveryFailed(delivery.deliveryId, message, retryAt);
       }
     });

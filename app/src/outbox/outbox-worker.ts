@@ -57,7 +57,7 @@ export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoo
     const installationId = state.goal.installationId;
     // The kill switch stops new work; the projection of what already happened still shows.
     if (item.effect.kind === "dispatch" && (await ops.isInstallationKilled(installationId))) {
-      const now = await store.dbNow();
+      const now = await store.databaseNow();
       const until = new Date(now.getTime() + (opts.killSwitchRecheckMs ?? 10 * 60_000));
       await ops.deferOutbox(
         item.id,
@@ -68,7 +68,7 @@ export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoo
     }
     try {
       const port = await deps.portFor(installationId);
-      await performEffect({ deps, port, state, item, now: await store.dbNow() });
+      await performEffect({ deps, port, state, item, now: await store.databaseNow() });
       await store.markOutboxDone(item.id, { goalVersion: item.goalVersion });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -87,7 +87,7 @@ export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoo
         return;
       }
       log.warn(`outbox ${item.key} for goal ${item.goalId}: will retry: ${message}`);
-      const now = await store.dbNow();
+      const now = await store.databaseNow();
       await store.markOutboxFailed(
         item.id,
         message,

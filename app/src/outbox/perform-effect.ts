@@ -10,7 +10,7 @@ import {
   renderTickComment,
   spliceManagedBlock,
 } from "@loopx/github";
-import { markDispatched, type OutboxItem, recordDispatchRun, type Store } from "@loopx/store";
+import type { OutboxItem, Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { dispatchTick } from "../scheduler/dispatch-tick.ts";
@@ -96,8 +96,8 @@ async function dispatch({ deps, port, state }: EffectContext): Promise<void> {
     ref,
   );
   // The scheduler must not dispatch this same wake again once its grace period is over.
-  await markDispatched(deps.store.db, state.goal.id);
-  if (runId !== null) await recordDispatchRun(deps.store.db, state.goal.id, runId);
+  await deps.store.markDispatched(state.goal.id);
+  if (runId !== null) await deps.store.recordDispatchRun(state.goal.id, runId);
 }
 
 /**

@@ -1,7 +1,5 @@
 import { observePullRequest } from "@loopx/core";
 import type { RepoName } from "@loopx/github";
-import { tables } from "@loopx/store";
-import { and, eq, inArray } from "drizzle-orm";
 import type { AppDeps } from "../deps.ts";
 import { transitionContext } from "../handlers/goal-context.ts";
 import { goalIdsForPull } from "../handlers/goal-lookups.ts";
@@ -73,16 +71,4 @@ export async function reconcilePulls(deps: AppDeps, goalIds: readonly string[]):
     }
   }
   return changed;
-}
-
-/** Goals with an open linked PR, oldest first: what the backstop reads again. */
-export async function goalsWatchingPulls(deps: AppDeps, limit = 50): Promise<string[]> {
-  const { goals, pullRequests } = tables;
-  const rows = await deps.store.db
-    .selectDistinct({ id: goals.id })
-    .from(goals)
-    .innerJoin(pullRequests, eq(pullRequests.goalId, goals.id))
-    .where(and(eq(pullRequests.state, "open"), inArray(goals.status, ["active", "paused"])))
-    .limit(limit);
-  return rows.map((r) => r.id);
 }

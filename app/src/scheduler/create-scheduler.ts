@@ -1,7 +1,6 @@
-import { pruneUsedTokens } from "@loopx/store";
 import { createRepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
-import { goalsWatchingPulls, reconcilePulls } from "../pulls/monitor-pull.ts";
+import { reconcilePulls } from "../pulls/monitor-pull.ts";
 import { dispatchDue } from "./dispatch-due.ts";
 import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
 
@@ -60,7 +59,7 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
   async function reconcilePullsWhenDue(): Promise<void> {
     if (Date.now() - pullsReadAt < pullEveryMs) return;
     pullsReadAt = Date.now();
-    const changed = await reconcilePulls(deps, await goalsWatchingPulls(deps));
+    const changed = await reconcilePulls(deps, await deps.store.goalsWatchingPulls());
     if (changed > 0) options.onCommitted?.();
   }
 
@@ -72,7 +71,7 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
       redispatchMs: options.redispatchMs,
       graceMs: options.graceMs ?? 60_000,
     });
-    const pruned = await pruneUsedTokens(deps.store.db, retentionMs);
+    const pruned = await deps.store.pruneUsedTokens(retentionMs);
     await reconcilePullsWhenDue();
     return {
       expired,

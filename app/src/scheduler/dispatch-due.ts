@@ -1,10 +1,4 @@
-import {
-  type DueGoal,
-  installationStanding,
-  recordDispatchRun,
-  releaseDispatch,
-  takeDueDispatches,
-} from "@loopx/store";
+import type { DueGoal } from "@loopx/store";
 import type { RepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
 import { dispatchTick } from "./dispatch-tick.ts";
@@ -27,11 +21,11 @@ export async function dispatchDue(
   facts: RepoFactsCache,
   opts: DispatchDueOptions = {},
 ): Promise<DueGoal[]> {
-  const due = await takeDueDispatches(deps.store.db, opts);
+  const due = await deps.store.takeDueDispatches(opts);
   const dispatched: DueGoal[] = [];
   for (const goal of due) {
     try {
-      const standing = await installationStanding(deps.store.db, goal.installationId);
+      const standing = await deps.store.installationStanding(goal.installationId);
       if (standing.killed || standing.suspended) continue;
       const repo = { owner: goal.owner, repo: goal.name };
       const known = await facts.get({ ...goal, repoId: goal.repoId });
@@ -45,14 +39,14 @@ export async function dispatchDue(
         known.config.tickWorkflow,
         known.defaultBranch,
       );
-      if (runId !== null) await recordDispatchRun(deps.store.db, goal.goalId, runId);
+      if (runId !== null) await deps.store.recordDispatchRun(goal.goalId, runId);
       dispatched.push(goal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       deps.log.warn(
         `dispatching the tick of ${goal.owner}/${goal.name}#${goal.issueNumber}: ${message}`,
       );
-      await releaseDispatch(deps.store.db, goal.goalId);
+      await deps.store.releaseDispatch(goal.goalId);
     }
   }
   return dispatched;

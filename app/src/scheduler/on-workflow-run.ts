@@ -1,11 +1,5 @@
 import { type GoalState, recordHostFailure } from "@loopx/core";
-import {
-  type Delivery,
-  goalOfDispatchedRun,
-  goalsOfRepo,
-  runHasTick,
-  runReachedApi,
-} from "@loopx/store";
+import type { Delivery } from "@loopx/store";
 import { z } from "zod";
 import { DEFAULT_CONFIG } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
@@ -41,13 +35,11 @@ const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
  */
 async function goalOfRun(deps: AppDeps, e: WorkflowRunCompleted): Promise<GoalState | null> {
   const { store } = deps;
-  const recorded = await goalOfDispatchedRun(store.db, e.workflow_run.id);
+  const recorded = await store.goalOfDispatchedRun(e.workflow_run.id);
   if (recorded) return store.loadGoal(recorded);
   const titled = /#([0-9]+)/.exec(e.workflow_run.display_title ?? "")?.[1];
   if (titled) return store.findGoalByIssue(e.repository.id, Number(titled));
-  const active = (await goalsOfRepo(store.db, e.repository.id)).filter(
-    (g) => g.status === "active",
-  );
+  const active = (await store.goalsOfRepo(e.repository.id)).filter((g) => g.status === "active");
   const only = active.length === 1 ? active[0] : undefined;
   return only ? store.loadGoal(only.goalId) : null;
 }
@@ -69,7 +61,7 @@ export async function onWorkflowRun(
     return ignored(`a ${run.event} run is not a tick`);
   }
   const { store } = deps;
-  if ((await runHasTick(store.db, run.id)) || (await runReachedApi(store.db, run.id))) {
+  if ((await store.runHasTick(run.id)) || (await store.runReachedApi(run.id))) {
     return ignored("the run reached the tick API; its lease covers it");
   }
   const goal = await goalOfRun(deps, e);

@@ -5,7 +5,7 @@
  */
 
 import { parseSettings, type Settings, SettingsError } from "@loopx/app";
-import { migrationStatus, openStore } from "@loopx/store";
+import { openStore } from "@loopx/store";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
 import type { Finding } from "./doctor.ts";
@@ -22,7 +22,7 @@ async function checkDatabase(settings: Settings): Promise<Finding> {
   let store: Awaited<ReturnType<typeof openStore>> | null = null;
   try {
     store = await openStore({ databaseUrl: settings.database.url });
-    const { known, applied } = await migrationStatus(store.db);
+    const { known, applied } = await store.migrationStatus();
     if (applied < known) {
       return {
         level: "fail",
@@ -109,7 +109,7 @@ export async function migrate(databaseUrl: string): Promise<{ applied: number; k
   const store = await openStore({ databaseUrl });
   try {
     await store.migrate();
-    return await migrationStatus(store.db);
+    return await store.migrationStatus();
   } finally {
     await store.close();
   }

@@ -7,7 +7,6 @@
 
 import type { Logger } from "@loopx/app";
 import type { GoalState } from "@loopx/core";
-import { listGoalSummaries } from "@loopx/store";
 import type { DemoOptions } from "./demo-options.ts";
 import { DEMO_REPO } from "./demo-project.ts";
 import { demoPeople } from "./people.ts";
@@ -46,7 +45,7 @@ export async function runDemo(opts: DemoOptions, io: DemoIo): Promise<DemoResult
   try {
     io.onStart?.(stack);
     const store = opts.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${opts.dataDir}`;
-    const earlier = (await listGoalSummaries(stack.store.db)).length;
+    const earlier = (await stack.store.listGoalSummaries()).length;
     io.print(`LoopX demo — ${DEMO_REPO.fullName} on a local GitHub (the sandbox)`);
     io.print(`  sandbox    ${stack.sandbox.url}`);
     io.print(`  app        ${stack.appUrl} (dashboard: ${stack.appUrl}/loopx)`);

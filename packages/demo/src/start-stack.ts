@@ -10,9 +10,9 @@ import { resolve } from "node:path";
 import type { Logger } from "@loopx/app";
 import { createLoopxApp, type LoopxApp, listen, WEBHOOK_PATH } from "@loopx/app";
 import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
-import { openStore, type Store, tables } from "@loopx/store";
+import { openStore, type Store } from "@loopx/store";
+import { dbOf, sql, tables } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
-import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
 import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
@@ -71,7 +71,7 @@ async function openDemoStore(opts: DemoOptions): Promise<Store> {
       "DROP SCHEMA public CASCADE",
       "CREATE SCHEMA public",
     ]) {
-      await store.db.execute(sql.raw(statement));
+      await dbOf(store).execute(sql.raw(statement));
     }
   }
   return store;
@@ -86,12 +86,12 @@ const MaxId = z.object({ max: z.coerce.number().nullable() });
  */
 async function skipStoredIds(sandbox: Sandbox, store: Store): Promise<void> {
   const g = tables.goals;
-  const [goalIds] = await store.db
+  const [goalIds] = await dbOf(store)
     .select({
       max: sql`greatest(max(${g.repoId}), max(${g.repoOwnerId}), max(${g.installationId}), max(${g.issueId}))`,
     })
     .from(g);
-  const [installationIds] = await store.db
+  const [installationIds] = await dbOf(store)
     .select({ max: sql`max(${tables.installations.id})` })
     .from(tables.installations);
   const stored = Math.max(MaxId.parse(goalIds).max ?? 0, MaxId.parse(installationIds).max ?? 0);

@@ -1,3 +1,7 @@
+/**
+ * The store's public face: open a store, then use the port's methods. There is no database
+ * handle and no table here on purpose; tests get them from `@loopx/store/testing`.
+ */
 export {
   type ContentLane,
   type ContentLimits,
@@ -7,31 +11,10 @@ export {
   type OutsiderLimits,
   type Reservation,
 } from "./content-budget.ts";
-export {
-  type GoalEvent,
-  type GoalSummary,
-  goalEvents,
-  goalIdByName,
-  goalTicks,
-  type LiveLease,
-  listGoalSummaries,
-  liveLeases,
-  type TickRecord,
-} from "./dashboard-reads.ts";
+export type { GoalEvent, GoalSummary, LiveLease, TickRecord } from "./dashboard-reads.ts";
 export { MIGRATIONS_DIR, type OpenOptions } from "./db.ts";
-export {
-  type DueGoal,
-  dueCandidatesQuery,
-  goalOfDispatchedRun,
-  markDispatched,
-  recordDispatchRun,
-  releaseDispatch,
-  type TakeDueOptions,
-  takeDueDispatches,
-} from "./due-dispatches.ts";
-export { type EndedSessions, endedSessions } from "./ended-sessions.ts";
-export { findBySubIssue } from "./find-by-sub-issue.ts";
-export { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";
+export type { DueGoal, TakeDueOptions } from "./due-dispatches.ts";
+export type { EndedSessions } from "./ended-sessions.ts";
 export type {
   Applied,
   ApplyOptions,
@@ -43,19 +26,12 @@ export type {
 } from "./goals-repo.ts";
 export type { Delivery, DeliveryInput } from "./inbox.ts";
 export { DEFAULT_WINDOW, type LoadWindow } from "./load.ts";
-export { type MigrationStatus, migrationStatus } from "./migration-status.ts";
+export type { MigrationStatus } from "./migration-status.ts";
 export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
-export { createOpsStore, type OpsStore } from "./ops-store.ts";
+export type { OpsStore } from "./ops-store.ts";
 export type { OutboxItem } from "./outbox.ts";
+export type { InstallationInput, Store } from "./port.ts";
 export type { Projection, ProjectionTarget } from "./projections.ts";
-export * as tables from "./schema/index.ts";
-export { createStore, type InstallationInput, openStore, type Store } from "./store.ts";
-export {
-  goalIdOfTick,
-  goalsOfRepo,
-  type InstallationStanding,
-  installationStanding,
-  type RepoGoal,
-  runHasTick,
-} from "./tick-lookup.ts";
-export { pruneUsedTokens, runReachedApi, type TokenUse, useToken } from "./used-tokens.ts";
+export { createStore, openStore } from "./store.ts";
+export type { InstallationStanding, RepoGoal } from "./tick-lookup.ts";
+export type { TokenUse } from "./used-tokens.ts";

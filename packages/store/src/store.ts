@@ -1,9 +1,24 @@
 /** The store's one entry point: a driver underneath, the repositories on top, written once. */
-import type { CostLimits, GoalState, TransitionResult } from "@loopx/core";
+import type { GoalState, TransitionResult } from "@loopx/core";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { sharedAllowance } from "./allowance.ts";
 import { txNow } from "./clock.ts";
+import {
+  goalEvents,
+  goalIdByName,
+  goalTicks,
+  listGoalSummaries,
+  liveLeases,
+} from "./dashboard-reads.ts";
 import { type Connection, connect, type Db, type OpenOptions } from "./db.ts";
+import {
+  goalOfDispatchedRun,
+  markDispatched,
+  recordDispatchRun,
+  releaseDispatch,
+  takeDueDispatches,
+} from "./due-dispatches.ts";
+import { endedSessions } from "./ended-sessions.ts";
 import { findBySubIssue } from "./find-by-sub-issue.ts";
 import { goalIdsByInstallation, goalIdsByRepos } from "./goals-by-scope.ts";
 import {
@@ -29,6 +44,8 @@ import {
   recordDelivery,
 } from "./inbox.ts";
 import type { LoadWindow } from "./load.ts";
+import { migrationStatus } from "./migration-status.ts";
+import { createOpsStore } from "./ops-store.ts";
 import {
   deadLetter,
   deadLetters,
@@ -38,33 +55,29 @@ import {
   type OutboxItem,
   outboxForGoal,
 } from "./outbox.ts";
+import type { InstallationInput, Store } from "./port.ts";
 import {
   getProjection,
   type Projection,
   type ProjectionTarget,
   setProjection,
 } from "./projections.ts";
+import { commentApplied, goalIdsForPull, goalsWatchingPulls, pullsWithHead } from "./pull-links.ts";
+import { keepHandle } from "./raw-handle.ts";
 import * as s from "./schema/index.ts";
+import { goalIdOfTick, goalsOfRepo, installationStanding, runHasTick } from "./tick-lookup.ts";
+import { pruneUsedTokens, runReachedApi, useToken } from "./used-tokens.ts";
 
-export interface InstallationInput {
-  id: number;
-  accountLogin?: string | null;
-  accountId?: number | null;
-  accountType?: string | null;
-  spendCeiling?: CostLimits | null;
-  repoSpendCeiling?: CostLimits | null;
-}
-
-export function createStore(conn: Connection) {
+export function createStore(conn: Connection): Store {
   const db: Db = conn.db;
-  return {
+  const store: Store = {
     kind: conn.kind,
-    /** The drizzle handle, for tests and one-off queries; repositories go through the methods. */
-    db,
     migrate: () => conn.migrate(),
     close: () => conn.close(),
-    /** The database server's clock (leases are judged on it, never the caller's). */
-    dbNow: () => txNow(db),
+    migrationStatus: () => migrationStatus(db),
+    databaseNow: () => txNow(db),
+    ops: createOpsStore(db),
+    sessions: endedSessions(db),
 
     createGoal: (
       build: (now: Date) => TransitionResult,
@@ -85,7 +98,6 @@ export function createStore(conn: Connection) {
       apply(db, goalId, transition, opts),
     claimNextDue: (agent: string, claim: ClaimFn, opts?: ClaimNextOptions): Promise<ClaimedNext> =>
       claimNextDue(db, agent, claim, opts),
-    /** Goals holding a lease past its expiry (database clock): candidates for expireLeases. */
     goalsWithExpiredLeases: async (limit = 100): Promise<string[]> => {
       const rows = await db
         .selectDistinct({ goalId: s.ticks.goalId })
@@ -111,6 +123,7 @@ export function createStore(conn: Connection) {
         .onConflictDoUpdate({ target: s.installations.id, set: { ...set, updatedAt: sql`now()` } });
     },
     sharedAllowance: (goalId: string) => sharedAllowance(db, goalId),
+    installationStanding: (installationId) => installationStanding(db, installationId),
 
     getProjection: (goalId: string, target: ProjectionTarget) => getProjection(db, goalId, target),
     setProjection: (goalId: string, target: ProjectionTarget, fields: Partial<Projection>) =>
@@ -134,16 +147,35 @@ export function createStore(conn: Connection) {
     deadLetters: (goalId: string) => deadLetters(db, goalId),
     outboxForGoal: (goalId: string) => outboxForGoal(db, goalId),
 
-    /** The goal and todo whose sub-issue has this numeric issue id, or null. */
-    findBySubIssue: (subIssueId: number) => findBySubIssue(db, subIssueId),
-    /** Live (active or paused) goals of an installation. */
-    goalIdsByInstallation: (installationId: number) => goalIdsByInstallation(db, installationId),
-    /** Every goal of these repositories (by GitHub's numeric repository id). */
-    goalIdsByRepos: (repoIds: readonly number[]) => goalIdsByRepos(db, repoIds),
-  };
-}
+    findBySubIssue: (subIssueId) => findBySubIssue(db, subIssueId),
+    goalIdsByInstallation: (installationId) => goalIdsByInstallation(db, installationId),
+    goalIdsByRepos: (repoIds) => goalIdsByRepos(db, repoIds),
+    goalsOfRepo: (repoId) => goalsOfRepo(db, repoId),
+    goalIdsForPull: (repoId, pr) => goalIdsForPull(db, repoId, pr),
+    goalsWatchingPulls: (limit) => goalsWatchingPulls(db, limit),
+    pullsWithHead: (repoId, sha) => pullsWithHead(db, repoId, sha),
+    commentApplied: (goalId, commentId) => commentApplied(db, goalId, commentId),
 
-export type Store = ReturnType<typeof createStore>;
+    goalIdOfTick: (tickId) => goalIdOfTick(db, tickId),
+    runHasTick: (runId) => runHasTick(db, runId),
+    useToken: (use) => useToken(db, use),
+    runReachedApi: (runId) => runReachedApi(db, runId),
+    pruneUsedTokens: (retentionMs) => pruneUsedTokens(db, retentionMs),
+
+    takeDueDispatches: (opts) => takeDueDispatches(db, opts),
+    markDispatched: (goalId) => markDispatched(db, goalId),
+    releaseDispatch: (goalId) => releaseDispatch(db, goalId),
+    recordDispatchRun: (goalId, runId) => recordDispatchRun(db, goalId, runId),
+    goalOfDispatchedRun: (runId) => goalOfDispatchedRun(db, runId),
+
+    listGoalSummaries: (limit) => listGoalSummaries(db, limit),
+    liveLeases: () => liveLeases(db),
+    goalTicks: (goalId) => goalTicks(db, goalId),
+    goalEvents: (goalId, typePrefix) => goalEvents(db, goalId, typePrefix),
+    goalIdByName: (owner, repo, issueNumber) => goalIdByName(db, owner, repo, issueNumber),
+  };
+  return keepHandle(store, db);
+}
 
 /**
  * PGlite when `databaseUrl` is unset (file-backed `dataDir`, or 'memory://' in tests),

@@ -3,10 +3,9 @@
  * shows (issue and PR titles and bodies, every comment) and every row of every table.
  */
 import type { Store } from "@loopx/store";
+import { dbOf, rowsOf, sql } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
-import { sql } from "drizzle-orm";
 import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
-import { rowsOf } from "../../../packages/store/src/db.ts";
 
 const TABLES = [
   "goals",
@@ -56,7 +55,7 @@ export async function everythingShown(
   }
   const stored: string[] = [];
   for (const table of TABLES) {
-    const rows = await store.db.execute(sql.raw(`SELECT * FROM ${table}`));
+    const rows = await dbOf(store).execute(sql.raw(`SELECT * FROM ${table}`));
     for (const row of rowsOf(rows)) stored.push(JSON.stringify(row));
   }
   return { github, stored };

@@ -135,7 +135,7 @@ export async function runWalkthrough(
   const routes: string[] = [];
   for (let step = 0; step < 10; step++) {
     const state = await mustLoad(store, goalId);
-    const now = await store.dbNow();
+    const now = await store.databaseNow();
     const decision = decide(state, now, AGENT);
     routes.push(decision.route);
     log(`decide → ${decision.route}: ${decision.reason}`);

@@ -1,0 +1,56 @@
+/**
+ * Which goals and pull requests a webhook is about. GitHub names a PR by number and a commit
+ * by sha; the goal rows know which of them LoopX watches.
+ */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Db } from "./db.ts";
+import * as s from "./schema/index.ts";
+
+/** Goals of this repository with a gate bound to, or a link to, pull request `pr`. */
+export async function goalIdsForPull(db: Db, repoId: number, pr: number): Promise<string[]> {
+  const viaGates = db
+    .selectDistinct({ id: s.goals.id })
+    .from(s.goals)
+    .innerJoin(s.gates, eq(s.gates.goalId, s.goals.id))
+    .where(and(eq(s.goals.repoId, repoId), eq(s.gates.prNumber, pr)));
+  const viaLinks = db
+    .selectDistinct({ id: s.goals.id })
+    .from(s.goals)
+    .innerJoin(s.pullRequests, eq(s.pullRequests.goalId, s.goals.id))
+    .where(and(eq(s.goals.repoId, repoId), eq(s.pullRequests.number, pr)));
+  const rows = [...(await viaGates), ...(await viaLinks)];
+  return [...new Set(rows.map((r) => r.id))];
+}
+
+/** Live goals with an open linked PR: what the PR backstop reads again. */
+export async function goalsWatchingPulls(db: Db, limit = 50): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ id: s.goals.id })
+    .from(s.goals)
+    .innerJoin(s.pullRequests, eq(s.pullRequests.goalId, s.goals.id))
+    .where(and(eq(s.pullRequests.state, "open"), inArray(s.goals.status, ["active", "paused"])))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Linked PRs of this repository whose recorded head is `sha`. */
+export async function pullsWithHead(db: Db, repoId: number, sha: string): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ number: s.pullRequests.number })
+    .from(s.pullRequests)
+    .innerJoin(s.goals, eq(s.goals.id, s.pullRequests.goalId))
+    .where(and(eq(s.goals.repoId, repoId), eq(s.pullRequests.headSha, sha)));
+  return rows.map((r) => r.number);
+}
+
+/** Whether any event of this goal carries `commentId` (commands tag their events with it). */
+export async function commentApplied(db: Db, goalId: string, commentId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: s.events.id })
+    .from(s.events)
+    .where(
+      and(eq(s.events.goalId, goalId), sql`${s.events.data}->>'commentId' = ${String(commentId)}`),
+    )
+    .limit(1);
+  return rows.length > 0;
+}

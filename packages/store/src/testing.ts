@@ -1,0 +1,12 @@
+/**
+ * For tests and benchmarks only: the raw drizzle handle behind a store and the tables, to
+ * seed rows, move clocks and inspect what a transition wrote. Production code uses the port.
+ */
+
+/** Query-building helpers for raw test statements, so nothing outside the store imports drizzle. */
+export { and, eq, sql } from "drizzle-orm";
+export { type Db, rowsOf } from "./db.ts";
+/** The due sweep over a raw handle: the bench runs it inside a transaction it rolls back. */
+export { dueCandidatesQuery, takeDueDispatches } from "./due-dispatches.ts";
+export { dbOf } from "./raw-handle.ts";
+export * as tables from "./schema/index.ts";

@@ -1,0 +1,152 @@
+/**
+ * The reads that tell a webhook which goals and pull requests it is about. GitHub names a PR
+ * by number and a commit by sha, per repository; only the goal rows know which of them LoopX
+ * gates or watches. Run on both drivers: the SQL must mean the same on PostgreSQL and PGlite.
+ */
+import type { DomainEvent, GoalState, TransitionResult } from "@loopx/core";
+import { openStore, type Store } from "@loopx/store";
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { freshDatabase, sharedPglite, truncateAll } from "../support/databases.ts";
+import { goalState } from "./fixtures.ts";
+
+const serverUrl = inject("pgUrl");
+
+type Shape = (s: GoalState) => GoalState;
+
+/** A goal from the fixture (repository 42, gate G1 on PR 5, PR 5 linked), reshaped. */
+async function goal(store: Store, shape: Shape = (s) => s, commentId?: number): Promise<string> {
+  const r = await store.createGoal((now): TransitionResult => {
+    const state = shape(goalState(now));
+    const data = commentId === undefined ? {} : { commentId: String(commentId) };
+    const created: DomainEvent = {
+      type: "goal.created",
+      goalId: state.goal.id,
+      actor: { kind: "app" },
+      at: now,
+      data,
+    };
+    return { ok: true, state, events: [created], effects: [] };
+  });
+  if (!r.ok) throw new Error(`fixture goal refused: ${r.refusal.message}`);
+  return r.state.goal.id;
+}
+
+const inRepo =
+  (repoId: number): Shape =>
+  (s) => ({ ...s, goal: { ...s.goal, repo: { ...s.goal.repo, id: repoId } } });
+const withStatus =
+  (status: "active" | "paused" | "done"): Shape =>
+  (s) => ({ ...s, goal: { ...s.goal, status } });
+const gateOn =
+  (pr: number | null): Shape =>
+  (s) => ({
+    ...s,
+    gates: s.gates.map((g) => ({
+      ...g,
+      pr: pr === null ? null : { number: pr, headSha: "abcdef1", seenAt: null },
+    })),
+  });
+const linked =
+  (prs: { number: number; headSha?: string; state?: "open" | "closed" | "merged" }[]): Shape =>
+  (s) => ({
+    ...s,
+    pullRequests: prs.map((p) => ({
+      number: p.number,
+      todo: "T1",
+      headRef: `loopx/${s.goal.issue.number}-T1-${p.number}`,
+      headSha: p.headSha ?? "abcdef1",
+      state: p.state ?? "open",
+      monitor: s.pullRequests[0]!.monitor,
+    })),
+  });
+const all =
+  (...shapes: Shape[]): Shape =>
+  (s) =>
+    shapes.reduce((acc, f) => f(acc), s);
+
+function describeGoalReads(
+  name: string,
+  open: () => Promise<{ store: Store; done(): Promise<void> }>,
+) {
+  describe(`goal reads on ${name}`, () => {
+    let store: Store;
+    let done: () => Promise<void> = async () => {};
+    beforeAll(async () => {
+      ({ store, done } = await open());
+      await store.migrate();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await done();
+    });
+    beforeEach(async () => {
+      await truncateAll(store);
+    });
+
+    it("goalIdsForPull finds a PR's goals through a gate or a link, once each, in that repository only", async () => {
+      const both = await goal(store); // gate G1 on PR 5 and PR 5 linked
+      const gateOnly = await goal(store, all(gateOn(8), linked([])));
+      const linkOnly = await goal(store, all(gateOn(null), linked([{ number: 8 }])));
+      await goal(store, all(inRepo(43), gateOn(8), linked([{ number: 8 }])));
+      await goal(store, all(gateOn(null), linked([{ number: 9 }])));
+
+      expect(await store.goalIdsForPull(42, 5)).toEqual([both]);
+      expect((await store.goalIdsForPull(42, 8)).sort()).toEqual([gateOnly, linkOnly].sort());
+      expect(await store.goalIdsForPull(43, 5)).toEqual([]);
+      expect(await store.goalIdsForPull(42, 99)).toEqual([]);
+    });
+
+    it("goalsWatchingPulls lists live goals with an open linked PR, and honours the limit", async () => {
+      const active = await goal(store);
+      const paused = await goal(store, withStatus("paused"));
+      await goal(store, withStatus("done"));
+      await goal(store, linked([{ number: 5, state: "merged" }]));
+      await goal(store, linked([{ number: 5, state: "closed" }]));
+      await goal(store, linked([]));
+
+      expect((await store.goalsWatchingPulls()).sort()).toEqual([active, paused].sort());
+      const one = await store.goalsWatchingPulls(1);
+      expect(one).toHaveLength(1);
+      expect([active, paused]).toContain(one[0]);
+    });
+
+    it("pullsWithHead names the repository's linked PRs at that commit, each number once", async () => {
+      const head = "0123456789abcdef0123456789abcdef01234567";
+      await goal(store, linked([{ number: 5, headSha: head }, { number: 6 }]));
+      await goal(store, all(gateOn(null), linked([{ number: 7, headSha: head, state: "closed" }])));
+      await goal(store, all(gateOn(null), linked([{ number: 5, headSha: head }])));
+      await goal(store, all(inRepo(43), linked([{ number: 11, headSha: head }])));
+
+      expect((await store.pullsWithHead(42, head)).sort((a, b) => a - b)).toEqual([5, 7]);
+      expect(await store.pullsWithHead(43, head)).toEqual([11]);
+      expect(await store.pullsWithHead(42, "fedcba9")).toEqual([]);
+    });
+
+    it("commentApplied is true only for the goal whose event carries that comment id", async () => {
+      const tagged = await goal(store, undefined, 77);
+      const other = await goal(store, undefined, 78);
+      const plain = await goal(store);
+
+      expect(await store.commentApplied(tagged, 77)).toBe(true);
+      expect(await store.commentApplied(tagged, 78)).toBe(false);
+      expect(await store.commentApplied(other, 77)).toBe(false);
+      expect(await store.commentApplied(plain, 77)).toBe(false);
+    });
+  });
+}
+
+describeGoalReads("PGlite", async () => ({
+  store: await openStore({ pglite: await sharedPglite() }),
+  done: async () => {},
+}));
+
+describe.skipIf(!serverUrl)(
+  `real PostgreSQL${serverUrl ? "" : ` (skipped: ${inject("pgSkipReason")})`}`,
+  () => {
+    describeGoalReads("PostgreSQL", async () => {
+      if (!serverUrl) throw new Error("unreachable: skipped without a server");
+      const db = await freshDatabase(serverUrl);
+      return { store: await openStore({ databaseUrl: db.url }), done: db.drop };
+    });
+  },
+);
