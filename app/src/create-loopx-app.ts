@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { GitHubPort } from "@loopx/github";
+import { type GitHubPort, readsOnly } from "@loopx/github";
 import {
   type ContentLane,
   type ContentLimits,
@@ -14,7 +14,7 @@ import { z } from "zod";
 import { createTickApi, type TickApiOptions } from "./api/tick-api.ts";
 import { withContentBudget } from "./content-budget.ts";
 import { createDashboard, type DashboardOptions } from "./dashboard/index.ts";
-import type { AppDeps, Logger } from "./deps.ts";
+import { intakeDeps, type Logger, type WriterDeps } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
 import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
@@ -66,7 +66,7 @@ export interface BackgroundOptions {
 }
 
 export interface LoopxApp {
-  deps: AppDeps;
+  deps: WriterDeps;
   ops: OpsStore;
   inbox: DrainLoop;
   outbox: DrainLoop;
@@ -117,10 +117,12 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     return opts.wrapPort ? opts.wrapPort(port) : port;
   };
 
-  const deps: AppDeps = {
+  const portFor = (id: number) =>
+    portIn(id, { kind: "loopx", ...(opts.contentLimits ? { limits: opts.contentLimits } : {}) });
+  const deps: WriterDeps = {
     store,
-    portFor: (id) =>
-      portIn(id, { kind: "loopx", ...(opts.contentLimits ? { limits: opts.contentLimits } : {}) }),
+    readsFor: async (id) => readsOnly(await portFor(id)),
+    portFor,
     outsiderPortFor: (id, to) =>
       portIn(id, { kind: "outsider", subject: `repo:${to.repoId}:${to.login.toLowerCase()}` }),
     serverUrl: opts.serverUrl,
@@ -128,7 +130,8 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     newId: opts.newId ?? randomUUID,
   };
   const outbox = createOutboxWorker(deps, { ...opts.outbox, ops });
-  const inboxLoop = createInboxWorker(deps);
+  // Handlers plan; only the outbox writes: the inbox gets no writing port at all.
+  const inboxLoop = createInboxWorker(intakeDeps(deps));
   // Processing a delivery queues writes; drain them as soon as the inbox pass is done.
   const inbox: DrainLoop = {
     kick: () => inboxLoop.kick(),

@@ -2,6 +2,8 @@ import { pauseGoal, stopGoal } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
+import { commitPlan } from "../intake/commit-plan.ts";
+import { planReopened } from "../intake/plan-issue-state.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import type { IssuesEvent } from "../webhooks/payloads.ts";
 import { applyForDelivery, issueRef, outcomeOf, repoName } from "./goal-context.ts";
@@ -22,7 +24,7 @@ export async function issueClosed(
   if (e.issue.pull_request !== undefined) return ignored("a pull request is not a goal");
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
   if (!goal) return subIssueClosed(deps, delivery, e);
-  const port = await deps.portFor(e.installation.id);
+  const port = await deps.readsFor(e.installation.id);
   if (e.sender.login === (await port.botLogin())) return ignored("closed by LoopX itself");
   if (goal.goal.status !== "active" && goal.goal.status !== "paused") {
     return ignored(`goal already ${goal.goal.status}`);
@@ -45,30 +47,20 @@ export async function issueClosed(
   return outcomeOf(r);
 }
 
-/** `issues.reopened`: never resumes by itself; one comment says how. */
+/** `issues.reopened`: see planReopened. */
 export async function issueReopened(
   deps: AppDeps,
-  _delivery: Delivery,
+  delivery: Delivery,
   e: IssuesEvent,
 ): Promise<Outcome> {
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
-  if (!goal) return ignored("not a goal issue");
-  const status = goal.goal.status;
-  if (status === "active") return ignored("goal active");
-  const port = await deps.portFor(e.installation.id);
-  const text =
-    status === "done"
-      ? "This issue was reopened, but its LoopX goal is finished and stays so. To start new " +
-        "work, open a new issue and add the LoopX label to it."
-      : `This issue was reopened; its LoopX goal stays ${status} until someone with write ` +
-        "access comments `/loopx resume`.";
-  // Keyed by the goal's version: one ask per reopening of this state, not one per event.
-  await port.ensureComment(
-    issueRef(e.repository, e.issue.number),
-    `reopened:v${goal.goal.version}`,
-    text,
-  );
-  return ignored(`reopened; goal stays ${status}, asked for /loopx resume`);
+  const plan = planReopened({
+    issue: issueRef(e.repository, e.issue.number),
+    repoId: e.repository.id,
+    sender: e.sender.login,
+    goal,
+  });
+  return commitPlan(deps, delivery, { installationId: e.installation.id, goal }, plan);
 }
 
 /** `issues.unlabeled` (the goal label): a writer pauses the goal; anyone else, nothing. */
@@ -79,7 +71,7 @@ export async function issueUnlabeled(
 ): Promise<Outcome> {
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
   if (!goal) return ignored("not a goal issue");
-  const port = await deps.portFor(e.installation.id);
+  const port = await deps.readsFor(e.installation.id);
   const repo = repoName(e.repository);
   const config = await loadRepoConfig(port, repo);
   const label = config.ok ? config.config.label : DEFAULT_LABEL;

@@ -6,7 +6,7 @@ import {
   takeDueDispatches,
 } from "@loopx/store";
 import type { RepoFactsCache } from "../api/repo-facts.ts";
-import type { AppDeps } from "../deps.ts";
+import type { WriterDeps } from "../deps.ts";
 import { dispatchTick } from "./dispatch-tick.ts";
 
 export interface DispatchDueOptions {
@@ -23,7 +23,7 @@ export interface DispatchDueOptions {
  * and is looked at again only after the quiet interval. Returns the goals dispatched.
  */
 export async function dispatchDue(
-  deps: AppDeps,
+  deps: WriterDeps,
   facts: RepoFactsCache,
   opts: DispatchDueOptions = {},
 ): Promise<DueGoal[]> {

@@ -28,6 +28,7 @@ import {
   pendingDeliveries,
   recordDelivery,
 } from "./inbox.ts";
+import { type IntakeRecord, recordIntake } from "./intake.ts";
 import type { LoadWindow } from "./load.ts";
 import {
   deadLetter,
@@ -125,6 +126,8 @@ export function createStore(conn: Connection) {
       markDeliveryFailed(db, deliveryId, error, retryAt),
     getDelivery: (deliveryId: string) => getDelivery(db, deliveryId),
 
+    /** An act that changes no goal: its replies and the delivery mark, one transaction. */
+    recordIntake: (r: IntakeRecord) => recordIntake(db, r),
     dueOutbox: (limit: number, opts?: { leaseMs?: number }): Promise<OutboxItem[]> =>
       dueOutbox(db, limit, opts),
     markOutboxDone: (id: number, opts?: { goalVersion?: number }) => markOutboxDone(db, id, opts),
