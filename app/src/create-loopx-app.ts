@@ -130,8 +130,9 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     newId: opts.newId ?? randomUUID,
   };
   const outbox = createOutboxWorker(deps, { ...opts.outbox, ops });
-  // Handlers plan; only the outbox writes: the inbox gets no writing port at all.
-  const inboxLoop = createInboxWorker(intakeDeps(deps));
+  // Only the outbox writes GitHub: everything else gets deps without the writing port.
+  const reading = intakeDeps(deps);
+  const inboxLoop = createInboxWorker(reading);
   // Processing a delivery queues writes; drain them as soon as the inbox pass is done.
   const inbox: DrainLoop = {
     kick: () => inboxLoop.kick(),
@@ -158,7 +159,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   // Tick API calls and scheduler passes commit transitions whose GitHub writes wait in the outbox.
   const extraOnPushed = opts.tickApi.onPushed;
   const tickApi = createTickApi(
-    { ...deps, appGitHub: createOctokitAppPort(await probot.auth()) },
+    { ...reading, appGitHub: createOctokitAppPort(await probot.auth()) },
     {
       ...opts.tickApi,
       onCommitted: () => outbox.kick(),
@@ -169,9 +170,12 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
       },
     },
   );
-  const scheduler = createScheduler(deps, { ...opts.scheduler, onCommitted: () => outbox.kick() });
+  const scheduler = createScheduler(reading, {
+    ...opts.scheduler,
+    onCommitted: () => outbox.kick(),
+  });
 
-  const dashboard = createDashboard(deps, opts.dashboard ?? { mode: "off" });
+  const dashboard = createDashboard(reading, opts.dashboard ?? { mode: "off" });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await tickApi(req, res)) return;

@@ -1,5 +1,5 @@
 import type { GitHubAppPort } from "@loopx/github";
-import type { WriterDeps } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
 import type { TokenAdmission } from "./admit-token.ts";
 import { forbidden } from "./api-failure.ts";
 import { DEFAULT_CONFIG, type RepoFacts, type RepoFactsCache, type RepoKey } from "./repo-facts.ts";
@@ -7,7 +7,7 @@ import type { TickApiSettings } from "./settings.ts";
 import type { ActionsClaims, OidcVerifier } from "./verify-oidc.ts";
 
 /** What the tick API needs besides the app's own deps: the App-identity GitHub verbs. */
-export interface TickApiDeps extends WriterDeps {
+export interface TickApiDeps extends AppDeps {
   appGitHub: GitHubAppPort;
 }
 

@@ -1,6 +1,6 @@
 import { pruneUsedTokens } from "@loopx/store";
 import { createRepoFactsCache } from "../api/repo-facts.ts";
-import type { WriterDeps } from "../deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { goalsWatchingPulls, reconcilePulls } from "../pulls/monitor-pull.ts";
 import { dispatchDue } from "./dispatch-due.ts";
 import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
@@ -49,7 +49,7 @@ export interface Scheduler {
  * backoff), due goals are claimed with SKIP LOCKED and their tick dispatched, so the cron
  * backstop rarely finds anything to do. Old used-token rows are pruned on the way.
  */
-export function createScheduler(deps: WriterDeps, options: SchedulerOptions = {}): Scheduler {
+export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): Scheduler {
   const facts = createRepoFactsCache(deps, options.repoFactsTtlMs ?? 5 * 60_000);
   const retentionMs = (options.usedTokenRetentionHours ?? 24) * 3_600_000;
   let timer: NodeJS.Timeout | null = null;
@@ -72,6 +72,7 @@ export function createScheduler(deps: WriterDeps, options: SchedulerOptions = {}
       redispatchMs: options.redispatchMs,
       graceMs: options.graceMs ?? 60_000,
     });
+    if (dispatched.length > 0) options.onCommitted?.();
     const pruned = await pruneUsedTokens(deps.store.db, retentionMs);
     await reconcilePullsWhenDue();
     return {

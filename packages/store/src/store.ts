@@ -1,5 +1,5 @@
 /** The store's one entry point: a driver underneath, the repositories on top, written once. */
-import type { CostLimits, GoalState, TransitionResult } from "@loopx/core";
+import type { CostLimits, Effect, GoalState, TransitionResult } from "@loopx/core";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { sharedAllowance } from "./allowance.ts";
 import { txNow } from "./clock.ts";
@@ -45,6 +45,7 @@ import {
   type ProjectionTarget,
   setProjection,
 } from "./projections.ts";
+import { queueEffects } from "./queue-effects.ts";
 import * as s from "./schema/index.ts";
 
 export interface InstallationInput {
@@ -126,6 +127,8 @@ export function createStore(conn: Connection) {
       markDeliveryFailed(db, deliveryId, error, retryAt),
     getDelivery: (deliveryId: string) => getDelivery(db, deliveryId),
 
+    /** Outbox rows outside a transition (the scheduler's dispatch), at the goal's version. */
+    queueEffects: (goalId: string, effects: Effect[]) => queueEffects(db, goalId, effects),
     /** An act that changes no goal: its replies and the delivery mark, one transaction. */
     recordIntake: (r: IntakeRecord) => recordIntake(db, r),
     dueOutbox: (limit: number, opts?: { leaseMs?: number }): Promise<OutboxItem[]> =>

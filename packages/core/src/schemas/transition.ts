@@ -99,6 +99,11 @@ export const Effect = z.discriminatedUnion("kind", [
     key: z.string(),
     reason: z.string().max(200),
     at: Instant,
+    /**
+     * Where to dispatch, when the one queuing it already read the config (the scheduler);
+     * absent, the outbox reads the tick workflow and the default branch itself.
+     */
+    target: z.object({ workflow: z.string().min(1), ref: z.string().min(1) }).optional(),
   }),
   z.object({ kind: z.literal("close_issue"), key: z.literal("close_issue") }),
   /** A slice's change only a person can push (workflow files), handed over as a patch. */
