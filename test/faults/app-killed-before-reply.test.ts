@@ -1,12 +1,10 @@
 import { readKey } from "@loopx/github";
-import { createOpsStore, openStore, type Store, tables } from "@loopx/store";
+import { createOpsStore, type Store, tables } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
-import { TICK_WORKFLOW } from "../support/app-harness.ts";
-import { freshDatabase } from "../support/databases.ts";
-import { type AppProcess, appProcessEnv, startAppProcess } from "./support/app-process.ts";
+import type { Sandbox } from "../../packages/sandbox/src/index.ts";
+import { type KillableApp, startKillableApp } from "./support/killable-app.ts";
 
 const serverUrl = inject("pgUrl");
 const repo = { owner: "acme", repo: "widgets" } as const;
@@ -19,12 +17,9 @@ const repo = { owner: "acme", repo: "widgets" } as const;
  * reply exactly once, and the command's reaction stays single.
  */
 describe.skipIf(!serverUrl)("fault: the App killed between the commit and a reply", () => {
-  const secret = "killed-before-reply-secret";
+  let k: KillableApp;
   let sandbox: Sandbox;
   let store: Store;
-  let drop = async () => {};
-  let env: Record<string, string>;
-  const running: AppProcess[] = [];
   const as = (login: string) =>
     new Octokit({
       baseUrl: sandbox.url,
@@ -41,36 +36,14 @@ describe.skipIf(!serverUrl)("fault: the App killed between the commit and a repl
   };
 
   beforeAll(async () => {
-    sandbox = await createSandbox({ webhookSecret: secret });
-    sandbox.runner.enabled = false;
-    sandbox.createRepo("acme/widgets", {
-      files: { ".github/workflows/loopx-tick.yml": TICK_WORKFLOW },
+    k = await startKillableApp({
+      serverUrl: serverUrl ?? "",
+      webhookSecret: "killed-before-reply-secret",
       collaborators: { alice: "maintain", tom: "triage" },
     });
-    const { app, privateKey } = sandbox.createApp({ slug: "loopx" });
-    if (!privateKey) throw new Error("no key");
-    const db = await freshDatabase(serverUrl ?? "");
-    drop = db.drop;
-    store = await openStore({ databaseUrl: db.url });
-    env = appProcessEnv({
-      sandbox,
-      appId: app.id,
-      privateKey,
-      webhookSecret: secret,
-      databaseUrl: db.url,
-    });
-    const first = await startAppProcess(env);
-    running.push(first);
-    sandbox.setWebhookUrl(`${first.base}/api/github/webhooks`);
-    sandbox.install(app.id, "acme", ["acme/widgets"]);
-    await sandbox.settle();
+    ({ sandbox, store } = k);
   });
-  afterAll(async () => {
-    for (const p of running) await p.kill();
-    await store?.close();
-    await sandbox?.stop();
-    await drop();
-  });
+  afterAll(() => k?.close());
 
   const ops = () => createOpsStore(store.db);
   const comments = async (number: number) =>
@@ -122,16 +95,14 @@ describe.skipIf(!serverUrl)("fault: the App killed between the commit and a repl
         tried("issues/create-comment")
       );
     });
-    await running.shift()?.kill();
+    await k.running.shift()?.kill();
     expect(await comments(goalIssue.number)).not.toContain(replyKey);
     expect(await comments(other.number)).toEqual([]);
 
     // GitHub recovers; the backoff the dead process chose falls due; a new process starts.
     sandbox.faults.clear();
     await store.db.execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
-    const second = await startAppProcess(env);
-    running.push(second);
-    sandbox.setWebhookUrl(`${second.base}/api/github/webhooks`);
+    const second = await k.start();
     await until("the outbox drained", async () => (await ops().snapshot()).outbox.pending === 0);
     await sandbox.settle();
 
@@ -153,6 +124,6 @@ describe.skipIf(!serverUrl)("fault: the App killed between the commit and a repl
       );
     expect(created).toHaveLength(onGoal.length + 1);
     expect(await second.stop()).toBe(0);
-    running.length = 0;
+    k.running.length = 0;
   });
 });
