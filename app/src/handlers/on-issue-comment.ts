@@ -3,7 +3,6 @@ import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
-import { ignore } from "../intake/intake-plan.ts";
 import { planComment, screenComment } from "../intake/plan-comment.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import type { IssueCommentEvent } from "../webhooks/payloads.ts";
@@ -69,10 +68,8 @@ export async function onIssueComment(
   const alreadyApplied =
     goal !== null && (await commentAlreadyApplied(deps.store, goal.goal.id, base.commentId));
   const screened = screenComment({ ...base, goal, alreadyApplied });
-  if (screened !== null || goal === null) {
-    // screenComment answers for a missing goal; `??` only tells the compiler so.
-    return commitPlan(deps, delivery, { ...about, goal }, screened ?? ignore("no goal"));
-  }
+  if (screened !== null) return commitPlan(deps, delivery, { ...about, goal }, screened);
+  if (goal === null) throw new Error("screenComment lets no comment without a goal through");
   const port = await deps.readsFor(e.installation.id);
   const repo = repoName(e.repository);
   const config = await loadRepoConfig(port, repo);
