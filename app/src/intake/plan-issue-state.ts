@@ -1,4 +1,4 @@
-import { type GoalState, settleTodoFromSubIssue } from "@loopx/core";
+import { type GoalState, pauseGoal, settleTodoFromSubIssue, stopGoal } from "@loopx/core";
 import type { IssueRef } from "@loopx/github";
 import { type IntakePlan, ignore, reply } from "./intake-plan.ts";
 
@@ -68,6 +68,52 @@ export function planSubIssueClosed(f: SubIssueCloseFacts): IntakePlan {
     kind: "apply",
     actor: { kind: "human", login: f.sender.login, trusted: true },
     transition: (s, ctx) => settleTodoFromSubIssue(s, { todo: f.todo, outcome }, ctx),
+    effects: [],
+  };
+}
+
+/**
+ * `issues.closed` on a goal issue: a person closing it stops the goal (only LoopX closes a
+ * finished goal's issue, and its own close is ignored). Closing is a fact GitHub reports,
+ * whoever may close (the author, triage): stopping is the safe reading of it. Resuming
+ * takes a writer's `/loopx resume`.
+ */
+export function planClosed(f: { goal: GoalState; sender: string; byLoopx: boolean }): IntakePlan {
+  if (f.byLoopx) return ignore("closed by LoopX itself");
+  const status = f.goal.goal.status;
+  if (status !== "active" && status !== "paused") return ignore(`goal already ${status}`);
+  const reason = `issue closed by @${f.sender}`;
+  return {
+    kind: "apply",
+    actor: { kind: "system", reason },
+    transition: (s, ctx) =>
+      stopGoal(
+        s,
+        { reason: `${reason}; reopen it and comment \`/loopx resume\` to continue` },
+        ctx,
+      ),
+    effects: [],
+  };
+}
+
+/** `issues.unlabeled`: a writer removing the goal label pauses the goal; anyone else, nothing. */
+export function planUnlabeled(f: {
+  goal: GoalState | null;
+  removed: string | null;
+  goalLabel: string;
+  sender: string;
+  trusted: boolean;
+}): IntakePlan {
+  if (f.goal === null) return ignore("not a goal issue");
+  if (f.removed !== f.goalLabel)
+    return ignore(`label ${f.removed ?? "(none)"} is not ${f.goalLabel}`);
+  if (f.goal.goal.status !== "active") return ignore(`goal ${f.goal.goal.status}`);
+  if (!f.trusted) return ignore(`label removed by ${f.sender}, who has no write access`);
+  const reason = `the \`${f.goalLabel}\` label was removed by @${f.sender}; add it again to resume`;
+  return {
+    kind: "apply",
+    actor: { kind: "human", login: f.sender, trusted: true },
+    transition: (s, ctx) => pauseGoal(s, { reason }, ctx),
     effects: [],
   };
 }

@@ -1,7 +1,12 @@
 import { approveGate, MAX_INITIAL_TODOS, pauseGoal } from "@loopx/core";
 import { describe, expect, it } from "vitest";
 import { ctx, expectOk, gate, state, todo, WRITER } from "../../../packages/core/test/fixtures.ts";
-import { planReopened, planSubIssueClosed } from "../../src/intake/plan-issue-state.ts";
+import {
+  planClosed,
+  planReopened,
+  planSubIssueClosed,
+  planUnlabeled,
+} from "../../src/intake/plan-issue-state.ts";
 import { planReview, type ReviewFacts } from "../../src/intake/plan-review.ts";
 import { type LabelFacts, planStart } from "../../src/intake/plan-start.ts";
 
@@ -84,6 +89,40 @@ describe("planReopened", () => {
       [],
     );
     expect(planReopened({ issue: ISSUE, repoId: 10, sender: "w", goal: null }).effects).toEqual([]);
+  });
+});
+
+describe("planClosed and planUnlabeled", () => {
+  it("anyone's close stops an active or paused goal; LoopX's own close, or a finished goal, nothing", () => {
+    const plan = planClosed({ goal: state(), sender: "tom", byLoopx: false });
+    if (plan.kind !== "apply") throw new Error("a close stops the goal");
+    expect(plan.actor).toEqual({ kind: "system", reason: "issue closed by @tom" });
+    expect(expectOk(plan.transition(state(), ctx(undefined, plan.actor))).state.goal.status).toBe(
+      "stopped",
+    );
+    expect(planClosed({ goal: state(), sender: "loopx[bot]", byLoopx: true })).toMatchObject({
+      kind: "ignore",
+    });
+    const done = state({}, { status: "done" });
+    expect(planClosed({ goal: done, sender: "tom", byLoopx: false })).toMatchObject({
+      kind: "ignore",
+      why: "goal already done",
+    });
+  });
+
+  it("only a writer removing the goal label pauses the goal", () => {
+    const facts = { goal: state(), removed: "loopx", goalLabel: "loopx", sender: "wendy" };
+    const plan = planUnlabeled({ ...facts, trusted: true });
+    if (plan.kind !== "apply") throw new Error("a writer's unlabel pauses");
+    expect(expectOk(plan.transition(state(), ctx(undefined, plan.actor))).state.goal.status).toBe(
+      "paused",
+    );
+    expect(planUnlabeled({ ...facts, trusted: false })).toMatchObject({
+      kind: "ignore",
+      effects: [],
+    });
+    expect(planUnlabeled({ ...facts, removed: "bug", trusted: true }).kind).toBe("ignore");
+    expect(planUnlabeled({ ...facts, goal: null, trusted: true }).kind).toBe("ignore");
   });
 });
 
