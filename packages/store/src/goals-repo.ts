@@ -10,7 +10,7 @@ import { txNow } from "./clock.ts";
 import { goalToRow } from "./codec.ts";
 import { type Db, rowsOf } from "./db.ts";
 import { pipelined, RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
-import { enqueueIntake } from "./intake.ts";
+import { enqueueIntake } from "./intake-rows.ts";
 import { insertJson } from "./json-insert.ts";
 import { type GoalRow, type LoadWindow, loadAggregate, lockAndLoad } from "./load.ts";
 import { appendEvents, enqueueEffects, writeChildren } from "./persist.ts";
