@@ -41172,6 +41172,11 @@ var EventType = external_exports.enum([
   "gate.expired",
   "credential.withheld"
 ]);
+var IssueTarget = external_exports.object({
+  owner: external_exports.string().min(1),
+  repo: external_exports.string().min(1),
+  number: external_exports.number().int().positive()
+});
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
   external_exports.object({ kind: external_exports.literal("status"), key: external_exports.literal("status") }),
@@ -41196,7 +41201,12 @@ var Effect = external_exports.discriminatedUnion("kind", [
     kind: external_exports.literal("dispatch"),
     key: external_exports.string(),
     reason: external_exports.string().max(200),
-    at: Instant
+    at: Instant,
+    /**
+     * Where to dispatch, when the one queuing it already read the config (the scheduler);
+     * absent, the outbox reads the tick workflow and the default branch itself.
+     */
+    target: external_exports.object({ workflow: external_exports.string().min(1), ref: external_exports.string().min(1) }).optional()
   }),
   external_exports.object({ kind: external_exports.literal("close_issue"), key: external_exports.literal("close_issue") }),
   /** A slice's change only a person can push (workflow files), handed over as a patch. */
@@ -41218,6 +41228,35 @@ var Effect = external_exports.discriminatedUnion("kind", [
     gate: GateKey,
     pr: external_exports.number().int().positive(),
     runIds: external_exports.array(external_exports.number().int().positive()).max(100)
+  }),
+  /**
+   * The intake's writes (the kernel never asks for these): a reply to a person's act, a
+   * reaction to their command, a restore of text a body write overwrote. They name their
+   * issue themselves, because some concern an issue with no goal.
+   */
+  external_exports.object({
+    kind: external_exports.literal("reply"),
+    key: external_exports.string().min(1).max(200),
+    issue: IssueTarget,
+    body: external_exports.string().max(2e4),
+    /** `outsider`: written from the outsiders' reply allowance; spent, nothing is sent. */
+    lane: external_exports.enum(["loopx", "outsider"]),
+    to: external_exports.object({ repoId: external_exports.number().int().positive(), login: external_exports.string().min(1).max(100) })
+  }),
+  external_exports.object({
+    kind: external_exports.literal("react"),
+    key: external_exports.string().min(1).max(200),
+    issue: IssueTarget,
+    commentId: external_exports.number().int().positive(),
+    content: external_exports.enum(["eyes", "+1", "confused"])
+  }),
+  external_exports.object({
+    kind: external_exports.literal("restore_body"),
+    key: external_exports.string().min(1).max(200),
+    issue: IssueTarget,
+    /** The body the restore was planned against: changed since, that newer edit stands. */
+    expected: external_exports.string().max(65536),
+    body: external_exports.string().max(65536)
   }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   external_exports.object({

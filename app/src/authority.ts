@@ -1,5 +1,5 @@
 import type { Actor } from "@loopx/core";
-import type { GitHubPort, RepoName } from "@loopx/github";
+import type { GitHubReads, RepoName } from "@loopx/github";
 
 const WRITE = new Set(["admin", "maintain", "write"]);
 
@@ -13,7 +13,7 @@ export type HumanActor = Extract<Actor, { kind: "human" }>;
  * while they have write access, like everyone else.
  */
 export async function actorFor(
-  port: GitHubPort,
+  port: GitHubReads,
   repo: RepoName,
   sender: { login: string; type: string },
 ): Promise<HumanActor> {

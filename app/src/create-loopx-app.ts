@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { GitHubPort } from "@loopx/github";
+import { type GitHubPort, readsOnly } from "@loopx/github";
 import type {
   ContentLane,
   ContentLimits,
@@ -13,7 +13,7 @@ import { z } from "zod";
 import { createTickApi, type TickApiOptions } from "./api/tick-api.ts";
 import { withContentBudget } from "./content-budget.ts";
 import { createDashboard, type DashboardOptions } from "./dashboard/index.ts";
-import type { AppDeps, Logger } from "./deps.ts";
+import { intakeDeps, type Logger, type WriterDeps } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
 import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
@@ -65,7 +65,7 @@ export interface BackgroundOptions {
 }
 
 export interface LoopxApp {
-  deps: AppDeps;
+  deps: WriterDeps;
   ops: OpsStore;
   inbox: DrainLoop;
   outbox: DrainLoop;
@@ -116,10 +116,12 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     return opts.wrapPort ? opts.wrapPort(port) : port;
   };
 
-  const deps: AppDeps = {
+  const portFor = (id: number) =>
+    portIn(id, { kind: "loopx", ...(opts.contentLimits ? { limits: opts.contentLimits } : {}) });
+  const deps: WriterDeps = {
     store,
-    portFor: (id) =>
-      portIn(id, { kind: "loopx", ...(opts.contentLimits ? { limits: opts.contentLimits } : {}) }),
+    readsFor: async (id) => readsOnly(await portFor(id)),
+    portFor,
     outsiderPortFor: (id, to) =>
       portIn(id, { kind: "outsider", subject: `repo:${to.repoId}:${to.login.toLowerCase()}` }),
     serverUrl: opts.serverUrl,
@@ -127,7 +129,9 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     newId: opts.newId ?? randomUUID,
   };
   const outbox = createOutboxWorker(deps, { ...opts.outbox, ops });
-  const inboxLoop = createInboxWorker(deps);
+  // Only the outbox writes GitHub: everything else gets deps without the writing port.
+  const reading = intakeDeps(deps);
+  const inboxLoop = createInboxWorker(reading);
   // Processing a delivery queues writes; drain them as soon as the inbox pass is done.
   const inbox: DrainLoop = {
     kick: () => inboxLoop.kick(),
@@ -154,7 +158,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   // Tick API calls and scheduler passes commit transitions whose GitHub writes wait in the outbox.
   const extraOnPushed = opts.tickApi.onPushed;
   const tickApi = createTickApi(
-    { ...deps, appGitHub: createOctokitAppPort(await probot.auth()) },
+    { ...reading, appGitHub: createOctokitAppPort(await probot.auth()) },
     {
       ...opts.tickApi,
       onCommitted: () => outbox.kick(),
@@ -165,9 +169,12 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
       },
     },
   );
-  const scheduler = createScheduler(deps, { ...opts.scheduler, onCommitted: () => outbox.kick() });
+  const scheduler = createScheduler(reading, {
+    ...opts.scheduler,
+    onCommitted: () => outbox.kick(),
+  });
 
-  const dashboard = createDashboard(deps, opts.dashboard ?? { mode: "off" });
+  const dashboard = createDashboard(reading, opts.dashboard ?? { mode: "off" });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (await tickApi(req, res)) return;

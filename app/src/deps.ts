@@ -1,4 +1,4 @@
-import type { GitHubPort } from "@loopx/github";
+import type { GitHubPort, GitHubReads } from "@loopx/github";
 import type { Store } from "@loopx/store";
 
 export interface Logger {
@@ -7,10 +7,24 @@ export interface Logger {
   error(msg: string): void;
 }
 
-/** What handlers and workers need, passed in (tests wire the sandbox; production wires Probot). */
+/**
+ * What handlers and intake planners get, passed in (tests wire the sandbox; production wires
+ * Probot): GitHub to read, never to write. What they decide reaches GitHub as outbox rows,
+ * committed with the state they describe and written by the outbox worker afterwards.
+ */
 export interface AppDeps {
   store: Store;
-  /** The GitHub port for one installation (an installation token behind it). */
+  /** The read-only GitHub port for one installation (an installation token behind it). */
+  readsFor(installationId: number): Promise<GitHubReads>;
+  /** Where links point (https://github.com, or the sandbox). */
+  serverUrl: string;
+  log: Logger;
+  newId: () => string;
+}
+
+/** The outbox worker's deps (and the scheduler's, which wins a due goal for it): the writing port too. */
+export interface WriterDeps extends AppDeps {
+  /** The GitHub port for one installation, writes from LoopX's own content budget. */
   portFor(installationId: number): Promise<GitHubPort>;
   /**
    * The same, for replying to someone without write access: what it creates comes from the
@@ -21,8 +35,10 @@ export interface AppDeps {
     installationId: number,
     to: { repoId: number; login: string },
   ): Promise<GitHubPort>;
-  /** Where links point (https://github.com, or the sandbox). */
-  serverUrl: string;
-  log: Logger;
-  newId: () => string;
+}
+
+/** The intake's view of the deps: the writing ports are not on the object at all. */
+export function intakeDeps(deps: AppDeps): AppDeps {
+  const { store, readsFor, serverUrl, log, newId } = deps;
+  return { store, readsFor, serverUrl, log, newId };
 }

@@ -1,4 +1,4 @@
-import { type GitHubPort, type LoopxConfig, parseConfig, type RepoName } from "@loopx/github";
+import { type GitHubReads, type LoopxConfig, parseConfig, type RepoName } from "@loopx/github";
 import { ConfigUnreadable } from "./github/config-unreadable.ts";
 
 export type RepoConfig =
@@ -6,7 +6,7 @@ export type RepoConfig =
   | { ok: false; errors: { path: string; message: string }[] };
 
 /** `.github/loopx.yml`, validated. An invalid file is reported, never replaced by defaults. */
-export async function loadRepoConfig(port: GitHubPort, repo: RepoName): Promise<RepoConfig> {
+export async function loadRepoConfig(port: GitHubReads, repo: RepoName): Promise<RepoConfig> {
   let raw: unknown;
   try {
     raw = await port.readConfig(repo);

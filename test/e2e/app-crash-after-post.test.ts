@@ -7,7 +7,7 @@ import { fileIssue, keyedComments, label, makeEverythingDue } from "../support/o
  * Scenario: the app dies right after GitHub accepted a POST, before it recorded anything.
  * The port below performs the real write and then throws, as a killed process would leave
  * it: the comment exists on GitHub, the store does not know. After a restart the outbox
- * (or inbox) runs the write again and must find the comment by its hidden key.
+ * runs the write again and must find the comment by its hidden key.
  */
 describe("e2e: killed after a POST, before recording it", () => {
   let h: Harness;
@@ -56,7 +56,7 @@ describe("e2e: killed after a POST, before recording it", () => {
     expect(await h.app.ops.snapshot()).toMatchObject({ outbox: { pending: 0 }, deadLetters: 0 });
   });
 
-  it("a reply written from the inbox is not posted twice either", async () => {
+  it("a reply about an issue with no goal is not posted twice either", async () => {
     await h.restart({ wrapPort: crashingAfterWrites });
     const number = await fileIssue(h, "rita", "Make it sparkle");
     crashes = 1;

@@ -36,6 +36,9 @@ describe("e2e: the wake scheduler", () => {
     const other = createScheduler(h.app.deps, { graceMs: 60_000 });
     expect((await other.tick()).dispatched).toEqual([]);
     expect((await scheduler.tick()).dispatched).toEqual([]);
+    // The scheduler queues the dispatch; the outbox writes it.
+    h.app.outbox.kick();
+    await h.app.outbox.idle();
     expect(dispatches()).toBe(afterStart + 1);
     const last = h.sandbox
       .requests()

@@ -1,12 +1,10 @@
 import { BLOCK_BEGIN, readKey } from "@loopx/github";
-import { openStore, type Store } from "@loopx/store";
+import type { Store } from "@loopx/store";
 import { dbOf, sql } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
-import { TICK_WORKFLOW } from "../support/app-harness.ts";
-import { freshDatabase } from "../support/databases.ts";
-import { type AppProcess, appProcessEnv, startAppProcess } from "./support/app-process.ts";
+import type { Sandbox } from "../../packages/sandbox/src/index.ts";
+import { type KillableApp, startKillableApp } from "./support/killable-app.ts";
 
 const serverUrl = inject("pgUrl");
 
@@ -18,45 +16,20 @@ const serverUrl = inject("pgUrl");
  * (Killed right after a POST, before recording it: test/e2e/app-crash-after-post.test.ts.)
  */
 describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox drain", () => {
-  const secret = "killed-process-secret";
+  let k: KillableApp;
   let sandbox: Sandbox;
   let store: Store;
-  let drop = async () => {};
-  let env: Record<string, string>;
-  const running: AppProcess[] = [];
   const repo = { owner: "acme", repo: "widgets" } as const;
 
   beforeAll(async () => {
-    sandbox = await createSandbox({ webhookSecret: secret });
-    sandbox.runner.enabled = false;
-    sandbox.createRepo("acme/widgets", {
-      files: { ".github/workflows/loopx-tick.yml": TICK_WORKFLOW },
+    k = await startKillableApp({
+      serverUrl: serverUrl ?? "",
+      webhookSecret: "killed-process-secret",
       collaborators: { alice: "maintain" },
     });
-    const { app, privateKey } = sandbox.createApp({ slug: "loopx" });
-    if (!privateKey) throw new Error("no key");
-    const db = await freshDatabase(serverUrl ?? "");
-    drop = db.drop;
-    store = await openStore({ databaseUrl: db.url });
-    env = appProcessEnv({
-      sandbox,
-      appId: app.id,
-      privateKey,
-      webhookSecret: secret,
-      databaseUrl: db.url,
-    });
-    const first = await startAppProcess(env);
-    running.push(first);
-    sandbox.setWebhookUrl(`${first.base}/api/github/webhooks`);
-    sandbox.install(app.id, "acme", ["acme/widgets"]);
-    await sandbox.settle();
+    ({ sandbox, store } = k);
   });
-  afterAll(async () => {
-    for (const p of running) await p.kill();
-    await store?.close();
-    await sandbox?.stop();
-    await drop();
-  });
+  afterAll(() => k?.close());
 
   const pending = async () => (await store.ops.snapshot()).outbox.pending;
 
@@ -92,7 +65,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox dra
     ) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    await running[0]?.kill();
+    await k.running.shift()?.kill();
     expect(await pending()).toBeGreaterThan(0);
     const listComments = () =>
       alice.rest.issues.listComments({ ...repo, issue_number: issue.number });
@@ -101,9 +74,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox dra
     // GitHub recovers; the backoff the dead process chose falls due; a new process starts.
     sandbox.faults.clear();
     await dbOf(store).execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
-    const second = await startAppProcess(env);
-    running.push(second);
-    sandbox.setWebhookUrl(`${second.base}/api/github/webhooks`);
+    const second = await k.start();
     while ((await pending()) > 0) {
       await sandbox.settle();
       await new Promise((r) => setTimeout(r, 100));
@@ -124,6 +95,6 @@ describe.skipIf(!serverUrl)("fault: the App killed between commit and outbox dra
       .filter((r) => r.operationId === "issues/create-comment" && r.status === 201);
     expect(posted).toHaveLength(comments.length);
     expect(await second.stop()).toBe(0);
-    running.length = 0;
+    k.running.length = 0;
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
 import { childRowCases } from "./child-rows.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
+import { describeIntakeConformance } from "./intake-conformance.ts";
 import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
 
 async function created(store: Store, over: Parameters<typeof createFixture>[0] = {}) {
@@ -48,6 +49,7 @@ export function describeStoreConformance(
       beforeEach(async () => {
         await truncateAll(store);
       });
+      describeIntakeConformance(name, () => store);
 
       it("migrates idempotently", async () => {
         await store.migrate();

@@ -28,7 +28,7 @@ export const DEFAULT_CONFIG: LoopxConfig = LoopxConfigSchema.parse({});
  * start reads them: one token, one config read, one repository read).
  */
 export function createRepoFactsCache(
-  deps: Pick<AppDeps, "portFor">,
+  deps: Pick<AppDeps, "readsFor">,
   ttlMs: number,
   now: () => number = Date.now,
 ): RepoFactsCache {
@@ -38,7 +38,7 @@ export function createRepoFactsCache(
       const hit = cache.get(repo.repoId);
       if (hit && now() - hit.at < ttlMs) return hit.facts;
       const facts = (async (): Promise<RepoFacts> => {
-        const port = await deps.portFor(repo.installationId);
+        const port = await deps.readsFor(repo.installationId);
         const name = { owner: repo.owner, repo: repo.name };
         const [defaultBranch, config] = await Promise.all([
           port.defaultBranch(name),

@@ -107,7 +107,7 @@ async function runnerMinutes(
   now: Date,
 ): Promise<number> {
   try {
-    const port = await ctx.deps.portFor(state.goal.installationId);
+    const port = await ctx.deps.readsFor(state.goal.installationId);
     const jobs = await port.listRunJobs(
       { owner: state.goal.repo.owner, repo: state.goal.repo.name },
       runId,

@@ -30,5 +30,7 @@ export async function wake(ctx: TickApiContext, claims: ActionsClaims): Promise<
     "wake",
   );
   const dispatched = await dispatchDue(ctx.deps, ctx.facts, { repoId: claims.repository_id });
+  // Queued in the outbox: written right away.
+  if (dispatched.length > 0) ctx.committed();
   return { dispatched: dispatched.map((g) => g.issueNumber) };
 }

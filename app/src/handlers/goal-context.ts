@@ -1,5 +1,5 @@
 import type { Actor, GoalState, TransitionContext, TransitionResult } from "@loopx/core";
-import type { GitHubPort, IssueRef, RepoName } from "@loopx/github";
+import type { IssueRef, RepoName } from "@loopx/github";
 import type { Applied } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import type { Repository } from "../webhooks/payloads.ts";
@@ -33,5 +33,3 @@ export async function applyForDelivery(
 export function outcomeOf(result: Applied): Outcome {
   return result.ok ? applied : ignored(`refused: ${result.refusal.code}`);
 }
-
-export type { GitHubPort };

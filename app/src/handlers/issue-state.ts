@@ -1,19 +1,17 @@
-import { pauseGoal, stopGoal } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
+import { commitPlan } from "../intake/commit-plan.ts";
+import { planClosed, planReopened, planUnlabeled } from "../intake/plan-issue-state.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import type { IssuesEvent } from "../webhooks/payloads.ts";
-import { applyForDelivery, issueRef, outcomeOf, repoName } from "./goal-context.ts";
+import { issueRef, repoName } from "./goal-context.ts";
 import { ignored, type Outcome } from "./outcome.ts";
 import { subIssueClosed } from "./sub-issue-events.ts";
 
 const DEFAULT_LABEL = "loopx";
 
-/**
- * `issues.closed`: a person closing the goal issue stops the goal (only LoopX closes a
- * finished goal's issue, and its own close is ignored here). Not a goal: maybe a sub-issue.
- */
+/** `issues.closed`: see planClosed. Not a goal issue: maybe a todo's sub-issue. */
 export async function issueClosed(
   deps: AppDeps,
   delivery: Delivery,
@@ -22,56 +20,29 @@ export async function issueClosed(
   if (e.issue.pull_request !== undefined) return ignored("a pull request is not a goal");
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
   if (!goal) return subIssueClosed(deps, delivery, e);
-  const port = await deps.portFor(e.installation.id);
-  if (e.sender.login === (await port.botLogin())) return ignored("closed by LoopX itself");
-  if (goal.goal.status !== "active" && goal.goal.status !== "paused") {
-    return ignored(`goal already ${goal.goal.status}`);
-  }
-  // Closing is a fact GitHub reports, whoever may close (the author, triage): stopping is
-  // the safe reading of it. Resuming takes a writer's `/loopx resume`.
-  const reason = `issue closed by @${e.sender.login}`;
-  const r = await applyForDelivery(
-    deps,
-    goal,
-    delivery.deliveryId,
-    { kind: "system", reason },
-    (s, ctx) =>
-      stopGoal(
-        s,
-        { reason: `${reason}; reopen it and comment \`/loopx resume\` to continue` },
-        ctx,
-      ),
-  );
-  return outcomeOf(r);
+  const port = await deps.readsFor(e.installation.id);
+  const byLoopx = e.sender.login === (await port.botLogin());
+  const plan = planClosed({ goal, sender: e.sender.login, byLoopx });
+  return commitPlan(deps, delivery, { installationId: e.installation.id, goal }, plan);
 }
 
-/** `issues.reopened`: never resumes by itself; one comment says how. */
+/** `issues.reopened`: see planReopened. */
 export async function issueReopened(
   deps: AppDeps,
-  _delivery: Delivery,
+  delivery: Delivery,
   e: IssuesEvent,
 ): Promise<Outcome> {
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
-  if (!goal) return ignored("not a goal issue");
-  const status = goal.goal.status;
-  if (status === "active") return ignored("goal active");
-  const port = await deps.portFor(e.installation.id);
-  const text =
-    status === "done"
-      ? "This issue was reopened, but its LoopX goal is finished and stays so. To start new " +
-        "work, open a new issue and add the LoopX label to it."
-      : `This issue was reopened; its LoopX goal stays ${status} until someone with write ` +
-        "access comments `/loopx resume`.";
-  // Keyed by the goal's version: one ask per reopening of this state, not one per event.
-  await port.ensureComment(
-    issueRef(e.repository, e.issue.number),
-    `reopened:v${goal.goal.version}`,
-    text,
-  );
-  return ignored(`reopened; goal stays ${status}, asked for /loopx resume`);
+  const plan = planReopened({
+    issue: issueRef(e.repository, e.issue.number),
+    repoId: e.repository.id,
+    sender: e.sender.login,
+    goal,
+  });
+  return commitPlan(deps, delivery, { installationId: e.installation.id, goal }, plan);
 }
 
-/** `issues.unlabeled` (the goal label): a writer pauses the goal; anyone else, nothing. */
+/** `issues.unlabeled`: see planUnlabeled. */
 export async function issueUnlabeled(
   deps: AppDeps,
   delivery: Delivery,
@@ -79,22 +50,14 @@ export async function issueUnlabeled(
 ): Promise<Outcome> {
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
   if (!goal) return ignored("not a goal issue");
-  const port = await deps.portFor(e.installation.id);
+  const port = await deps.readsFor(e.installation.id);
   const repo = repoName(e.repository);
   const config = await loadRepoConfig(port, repo);
   const label = config.ok ? config.config.label : DEFAULT_LABEL;
-  if (e.label?.name !== label) return ignored(`label ${e.label?.name ?? "(none)"} is not ${label}`);
-  if (goal.goal.status !== "active") return ignored(`goal ${goal.goal.status}`);
-  const actor = await actorFor(port, repo, e.sender);
-  if (!actor.trusted) return ignored(`label removed by ${e.sender.login}, who has no write access`);
-  const r = await applyForDelivery(deps, goal, delivery.deliveryId, actor, (s, ctx) =>
-    pauseGoal(
-      s,
-      {
-        reason: `the \`${label}\` label was removed by @${e.sender.login}; add it again to resume`,
-      },
-      ctx,
-    ),
-  );
-  return outcomeOf(r);
+  const removed = e.label?.name ?? null;
+  // Write access is asked only when it would decide.
+  const decides = removed === label && goal.goal.status === "active";
+  const trusted = decides && (await actorFor(port, repo, e.sender)).trusted;
+  const plan = planUnlabeled({ goal, removed, goalLabel: label, sender: e.sender.login, trusted });
+  return commitPlan(deps, delivery, { installationId: e.installation.id, goal }, plan);
 }

@@ -17,7 +17,7 @@ import {
   type TransitionResult,
   wakeGoal,
 } from "@loopx/core";
-import { type Command, GitHubError, type GitHubPort, type RepoName } from "@loopx/github";
+import { type Command, GitHubError, type GitHubReads, type RepoName } from "@loopx/github";
 import { describeConfigErrors, type RepoConfig } from "../repo-config.ts";
 
 export type CommandTransition = (s: GoalState, ctx: TransitionContext) => TransitionResult;
@@ -30,7 +30,7 @@ export type CommandPlan =
   | { kind: "help" };
 
 export interface CommandContext {
-  port: GitHubPort;
+  port: GitHubReads;
   repo: RepoName;
   goal: GoalState;
   config: RepoConfig;
@@ -129,7 +129,7 @@ async function planApprove(
 }
 
 async function planLink(cx: CommandContext, number: number): Promise<CommandPlan> {
-  let pull: Awaited<ReturnType<GitHubPort["getPull"]>>;
+  let pull: Awaited<ReturnType<GitHubReads["getPull"]>>;
   try {
     pull = await cx.port.getPull(cx.repo, number);
   } catch (error) {

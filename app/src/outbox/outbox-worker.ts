@@ -1,9 +1,11 @@
+import { type GoalState, isIntakeEffect } from "@loopx/core";
 import { GitHubError } from "@loopx/github";
 import type { OpsStore, OutboxItem } from "@loopx/store";
 import { ContentBudgetExhausted } from "../content-budget.ts";
-import type { AppDeps } from "../deps.ts";
+import type { WriterDeps } from "../deps.ts";
 import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
 import { performEffect, UnsupportedEffectError } from "./perform-effect.ts";
+import { performIntake } from "./perform-intake.ts";
 
 /** A write that failed this often without a retry hint is parked, not retried forever. */
 const DEAD_AFTER_PERMANENT_FAILURES = 3;
@@ -43,18 +45,18 @@ export function retryDelayMs(
  * retry hint wait as long as GitHub asked. A write over the installation's content budget
  * is deferred to when a slot frees, without counting as a failed attempt.
  */
-export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoop {
+export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): DrainLoop {
   const { store, log } = deps;
   const { ops } = opts;
   const backoff = { baseMs: opts.retryBaseMs ?? 30_000, maxMs: opts.retryMaxMs ?? 60 * 60_000 };
 
   async function one(item: OutboxItem): Promise<void> {
-    const state = await store.loadGoal(item.goalId);
-    if (!state) {
+    const state = item.goalId === null ? null : await store.loadGoal(item.goalId);
+    const installationId = item.installationId ?? state?.goal.installationId;
+    if (installationId === undefined || (item.goalId !== null && !state)) {
       await store.deadLetter(item.id, "the goal no longer exists");
       return;
     }
-    const installationId = state.goal.installationId;
     // The kill switch stops new work; the projection of what already happened still shows.
     if (item.effect.kind === "dispatch" && (await ops.isInstallationKilled(installationId))) {
       const now = await store.databaseNow();
@@ -67,8 +69,7 @@ export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoo
       return;
     }
     try {
-      const port = await deps.portFor(installationId);
-      await performEffect({ deps, port, state, item, now: await store.databaseNow() });
+      await perform(item, state, installationId);
       await store.markOutboxDone(item.id, { goalVersion: item.goalVersion });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -83,7 +84,9 @@ export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoo
         log.warn(`outbox ${item.key} for goal ${item.goalId}: dead letter: ${message}`);
         await store.deadLetter(item.id, message);
         // The status comment lists dead letters: re-render it so people see this one.
-        if (item.effect.kind !== "status") await requeueStatus(item.goalId);
+        if (item.effect.kind !== "status" && item.goalId !== null) {
+          await requeueStatus(item.goalId);
+        }
         return;
       }
       log.warn(`outbox ${item.key} for goal ${item.goalId}: will retry: ${message}`);
@@ -94,6 +97,19 @@ export function createOutboxWorker(deps: AppDeps, opts: OutboxOptions): DrainLoo
         new Date(now.getTime() + retryDelayMs(item.attempts, error, backoff)),
       );
     }
+  }
+
+  async function perform(
+    item: OutboxItem,
+    state: GoalState | null,
+    installationId: number,
+  ): Promise<void> {
+    if (isIntakeEffect(item.effect)) {
+      return performIntake(deps, item, item.effect, installationId);
+    }
+    if (state === null) throw new UnsupportedEffectError(`${item.effect.kind} without a goal`);
+    const port = await deps.portFor(installationId);
+    await performEffect({ deps, port, state, item, now: await store.databaseNow() });
   }
 
   /** Makes the goal's status row due again (it renders dead letters from the store). */

@@ -81,19 +81,25 @@ async function writeStatus(ctx: EffectContext): Promise<void> {
   }
 }
 
-async function dispatch({ deps, port, state }: EffectContext): Promise<void> {
+async function dispatch(
+  { deps, port, state }: EffectContext,
+  effect: Extract<Effect, { kind: "dispatch" }>,
+): Promise<void> {
   if (state.goal.status !== "active") return;
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
-  const config = await loadRepoConfig(port, repo);
-  // An invalid config pauses the goal when it is read; a dispatch queued before that is moot.
-  if (!config.ok) return;
-  const ref = await port.defaultBranch(repo);
+  let target = effect.target;
+  if (target === undefined) {
+    const config = await loadRepoConfig(port, repo);
+    // An invalid config pauses the goal when it is read; a dispatch queued before that is moot.
+    if (!config.ok) return;
+    target = { workflow: config.config.tickWorkflow, ref: await port.defaultBranch(repo) };
+  }
   const runId = await dispatchTick(
     deps,
     port,
     { ...repo, issueNumber: state.goal.issue.number },
-    config.config.tickWorkflow,
-    ref,
+    target.workflow,
+    target.ref,
   );
   // The scheduler must not dispatch this same wake again once its grace period is over.
   await deps.store.markDispatched(state.goal.id);
@@ -138,7 +144,7 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       await port.ensureComment(issue, effect.key, renderPatchComment(effect));
       return;
     case "dispatch":
-      return dispatch(ctx);
+      return dispatch(ctx, effect);
     case "close_issue":
       await port.closeIssue(issue, "completed");
       return;

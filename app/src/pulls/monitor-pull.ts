@@ -31,7 +31,7 @@ export async function monitorPull(
     if (state && pr?.monitor.watching && state.goal.status !== "done") ids.push(id);
   }
   if (ids.length === 0) return ignored(`no goal watches #${target.number}`);
-  const port = await deps.portFor(target.installationId);
+  const port = await deps.readsFor(target.installationId);
   const config = await loadRepoConfig(port, target.repo);
   const rules = config.ok ? config.config.gates : [{ when: "merge" as const, scopes: ["merge"] }];
   const merges = rules.filter((r) => "when" in r && r.when === "merge");

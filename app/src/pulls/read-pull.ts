@@ -1,5 +1,5 @@
 import { type ChangesRequested, type PrObservation, sameSha, skipsCi } from "@loopx/core";
-import type { GitHubPort, RepoName, ReviewSnapshot } from "@loopx/github";
+import type { GitHubReads, RepoName, ReviewSnapshot } from "@loopx/github";
 import { actorFor } from "../authority.ts";
 
 /**
@@ -8,7 +8,7 @@ import { actorFor } from "../authority.ts";
  * access (anyone can review a public repository) and by bots never count.
  */
 async function standingChangeRequest(
-  port: GitHubPort,
+  port: GitHubReads,
   repo: RepoName,
   reviews: ReviewSnapshot[],
 ): Promise<ChangesRequested | null> {
@@ -43,7 +43,7 @@ async function standingChangeRequest(
  * nothing to resolve, so its points stand). Threads are read only when they can matter.
  */
 async function threadsResolved(
-  port: GitHubPort,
+  port: GitHubReads,
   repo: RepoName,
   number: number,
   headSha: string,
@@ -62,7 +62,7 @@ async function threadsResolved(
  * `checks:` in .github/loopx.yml), whether the head skips CI, and the standing review.
  */
 export async function readPull(
-  port: GitHubPort,
+  port: GitHubReads,
   repo: RepoName,
   number: number,
   opts: { mergeGate: boolean; mergeScopes?: readonly string[]; checks: readonly string[] },

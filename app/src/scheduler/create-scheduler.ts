@@ -71,6 +71,7 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
       redispatchMs: options.redispatchMs,
       graceMs: options.graceMs ?? 60_000,
     });
+    if (dispatched.length > 0) options.onCommitted?.();
     const pruned = await deps.store.pruneUsedTokens(retentionMs);
     await reconcilePullsWhenDue();
     return {

@@ -1,7 +1,6 @@
 import type { DueGoal } from "@loopx/store";
 import type { RepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
-import { dispatchTick } from "./dispatch-tick.ts";
 
 export interface DispatchDueOptions {
   repoId?: number | undefined;
@@ -11,10 +10,11 @@ export interface DispatchDueOptions {
 }
 
 /**
- * Dispatches the tick workflow of every due goal this replica wins (SKIP LOCKED, see
- * takeDueDispatches). A goal whose dispatch GitHub refused is released for the next pass;
- * one in a killed or suspended installation, or with an invalid config, keeps its marker
- * and is looked at again only after the quiet interval. Returns the goals dispatched.
+ * Queues the tick workflow's dispatch of every due goal this replica wins (SKIP LOCKED, see
+ * takeDueDispatches) as an outbox row: the outbox writes it, retries what GitHub refuses for
+ * now and records the run. A goal whose facts could not be read is released for the next
+ * pass; one in a killed or suspended installation, or with an invalid config, keeps its
+ * marker and is looked at again only after the quiet interval. Returns the goals queued.
  */
 export async function dispatchDue(
   deps: AppDeps,
@@ -27,20 +27,20 @@ export async function dispatchDue(
     try {
       const standing = await deps.store.installationStanding(goal.installationId);
       if (standing.killed || standing.suspended) continue;
-      const repo = { owner: goal.owner, repo: goal.name };
       const known = await facts.get({ ...goal, repoId: goal.repoId });
       // An invalid config pauses the goal when it is read; dispatching would only waste a run.
       if (!known.config) continue;
-      const port = await deps.portFor(goal.installationId);
-      const runId = await dispatchTick(
-        deps,
-        port,
-        { ...repo, issueNumber: goal.issueNumber },
-        known.config.tickWorkflow,
-        known.defaultBranch,
-      );
-      if (runId !== null) await deps.store.recordDispatchRun(goal.goalId, runId);
-      dispatched.push(goal);
+      // Written by the outbox, like every GitHub write: it records the run GitHub started.
+      const queued = await deps.store.queueEffects(goal.goalId, [
+        {
+          kind: "dispatch",
+          key: `dispatch:due:${deps.newId()}`,
+          reason: "due",
+          at: await deps.store.databaseNow(),
+          target: { workflow: known.config.tickWorkflow, ref: known.defaultBranch },
+        },
+      ]);
+      if (queued) dispatched.push(goal);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       deps.log.warn(

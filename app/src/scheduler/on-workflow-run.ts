@@ -66,7 +66,7 @@ export async function onWorkflowRun(
   }
   const goal = await goalOfRun(deps, e);
   if (!goal) return ignored(`run ${run.id} belongs to no goal LoopX can tell`);
-  const port = await deps.portFor(e.installation.id);
+  const port = await deps.readsFor(e.installation.id);
   const config = await loadRepoConfig(port, repoName(e.repository));
   const tickWorkflow = config.ok ? config.config.tickWorkflow : DEFAULT_CONFIG.tickWorkflow;
   if (run.path !== `.github/workflows/${tickWorkflow}`) {

@@ -110,11 +110,51 @@ export interface CommentRef {
   created: boolean;
 }
 
-export interface GitHubPort {
+/**
+ * Every verb that only reads. Handlers and intake planners get this alone (see
+ * `readsOnly`): what they decide reaches GitHub as outbox rows, written after the commit.
+ */
+export interface GitHubReads {
   /** The app's own login (`<slug>[bot]`): own comments are found by author and key. */
   botLogin(): Promise<string>;
   permission(repo: RepoName, login: string): Promise<Permission>;
   getIssue(issue: IssueRef): Promise<IssueSnapshot>;
+  /**
+   * The sub-issues of `parent` (id, number, body): the outbox looks for the one it created
+   * (by the key hidden in its body) before creating another after a crash.
+   */
+  listSubIssues(parent: IssueRef): Promise<{ id: number; number: number; body: string }[]>;
+  defaultBranch(repo: RepoName): Promise<string>;
+  getPull(repo: RepoName, number: number): Promise<PullSnapshot>;
+  /**
+   * Pull requests whose head is `branch` in this very repository (forks excluded), in every
+   * state (open, closed, merged), newest first: what GitHub holds for the branch.
+   */
+  findPullsByHead(repo: RepoName, branch: string): Promise<PullSnapshot[]>;
+  /** Check runs on a commit (the latest run per name). */
+  listChecks(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
+  /** Commit statuses on a commit (the latest per context), as checks named by their context. */
+  listStatuses(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
+  /**
+   * The checks `branch` requires: the required status checks of its active rulesets (`GET
+   * /repos/{o}/{r}/rules/branches/{b}`) and of its classic branch protection, together.
+   */
+  requiredChecks(repo: RepoName, branch: string): Promise<string[]>;
+  /** A commit's message (whether it asks GitHub to skip CI). */
+  commitMessage(repo: RepoName, sha: string): Promise<string>;
+  /** Workflow runs on a head that wait for a person's approval (`action_required`). */
+  listWaitingRuns(repo: RepoName, headSha: string): Promise<CheckSnapshot[]>;
+  /** The PR's review threads (GraphQL: REST has no "resolved"); see ReviewThreads. */
+  listReviewThreads(repo: RepoName, number: number): Promise<ReviewThreads>;
+  listReviews(repo: RepoName, number: number): Promise<ReviewSnapshot[]>;
+  /** `.github/loopx.yml` parsed from YAML, or null when the file does not exist. */
+  readConfig(repo: RepoName): Promise<unknown>;
+  /** The jobs of a workflow run's latest attempt: what its runner minutes are billed from. */
+  listRunJobs(repo: RepoName, runId: number): Promise<RunJob[]>;
+}
+
+/** The verbs that change GitHub: only the outbox worker holds them. */
+export interface GitHubWrites {
   setIssueBody(issue: IssueRef, body: string): Promise<void>;
   /** Creates a comment carrying `key` unless the app already wrote one with that key. */
   ensureComment(issue: IssueRef, key: string, body: string): Promise<CommentRef>;
@@ -135,11 +175,6 @@ export interface GitHubPort {
     title: string,
     body: string,
   ): Promise<{ id: number; number: number }>;
-  /**
-   * The sub-issues of `parent` (id, number, body): the outbox looks for the one it created
-   * (by the key hidden in its body) before creating another after a crash.
-   */
-  listSubIssues(parent: IssueRef): Promise<{ id: number; number: number; body: string }[]>;
   closeIssue(issue: IssueRef, reason: "completed" | "not_planned"): Promise<void>;
   /**
    * Dispatches a workflow; `runId` is the run GitHub started, when it tells (null: unknown).
@@ -152,8 +187,6 @@ export interface GitHubPort {
     ref: string,
     inputs: Record<string, string>,
   ): Promise<{ runId: number | null }>;
-  defaultBranch(repo: RepoName): Promise<string>;
-  getPull(repo: RepoName, number: number): Promise<PullSnapshot>;
   /**
    * Requests reviews; GitHub refuses some logins (not collaborators, the PR's author): those
    * come back in `refused`, so the caller can fall back to one @mention comment.
@@ -163,11 +196,6 @@ export interface GitHubPort {
     number: number,
     logins: string[],
   ): Promise<{ requested: string[]; refused: string[] }>;
-  /**
-   * Pull requests whose head is `branch` in this very repository (forks excluded), in every
-   * state (open, closed, merged), newest first: what GitHub holds for the branch.
-   */
-  findPullsByHead(repo: RepoName, branch: string): Promise<PullSnapshot[]>;
   createPull(repo: RepoName, pull: NewPull): Promise<PullSnapshot | NothingToPull>;
   updatePull(
     repo: RepoName,
@@ -175,28 +203,35 @@ export interface GitHubPort {
     /** `state: "open"` reopens a closed PR (GitHub refuses a merged one, 422). */
     patch: { title?: string; body?: string; state?: "open" },
   ): Promise<void>;
-  /** Check runs on a commit (the latest run per name). */
-  listChecks(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
-  /** Commit statuses on a commit (the latest per context), as checks named by their context. */
-  listStatuses(repo: RepoName, ref: string): Promise<CheckSnapshot[]>;
-  /**
-   * The checks `branch` requires: the required status checks of its active rulesets (`GET
-   * /repos/{o}/{r}/rules/branches/{b}`) and of its classic branch protection, together.
-   */
-  requiredChecks(repo: RepoName, branch: string): Promise<string[]>;
-  /** A commit's message (whether it asks GitHub to skip CI). */
-  commitMessage(repo: RepoName, sha: string): Promise<string>;
-  /** Workflow runs on a head that wait for a person's approval (`action_required`). */
-  listWaitingRuns(repo: RepoName, headSha: string): Promise<CheckSnapshot[]>;
   /** Approves a workflow run waiting for approval (GitHub allows it for fork pull requests). */
   approveRun(repo: RepoName, runId: number): Promise<void>;
-  /** The PR's review threads (GraphQL: REST has no "resolved"); see ReviewThreads. */
-  listReviewThreads(repo: RepoName, number: number): Promise<ReviewThreads>;
-  listReviews(repo: RepoName, number: number): Promise<ReviewSnapshot[]>;
-  /** `.github/loopx.yml` parsed from YAML, or null when the file does not exist. */
-  readConfig(repo: RepoName): Promise<unknown>;
-  /** The jobs of a workflow run's latest attempt: what its runner minutes are billed from. */
-  listRunJobs(repo: RepoName, runId: number): Promise<RunJob[]>;
+}
+
+export type GitHubPort = GitHubReads & GitHubWrites;
+
+/**
+ * The port with its writing verbs gone, at run time as in the types: an object holding only
+ * the read methods (the type makes the list exhaustive), so no cast can reach a write.
+ */
+export function readsOnly(p: GitHubReads): GitHubReads {
+  return Object.freeze({
+    botLogin: () => p.botLogin(),
+    permission: (repo, login) => p.permission(repo, login),
+    getIssue: (issue) => p.getIssue(issue),
+    listSubIssues: (parent) => p.listSubIssues(parent),
+    defaultBranch: (repo) => p.defaultBranch(repo),
+    getPull: (repo, number) => p.getPull(repo, number),
+    findPullsByHead: (repo, branch) => p.findPullsByHead(repo, branch),
+    listChecks: (repo, ref) => p.listChecks(repo, ref),
+    listStatuses: (repo, ref) => p.listStatuses(repo, ref),
+    requiredChecks: (repo, branch) => p.requiredChecks(repo, branch),
+    commitMessage: (repo, sha) => p.commitMessage(repo, sha),
+    listWaitingRuns: (repo, headSha) => p.listWaitingRuns(repo, headSha),
+    listReviewThreads: (repo, number) => p.listReviewThreads(repo, number),
+    listReviews: (repo, number) => p.listReviews(repo, number),
+    readConfig: (repo) => p.readConfig(repo),
+    listRunJobs: (repo, runId) => p.listRunJobs(repo, runId),
+  } satisfies GitHubReads);
 }
 
 /** A failed GitHub call, classified for the outbox: retry later, or give up (dead letter). */

@@ -21,6 +21,11 @@ export interface RequestLogEntry {
   status: number;
   unsupported: boolean;
   contentCreating: boolean;
+  /**
+   * Who made it: `app:<slug>` (its JWT), `installation:<id>` (an installation token: the
+   * App at work), `user:<login>` or `job:<login>`; null when unauthenticated or unrouted.
+   */
+  by: string | null;
   body: unknown;
   response: unknown;
   at: number;
@@ -122,6 +127,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
       status: 0,
       unsupported: false,
       contentCreating: false,
+      by: null,
       body: undefined,
       response: undefined,
       at: clock.now(),
@@ -190,6 +196,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
     let limitHeaders: Record<string, string> = {};
     try {
       principal = await authenticate(req.headers.authorization, store, clock);
+      entry.by = principalName(principal);
       limitHeaders = rateHeaders(principal);
       const body = await readBody(req);
       entry.body = body;
@@ -264,4 +271,18 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve(server));
   });
+}
+
+function principalName(p: Principal): string | null {
+  switch (p.kind) {
+    case "anonymous":
+      return null;
+    case "app":
+      return `app:${p.app.slug}`;
+    case "installation":
+      return `installation:${p.installation.id}`;
+    case "user":
+    case "job":
+      return `${p.kind}:${p.user.login}`;
+  }
 }

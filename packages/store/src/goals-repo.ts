@@ -10,6 +10,7 @@ import { txNow } from "./clock.ts";
 import { goalToRow } from "./codec.ts";
 import { type Db, rowsOf } from "./db.ts";
 import { pipelined, RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
+import { enqueueIntake } from "./intake-rows.ts";
 import { insertJson } from "./json-insert.ts";
 import { type GoalRow, type LoadWindow, loadAggregate, lockAndLoad } from "./load.ts";
 import { appendEvents, enqueueEffects, writeChildren } from "./persist.ts";
@@ -36,6 +37,11 @@ export interface DeliveryOptions {
 export interface ApplyOptions extends DeliveryOptions {
   expectedVersion?: number | undefined;
   source?: { tickId?: string | undefined } | undefined;
+  /**
+   * The intake's answer to a refused transition (a reply saying why): enqueued in the
+   * refusal's transaction, at the goal's unchanged version.
+   */
+  onRefused?: ((refusal: Refusal) => Effect[]) | undefined;
 }
 
 /** Runs `body` in a transaction; a RefusalError or a known unique violation becomes a refusal. */
@@ -59,7 +65,7 @@ const Taken = z.object({ processed: z.boolean() });
  * Locks the delivery row: a second processor of the same delivery waits, then sees it done.
  * This and the other per-delivery statements are plain SQL: see json-insert.ts for why.
  */
-async function takeDelivery(tx: Db, deliveryId: string | undefined): Promise<void> {
+export async function takeDelivery(tx: Db, deliveryId: string | undefined): Promise<void> {
   if (deliveryId === undefined) return;
   const [raw] = rowsOf(
     await tx.execute(
@@ -80,7 +86,7 @@ async function takeDelivery(tx: Db, deliveryId: string | undefined): Promise<voi
   }
 }
 
-async function finishDelivery(tx: Db, deliveryId: string | undefined, outcome: string) {
+export async function finishDelivery(tx: Db, deliveryId: string | undefined, outcome: string) {
   if (deliveryId === undefined) return;
   await tx.execute(
     sql`UPDATE inbox SET processed_at = now(), outcome = ${outcome}, error = NULL WHERE delivery_id = ${deliveryId}`,
@@ -242,7 +248,12 @@ export async function apply(
       );
     }
     const result = transition(before, now);
-    if (!result.ok) return refuse(tx, result.refusal, opts);
+    if (!result.ok) {
+      const answer = opts.onRefused?.(result.refusal) ?? [];
+      const target = { installationId: before.goal.installationId, goal: before.goal };
+      if (answer.length > 0) await enqueueIntake(tx, answer, target);
+      return refuse(tx, result.refusal, opts);
+    }
     return commit(tx, before, result, opts);
   });
 }

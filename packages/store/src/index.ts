@@ -25,6 +25,8 @@ export type {
   Transition,
 } from "./goals-repo.ts";
 export type { Delivery, DeliveryInput } from "./inbox.ts";
+export type { IntakeRecord } from "./intake.ts";
+export type { IntakeTarget } from "./intake-rows.ts";
 export { DEFAULT_WINDOW, type LoadWindow } from "./load.ts";
 export type { MigrationStatus } from "./migration-status.ts";
 export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";

@@ -6,7 +6,10 @@ import * as s from "./schema/index.ts";
 
 export interface OutboxItem {
   id: number;
-  goalId: string;
+  /** Null for the intake's rows about an issue with no goal. */
+  goalId: string | null;
+  /** Set on the intake's rows (a goal's own rows find it on the goal). */
+  installationId: number | null;
   key: string;
   effect: Effect;
   /** The goal version this row was (last) enqueued at; render at least this version. */
@@ -20,6 +23,7 @@ function toItem(r: typeof s.outbox.$inferSelect): OutboxItem {
   return {
     id: r.id,
     goalId: r.goalId,
+    installationId: r.installationId,
     key: r.key,
     effect: Effect.parse(r.payload),
     goalVersion: r.goalVersion,

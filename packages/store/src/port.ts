@@ -4,7 +4,7 @@
  * place, next to the schema it depends on, with its test; the raw handle is for tests only
  * (`@loopx/store/testing`). Passed in, never imported as a global.
  */
-import type { CostLimits, GoalState, SharedAllowance, TransitionResult } from "@loopx/core";
+import type { CostLimits, Effect, GoalState, SharedAllowance, TransitionResult } from "@loopx/core";
 import type { GoalEvent, GoalSummary, LiveLease, TickRecord } from "./dashboard-reads.ts";
 import type { DueGoal, TakeDueOptions } from "./due-dispatches.ts";
 import type { EndedSessions } from "./ended-sessions.ts";
@@ -18,6 +18,7 @@ import type {
   Transition,
 } from "./goals-repo.ts";
 import type { Delivery, DeliveryInput } from "./inbox.ts";
+import type { IntakeRecord } from "./intake.ts";
 import type { LoadWindow } from "./load.ts";
 import type { MigrationStatus } from "./migration-status.ts";
 import type { OpsStore } from "./ops-store.ts";
@@ -82,6 +83,17 @@ export interface Store {
   getDelivery(deliveryId: string): Promise<Delivery | null>;
 
   // The outbox: GitHub writes committed with the state that caused them, then performed.
+  /**
+   * Outbox rows outside a transition (the scheduler's dispatch), at the goal's version;
+   * false when the goal is gone.
+   */
+  queueEffects(goalId: string, effects: Effect[]): Promise<boolean>;
+  /**
+   * An act that changes no goal (a refusal, an outsider's command, a restore): its replies
+   * and the delivery mark in one transaction, no version bump; false when the delivery was
+   * already processed.
+   */
+  recordIntake(r: IntakeRecord): Promise<boolean>;
   dueOutbox(limit: number, opts?: { leaseMs?: number }): Promise<OutboxItem[]>;
   markOutboxDone(id: number, opts?: { goalVersion?: number }): Promise<boolean>;
   markOutboxFailed(id: number, error: string, retryAt: Date): Promise<void>;

@@ -1,5 +1,5 @@
 /** The store's one entry point: a driver underneath, the repositories on top, written once. */
-import type { GoalState, TransitionResult } from "@loopx/core";
+import type { Effect, GoalState, TransitionResult } from "@loopx/core";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { sharedAllowance } from "./allowance.ts";
 import { txNow } from "./clock.ts";
@@ -43,6 +43,7 @@ import {
   pendingDeliveries,
   recordDelivery,
 } from "./inbox.ts";
+import { type IntakeRecord, recordIntake } from "./intake.ts";
 import type { LoadWindow } from "./load.ts";
 import { migrationStatus } from "./migration-status.ts";
 import { createOpsStore } from "./ops-store.ts";
@@ -63,6 +64,7 @@ import {
   setProjection,
 } from "./projections.ts";
 import { commentApplied, goalIdsForPull, goalsWatchingPulls, pullsWithHead } from "./pull-links.ts";
+import { queueEffects } from "./queue-effects.ts";
 import { keepHandle } from "./raw-handle.ts";
 import * as s from "./schema/index.ts";
 import { goalIdOfTick, goalsOfRepo, installationStanding, runHasTick } from "./tick-lookup.ts";
@@ -138,6 +140,10 @@ export function createStore(conn: Connection): Store {
       markDeliveryFailed(db, deliveryId, error, retryAt),
     getDelivery: (deliveryId: string) => getDelivery(db, deliveryId),
 
+    /** Outbox rows outside a transition (the scheduler's dispatch), at the goal's version. */
+    queueEffects: (goalId: string, effects: Effect[]) => queueEffects(db, goalId, effects),
+    /** An act that changes no goal: its replies and the delivery mark, one transaction. */
+    recordIntake: (r: IntakeRecord) => recordIntake(db, r),
     dueOutbox: (limit: number, opts?: { leaseMs?: number }): Promise<OutboxItem[]> =>
       dueOutbox(db, limit, opts),
     markOutboxDone: (id: number, opts?: { goalVersion?: number }) => markOutboxDone(db, id, opts),

@@ -4,7 +4,7 @@
  */
 
 /** Query-building helpers for raw test statements, so nothing outside the store imports drizzle. */
-export { and, eq, sql } from "drizzle-orm";
+export { and, asc, eq, isNull, sql } from "drizzle-orm";
 export { type Db, rowsOf } from "./db.ts";
 /** The due sweep over a raw handle: the bench runs it inside a transaction it rolls back. */
 export { dueCandidatesQuery, takeDueDispatches } from "./due-dispatches.ts";

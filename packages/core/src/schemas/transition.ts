@@ -68,6 +68,12 @@ export interface DomainEvent {
  * the outbox writes it once (and coalesces `body`/`status`, which always render the newest
  * goal version).
  */
+const IssueTarget = z.object({
+  owner: z.string().min(1),
+  repo: z.string().min(1),
+  number: z.number().int().positive(),
+});
+
 export const Effect = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("body"), key: z.literal("body") }),
   z.object({ kind: z.literal("status"), key: z.literal("status") }),
@@ -93,6 +99,11 @@ export const Effect = z.discriminatedUnion("kind", [
     key: z.string(),
     reason: z.string().max(200),
     at: Instant,
+    /**
+     * Where to dispatch, when the one queuing it already read the config (the scheduler);
+     * absent, the outbox reads the tick workflow and the default branch itself.
+     */
+    target: z.object({ workflow: z.string().min(1), ref: z.string().min(1) }).optional(),
   }),
   z.object({ kind: z.literal("close_issue"), key: z.literal("close_issue") }),
   /** A slice's change only a person can push (workflow files), handed over as a patch. */
@@ -115,6 +126,35 @@ export const Effect = z.discriminatedUnion("kind", [
     pr: z.number().int().positive(),
     runIds: z.array(z.number().int().positive()).max(100),
   }),
+  /**
+   * The intake's writes (the kernel never asks for these): a reply to a person's act, a
+   * reaction to their command, a restore of text a body write overwrote. They name their
+   * issue themselves, because some concern an issue with no goal.
+   */
+  z.object({
+    kind: z.literal("reply"),
+    key: z.string().min(1).max(200),
+    issue: IssueTarget,
+    body: z.string().max(20_000),
+    /** `outsider`: written from the outsiders' reply allowance; spent, nothing is sent. */
+    lane: z.enum(["loopx", "outsider"]),
+    to: z.object({ repoId: z.number().int().positive(), login: z.string().min(1).max(100) }),
+  }),
+  z.object({
+    kind: z.literal("react"),
+    key: z.string().min(1).max(200),
+    issue: IssueTarget,
+    commentId: z.number().int().positive(),
+    content: z.enum(["eyes", "+1", "confused"]),
+  }),
+  z.object({
+    kind: z.literal("restore_body"),
+    key: z.string().min(1).max(200),
+    issue: IssueTarget,
+    /** The body the restore was planned against: changed since, that newer edit stands. */
+    expected: z.string().max(65_536),
+    body: z.string().max(65_536),
+  }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   z.object({
     kind: z.literal("open_pull_request"),
@@ -125,6 +165,11 @@ export const Effect = z.discriminatedUnion("kind", [
   }),
 ]);
 export type Effect = z.infer<typeof Effect>;
+
+/** The effects only the intake plans (replies, reactions, restores), never a transition. */
+export type IntakeEffect = Extract<Effect, { kind: "reply" | "react" | "restore_body" }>;
+export const isIntakeEffect = (e: Effect): e is IntakeEffect =>
+  e.kind === "reply" || e.kind === "react" || e.kind === "restore_body";
 
 export const RefusalCode = z.enum([
   "stale_version",

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  check,
   index,
   integer,
   jsonb,
@@ -63,9 +64,10 @@ export const outbox = pgTable(
   "outbox",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    goalId: uuid("goal_id")
-      .notNull()
-      .references(() => goals.id, { onDelete: "cascade" }),
+    /** Null for a reply about an issue with no goal (a refused start, an outsider's command). */
+    goalId: uuid("goal_id").references(() => goals.id, { onDelete: "cascade" }),
+    /** Set on the intake's rows: where to write when there is no goal to ask. */
+    installationId: bigint("installation_id", { mode: "number" }),
     key: text("key").notNull(),
     kind: text("kind").notNull(),
     payload: jsonb("payload").notNull(),
@@ -80,6 +82,11 @@ export const outbox = pgTable(
   },
   (t) => [
     uniqueIndex("outbox_goal_key_uniq").on(t.goalId, t.key),
+    // A goal-less row is written once per installation and key, as a goal's is per goal.
+    uniqueIndex("outbox_installation_key_uniq")
+      .on(t.installationId, t.key)
+      .where(sql`goal_id IS NULL`),
+    check("outbox_has_target", sql`goal_id IS NOT NULL OR installation_id IS NOT NULL`),
     index("outbox_due_idx").on(t.nextAttemptAt).where(sql`done_at IS NULL AND dead_at IS NULL`),
   ],
 );
