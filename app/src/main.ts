@@ -28,18 +28,21 @@ export async function main(opts: {
     serverUrl: settings.github.serverUrl,
     log,
     controls: settings.controls,
-    dashboard: {
-      mode: settings.dashboard,
-      ...(settings.dashboardSignIn
+    dashboard:
+      settings.dashboard === "readonly"
         ? {
-            signIn: githubSignIn(
-              settings.dashboardSignIn,
-              settings.github,
-              endedSessions(store.db),
-            ),
+            mode: "readonly",
+            ...(settings.dashboardSignIn
+              ? {
+                  signIn: githubSignIn(
+                    settings.dashboardSignIn,
+                    settings.github,
+                    endedSessions(store.db),
+                  ),
+                }
+              : {}),
           }
-        : {}),
-    },
+        : { mode: "off" },
     metrics: { token: settings.metrics.token },
     tickApi: {
       issuer: settings.oidc.issuer,

@@ -16,6 +16,7 @@ import { sql } from "drizzle-orm";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
 import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
+import { demoDashboard } from "./dashboard/demo-dashboard.ts";
 import type { DemoOptions } from "./demo-options.ts";
 import {
   CI_COMMAND,
@@ -229,8 +230,11 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
       serverUrl: sandbox.url,
       log,
       dashboard: {
-        mode: "demo",
-        demoOwner: { login: OWNER, token: tokens.owner, apiUrl: sandbox.url },
+        mode: "open",
+        extension: demoDashboard({
+          store,
+          owner: { login: OWNER, token: tokens.owner, apiUrl: sandbox.url },
+        }),
       },
       tickApi: {
         issuer: sandbox.url,
