@@ -15,7 +15,7 @@ import {
 import { goalsOfRepo, installationStanding } from "@loopx/store";
 import { conflict, forbidden, invalidRequest, notFound, unavailable } from "./api-failure.ts";
 import { authorizeCall, type GoalRepo, type TickApiContext } from "./authorize-call.ts";
-import type { RepoFacts } from "./repo-facts.ts";
+import type { RepoFacts } from "../repo-facts.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
 export function goalRepo(state: GoalState): GoalRepo {

@@ -9,7 +9,7 @@ import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
 import { parseJson, readBody, sendFailure, sendJson } from "./http-io.ts";
 import { type OnPushed, pushed } from "./pushed.ts";
 import { createRateLimiter } from "./rate-limit.ts";
-import { createRepoFactsCache } from "./repo-facts.ts";
+import { createRepoFactsCache } from "../repo-facts.ts";
 import { report } from "./report.ts";
 import { TickApiSettings, type TickApiSettingsInput } from "./settings.ts";
 import { storeUnreachable } from "./store-unreachable.ts";

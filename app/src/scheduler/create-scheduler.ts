@@ -1,5 +1,5 @@
 import { pruneUsedTokens } from "@loopx/store";
-import { createRepoFactsCache } from "../api/repo-facts.ts";
+import { createRepoFactsCache } from "../repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
 import { goalsWatchingPulls, reconcilePulls } from "../pulls/monitor-pull.ts";
 import { dispatchDue } from "./dispatch-due.ts";

@@ -5,7 +5,7 @@ import {
   releaseDispatch,
   takeDueDispatches,
 } from "@loopx/store";
-import type { RepoFactsCache } from "../api/repo-facts.ts";
+import type { RepoFactsCache } from "../repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
 import { dispatchTick } from "./dispatch-tick.ts";
 

@@ -7,7 +7,7 @@ import {
   runReachedApi,
 } from "@loopx/store";
 import { z } from "zod";
-import { DEFAULT_CONFIG } from "../api/repo-facts.ts";
+import { DEFAULT_CONFIG } from "../repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
 import { repoName } from "../handlers/goal-context.ts";
 import { applied, ignored, type Outcome } from "../handlers/outcome.ts";
