@@ -13,9 +13,9 @@ import {
   todoBranch,
 } from "@loopx/core";
 import { goalsOfRepo, installationStanding } from "@loopx/store";
+import type { RepoFacts } from "../repo-facts.ts";
 import { conflict, forbidden, invalidRequest, notFound, unavailable } from "./api-failure.ts";
 import { authorizeCall, type GoalRepo, type TickApiContext } from "./authorize-call.ts";
-import type { RepoFacts } from "../repo-facts.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
 export function goalRepo(state: GoalState): GoalRepo {

@@ -1,7 +1,7 @@
 import { pruneUsedTokens } from "@loopx/store";
-import { createRepoFactsCache } from "../repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
 import { goalsWatchingPulls, reconcilePulls } from "../pulls/monitor-pull.ts";
+import { createRepoFactsCache } from "../repo-facts.ts";
 import { dispatchDue } from "./dispatch-due.ts";
 import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
 

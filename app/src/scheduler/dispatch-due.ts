@@ -5,8 +5,8 @@ import {
   releaseDispatch,
   takeDueDispatches,
 } from "@loopx/store";
-import type { RepoFactsCache } from "../repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
+import type { RepoFactsCache } from "../repo-facts.ts";
 import { dispatchTick } from "./dispatch-tick.ts";
 
 export interface DispatchDueOptions {
