@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GoalState } from "@loopx/core";
+import { isRecord, userTextOf } from "@loopx/sandbox/models";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { DemoOptions } from "../../packages/demo/src/demo-options.ts";
 import {
@@ -13,7 +14,6 @@ import {
 } from "../../packages/demo/src/demo-project.ts";
 import { runDemo } from "../../packages/demo/src/main.ts";
 import type { PlanStep, ScenarioFacts, StepName } from "../../packages/demo/src/scenario.ts";
-import { isRecord, userTextOf } from "../../packages/demo/src/scripted-http.ts";
 import type { Stack } from "../../packages/demo/src/start-stack.ts";
 import { freshDatabase } from "../support/databases.ts";
 

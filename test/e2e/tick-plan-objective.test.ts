@@ -1,9 +1,9 @@
 import { BRIEF_SOURCES } from "@loopx/core";
+import type { ScriptedAnthropic } from "@loopx/sandbox/models";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { instructingText, onlyAsData } from "../hostile/support/nonce-blocks.ts";
 import { promptsFrom, startClaudeTicks } from "../support/claude-ticks.ts";
-import type { ScriptedAnthropic } from "../support/scripted-anthropic.ts";
 import type { TickHarness } from "../support/tick-api-harness.ts";
 import { dispatchOneTick, finishRun } from "../support/tick-workflow-runs.ts";
 

@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import type { Logger } from "@loopx/app";
 import { createLoopxApp, type LoopxApp, listen, WEBHOOK_PATH } from "@loopx/app";
 import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
+import { type ScriptedAnthropic, startScriptedAnthropic } from "@loopx/sandbox/models";
 import { openStore, type Store, tables } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { sql } from "drizzle-orm";
@@ -28,7 +29,6 @@ import {
 } from "./demo-project.ts";
 import { hostLoopxRelease } from "./loopx-release.ts";
 import { PLAN_SLICES } from "./plan-script.ts";
-import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 import { writeDemoSettings } from "./settings-file.ts";
 import { GITHUB_ACTION_STAND_INS } from "./stand-ins/index.ts";
 
