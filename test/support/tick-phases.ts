@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { type ActionRun, runAction } from "../../action/test/support/run-action.ts";
-import type { TickHarness } from "./tick-api-harness.ts";
+import { allowUnknownRun, type TickHarness } from "./tick-api-harness.ts";
 
 const GIT_ENV = {
   PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -108,6 +108,7 @@ export async function playTick(h: TickHarness, opts: PlayOptions): Promise<Playe
 
 /** What the runner sets for a job granted `id-token: write` in run `runId` of the tick workflow. */
 export function idTokenEnv(h: TickHarness, runId: number): Record<string, string> {
+  allowUnknownRun(h.sandbox, runId);
   const ref = `${h.repo.fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
   const c = h.sandbox.oidc.requestCredentials({
     repository: h.repo.fullName,
