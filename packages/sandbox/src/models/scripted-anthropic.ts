@@ -1,18 +1,10 @@
-/**
- * A scripted Anthropic Messages API on 127.0.0.1 for driving the REAL `claude` CLI in tests,
- * the demo and e2e runs. Each conversation turn answers with the next scripted assistant
- * message, streamed as the Messages API SSE events; tool_use blocks make the CLI act on the
- * working copy (Write a file, run Bash, write the LoopX result JSON).
- *
- * The turn is chosen by counting the assistant messages already in the request, so retries
- * and side requests (titles, summaries: they carry no `tools`) never advance the script.
- */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   createScript,
   isRecord,
   json,
   type RecordedRequest,
+  type ScriptedModelOptions,
+  type ScriptedServerOptions,
   type ScriptStep,
   sleep,
   sse,
@@ -62,22 +54,14 @@ export const bash = (command: string): AnthropicBlock =>
 
 const FINAL_TEXT = "Done.";
 
-export async function startScriptedAnthropic(opts: {
-  turns: AnthropicScriptStep[];
-  model?: string;
-  /** Like the real API: a request without this `x-api-key` is refused with 401. */
-  apiKey?: string;
-}): Promise<ScriptedAnthropic> {
+export async function startScriptedAnthropic(
+  opts: ScriptedModelOptions<AnthropicTurn>,
+): Promise<ScriptedAnthropic> {
   const model = opts.model ?? "claude-sonnet-4-5";
   const script = createScript(opts.turns, { content: [text(FINAL_TEXT)] });
   let nextId = 1;
 
-  async function answer(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    body: unknown,
-  ): Promise<void> {
+  const answer: ScriptedServerOptions["answer"] = async (req, res, path, body) => {
     if (req.method === "HEAD" || (req.method === "GET" && path === "/")) {
       res.writeHead(200).end();
       return;
@@ -157,7 +141,7 @@ export async function startScriptedAnthropic(opts: {
     });
     sse(res, "message_stop", { type: "message_stop" });
     res.end();
-  }
+  };
 
   const server = await startScriptedServer({
     authorized: (req) => opts.apiKey === undefined || req.headers["x-api-key"] === opts.apiKey,

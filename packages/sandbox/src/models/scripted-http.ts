@@ -84,6 +84,13 @@ export function createScript<T>(steps: ScriptStep<T>[], last: T) {
   };
 }
 
+export interface ScriptedModelOptions<T> {
+  turns: ScriptStep<T>[];
+  model?: string;
+  /** Like the real API: a request without this key (as that API sends it) is refused with 401. */
+  apiKey?: string;
+}
+
 export interface ScriptedServerOptions {
   /** Whether the request carries the API key the real API would ask for. */
   authorized(req: IncomingMessage): boolean;

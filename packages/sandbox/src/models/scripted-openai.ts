@@ -1,19 +1,10 @@
-/**
- * A scripted OpenAI Responses API on 127.0.0.1 for driving the REAL `codex` CLI in tests,
- * the demo and e2e runs (codex is pointed at it as a custom `model_providers.local`).
- * Each conversation turn answers with the next scripted output items, streamed as the
- * Responses API SSE events; function_call items make codex run commands in the work tree.
- *
- * The turn is chosen by counting the assistant turns already in the request's `input`
- * (a run of assistant-side items followed by tool output or a user message), so retries
- * never advance the script.
- */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   createScript,
   isRecord,
   json,
   type RecordedRequest,
+  type ScriptedModelOptions,
+  type ScriptedServerOptions,
   type ScriptStep,
   sleep,
   sse,
@@ -73,22 +64,14 @@ export const execCommand = (cmd: string): OpenAIItem =>
 
 const FINAL_TEXT = "Done.";
 
-export async function startScriptedOpenAI(opts: {
-  turns: OpenAIScriptStep[];
-  model?: string;
-  /** Like the real API: a request without `Authorization: Bearer <apiKey>` is refused with 401. */
-  apiKey?: string;
-}): Promise<ScriptedOpenAI> {
+export async function startScriptedOpenAI(
+  opts: ScriptedModelOptions<OpenAITurn>,
+): Promise<ScriptedOpenAI> {
   const model = opts.model ?? "gpt-scripted";
   const script = createScript(opts.turns, { output: [message(FINAL_TEXT)] });
   let nextId = 1;
 
-  async function answer(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    body: unknown,
-  ): Promise<void> {
+  const answer: ScriptedServerOptions["answer"] = async (req, res, path, body) => {
     if (req.method === "HEAD" || req.method === "GET") {
       if (path === "/v1/models") {
         json(res, 200, { object: "list", data: [{ id: model, object: "model" }] });
@@ -224,7 +207,7 @@ export async function startScriptedOpenAI(opts: {
       },
     });
     res.end();
-  }
+  };
 
   const server = await startScriptedServer({
     authorized: (req) =>
