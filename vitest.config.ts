@@ -17,8 +17,9 @@ export default defineConfig({
     exclude: ["**/node_modules/**", "**/dist/**"],
     // Starts a throwaway real PostgreSQL when its binaries exist (see the file).
     globalSetup: ["test/support/global-setup.ts"],
-    // A call to an endpoint the sandbox does not implement fails the test that made it.
-    setupFiles: ["test/support/strict-sandbox.ts"],
+    // A call to an endpoint the sandbox does not implement fails the test that made it, and
+    // so does a warning the App logs that the test did not declare.
+    setupFiles: ["test/support/strict-sandbox.ts", "test/support/expected-warnings.ts"],
     // PGlite costs ~2 s and ~800 MB per instance: workers share one each, so keep them few.
     maxWorkers: 2,
     // End-to-end scenarios run real processes (git, the CLIs) on a 2-core machine.

@@ -6,6 +6,13 @@ import { resolve } from "node:path";
  * app/src is the App's own.
  */
 export { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "./create-loopx-app.ts";
+export {
+  type DashboardExtension,
+  type DashboardOptions,
+  type DashboardReply,
+  html,
+  type SafeHtml,
+} from "./dashboard/index.ts";
 export type { Logger } from "./deps.ts";
 export { type GitHubHost, githubHost } from "./github-host.ts";
 export { listen } from "./server.ts";

@@ -28,14 +28,17 @@ export async function main(opts: {
     serverUrl: settings.github.serverUrl,
     log,
     controls: settings.controls,
-    dashboard: {
-      mode: settings.dashboard,
-      ...(settings.dashboardSignIn
+    dashboard:
+      settings.dashboard === "readonly"
         ? {
-            signIn: githubSignIn(settings.dashboardSignIn, settings.github, store.sessions),
+            mode: "readonly",
+            ...(settings.dashboardSignIn
+              ? {
+                  signIn: githubSignIn(settings.dashboardSignIn, settings.github, store.sessions),
+                }
+              : {}),
           }
-        : {}),
-    },
+        : { mode: "off" },
     metrics: { token: settings.metrics.token },
     tickApi: {
       issuer: settings.oidc.issuer,

@@ -1,16 +1,12 @@
 /**
- * Where the operator's surfaces listen: the demo dashboard (no sign-in) only on loopback, and
- * /metrics (every installation's spend) only behind a bearer token or on a local port of its
- * own. Checked with the other settings, each problem naming what to set.
+ * Where the operator's surfaces listen: /metrics (every installation's spend) only behind a
+ * bearer token or on a local port of its own. Checked with the other settings, each problem
+ * naming what to set.
  */
-export type OperationsVariable =
-  | "HOST"
-  | "LOOPX_DASHBOARD"
-  | "LOOPX_METRICS_TOKEN"
-  | "LOOPX_METRICS_PORT";
+export type OperationsVariable = "HOST" | "LOOPX_METRICS_TOKEN" | "LOOPX_METRICS_PORT";
 
 export interface OperationsSettings {
-  /** The address the App listens on (loopback by default for the demo dashboard). */
+  /** The address the App listens on. */
   host: string;
   metrics: {
     /** /metrics on the public port needs `Authorization: Bearer <token>`; null: not served there. */
@@ -20,19 +16,11 @@ export interface OperationsSettings {
   };
 }
 
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/;
-
 export function operationsSettings(
   raw: Partial<Record<OperationsVariable, string>>,
   problems: string[],
 ): OperationsSettings {
-  const demo = raw.LOOPX_DASHBOARD === "demo";
-  const host = raw.HOST ?? (demo ? "127.0.0.1" : "0.0.0.0");
-  if (demo && !LOOPBACK.test(host)) {
-    problems.push(
-      `LOOPX_DASHBOARD=demo has no sign-in and comments as the demo's owner, so it listens on loopback only: set HOST=127.0.0.1 (not ${host}), or use LOOPX_DASHBOARD=readonly for a shared deployment`,
-    );
-  }
+  const host = raw.HOST ?? "0.0.0.0";
   const token = raw.LOOPX_METRICS_TOKEN ?? null;
   if (token !== null && token.length < 32) {
     problems.push(

@@ -70,8 +70,8 @@ export interface Settings {
   pollIntervalMs: number;
   /** How often failed webhook deliveries are fetched back from GitHub. */
   reconcileIntervalMs: number;
-  /** The web dashboard under /loopx: off, the loopback demo's, or read-only behind sign-in. */
-  dashboard: "off" | "demo" | "readonly";
+  /** The web dashboard under /loopx: off, or read-only behind sign-in. */
+  dashboard: "off" | "readonly";
   /** Readonly dashboard sign-in (GitHub App user authorization); null unless readonly. */
   dashboardSignIn: DashboardSignIn | null;
   /** A smee.io channel webhooks are relayed from (development); null: GitHub posts directly. */
@@ -201,8 +201,8 @@ const Raw = z.object({
   ).optional(),
   LOOPX_DASHBOARD: z
     .enum(
-      ["off", "demo", "readonly"],
-      "LOOPX_DASHBOARD must be off, demo (loopback demo only) or readonly (needs sign-in)",
+      ["off", "readonly"],
+      "LOOPX_DASHBOARD must be off or readonly (needs sign-in); the no-sign-in dashboard with gate buttons exists only in `npm run demo`",
     )
     .optional(),
   GITHUB_CLIENT_ID: z.string().min(1).optional(),
@@ -348,7 +348,6 @@ export function parseSettings(
   const operations = operationsSettings(
     {
       HOST: input.HOST,
-      LOOPX_DASHBOARD: input.LOOPX_DASHBOARD,
       LOOPX_METRICS_TOKEN: input.LOOPX_METRICS_TOKEN,
       LOOPX_METRICS_PORT: input.LOOPX_METRICS_PORT,
     },

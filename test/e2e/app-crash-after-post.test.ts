@@ -1,6 +1,7 @@
 import type { GitHubPort } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
+import { expectWarning } from "../support/expected-warnings.ts";
 import { fileIssue, keyedComments, label, makeEverythingDue } from "../support/ops-steps.ts";
 
 /**
@@ -32,6 +33,7 @@ describe("e2e: killed after a POST, before recording it", () => {
   afterAll(() => h.close());
 
   it("the sticky status comment is not posted twice", async () => {
+    expectWarning(/will retry: killed right after the POST/);
     const number = await fileIssue(h, "wendy", "Index widget search");
     crashes = 1;
     await label(h, "wendy", number);
@@ -57,6 +59,7 @@ describe("e2e: killed after a POST, before recording it", () => {
   });
 
   it("a reply about an issue with no goal is not posted twice either", async () => {
+    expectWarning(/will retry: killed right after the POST/);
     await h.restart({ wrapPort: crashingAfterWrites });
     const number = await fileIssue(h, "rita", "Make it sparkle");
     crashes = 1;

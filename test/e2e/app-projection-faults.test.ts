@@ -1,6 +1,7 @@
 import { BLOCK_BEGIN } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
+import { expectWarning } from "../support/expected-warnings.ts";
 import { fileIssue, keyedComments, label, waitUntil } from "../support/ops-steps.ts";
 
 /**
@@ -16,6 +17,8 @@ describe("e2e: 5xx and secondary-limit 403 on projection writes", () => {
   afterAll(() => h.close());
 
   it("the status comment, the checklist block and the dispatch all land", async () => {
+    expectWarning(/^outbox body for goal .*: will retry: .*GitHub answered 403/);
+    expectWarning(/^outbox status for goal .*: will retry: .*GitHub answered 502/);
     const number = await fileIssue(h, "wendy", "Speed up widget search");
     const before = h.sandbox.requests().length;
     h.sandbox.faults.route({ route: "issues/create-comment", status: 502, times: 1 });

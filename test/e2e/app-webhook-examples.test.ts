@@ -4,6 +4,7 @@ import { Webhooks } from "@octokit/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { type Harness, startHarness } from "../support/app-harness.ts";
+import { expectWarning } from "../support/expected-warnings.ts";
 
 const Examples = z.array(
   z.object({ name: z.string(), examples: z.array(z.record(z.string(), z.unknown())) }),
@@ -50,6 +51,9 @@ describe("e2e: every webhooks example for the subscribed events", () => {
     .flatMap((e) => e.examples.map((payload, i) => ({ event: e.name, i, payload })));
 
   it(`posts ${cases.length} examples; every one is answered 2xx and none crashes a handler`, async () => {
+    // Some of GitHub's examples do not pass the App's schemas: the App ignores each of those
+    // as malformed and says so, rather than acting on an event it could not parse.
+    expectWarning(/^delivery example-\S+ \(\S+\) is malformed: /);
     expect(cases.length).toBeGreaterThan(100);
     const signer = new Webhooks({ secret: h.webhookSecret });
     const answers: { id: string; status: number }[] = [];

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { escapeHtml, html } from "../../app/src/dashboard/escape-html.ts";
 import { createDashboard } from "../../app/src/dashboard/index.ts";
+import { demoDashboard } from "../../packages/demo/src/dashboard/demo-dashboard.ts";
 import type { Harness } from "../support/app-harness.ts";
 import { sharedPglite } from "../support/databases.ts";
 import { botComments, comment, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
@@ -164,7 +165,7 @@ describe("e2e: dashboard guard", () => {
     }
   });
 
-  it("readonly with a session shows only goals in repositories the person can read, without buttons", async () => {
+  it("readonly with a session shows only goals in repositories the person can read, without buttons, and refuses the demo's button route", async () => {
     // A stand-in for GitHub App user OAuth: the header names who is signed in.
     const h = await startDashboardHarness("readonly", {
       session: async (req) => {
@@ -188,15 +189,28 @@ describe("e2e: dashboard guard", () => {
       expect((await as("eve", `/loopx/goals/${goalId}`)).status).toBe(404);
       expect((await as("eve", `/loopx/api/goals/acme/widgets/${number}`)).status).toBe(404);
       expect((await as("rita", `/loopx/api/goals/acme/widgets/${number}`)).status).toBe(200);
+      // The route the demo's buttons post to does not exist in the App: a signed-in reader
+      // with a well-formed decision changes nothing.
+      const post = await fetch(`${h.appUrl}/loopx/gates`, {
+        method: "POST",
+        headers: { "x-test-login": "rita", "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf: "any", goal: goalId, gate: "G1", decision: "approve" }),
+      });
+      expect(post.status).toBe(405);
+      expect(await post.text()).toContain("/loopx approve G1");
+      await h.settle();
+      expect((await goal(h, goalId)).gates[0]?.status).toBe("open");
     } finally {
       await h.close();
     }
   });
 
   it("demo answers loopback only: a request from another address is refused (403)", async () => {
+    const store = await openStore({ pglite: await sharedPglite() });
+    const owner = { login: "alice", token: "unused", apiUrl: "http://127.0.0.1:9" };
     const serve = createDashboard(
-      { store: await openStore({ pglite: await sharedPglite() }), log: console, serverUrl: "" },
-      { mode: "demo" },
+      { store, log: console, serverUrl: "" },
+      { mode: "open", extension: demoDashboard({ store, owner }) },
     );
     const socket = new Socket();
     Object.defineProperty(socket, "remoteAddress", { value: "203.0.113.5" });

@@ -1,21 +1,33 @@
 /** Shared steps of the dashboard scenarios: the app with its dashboard on, and a fake slice. */
 import { randomUUID } from "node:crypto";
 import { applyTickResult, claimNext } from "@loopx/core";
-import type { DashboardMode, DashboardOptions } from "../../app/src/dashboard/index.ts";
+import type { DashboardOptions } from "../../app/src/dashboard/index.ts";
+import { demoDashboard } from "../../packages/demo/src/dashboard/demo-dashboard.ts";
 import { type Harness, startHarness } from "../support/app-harness.ts";
 
-/** The app on the sandbox with the dashboard in `mode`; demo buttons act as alice. */
+type Readonly = Extract<DashboardOptions, { mode: "readonly" }>;
+
+/**
+ * The app on the sandbox with its dashboard off, readonly (`extra`: a session stand-in), or
+ * as the loopback demo serves it ("demo": the demo's gate buttons, acting as alice).
+ */
 export async function startDashboardHarness(
-  mode: DashboardMode,
-  extra: Omit<DashboardOptions, "mode"> = {},
+  mode: "off" | "readonly" | "demo",
+  extra: Omit<Readonly, "mode"> = {},
 ): Promise<Harness> {
   const h = await startHarness();
-  const demoOwner = {
+  const owner = {
     login: "alice",
     token: h.sandbox.createUserToken("alice"),
     apiUrl: h.sandbox.url,
   };
-  await h.restart({ dashboard: { mode, demoOwner, ...extra } });
+  const dashboard: DashboardOptions =
+    mode === "demo"
+      ? { mode: "open", extension: demoDashboard({ store: h.store, owner }) }
+      : mode === "readonly"
+        ? { mode, ...extra }
+        : { mode };
+  await h.restart({ dashboard });
   return h;
 }
 

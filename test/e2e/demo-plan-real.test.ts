@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { GoalState } from "@loopx/core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DemoOptions } from "../../packages/demo/src/demo-options.ts";
+import { isRecord, userTextOf } from "@loopx/sandbox/models";
+import { describe, expect, inject, it } from "vitest";
 import {
   OBJECTIVE,
   OWNER,
@@ -11,11 +8,8 @@ import {
   RELEASE_SCOPE,
   REQUIRED_CHECK,
 } from "../../packages/demo/src/demo-project.ts";
-import { runDemo } from "../../packages/demo/src/main.ts";
-import type { PlanStep, ScenarioFacts, StepName } from "../../packages/demo/src/scenario.ts";
-import { isRecord, userTextOf } from "../../packages/demo/src/scripted-http.ts";
-import type { Stack } from "../../packages/demo/src/start-stack.ts";
-import { freshDatabase } from "../support/databases.ts";
+import type { PlanStep, ScenarioFacts } from "../../packages/demo/src/scenario.ts";
+import { useRealDemo } from "../support/real-demo.ts";
 
 const serverUrl = inject("pgUrl");
 const skipReason = serverUrl ? "" : inject("pgSkipReason");
@@ -31,25 +25,10 @@ const skipReason = serverUrl ? "" : inject("pgSkipReason");
 describe.skipIf(!serverUrl)(
   `e2e: the planning demo with the real App, action and runner on PostgreSQL${skipReason ? ` — skipped: ${skipReason}` : ""}`,
   () => {
-    let db: { url: string; drop(): Promise<void> } | undefined;
-    let workDir = "";
-    beforeAll(async () => {
-      db = await freshDatabase(serverUrl ?? "");
-      workDir = mkdtempSync(join(tmpdir(), "loopx-demo-plan-"));
-    });
-    afterAll(async () => {
-      await db?.drop();
-      rmSync(workDir, { recursive: true, force: true });
-    });
+    const demo = useRealDemo(serverUrl ?? "", "loopx-demo-plan-");
 
     it("objective → plan with a gate → two PRs while it waits → approval → release → merged", async () => {
-      const seen: StepName[] = [];
-      const out: string[] = [];
-      let stack: Stack | null = null;
-      const live = (): Stack => {
-        if (!stack) throw new Error("no stack yet");
-        return stack;
-      };
+      const live = () => demo.stack();
       const load = async (f: ScenarioFacts): Promise<GoalState> => {
         const s = await live().store.loadGoal(f.goalId);
         if (!s) throw new Error("the goal is gone");
@@ -135,31 +114,7 @@ describe.skipIf(!serverUrl)(
         },
       };
 
-      const result = await runDemo(
-        DemoOptions.parse({
-          yes: true,
-          plan: true,
-          databaseUrl: db?.url,
-          settingsFile: join(workDir, "demo.env"),
-        }),
-        {
-          print: (line) => out.push(line),
-          log: { info: () => {}, warn: () => {}, error: (m) => out.push(`app error: ${m}`) },
-          workDir,
-          confirm: null,
-          onStep: async (step, facts) => {
-            const check = Object.entries(checks).find(([name]) => name === step)?.[1];
-            if (!check) throw new Error(`the planning demo has no step "${step}"`);
-            seen.push(step);
-            await check(facts);
-          },
-          onStart: (s) => {
-            stack = s;
-          },
-        },
-      ).catch((error: unknown) => {
-        throw new Error(`${String(error)}\n--- demo output ---\n${out.join("\n")}`);
-      });
+      const { result, seen } = await demo.run({ plan: true }, checks);
 
       expect(seen).toEqual(Object.keys(checks));
       expect(result.state?.goal.status).toBe("done");

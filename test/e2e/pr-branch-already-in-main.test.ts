@@ -1,5 +1,6 @@
 import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectWarning } from "../support/expected-warnings.ts";
 import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -20,6 +21,9 @@ describe("e2e: the todo's branch is already in main when the App opens its PR", 
   afterAll(() => h.close());
 
   it("completes the todo from GitHub's refusal, opens nothing, and runs the next todo", async () => {
+    expectWarning(
+      /will retry: listing acme\/widgets's pull requests from loopx\/1-T1: GitHub answered 502/,
+    );
     const goal = await h.startGoal("Tidy the widgets", ["Sort the widgets", "Label the widgets"]);
     const issue = goal.goal.issue.number;
     // The App's first look at the branch's PRs fails: its PR write waits for a retry.

@@ -1,23 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { GoalState } from "@loopx/core";
 import { readKey } from "@loopx/github";
 import type { Sandbox } from "@loopx/sandbox";
 import { dbOf, tables } from "@loopx/store/testing";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { DemoOptions } from "../../packages/demo/src/demo-options.ts";
 import {
   DEMO_REPO,
   FIRST_TODO,
   OWNER,
   REVIEW_REQUEST,
 } from "../../packages/demo/src/demo-project.ts";
-import { runDemo } from "../../packages/demo/src/main.ts";
-import type { IssueFixStep, ScenarioFacts, StepName } from "../../packages/demo/src/scenario.ts";
-import type { Stack } from "../../packages/demo/src/start-stack.ts";
-import { freshDatabase } from "../support/databases.ts";
+import type { IssueFixStep, ScenarioFacts } from "../../packages/demo/src/scenario.ts";
+import { useRealDemo } from "../support/real-demo.ts";
 
 const serverUrl = inject("pgUrl");
 const skipReason = serverUrl ? "" : inject("pgSkipReason");
@@ -55,35 +49,20 @@ const IssueView = z
 describe.skipIf(!serverUrl)(
   `e2e: the issue-fix loop with the real App, action and runner on PostgreSQL${skipReason ? ` — skipped: ${skipReason}` : ""}`,
   () => {
-    let db: { url: string; drop(): Promise<void> } | undefined;
-    let workDir = "";
-    beforeAll(async () => {
-      db = await freshDatabase(serverUrl ?? "");
-      workDir = mkdtempSync(join(tmpdir(), "loopx-pr-loop-real-"));
-    });
-    afterAll(async () => {
-      await db?.drop();
-      rmSync(workDir, { recursive: true, force: true });
-    });
+    const demo = useRealDemo(serverUrl ?? "", "loopx-pr-loop-real-");
 
     it("push → PR → CI fails → repair → review → merge gate → approval → merge → done", async () => {
-      const seen: StepName[] = [];
-      const out: string[] = [];
-      let stack: Stack | null = null;
       let repairKey = "";
       let reviewKey = "";
       let failedHead = "";
       let reviewedHead = "";
 
       const load = async (facts: ScenarioFacts): Promise<GoalState> => {
-        const s = await stack?.store.loadGoal(facts.goalId);
+        const s = await demo.stack().store.loadGoal(facts.goalId);
         if (!s) throw new Error("the goal is gone");
         return s;
       };
-      const sandbox = (): Sandbox => {
-        if (!stack) throw new Error("no stack yet");
-        return stack.sandbox;
-      };
+      const sandbox = (): Sandbox => demo.stack().sandbox;
       const pull = (n: number | null) => PullView.parse(sandbox().pull(DEMO_REPO.fullName, n ?? 0));
       // The merge gates still asking or answered (one that stopped asking has expired).
       const mergeGate = (s: GoalState) =>
@@ -199,10 +178,13 @@ describe.skipIf(!serverUrl)(
           // Every token the tick API accepted is one GitHub mints in a called workflow: the
           // caller's identity (docs/workflows.md's loopx-tick.yml or loopx-wake.yml on main, its
           // run and event), the called file at the tag the caller named (loopx/loopx@v1).
-          const used = stack
-            ? await dbOf(stack.store).select({ jti: tables.usedTokens.jti }).from(tables.usedTokens)
-            : [];
-          const accepted = new Set(used.map((r) => r.jti));
+          const accepted = new Set(
+            (
+              await dbOf(demo.stack().store)
+                .select({ jti: tables.usedTokens.jti })
+                .from(tables.usedTokens)
+            )?.map((r) => r.jti),
+          );
           const claims = sandbox().oidc.minted.filter((c) => accepted.has(c.jti));
           expect(claims.length).toBeGreaterThanOrEqual(6);
           const repo = sandbox().store.repoByName(DEMO_REPO.owner, DEMO_REPO.name);
@@ -231,34 +213,11 @@ describe.skipIf(!serverUrl)(
         },
       };
 
-      const result = await runDemo(
-        DemoOptions.parse({
-          yes: true,
-          databaseUrl: db?.url,
-          settingsFile: join(workDir, "demo.env"),
-        }),
-        {
-          print: (line) => out.push(line),
-          log: { info: () => {}, warn: () => {}, error: (m) => out.push(`app error: ${m}`) },
-          workDir,
-          confirm: null,
-          onStep: async (step, facts) => {
-            seen.push(step);
-            const check = Object.entries(checks).find(([name]) => name === step)?.[1];
-            if (!check) throw new Error(`the issue-fix loop has no step "${step}"`);
-            await check(facts);
-          },
-          onStart: (s) => {
-            stack = s;
-          },
-        },
-      ).catch((error: unknown) => {
-        throw new Error(`${String(error)}\n--- demo output ---\n${out.join("\n")}`);
-      });
+      const { result, seen, output } = await demo.run({}, checks);
 
       expect(seen).toEqual(Object.keys(checks));
       expect(result.state?.goal.status).toBe("done");
-      expect(out.join("\n")).toContain("Done in");
+      expect(output).toContain("Done in");
     }, 240_000);
   },
 );

@@ -1,14 +1,14 @@
 import { AWAITING_EVIDENCE } from "@loopx/core";
-import { Octokit } from "@octokit/rest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import {
   type ScriptedAnthropic,
   startScriptedAnthropic,
   text,
   writeFile,
-} from "../support/scripted-anthropic.ts";
+} from "@loopx/sandbox/models";
+import { Octokit } from "@octokit/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { dispatchOneTick, finishRun, useTickWorkflow } from "../support/tick-workflow-runs.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
-import { playTick } from "../support/tick-phases.ts";
+import { expectChargedTheCap, playTick } from "../support/tick-phases.ts";
 
 /**
  * Scenario: a shell slice goes silent (a hung command). The App's idle limit, handed to the
@@ -32,15 +32,7 @@ describe("e2e: the idle limit stops a silent slice", () => {
     expect(tick.report?.summary).toContain("failed (timeout)");
     expect(tick.report?.summary).toContain("no output for 3000 ms");
 
-    const after = await h.store.loadGoal(goal.goal.id);
-    const charged = after?.ticks.find((t) => t.id === tick.tickId);
-    expect(charged).toMatchObject({ outcome: "failed", failure: "timeout", slotSpent: false });
-    const cap = before.goal.tickCap;
-    expect(charged?.cost?.usd).toBe(cap.usd);
-    expect(charged?.cost?.tokens).toBe(cap.tokens);
-    expect(charged?.cost?.runnerMinutes).toBeGreaterThanOrEqual(cap.runnerMinutes);
-    expect(after?.goal.spent.usd).toBe(before.goal.spent.usd + cap.usd);
-    expect(after?.goal.spent.ticks).toBe(before.goal.spent.ticks + 1);
+    const after = await expectChargedTheCap(h, before, tick.tickId, "timeout");
     const handoff = after?.handoffs.find((x) => x.tickId === tick.tickId);
     expect(handoff?.done).toContain("[timeout] no output for 3000 ms");
   }, 90_000);

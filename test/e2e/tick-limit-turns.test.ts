@@ -1,11 +1,7 @@
 import { readFileSync } from "node:fs";
 import { HarnessResult } from "@loopx/core";
+import { bash, type ScriptedAnthropic, startScriptedAnthropic } from "@loopx/sandbox/models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bash,
-  type ScriptedAnthropic,
-  startScriptedAnthropic,
-} from "../support/scripted-anthropic.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { playTick } from "../support/tick-phases.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
-import { playTick } from "../support/tick-phases.ts";
+import { expectChargedTheCap, playTick } from "../support/tick-phases.ts";
 
 /**
  * Scenario: a runaway shell slice (busy, never idle) hits the wall-clock limit. The action
@@ -38,18 +38,8 @@ describe("e2e: the wall-clock limit stops a runaway slice", () => {
     expect(tick.report?.summary).toContain("failed (timeout)");
     expect(tick.report?.summary).toContain("wall-clock limit of 2000 ms");
 
-    const after = await h.store.loadGoal(goal.goal.id);
-    const charged = after?.ticks.find((t) => t.id === tick.tickId);
-    expect(charged?.outcome).toBe("failed");
-    expect(charged?.failure).toBe("timeout");
-    expect(charged?.slotSpent).toBe(false);
     // Killed: charged at least the cap, whatever it reported (the shell reports no cost).
-    const cap = before.goal.tickCap;
-    expect(charged?.cost?.usd).toBe(cap.usd);
-    expect(charged?.cost?.tokens).toBe(cap.tokens);
-    expect(charged?.cost?.runnerMinutes).toBeGreaterThanOrEqual(cap.runnerMinutes);
-    expect(after?.goal.spent.usd).toBe(before.goal.spent.usd + cap.usd);
-    expect(after?.goal.spent.ticks).toBe(before.goal.spent.ticks + 1);
+    const after = await expectChargedTheCap(h, before, tick.tickId, "timeout");
     // The handoff the next tick reads says why this one stopped.
     const handoff = after?.handoffs.find((x) => x.tickId === tick.tickId);
     expect(handoff?.done).toContain("[timeout] wall-clock limit of 2000 ms reached");

@@ -1,9 +1,8 @@
 import { BRIEF_SOURCES } from "@loopx/core";
-import { Octokit } from "@octokit/rest";
+import type { ScriptedAnthropic } from "@loopx/sandbox/models";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { instructingText, onlyAsData } from "../hostile/support/nonce-blocks.ts";
 import { promptsFrom, startClaudeTicks } from "../support/claude-ticks.ts";
-import type { ScriptedAnthropic } from "../support/scripted-anthropic.ts";
 import type { TickHarness } from "../support/tick-api-harness.ts";
 import { dispatchOneTick, finishRun } from "../support/tick-workflow-runs.ts";
 
@@ -63,24 +62,7 @@ describe.skipIf(!serverUrl)(
     afterAll(() => close());
 
     it("plans the objective once; a replan revises the agent's todos and adds none twice", async () => {
-      const alice = new Octokit({
-        baseUrl: h.sandbox.url,
-        auth: h.sandbox.createUserToken("alice"),
-        request: { retries: 0 },
-      });
-      const { data: issue } = await alice.rest.issues.create({
-        owner: "acme",
-        repo: "widgets",
-        title: OBJECTIVE,
-        body: BODY,
-      });
-      await alice.rest.issues.addLabels({
-        owner: "acme",
-        repo: "widgets",
-        issue_number: issue.number,
-        labels: ["loopx"],
-      });
-      await h.settle();
+      const issue = { number: await h.fileIssue({ title: OBJECTIVE, body: BODY }) };
       const goal = await h.store.findGoalByIssue(h.repo.id, issue.number);
       if (!goal) throw new Error("no goal");
       expect(goal.todos).toEqual([]);
@@ -120,7 +102,7 @@ describe.skipIf(!serverUrl)(
       expect(prompt).toContain("Money left: $25.00 of $25.00");
 
       for (const body of ["/loopx todo add Ask legal about the prices", "/loopx replan"]) {
-        await alice.rest.issues.createComment({
+        await h.as("alice").rest.issues.createComment({
           owner: "acme",
           repo: "widgets",
           issue_number: issue.number,

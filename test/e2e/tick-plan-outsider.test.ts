@@ -1,9 +1,8 @@
 import { planGateHolds } from "@loopx/core";
-import { Octokit } from "@octokit/rest";
+import type { ScriptedAnthropic } from "@loopx/sandbox/models";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { instructingText, onlyAsData } from "../hostile/support/nonce-blocks.ts";
 import { promptsFrom, startClaudeTicks } from "../support/claude-ticks.ts";
-import type { ScriptedAnthropic } from "../support/scripted-anthropic.ts";
 import type { TickHarness } from "../support/tick-api-harness.ts";
 import { dispatchOneTick, finishRun } from "../support/tick-workflow-runs.ts";
 
@@ -62,15 +61,8 @@ describe.skipIf(!serverUrl)(
     });
     afterAll(() => close());
 
-    const as = (login: string) =>
-      new Octokit({
-        baseUrl: h.sandbox.url,
-        auth: h.sandbox.createUserToken(login),
-        request: { retries: 0 },
-      });
-
     async function comment(login: string, issue: number, body: string): Promise<void> {
-      await as(login).rest.issues.createComment({
+      await h.as(login).rest.issues.createComment({
         owner: "acme",
         repo: "widgets",
         issue_number: issue,
@@ -80,19 +72,14 @@ describe.skipIf(!serverUrl)(
     }
 
     it("holds the plan as proposed until a writer approves it; the outsider's approval is refused", async () => {
-      const { data: issue } = await as("olive").rest.issues.create({
-        owner: "acme",
-        repo: "widgets",
-        title: OBJECTIVE,
-        body: BODY,
-      });
-      await as("alice").rest.issues.addLabels({
-        owner: "acme",
-        repo: "widgets",
-        issue_number: issue.number,
-        labels: ["loopx"],
-      });
-      await h.settle();
+      const issue = {
+        number: await h.fileIssue({
+          title: OBJECTIVE,
+          body: BODY,
+          author: "olive",
+          labeller: "alice",
+        }),
+      };
       const goal = await h.store.findGoalByIssue(h.repo.id, issue.number);
       if (!goal) throw new Error("no goal");
       expect(goal.goal.objective).toMatchObject({ author: "olive", authorTrusted: false });

@@ -1,15 +1,15 @@
 import { AWAITING_PULL_REQUEST } from "@loopx/core";
 import { parseChecklist, readKey } from "@loopx/github";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import {
   bash,
   type ScriptedAnthropic,
   startScriptedAnthropic,
   text,
   writeFile,
-} from "../support/scripted-anthropic.ts";
+} from "@loopx/sandbox/models";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { dispatchOneTick, finishRun, useTickWorkflow } from "../support/tick-workflow-runs.ts";
 

@@ -1,16 +1,16 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { readKey } from "@loopx/github";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GITHUB_ACTION_STAND_INS } from "../../packages/demo/src/stand-ins/index.ts";
-import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import {
   bash,
   type ScriptedAnthropic,
   startScriptedAnthropic,
   text,
   writeFile,
-} from "../support/scripted-anthropic.ts";
+} from "@loopx/sandbox/models";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GITHUB_ACTION_STAND_INS } from "../../packages/demo/src/stand-ins/index.ts";
+import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");

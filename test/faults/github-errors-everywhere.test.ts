@@ -3,6 +3,7 @@ import { readKey } from "@loopx/github";
 import { dbOf, sql } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allowWarning, expectWarning } from "../support/expected-warnings.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -99,6 +100,11 @@ describe("fault: 5xx, 429 and 403-with-retry-after on every route, during a full
   }
 
   it("completes, converges, and keeps content creation under 80 a minute", async () => {
+    // Every route fails a few times: deliveries and outbox writes say they will retry, and a
+    // reaction (best effort, never retried) says it was not made.
+    expectWarning(/^delivery .* failed, will retry: /);
+    expectWarning(/^outbox .* will retry: /);
+    allowWarning(/^reacting \S+ to comment \d+: /);
     const { data: issue } = await asPerson(() =>
       alice.rest.issues.create({ ...repo, title: "Parse widget files", body: "They are YAML." }),
     );

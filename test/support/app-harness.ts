@@ -3,19 +3,19 @@
  * chooses: what every app end-to-end scenario starts from.
  */
 
-import { openStore, type Store } from "@loopx/store";
-import { Octokit } from "@octokit/rest";
-import { Probot, ProbotOctokit } from "probot";
+import type { Store } from "@loopx/store";
+import type { Octokit } from "@octokit/rest";
+import type { ProbotOctokit } from "probot";
+import type { LoopxApp, LoopxAppOptions } from "../../app/src/create-loopx-app.ts";
+import type { Sandbox } from "../../packages/sandbox/src/index.ts";
 import {
-  createLoopxApp,
-  type LoopxApp,
-  type LoopxAppOptions,
-  WEBHOOK_PATH,
-} from "../../app/src/create-loopx-app.ts";
-import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
-import { sharedPglite, truncateAll } from "./databases.ts";
-import { listenFirst } from "./listen-first.ts";
-import { requireChecks } from "./required-checks.ts";
+  asUser,
+  cleanStore,
+  type Permission,
+  sandboxWithApp,
+  serveApp,
+  settler,
+} from "./app-on-sandbox.ts";
 
 export interface Harness {
   sandbox: Sandbox;
@@ -63,11 +63,9 @@ jobs:
       - run: echo "tick for goal \${{ inputs.goal }}"
 `;
 
-const quietLog = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };
-
 export interface HarnessOptions {
   files?: Record<string, string>;
-  collaborators?: Record<string, "admin" | "maintain" | "write" | "triage" | "read">;
+  collaborators?: Record<string, Permission>;
   /** A store to use instead of the shared PGlite (e.g. real PostgreSQL). */
   store?: Store;
   app?: AppOverrides;
@@ -78,12 +76,10 @@ export interface HarnessOptions {
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
-  const secret = "harness-webhook-secret";
-  const sandbox = await createSandbox({ webhookSecret: secret });
   // Dispatched tick runs are recorded, not run: app scenarios check the dispatch itself, and
   // running the stub workflow would only spend processes (the tick scenarios run the real one).
-  sandbox.runner.enabled = opts.runWorkflows ?? false;
-  const repoRecord = sandbox.createRepo("acme/widgets", {
+  const s = await sandboxWithApp({
+    secret: "harness-webhook-secret",
     files: {
       "README.md": "# widgets\n",
       ".github/workflows/loopx-tick.yml": TICK_WORKFLOW,
@@ -95,66 +91,29 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       tom: "triage",
       rita: "read",
     },
+    requiredChecks: opts.requiredChecks ?? ["ci"],
+    runWorkflows: opts.runWorkflows ?? false,
   });
-  await requireChecks(sandbox, "acme/widgets", opts.requiredChecks ?? ["ci"]);
-  const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
-  if (!privateKey) throw new Error("the sandbox made no private key");
-
-  const store = opts.store ?? (await openStore({ pglite: await sharedPglite() }));
-  await store.migrate();
-  await truncateAll(store);
-
-  const boot = async (overrides: AppOverrides | undefined) => {
-    const probot = new Probot({
-      appId: appRecord.id,
-      privateKey,
-      secret,
-      baseUrl: sandbox.gheUrl,
-      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
-      logLevel: "warn",
-    });
-    const { server, url: appUrl, serve } = await listenFirst();
-    const app = await createLoopxApp({
-      probot,
-      store,
-      serverUrl: sandbox.url,
-      log: quietLog,
+  const { sandbox } = s;
+  const store = await cleanStore(opts.store);
+  const boot = (overrides: AppOverrides | undefined) =>
+    serveApp(s, store, (appUrl) => ({
       tickApi: { issuer: sandbox.url, audience: appUrl },
       ...overrides,
-    });
-    serve(app.handle);
-    sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
-    const stop = async () => {
-      await app.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    };
-    return { app, appUrl, probot, stop };
-  };
+    }));
   let running = await boot(opts.app);
-  sandbox.install(appRecord.id, "acme", ["acme/widgets"]);
-
-  const settle = async () => {
-    for (let round = 0; round < 4; round++) {
-      await sandbox.settle();
-      await harness.app.settled();
-    }
-  };
+  sandbox.install(s.appId, "acme", ["acme/widgets"]);
+  const settle = settler(sandbox, () => harness.app);
 
   const harness: Harness = {
     sandbox,
     app: running.app,
     appUrl: running.appUrl,
-    webhookSecret: secret,
+    webhookSecret: s.secret,
     appOctokit: () => running.probot.auth(),
     store,
-    repo: { owner: "acme", name: "widgets", fullName: "acme/widgets", id: repoRecord.id },
-    as: (login) =>
-      new Octokit({
-        baseUrl: sandbox.url,
-        auth: sandbox.createUserToken(login),
-        request: { retries: 0 },
-      }),
+    repo: { owner: "acme", name: "widgets", fullName: "acme/widgets", id: s.repo.id },
+    as: (login) => asUser(sandbox, login),
     settle,
     async restart(overrides) {
       await running.stop();

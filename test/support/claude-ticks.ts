@@ -3,16 +3,18 @@
  * running the real `claude` against a scripted Anthropic server whose first turn writes the
  * result `resultFor(prompt)` returns. What the planning scenarios share.
  */
-import { openStore, type Store } from "@loopx/store";
-import { isRecord, userTextOf } from "../../packages/demo/src/scripted-http.ts";
-import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
-import { freshDatabase } from "./databases.ts";
+
 import {
+  isRecord,
   type ScriptedAnthropic,
   startScriptedAnthropic,
   text,
+  userTextOf,
   writeFile,
-} from "./scripted-anthropic.ts";
+} from "@loopx/sandbox/models";
+import { openStore, type Store } from "@loopx/store";
+import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
+import { freshDatabase } from "./databases.ts";
 import { startTickHarness, type TickHarness } from "./tick-api-harness.ts";
 import { useTickWorkflow } from "./tick-workflow-runs.ts";
 

@@ -11,8 +11,10 @@ import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import type { GoalState } from "@loopx/core";
+import { expect } from "vitest";
 import { type ActionRun, runAction } from "../../action/test/support/run-action.ts";
-import type { TickHarness } from "./tick-api-harness.ts";
+import { allowUnknownRun, type TickHarness } from "./tick-api-harness.ts";
 
 const GIT_ENV = {
   PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -108,6 +110,7 @@ export async function playTick(h: TickHarness, opts: PlayOptions): Promise<Playe
 
 /** What the runner sets for a job granted `id-token: write` in run `runId` of the tick workflow. */
 export function idTokenEnv(h: TickHarness, runId: number): Record<string, string> {
+  allowUnknownRun(h.sandbox, runId);
   const ref = `${h.repo.fullName}/.github/workflows/loopx-tick.yml@refs/heads/main`;
   const c = h.sandbox.oidc.requestCredentials({
     repository: h.repo.fullName,
@@ -139,4 +142,27 @@ async function chownTree(dir: string, uid: number): Promise<void> {
 /** Asynchronous: the sandbox serves git from this very process. */
 async function git(cwd: string, ...args: string[]): Promise<void> {
   await promisify(execFile)("git", args, { cwd, env: GIT_ENV });
+}
+
+/**
+ * A slice the action killed cannot account for itself: its tick failed with `failure`, spent no
+ * slot, and was charged at least the tick cap, in the tick and in the goal's ledger. The goal
+ * after, for the scenario's own checks.
+ */
+export async function expectChargedTheCap(
+  h: TickHarness,
+  before: GoalState,
+  tickId: string | null,
+  failure: string,
+): Promise<GoalState | null> {
+  const after = await h.store.loadGoal(before.goal.id);
+  const charged = after?.ticks.find((t) => t.id === tickId);
+  expect(charged).toMatchObject({ outcome: "failed", failure, slotSpent: false });
+  const cap = before.goal.tickCap;
+  expect(charged?.cost?.usd).toBe(cap.usd);
+  expect(charged?.cost?.tokens).toBe(cap.tokens);
+  expect(charged?.cost?.runnerMinutes).toBeGreaterThanOrEqual(cap.runnerMinutes);
+  expect(after?.goal.spent.usd).toBe(before.goal.spent.usd + cap.usd);
+  expect(after?.goal.spent.ticks).toBe(before.goal.spent.ticks + 1);
+  return after;
 }

@@ -12,9 +12,9 @@ import {
   type SliceLimits,
   todoBranch,
 } from "@loopx/core";
+import type { RepoFacts } from "../repo-facts.ts";
 import { conflict, forbidden, invalidRequest, notFound, unavailable } from "./api-failure.ts";
 import { authorizeCall, type GoalRepo, type TickApiContext } from "./authorize-call.ts";
-import type { RepoFacts } from "./repo-facts.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
 export function goalRepo(state: GoalState): GoalRepo {

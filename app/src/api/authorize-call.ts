@@ -1,8 +1,13 @@
 import type { GitHubAppPort } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import {
+  DEFAULT_CONFIG,
+  type RepoFacts,
+  type RepoFactsCache,
+  type RepoKey,
+} from "../repo-facts.ts";
 import type { TokenAdmission } from "./admit-token.ts";
 import { forbidden } from "./api-failure.ts";
-import { DEFAULT_CONFIG, type RepoFacts, type RepoFactsCache, type RepoKey } from "./repo-facts.ts";
 import type { TickApiSettings } from "./settings.ts";
 import type { ActionsClaims, OidcVerifier } from "./verify-oidc.ts";
 

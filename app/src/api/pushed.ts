@@ -14,10 +14,10 @@ import {
   workflowApprovals,
 } from "@loopx/core";
 import type { GateRule } from "@loopx/github";
+import { DEFAULT_CONFIG } from "../repo-facts.ts";
 import { conflict, invalidRequest } from "./api-failure.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
 import { protectedPaths } from "./push-grant.ts";
-import { DEFAULT_CONFIG } from "./repo-facts.ts";
 import { loadTickForRun, sameSecret } from "./report.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 

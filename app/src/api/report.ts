@@ -13,6 +13,7 @@ import {
   type Tick,
 } from "@loopx/core";
 import { chainTransitions } from "../handlers/chain-transitions.ts";
+import { DEFAULT_CONFIG, type RepoFacts } from "../repo-facts.ts";
 import {
   type ApiFailure,
   conflict,
@@ -26,7 +27,6 @@ import { authorizeCall, type TickApiContext } from "./authorize-call.ts";
 import { billedMinutes } from "./billed-minutes.ts";
 import { recordLateResult } from "./late-result.ts";
 import { mintPushGrant, revokeQuietly } from "./push-grant.ts";
-import { DEFAULT_CONFIG, type RepoFacts } from "./repo-facts.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
 
 export function sameSecret(a: string, b: string): boolean {

@@ -1,32 +1,22 @@
 /**
  * The dashboard under /loopx: server-rendered pages and read-only JSON under /loopx/api.
  * Off unless configured. In "readonly" (a real deployment) every request needs a signed-in
- * person; in "demo" (loopback only) gates get buttons that comment as the demo's owner.
+ * person. "open" (no sign-in) exists only for a host that guards the dashboard itself
+ * through its extension: the loopback demo, whose gate buttons comment as its owner.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Store } from "@loopx/store";
 import type { Logger } from "../deps.ts";
 import { goalJson, goalsJson } from "./dashboard-api.ts";
 import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
-import {
-  type Commenter,
-  type DemoOwner,
-  GateDecisionForm,
-  newCsrfToken,
-  noticeText,
-  postDecision,
-  readForm,
-  sameToken,
-  userCommenter,
-} from "./demo-actions.ts";
-import { demoRefusal } from "./demo-origin.ts";
+import type { DashboardExtension, DashboardReply } from "./dashboard-extension.ts";
 import { html, type SafeHtml } from "./escape-html.ts";
 import { renderGoal } from "./render-goal.ts";
 import { page } from "./render-layout.ts";
 import { renderOverview } from "./render-overview.ts";
 import { AUTH_PATH, type SignIn } from "./sign-in.ts";
 
-export type DashboardMode = "off" | "demo" | "readonly";
+export type DashboardMode = DashboardOptions["mode"];
 
 export interface DashboardDeps {
   store: Store;
@@ -35,20 +25,23 @@ export interface DashboardDeps {
   serverUrl: string;
 }
 
-export interface DashboardOptions {
-  mode: DashboardMode;
-  /** Demo only: the person the approve/reject buttons comment as. Without it, no buttons. */
-  demoOwner?: DemoOwner;
-  /** Test hook: how the demo's comment is posted (default: the owner's user token). */
-  commenter?: Commenter;
-  /**
-   * Readonly only: GitHub App user sign-in (see sign-in.ts). Without it (and without
-   * `session`) nobody is signed in, and every page answers 401 saying what is needed.
-   */
-  signIn?: SignIn;
-  /** Readonly test hook: who is signed in (null: nobody); `signIn` replaces it. */
-  session?: (req: IncomingMessage) => Promise<Viewer | null>;
-}
+export type DashboardOptions =
+  | { mode: "off" }
+  | {
+      mode: "readonly";
+      /**
+       * GitHub App user sign-in (see sign-in.ts). Without it (and without `session`) nobody
+       * is signed in, and every page answers 401 saying what is needed.
+       */
+      signIn?: SignIn;
+      /** Test hook: who is signed in (null: nobody); `signIn` replaces it. */
+      session?: (req: IncomingMessage) => Promise<Viewer | null>;
+    }
+  | {
+      mode: "open";
+      /** No sign-in: the extension refuses whoever must not see it (the demo: loopback only). */
+      extension: DashboardExtension;
+    };
 
 export interface Viewer {
   login: string;
@@ -77,19 +70,21 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) =>
 const SIGN_IN_NEEDED =
   "The LoopX dashboard is read-only here and needs you to sign in with GitHub (GitHub App user OAuth), so that it shows only goals in repositories you can read. Sign-in is not configured in this deployment: the operator sets GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, LOOPX_SESSION_SECRET and LOOPX_PUBLIC_URL (or LOOPX_DASHBOARD=off); meanwhile act on the goal issues on GitHub (comments and reviews).";
 
+const reply: DashboardReply = {
+  html: (res, status, title, body) => sendHtml(res, status, page(title, body)),
+  json: sendJson,
+};
+
 export function createDashboard(
   deps: DashboardDeps,
   options: DashboardOptions,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
   const { store, log } = deps;
-  const csrf = newCsrfToken();
-  const commenter =
-    options.mode === "demo"
-      ? (options.commenter ?? (options.demoOwner ? userCommenter(options.demoOwner) : null))
-      : null;
-  const buttons = commenter ? { csrf } : null;
+  const extension = options.mode === "open" ? options.extension : null;
+  const controls = extension ? extension.gateControls.bind(extension) : null;
   const signIn = options.mode === "readonly" ? (options.signIn ?? null) : null;
-  const session = signIn?.session ?? options.session ?? (async () => null);
+  const session =
+    signIn?.session ?? (options.mode === "readonly" ? options.session : null) ?? (async () => null);
 
   async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const path = url.pathname.replace(/\/+$/, "") || "/";
@@ -112,27 +107,25 @@ export function createDashboard(
         );
       return;
     }
-    if (req.method === "POST" && path === `${DASHBOARD_PATH}/gates`) {
-      await decideGate(req, res);
-      return;
-    }
+    if (extension && (await extension.handle(req, res, path, reply))) return;
     if (req.method !== "GET") {
       sendJson(res, 405, {
-        error: "The dashboard is read-only: only GET (and, in the demo, gate buttons).",
+        error:
+          "The dashboard is read-only: only GET. Decide a gate on GitHub: comment `/loopx approve G1` (or reject) on the goal issue.",
       });
       return;
     }
     if (path === DASHBOARD_PATH) {
-      const notice = noticeText(url.searchParams, commenter);
+      const notice = extension ? extension.notice(url.searchParams) : "";
       const overview = await readOverview(store, canSee);
-      sendHtml(res, 200, renderOverview(overview, buttons, notice, viewer?.login ?? null));
+      sendHtml(res, 200, renderOverview(overview, controls, notice, viewer?.login ?? null));
       return;
     }
     const goalPage = /^\/loopx\/goals\/([0-9a-f-]{36})$/.exec(path);
     if (goalPage?.[1]) {
       const detail = await readGoal(store, goalPage[1], canSee);
       if (!detail) sendHtml(res, 404, page("Not found", html`<p>There is no such goal.</p>`));
-      else sendHtml(res, 200, renderGoal(detail, buttons, deps.serverUrl, viewer?.login ?? null));
+      else sendHtml(res, 200, renderGoal(detail, controls, deps.serverUrl, viewer?.login ?? null));
       return;
     }
     if (path === `${DASHBOARD_PATH}/api/goals`) {
@@ -163,47 +156,13 @@ export function createDashboard(
       );
   }
 
-  async function decideGate(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!commenter) {
-      sendJson(res, 403, {
-        error: "Gate buttons exist only in the loopback demo; approve on GitHub with a comment.",
-      });
-      return;
-    }
-    const form = GateDecisionForm.safeParse(await readForm(req));
-    if (!form.success || !sameToken(form.data.csrf, csrf)) {
-      sendHtml(
-        res,
-        403,
-        page(
-          "Refused",
-          html`<p>This form is stale or did not come from this dashboard. <a href="/loopx">Reload the overview</a> and try again.</p>`,
-        ),
-      );
-      return;
-    }
-    const result = await postDecision(store, commenter, form.data);
-    if (!result.ok) {
-      sendHtml(
-        res,
-        result.status,
-        page("Not done", html`<p>${result.message} <a href="/loopx">Overview</a></p>`),
-      );
-      return;
-    }
-    const to = `${DASHBOARD_PATH}?${result.notice}`;
-    res.writeHead(303, { location: to });
-    res.end();
-  }
-
   return async (req, res) => {
     if (options.mode === "off") return false;
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== DASHBOARD_PATH && !url.pathname.startsWith(`${DASHBOARD_PATH}/`)) {
       return false;
     }
-    // The demo's buttons act as its owner: they must never be reachable from anyone else.
-    const refusal = options.mode === "demo" ? demoRefusal(req) : null;
+    const refusal = extension ? extension.refuse(req) : null;
     if (refusal !== null) {
       sendJson(res, 403, { error: refusal });
       return true;

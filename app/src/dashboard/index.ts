@@ -5,7 +5,8 @@ export {
   type DashboardOptions,
   type Viewer,
 } from "./create-dashboard.ts";
-export type { DemoOwner } from "./demo-actions.ts";
+export type { DashboardExtension, DashboardReply } from "./dashboard-extension.ts";
+export { html, type SafeHtml } from "./escape-html.ts";
 export { githubSignIn } from "./github-sign-in.ts";
 export { githubUserAuth } from "./github-user-auth.ts";
 export { cookieSealer } from "./session-cookie.ts";

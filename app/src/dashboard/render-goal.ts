@@ -4,7 +4,7 @@ import { costChart } from "./cost-chart.ts";
 import type { GoalDetail } from "./dashboard-data.ts";
 import { html, type SafeHtml } from "./escape-html.ts";
 import { page, section, usd, when } from "./render-layout.ts";
-import { type GateButtons, gateForm } from "./render-overview.ts";
+import type { GateControls } from "./render-overview.ts";
 
 const COLUMNS = ["proposed", "ready", "blocked", "deferred", "done", "dropped"] as const;
 
@@ -20,7 +20,7 @@ function issueUrl(serverUrl: string, repo: string, issueNumber: number): string 
 
 export function renderGoal(
   d: GoalDetail,
-  buttons: GateButtons | null,
+  controls: GateControls,
   serverUrl: string,
   signedInAs: string | null = null,
 ): SafeHtml {
@@ -36,7 +36,7 @@ export function renderGoal(
     (gate) =>
       html`<tr class="${gate.status}"><td><b>${gate.key}</b></td><td>${gate.question}<br><span class="muted">${gate.scopes.join(", ")}</span></td>
 <td>${gate.status}${gate.resolvedBy ? html` by ${gate.resolvedBy} ${when(gate.resolvedAt, now)}` : ""}${gate.note ? html`: “${gate.note}”` : ""}</td>
-<td>${gate.status === "open" && buttons ? gateForm(state.goal.id, gate.key, buttons) : ""}</td></tr>`,
+<td>${gate.status === "open" && controls ? controls(state.goal.id, gate.key) : ""}</td></tr>`,
   );
   const receipts = d.gateEvents.map(
     (e) =>

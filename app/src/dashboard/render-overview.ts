@@ -4,26 +4,16 @@ import type { Overview } from "./dashboard-data.ts";
 import { html, type SafeHtml } from "./escape-html.ts";
 import { page, section, usd, when } from "./render-layout.ts";
 
-/** Approve/reject buttons exist only in the loopback demo; `csrf` is the per-process token. */
-export interface GateButtons {
-  csrf: string;
-}
+/** What a dashboard extension shows beside an open gate (the demo's buttons); null: nothing. */
+export type GateControls = ((goalId: string, gateKey: string) => SafeHtml) | null;
 
 export function goalLink(g: GoalSummary): SafeHtml {
   return html`<a href="/loopx/goals/${encodeURIComponent(g.id)}">${g.repo}#${g.issueNumber}</a> ${g.title}`;
 }
 
-export function gateForm(goalId: string, gateKey: string, buttons: GateButtons): SafeHtml {
-  return html`<form class="gate" method="post" action="/loopx/gates">
-<input type="hidden" name="csrf" value="${buttons.csrf}"><input type="hidden" name="goal" value="${goalId}">
-<input type="hidden" name="gate" value="${gateKey}">
-<button type="submit" name="decision" value="approve" data-gate="${gateKey}">Approve ${gateKey}</button>
-<button type="submit" name="decision" value="reject" data-gate="${gateKey}">Reject ${gateKey}</button></form>`;
-}
-
 export function renderOverview(
   o: Overview,
-  buttons: GateButtons | null,
+  controls: GateControls,
   notice: string,
   signedInAs: string | null = null,
 ): SafeHtml {
@@ -31,7 +21,7 @@ export function renderOverview(
     ({ goal, gate }) =>
       html`<tr class="open"><td>${goalLink(goal)}</td><td><b>${gate.key}</b> ${gate.question}<br>
 <span class="muted">scopes: ${gate.scopes.join(", ")} · opened ${when(gate.openedAt, o.now)}</span></td>
-<td>${buttons ? gateForm(goal.id, gate.key, buttons) : html`<span class="muted">comment <code>/loopx approve ${gate.key}</code> on the issue</span>`}</td></tr>`,
+<td>${controls ? controls(goal.id, gate.key) : html`<span class="muted">comment <code>/loopx approve ${gate.key}</code> on the issue</span>`}</td></tr>`,
   );
   const stalled = o.stalled.map(
     (s) =>

@@ -1,6 +1,6 @@
-import { createRepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
 import { reconcilePulls } from "../pulls/monitor-pull.ts";
+import { createRepoFactsCache } from "../repo-facts.ts";
 import { dispatchDue } from "./dispatch-due.ts";
 import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
 

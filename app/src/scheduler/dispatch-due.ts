@@ -1,6 +1,6 @@
 import type { DueGoal } from "@loopx/store";
-import type { RepoFactsCache } from "../api/repo-facts.ts";
 import type { AppDeps } from "../deps.ts";
+import type { RepoFactsCache } from "../repo-facts.ts";
 
 export interface DispatchDueOptions {
   repoId?: number | undefined;

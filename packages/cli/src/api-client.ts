@@ -121,7 +121,7 @@ export async function getJson<T>(
     const body = await res.text();
     if (body.includes('"Not Found"')) {
       throw new CliError(
-        `the app at ${new URL(url).origin} does not serve /loopx: start it with LOOPX_DASHBOARD=demo (loopback) or readonly.`,
+        `the app at ${new URL(url).origin} does not serve /loopx: start it with LOOPX_DASHBOARD=readonly (or run \`npm run demo\`, whose dashboard needs no sign-in).`,
         EXIT.unreachable,
       );
     }

@@ -9,7 +9,7 @@ import type {
   TransitionContext,
   TransitionResult,
 } from "../src/index.ts";
-import { claimTodo, HarnessResult as HarnessResultSchema } from "../src/index.ts";
+import { applyTickResult, claimTodo, HarnessResult as HarnessResultSchema } from "../src/index.ts";
 
 export const T0 = new Date("2026-01-05T12:00:00.000Z");
 export const minutes = (n: number) => n * 60_000;
@@ -213,3 +213,8 @@ export function claimed(): GoalState {
   return expectOk(claimTodo(s, claimInput(1), ctx())).state;
 }
 export const lease1 = { tickId: uuid(501), leaseToken: "lease-token-1-xxxxxxxx" };
+
+/** What the slice `lease1` holds reports five minutes in (`over` on the default result); accepted. */
+export function reported(over: Record<string, unknown> = {}, s: GoalState = claimed()) {
+  return expectOk(applyTickResult(s, { ...lease1, result: result(over) }, ctx(at(minutes(5)))));
+}

@@ -20,6 +20,7 @@ import {
   expectRefused,
   lease1,
   minutes,
+  reported,
   result,
   state,
   T0,
@@ -32,7 +33,7 @@ describe("applyTickResult", () => {
   it("validated progress spends the slot, charges the cost, resets backoff, posts a tick comment", () => {
     const s = claimed();
     s.goal.backoff = { level: 1, stalledTicks: 1, until: T0 };
-    const r = expectOk(applyTickResult(s, { ...lease1, result: result() }, ctx(at(minutes(5)))));
+    const r = reported({}, s);
     const t = r.state.ticks[0];
     expect(t?.slotSpent).toBe(true);
     expect(t?.cost).toEqual({ usd: 0.5, tokens: 100, runnerMinutes: 3 });
@@ -46,16 +47,7 @@ describe("applyTickResult", () => {
     expect(r.state.handoffs).toHaveLength(1);
   });
   it("progress without a passing validation spends no slot", () => {
-    const r = expectOk(
-      applyTickResult(
-        claimed(),
-        {
-          ...lease1,
-          result: result({ validation: { command: "npm test", exitCode: 1, passed: false } }),
-        },
-        ctx(at(minutes(5))),
-      ),
-    );
+    const r = reported({ validation: { command: "npm test", exitCode: 1, passed: false } });
     expect(r.state.ticks[0]?.slotSpent).toBe(false);
     expect(r.state.goal.backoff.stalledTicks).toBe(1);
     expect(r.state.goal.backoff.until).toEqual(at(minutes(5 + 3)));
@@ -63,13 +55,7 @@ describe("applyTickResult", () => {
   it("no_change spends no slot and grows backoff up the ladder", () => {
     const s = claimed();
     s.goal.backoff = { level: 3, stalledTicks: 3, until: null };
-    const r = expectOk(
-      applyTickResult(
-        s,
-        { ...lease1, result: result({ outcome: "no_change", validation: null }) },
-        ctx(at(minutes(5))),
-      ),
-    );
+    const r = reported({ outcome: "no_change", validation: null }, s);
     expect(r.state.ticks[0]?.slotSpent).toBe(false);
     expect(r.state.goal.backoff.level).toBe(4);
     expect(r.state.goal.backoff.until).toEqual(at(minutes(5 + 60)));
@@ -106,20 +92,14 @@ describe("applyTickResult", () => {
     (failure) => {
       const s = claimed();
       const cap = s.goal.tickCap;
-      const r = expectOk(
-        applyTickResult(
-          s,
-          {
-            ...lease1,
-            result: result({
-              outcome: "failed",
-              failure,
-              validation: null,
-              cost: { usd: 0, tokens: 0, runnerMinutes: cap.runnerMinutes + 5 },
-            }),
-          },
-          ctx(at(minutes(5))),
-        ),
+      const r = reported(
+        {
+          outcome: "failed",
+          failure,
+          validation: null,
+          cost: { usd: 0, tokens: 0, runnerMinutes: cap.runnerMinutes + 5 },
+        },
+        s,
       );
       expect(r.state.ticks[0]?.cost).toEqual({
         usd: cap.usd,
@@ -132,37 +112,23 @@ describe("applyTickResult", () => {
   it("USD and tokens only the agent could have counted (unmetered) are charged at the cap; its runner minutes are not", () => {
     const s = claimed();
     const cap = s.goal.tickCap;
-    const r = expectOk(
-      applyTickResult(
-        s,
-        {
-          ...lease1,
-          result: result({
-            metering: "unmetered",
-            cost: { usd: 0.01, tokens: 5, runnerMinutes: 2 },
-          }),
-        },
-        ctx(at(minutes(5))),
-      ),
+    const r = reported(
+      {
+        metering: "unmetered",
+        cost: { usd: 0.01, tokens: 5, runnerMinutes: 2 },
+      },
+      s,
     );
     expect(r.state.ticks[0]?.cost).toEqual({ usd: cap.usd, tokens: cap.tokens, runnerMinutes: 2 });
   });
   it("a result with withheld fields records which, never what", () => {
-    const r = expectOk(
-      applyTickResult(
-        claimed(),
-        { ...lease1, result: result({ withheld: ["claim.handoff.done", "outputTail"] }) },
-        ctx(at(minutes(5))),
-      ),
-    );
+    const r = reported({ withheld: ["claim.handoff.done", "outputTail"] });
     const withheld = r.events.filter((e) => e.type === "credential.withheld");
     expect(withheld).toHaveLength(1);
     expect(withheld[0]?.data).toMatchObject({ fields: ["claim.handoff.done", "outputTail"] });
   });
   it("transitions between two ticks share one automatic wake: one dispatch, not one each", () => {
-    const done = expectOk(
-      applyTickResult(claimed(), { ...lease1, result: result() }, ctx(at(minutes(5)))),
-    );
+    const done = reported();
     // The push is recorded by the App, not by a person.
     const later = expectOk(
       addEvidence(
@@ -197,37 +163,22 @@ describe("applyTickResult", () => {
     expect(human).not.toBe(keys[0]);
   });
   it("a failure keeps the todo ready and charges what was reported", () => {
-    const r = expectOk(
-      applyTickResult(
-        claimed(),
-        {
-          ...lease1,
-          result: result({
-            outcome: "failed",
-            failure: "validation_failed",
-            validation: { command: "npm test", exitCode: 1, passed: false },
-          }),
-        },
-        ctx(at(minutes(5))),
-      ),
-    );
+    const r = reported({
+      outcome: "failed",
+      failure: "validation_failed",
+      validation: { command: "npm test", exitCode: 1, passed: false },
+    });
     expect(r.state.todos[0]?.status).toBe("ready");
     expect(r.state.goal.spent.usd).toBe(0.5);
   });
   it("completion with no_followup marks done with evidence and derives goal done", () => {
     const s = expectOk(claimTodo(state({ todos: [todo("T1")] }), claimInput(1), ctx())).state;
-    const r = expectOk(
-      applyTickResult(
-        s,
-        {
-          ...lease1,
-          result: result({
-            outcome: "completed",
-            continuation: { kind: "no_followup", reason: "all done" },
-          }),
-        },
-        ctx(at(minutes(5))),
-      ),
+    const r = reported(
+      {
+        outcome: "completed",
+        continuation: { kind: "no_followup", reason: "all done" },
+      },
+      s,
     );
     const t = r.state.todos[0];
     expect(t?.status).toBe("done");
@@ -237,39 +188,21 @@ describe("applyTickResult", () => {
     expect(r.effects.some((e) => e.kind === "close_issue")).toBe(true);
   });
   it("completion with a successor creates it and points to it", () => {
-    const r = expectOk(
-      applyTickResult(
-        claimed(),
-        {
-          ...lease1,
-          result: result({
-            outcome: "completed",
-            continuation: { kind: "successor", title: "follow up" },
-          }),
-        },
-        ctx(at(minutes(5))),
-      ),
-    );
+    const r = reported({
+      outcome: "completed",
+      continuation: { kind: "successor", title: "follow up" },
+    });
     expect(r.state.todos[0]?.completion?.continuation).toEqual({ kind: "successor", todo: "T3" });
     expect(r.state.todos.find((t) => t.key === "T3")?.origin).toBe("agent");
     expect(r.state.goal.focus).toBe("T3");
   });
   it("a completion on the agent's word alone leaves the todo claimed, awaiting evidence", () => {
-    const r = expectOk(
-      applyTickResult(
-        claimed(),
-        {
-          ...lease1,
-          result: result({
-            outcome: "completed",
-            validation: null,
-            evidence: [{ kind: "test", summary: "I ran the tests, all green, trust me" }],
-            continuation: { kind: "successor", title: "Celebrate" },
-          }),
-        },
-        ctx(at(minutes(5))),
-      ),
-    );
+    const r = reported({
+      outcome: "completed",
+      validation: null,
+      evidence: [{ kind: "test", summary: "I ran the tests, all green, trust me" }],
+      continuation: { kind: "successor", title: "Celebrate" },
+    });
     const t1 = r.state.todos.find((t) => t.key === "T1");
     expect([t1?.status, t1?.blockedReason, t1?.completion]).toEqual([
       "blocked",
@@ -290,20 +223,11 @@ describe("applyTickResult", () => {
   });
   it("a passing validation on an unchanged tree does not complete a todo; on a changed one it does", () => {
     const completing = (changed: boolean) =>
-      expectOk(
-        applyTickResult(
-          claimed(),
-          {
-            ...lease1,
-            result: result({
-              outcome: "completed",
-              changed,
-              continuation: { kind: "goal_active" },
-            }),
-          },
-          ctx(at(minutes(5))),
-        ),
-      ).state.todos.find((t) => t.key === "T1")?.status;
+      reported({
+        outcome: "completed",
+        changed,
+        continuation: { kind: "goal_active" },
+      }).state.todos.find((t) => t.key === "T1")?.status;
     expect(completing(false)).toBe("blocked");
     expect(completing(true)).toBe("done");
   });
@@ -330,9 +254,7 @@ describe("applyTickResult", () => {
     expect(
       expectRefused(applyTickResult(s, { ...lease1, result: result() }, ctx(at(minutes(30))))).code,
     ).toBe("lease_expired");
-    const once = expectOk(
-      applyTickResult(s, { ...lease1, result: result() }, ctx(at(minutes(5)))),
-    ).state;
+    const once = reported({}, s).state;
     expect(
       expectRefused(applyTickResult(once, { ...lease1, result: result() }, ctx(at(minutes(6)))))
         .code,
@@ -347,19 +269,10 @@ describe("applyTickResult", () => {
     ).toBe("lease_expired");
   });
   it("opens requested gates and adds proposed todos", () => {
-    const r = expectOk(
-      applyTickResult(
-        claimed(),
-        {
-          ...lease1,
-          result: result({
-            gateRequests: [{ question: "merge?", scopes: ["merge"] }],
-            proposedTodos: [{ title: "more" }],
-          }),
-        },
-        ctx(at(minutes(5))),
-      ),
-    );
+    const r = reported({
+      gateRequests: [{ question: "merge?", scopes: ["merge"] }],
+      proposedTodos: [{ title: "more" }],
+    });
     expect(r.state.gates[0]?.key).toBe("G1");
     expect(r.state.gates[0]?.todo).toBe("T1");
     expect(r.effects.some((e) => e.key === "gate:G1:opened")).toBe(true);
@@ -367,19 +280,13 @@ describe("applyTickResult", () => {
   });
   it("asking for a gate that now holds its todo is not a stall; the other todo runs at once", () => {
     const s = claimed();
-    const asked = expectOk(
-      applyTickResult(
-        s,
-        {
-          ...lease1,
-          result: result({
-            outcome: "no_change",
-            validation: null,
-            gateRequests: [{ question: "deploy?", scopes: ["deploy:docs"] }],
-          }),
-        },
-        ctx(at(minutes(5))),
-      ),
+    const asked = reported(
+      {
+        outcome: "no_change",
+        validation: null,
+        gateRequests: [{ question: "deploy?", scopes: ["deploy:docs"] }],
+      },
+      s,
     ).state;
     expect(asked.goal.backoff).toEqual({ level: 0, stalledTicks: 0, until: null });
     expect(asked.todos.find((t) => t.key === "T1")?.requiredScopes).toEqual(["deploy:docs"]);

@@ -12,7 +12,7 @@ import {
   type TurnRequest,
   text,
   writeFile,
-} from "./scripted-model.ts";
+} from "@loopx/sandbox/models";
 
 export interface Slice {
   /** Plain text in the brief's "Your todo" section that says this slice is the one. */

@@ -10,12 +10,14 @@ import { resolve } from "node:path";
 import type { Logger } from "@loopx/app";
 import { createLoopxApp, type LoopxApp, listen, WEBHOOK_PATH } from "@loopx/app";
 import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
+import { type ScriptedAnthropic, startScriptedAnthropic } from "@loopx/sandbox/models";
 import { openStore, type Store } from "@loopx/store";
 import { dbOf, sql, tables } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
 import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
+import { demoDashboard } from "./dashboard/demo-dashboard.ts";
 import type { DemoOptions } from "./demo-options.ts";
 import {
   CI_COMMAND,
@@ -27,7 +29,6 @@ import {
 } from "./demo-project.ts";
 import { hostLoopxRelease } from "./loopx-release.ts";
 import { PLAN_SLICES } from "./plan-script.ts";
-import { type ScriptedAnthropic, startScriptedAnthropic } from "./scripted-model.ts";
 import { writeDemoSettings } from "./settings-file.ts";
 import { GITHUB_ACTION_STAND_INS } from "./stand-ins/index.ts";
 
@@ -229,8 +230,11 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
       serverUrl: sandbox.url,
       log,
       dashboard: {
-        mode: "demo",
-        demoOwner: { login: OWNER, token: tokens.owner, apiUrl: sandbox.url },
+        mode: "open",
+        extension: demoDashboard({
+          store,
+          owner: { login: OWNER, token: tokens.owner, apiUrl: sandbox.url },
+        }),
       },
       tickApi: {
         issuer: sandbox.url,

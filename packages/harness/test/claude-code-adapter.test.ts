@@ -5,7 +5,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { WITHHELD } from "@loopx/core";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   type AnthropicScriptStep,
   bash,
@@ -13,7 +12,8 @@ import {
   startScriptedAnthropic,
   text,
   writeFile,
-} from "../../../test/support/scripted-anthropic.ts";
+} from "@loopx/sandbox/models";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { claudeCodeAdapter, runSlice, type SliceInput, toHarnessResult } from "../src/index.ts";
 import {
   cleanupTempDirs,

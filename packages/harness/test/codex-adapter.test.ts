@@ -5,14 +5,14 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
   execCommand,
   message,
   type OpenAIScriptStep,
   type ScriptedOpenAI,
   startScriptedOpenAI,
-} from "../../../test/support/scripted-openai.ts";
+} from "@loopx/sandbox/models";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { codexAdapter, runSlice, type SliceInput, toHarnessResult } from "../src/index.ts";
 import {
   cleanupTempDirs,

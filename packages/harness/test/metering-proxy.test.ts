@@ -2,9 +2,9 @@
  * The metering proxy on its own, against the scripted providers: what it forwards, what it
  * counts, and what it refuses (a wrong key, anything past the cap).
  */
+
+import { message, startScriptedAnthropic, startScriptedOpenAI, text } from "@loopx/sandbox/models";
 import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedAnthropic, text } from "../../../test/support/scripted-anthropic.ts";
-import { message, startScriptedOpenAI } from "../../../test/support/scripted-openai.ts";
 import { usdFor } from "../src/index.ts";
 import { anthropicPrices } from "../src/metering/anthropic-prices.ts";
 import { startMeteringProxy } from "../src/metering/metering-proxy.ts";

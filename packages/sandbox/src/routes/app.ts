@@ -4,7 +4,7 @@ import { HttpError, notFound } from "../http-error.ts";
 import { iso } from "../render/core.ts";
 import type { Route, RouteRequest } from "../router.ts";
 import type { AppRecord, PermissionLevel } from "../state/types.ts";
-import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
+import { intParam, ok, okPage, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
 
 const tokenRequest = z.object({
   repositories: z.array(z.string()).optional(),
@@ -43,12 +43,7 @@ export function appRoutes(ctx: RouteContext): Route[] {
       handle: (req) => {
         const app = appOf(req);
         const all = [...store.installations.values()].filter((i) => i.appId === app.id);
-        const { page, headers } = paginate(all, req, `${render.api}/app/installations`);
-        return ok(
-          page.map((i) => render.installation(i)),
-          200,
-          headers,
-        );
+        return okPage(all, req, `${render.api}/app/installations`, (i) => render.installation(i));
       },
     },
     {

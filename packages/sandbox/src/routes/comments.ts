@@ -6,15 +6,7 @@ import type { Route, RouteRequest } from "../router.ts";
 import { checkBody } from "../state/issue-ops.ts";
 import type { Comment, Repo, User } from "../state/types.ts";
 import { REACTIONS } from "../state/types.ts";
-import {
-  intParam,
-  issueOf,
-  ok,
-  paginate,
-  parseBody,
-  type RouteContext,
-  repoOf,
-} from "./context.ts";
+import { intParam, issueOf, ok, okPage, parseBody, type RouteContext, repoOf } from "./context.ts";
 
 const commentBody = z.object({ body: z.string().min(1) });
 const reactionBody = z.object({ content: z.enum(REACTIONS) });
@@ -55,15 +47,8 @@ export function commentRoutes(ctx: RouteContext): Route[] {
         const all = store
           .commentsOf(repo.id, issue.number)
           .filter((c) => !since || c.updatedAt >= Date.parse(since));
-        const { page, headers } = paginate(
-          all,
-          req,
-          `${render.repoUrl(repo)}/issues/${issue.number}/comments`,
-        );
-        return ok(
-          page.map((c) => renderComment(render, c)),
-          200,
-          headers,
+        return okPage(all, req, `${render.repoUrl(repo)}/issues/${issue.number}/comments`, (c) =>
+          renderComment(render, c),
         );
       },
     },
@@ -164,15 +149,11 @@ export function commentRoutes(ctx: RouteContext): Route[] {
         const comment = commentOf(req, repo);
         const content = req.query.get("content");
         const all = comment.reactions.filter((r) => !content || r.content === content);
-        const { page, headers } = paginate(
+        return okPage(
           all,
           req,
           `${render.repoUrl(repo)}/issues/comments/${comment.id}/reactions`,
-        );
-        return ok(
-          page.map((r) => renderReaction(render, r)),
-          200,
-          headers,
+          (r) => renderReaction(render, r),
         );
       },
     },

@@ -83,6 +83,17 @@ export function paginate<T>(
   return { page: slice, headers: links.length > 0 ? { link: links.join(", ") } : {} };
 }
 
+/** One page of a list GitHub answers as a bare array, each item rendered, with its Link header. */
+export function okPage<T>(
+  items: T[],
+  req: RouteRequest,
+  selfUrl: string,
+  renderItem: (item: T) => unknown,
+): RouteReply {
+  const { page, headers } = paginate(items, req, selfUrl);
+  return ok(page.map(renderItem), 200, headers);
+}
+
 export function ok(body: unknown, status = 200, headers?: Record<string, string>): RouteReply {
   return headers ? { status, body, headers } : { status, body };
 }

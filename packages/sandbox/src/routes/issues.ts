@@ -11,7 +11,7 @@ import {
   reopenIssue,
   setLabels,
 } from "../state/issue-ops.ts";
-import { issueOf, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
+import { issueOf, ok, okPage, parseBody, type RouteContext, repoOf } from "./context.ts";
 
 const labelName = z.union([z.string(), z.object({ name: z.string() }).transform((l) => l.name)]);
 
@@ -159,12 +159,7 @@ export function issueRoutes(ctx: RouteContext): Route[] {
             const d = a[key] - b[key] || a.number - b.number;
             return direction === "asc" ? d : -d;
           });
-        const { page, headers } = paginate(items, req, `${render.repoUrl(repo)}/issues`);
-        return ok(
-          page.map((i) => renderIssue(render, i)),
-          200,
-          headers,
-        );
+        return okPage(items, req, `${render.repoUrl(repo)}/issues`, (i) => renderIssue(render, i));
       },
     },
     {

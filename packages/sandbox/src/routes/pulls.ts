@@ -13,7 +13,7 @@ import {
   reopenableHead,
 } from "../state/pull-ops.ts";
 import type { Issue, Pull, Repo, User } from "../state/types.ts";
-import { intParam, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
+import { intParam, ok, okPage, parseBody, type RouteContext, repoOf } from "./context.ts";
 import { headRepoOf } from "./forks.ts";
 
 const createPull = z.object({
@@ -243,12 +243,7 @@ export function pullRoutes(ctx: RouteContext): Route[] {
           .filter((p) => !head || headMatches(ctx, p, head))
           .filter((p) => !base || p.baseRef === base)
           .sort((a, b) => b.number - a.number);
-        const { page, headers } = paginate(all, req, `${render.repoUrl(repo)}/pulls`);
-        return ok(
-          page.map((p) => renderPull(render, p)),
-          200,
-          headers,
-        );
+        return okPage(all, req, `${render.repoUrl(repo)}/pulls`, (p) => renderPull(render, p));
       },
     },
     {

@@ -5,7 +5,7 @@ import { renderReview, renderReviewComment, renderSimplePull } from "../render/p
 import type { Route } from "../router.ts";
 import { changedPaths } from "../state/pull-ops.ts";
 import type { Pull, Review, ReviewState, ReviewThread, User } from "../state/types.ts";
-import { intParam, ok, paginate, parseBody, type RouteContext } from "./context.ts";
+import { intParam, ok, okPage, parseBody, type RouteContext } from "./context.ts";
 import { pullState } from "./pulls.ts";
 
 const EVENTS = {
@@ -84,15 +84,8 @@ export function reviewRoutes(ctx: RouteContext): Route[] {
           .filter((r) => r.repoId === repo.id && r.pullNumber === pull.number)
           .filter((r) => r.state !== "PENDING" || r.userId === viewer)
           .sort((a, b) => a.id - b.id);
-        const { page, headers } = paginate(
-          all,
-          req,
-          `${render.repoUrl(repo)}/pulls/${pull.number}/reviews`,
-        );
-        return ok(
-          page.map((r) => renderReview(render, r)),
-          200,
-          headers,
+        return okPage(all, req, `${render.repoUrl(repo)}/pulls/${pull.number}/reviews`, (r) =>
+          renderReview(render, r),
         );
       },
     },

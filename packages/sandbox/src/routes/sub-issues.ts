@@ -4,7 +4,7 @@ import { HttpError, notFound } from "../http-error.ts";
 import { renderIssue } from "../render/issues.ts";
 import type { Route } from "../router.ts";
 import type { Issue, User } from "../state/types.ts";
-import { issueOf, ok, paginate, parseBody, type RouteContext, repoOf } from "./context.ts";
+import { issueOf, ok, okPage, parseBody, type RouteContext, repoOf } from "./context.ts";
 
 export const SUB_ISSUE_LIMIT = 100;
 
@@ -56,15 +56,11 @@ export function subIssueRoutes(ctx: RouteContext): Route[] {
         requireRepoAccess(req.principal, store, repo, "issues", "read");
         const parent = issueOf(ctx, req, repo);
         const subs = parent.subIssueIds.map(byId);
-        const { page, headers } = paginate(
+        return okPage(
           subs,
           req,
           `${render.repoUrl(repo)}/issues/${parent.number}/sub_issues`,
-        );
-        return ok(
-          page.map((i) => renderIssue(render, i)),
-          200,
-          headers,
+          (i) => renderIssue(render, i),
         );
       },
     },

@@ -1,14 +1,20 @@
-/**
- * A scripted Anthropic Messages API on 127.0.0.1 for driving the REAL `claude` CLI in tests,
- * the demo and e2e runs. Each conversation turn answers with the next scripted assistant
- * message, streamed as the Messages API SSE events; tool_use blocks make the CLI act on the
- * working copy (Write a file, run Bash, write the LoopX result JSON).
- *
- * The turn is chosen by counting the assistant messages already in the request, so retries
- * and side requests (titles, summaries: they carry no `tools`) never advance the script.
- */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { isRecord, json, parseJson, readBody, sleep, sse, userTextOf } from "./scripted-http.ts";
+import {
+  createScript,
+  isRecord,
+  json,
+  type RecordedRequest,
+  type ScriptedModelOptions,
+  type ScriptedServerOptions,
+  type ScriptStep,
+  sleep,
+  sse,
+  startScriptedServer,
+  startStream,
+  type TurnRequest,
+  userTextOf,
+} from "./scripted-http.ts";
+
+export type { RecordedRequest, TurnRequest };
 
 export type AnthropicBlock =
   | { type: "text"; text: string }
@@ -22,22 +28,8 @@ export interface AnthropicTurn {
   stallMs?: number;
 }
 
-/** What a dynamic turn can look at: e.g. the prompt, to find the result path it names. */
-export interface TurnRequest {
-  body: unknown;
-  /** All user text in the conversation, joined. */
-  prompt: string;
-}
-
 /** A turn, or a function of the request that builds it. */
-export type AnthropicScriptStep = AnthropicTurn | ((req: TurnRequest) => AnthropicTurn);
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingMessage["headers"];
-  body: unknown;
-}
+export type AnthropicScriptStep = ScriptStep<AnthropicTurn>;
 
 export interface ScriptedAnthropic {
   /** Base URL for ANTHROPIC_BASE_URL, e.g. http://127.0.0.1:41234 */
@@ -62,44 +54,14 @@ export const bash = (command: string): AnthropicBlock =>
 
 const FINAL_TEXT = "Done.";
 
-export async function startScriptedAnthropic(opts: {
-  turns: AnthropicScriptStep[];
-  model?: string;
-  /** Like the real API: a request without this `x-api-key` is refused with 401. */
-  apiKey?: string;
-}): Promise<ScriptedAnthropic> {
-  const requests: RecordedRequest[] = [];
+export async function startScriptedAnthropic(
+  opts: ScriptedModelOptions<AnthropicTurn>,
+): Promise<ScriptedAnthropic> {
   const model = opts.model ?? "claude-sonnet-4-5";
-  let served = 0;
+  const script = createScript(opts.turns, { content: [text(FINAL_TEXT)] });
   let nextId = 1;
-  const sockets = new Set<import("node:net").Socket>();
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({ type: "error", error: { type: "api_error", message: String(err) } }),
-      );
-    });
-  });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    const raw = await readBody(req);
-    const body = parseJson(raw);
-    requests.push({ method: req.method ?? "", path, headers: req.headers, body });
-
-    if (opts.apiKey !== undefined && req.headers["x-api-key"] !== opts.apiKey) {
-      json(res, 401, {
-        type: "error",
-        error: { type: "authentication_error", message: "invalid x-api-key" },
-      });
-      return;
-    }
+  const answer: ScriptedServerOptions["answer"] = async (req, res, path, body) => {
     if (req.method === "HEAD" || (req.method === "GET" && path === "/")) {
       res.writeHead(200).end();
       return;
@@ -113,19 +75,12 @@ export async function startScriptedAnthropic(opts: {
       return;
     }
 
-    const isConversation = hasTools(body);
-    let turn: AnthropicTurn;
-    if (!isConversation) {
-      turn = { content: [text("LoopX slice")], usage: { input_tokens: 1, output_tokens: 1 } };
-    } else {
-      const index = countAssistantMessages(body);
-      const step = opts.turns[index] ?? { content: [text(FINAL_TEXT)] };
-      turn =
-        typeof step === "function"
-          ? step({ body, prompt: userTextOf(isRecord(body) ? body.messages : undefined) })
-          : step;
-      if (index < opts.turns.length) served = Math.max(served, index + 1);
-    }
+    const turn: AnthropicTurn = hasTools(body)
+      ? script.turn(countAssistantMessages(body), {
+          body,
+          prompt: userTextOf(isRecord(body) ? body.messages : undefined),
+        })
+      : { content: [text("LoopX slice")], usage: { input_tokens: 1, output_tokens: 1 } };
     if (turn.stallMs) await sleep(turn.stallMs);
     if (res.destroyed) return;
 
@@ -137,11 +92,7 @@ export async function startScriptedAnthropic(opts: {
       );
       return;
     }
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
+    startStream(res);
     const id = `msg_scripted_${nextId++}`;
     const usage = { input_tokens: turn.usage?.input_tokens ?? 10, output_tokens: 0 };
     sse(res, "message_start", {
@@ -190,21 +141,22 @@ export async function startScriptedAnthropic(opts: {
     });
     sse(res, "message_stop", { type: "message_stop" });
     res.end();
-  }
+  };
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the scripted model has no port");
-  const { port } = address;
+  const server = await startScriptedServer({
+    authorized: (req) => opts.apiKey === undefined || req.headers["x-api-key"] === opts.apiKey,
+    unauthorized: {
+      type: "error",
+      error: { type: "authentication_error", message: "invalid x-api-key" },
+    },
+    failure: (message) => ({ type: "error", error: { type: "api_error", message } }),
+    answer,
+  });
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    turnsServed: () => served,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    url: server.origin,
+    requests: server.requests,
+    turnsServed: script.served,
+    close: server.close,
   };
 }
 

@@ -1,16 +1,18 @@
-/**
- * A scripted OpenAI Responses API on 127.0.0.1 for driving the REAL `codex` CLI in tests,
- * the demo and e2e runs (codex is pointed at it as a custom `model_providers.local`).
- * Each conversation turn answers with the next scripted output items, streamed as the
- * Responses API SSE events; function_call items make codex run commands in the work tree.
- *
- * The turn is chosen by counting the assistant turns already in the request's `input`
- * (a run of assistant-side items followed by tool output or a user message), so retries
- * never advance the script.
- */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { isRecord, json, parseJson, readBody, sleep, sse, userTextOf } from "./scripted-http.ts";
+import {
+  createScript,
+  isRecord,
+  json,
+  type RecordedRequest,
+  type ScriptedModelOptions,
+  type ScriptedServerOptions,
+  type ScriptStep,
+  sleep,
+  sse,
+  startScriptedServer,
+  startStream,
+  type TurnRequest,
+  userTextOf,
+} from "./scripted-http.ts";
 
 export type OpenAIItem =
   | { type: "message"; text: string }
@@ -26,21 +28,9 @@ export interface OpenAITurn {
   stallMs?: number;
 }
 
-/** What a dynamic turn can look at: e.g. the prompt, to find the result path it names. */
-export interface OpenAITurnRequest {
-  body: unknown;
-  /** All user text in the input, joined. */
-  prompt: string;
-}
-
-export type OpenAIScriptStep = OpenAITurn | ((req: OpenAITurnRequest) => OpenAITurn);
-
-export interface RecordedOpenAIRequest {
-  method: string;
-  path: string;
-  headers: IncomingMessage["headers"];
-  body: unknown;
-}
+export type OpenAITurnRequest = TurnRequest;
+export type OpenAIScriptStep = ScriptStep<OpenAITurn>;
+export type RecordedOpenAIRequest = RecordedRequest;
 
 export interface ScriptedOpenAI {
   /** Base URL including /v1, for `model_providers.local.base_url`. */
@@ -74,45 +64,14 @@ export const execCommand = (cmd: string): OpenAIItem =>
 
 const FINAL_TEXT = "Done.";
 
-export async function startScriptedOpenAI(opts: {
-  turns: OpenAIScriptStep[];
-  model?: string;
-  /** Like the real API: a request without `Authorization: Bearer <apiKey>` is refused with 401. */
-  apiKey?: string;
-}): Promise<ScriptedOpenAI> {
-  const requests: RecordedOpenAIRequest[] = [];
+export async function startScriptedOpenAI(
+  opts: ScriptedModelOptions<OpenAITurn>,
+): Promise<ScriptedOpenAI> {
   const model = opts.model ?? "gpt-scripted";
-  let served = 0;
+  const script = createScript(opts.turns, { output: [message(FINAL_TEXT)] });
   let nextId = 1;
-  const sockets = new Set<Socket>();
 
-  const server = createServer((req, res) => {
-    void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-      res.end(JSON.stringify({ error: { message: String(err), type: "server_error" } }));
-    });
-  });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    const raw = await readBody(req);
-    const body = parseJson(raw);
-    requests.push({ method: req.method ?? "", path, headers: req.headers, body });
-
-    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-      json(res, 401, {
-        error: {
-          message: "Incorrect API key provided",
-          type: "invalid_request_error",
-          code: "invalid_api_key",
-        },
-      });
-      return;
-    }
+  const answer: ScriptedServerOptions["answer"] = async (req, res, path, body) => {
     if (req.method === "HEAD" || req.method === "GET") {
       if (path === "/v1/models") {
         json(res, 200, { object: "list", data: [{ id: model, object: "model" }] });
@@ -126,21 +85,14 @@ export async function startScriptedOpenAI(opts: {
       return;
     }
 
-    const index = countAssistantTurns(body);
-    const step = opts.turns[index] ?? { output: [message(FINAL_TEXT)] };
-    const turn =
-      typeof step === "function"
-        ? step({ body, prompt: userTextOf(isRecord(body) ? body.input : undefined) })
-        : step;
-    if (index < opts.turns.length) served = Math.max(served, index + 1);
+    const turn = script.turn(countAssistantTurns(body), {
+      body,
+      prompt: userTextOf(isRecord(body) ? body.input : undefined),
+    });
     if (turn.stallMs) await sleep(turn.stallMs);
     if (res.destroyed) return;
 
-    res.writeHead(200, {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache",
-      connection: "keep-alive",
-    });
+    startStream(res);
     const responseId = `resp_scripted_${nextId++}`;
     const base = { id: responseId, object: "response", created_at: 0, model, output: [] };
     let seq = 0;
@@ -255,19 +207,26 @@ export async function startScriptedOpenAI(opts: {
       },
     });
     res.end();
-  }
+  };
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await startScriptedServer({
+    authorized: (req) =>
+      opts.apiKey === undefined || req.headers.authorization === `Bearer ${opts.apiKey}`,
+    unauthorized: {
+      error: {
+        message: "Incorrect API key provided",
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      },
+    },
+    failure: (message) => ({ error: { message, type: "server_error" } }),
+    answer,
+  });
   return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    turnsServed: () => served,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    url: `${server.origin}/v1`,
+    requests: server.requests,
+    turnsServed: script.served,
+    close: server.close,
   };
 }
 

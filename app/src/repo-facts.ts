@@ -1,6 +1,6 @@
 import { type LoopxConfig, LoopxConfig as LoopxConfigSchema } from "@loopx/github";
-import type { AppDeps } from "../deps.ts";
-import { loadRepoConfig } from "../repo-config.ts";
+import type { AppDeps } from "./deps.ts";
+import { loadRepoConfig } from "./repo-config.ts";
 
 export interface RepoFacts {
   defaultBranch: string;
