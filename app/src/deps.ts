@@ -22,7 +22,7 @@ export interface AppDeps {
   newId: () => string;
 }
 
-/** The outbox worker's deps (and the scheduler's, which wins a due goal for it): the writing port too. */
+/** The outbox worker's deps: the writing ports too. Nothing else is given them. */
 export interface WriterDeps extends AppDeps {
   /** The GitHub port for one installation, writes from LoopX's own content budget. */
   portFor(installationId: number): Promise<GitHubPort>;
