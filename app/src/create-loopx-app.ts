@@ -28,7 +28,7 @@ import {
 } from "./scheduler/create-scheduler.ts";
 import { type MetricsAccess, serveHealthAndMetrics, serveOperations } from "./server.ts";
 import { capWebhookBody } from "./webhooks/capped-webhook-body.ts";
-import { Routable } from "./webhooks/payloads.ts";
+import { Routable } from "./webhooks/envelope.ts";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
 

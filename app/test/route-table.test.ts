@@ -3,10 +3,10 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { ignored } from "../src/handlers/outcome.ts";
-import type { Handler } from "../src/inbox/on.ts";
 import { HANDLERS } from "../src/inbox/process-delivery.ts";
 import { routeTable } from "../src/inbox/route-table.ts";
+import type { Handler } from "../src/webhooks/on.ts";
+import { ignored } from "../src/webhooks/outcome.ts";
 
 const handler: Handler = async () => ignored("test");
 

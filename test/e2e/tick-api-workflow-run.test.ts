@@ -1,9 +1,12 @@
 import { AskResponse } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Outcome } from "../../app/src/handlers/outcome.ts";
-import { on } from "../../app/src/inbox/on.ts";
-import { onWorkflowRun, WorkflowRunCompleted } from "../../app/src/scheduler/on-workflow-run.ts";
+import { on } from "../../app/src/webhooks/on.ts";
+import type { Outcome } from "../../app/src/webhooks/outcome.ts";
+import {
+  onWorkflowRun,
+  WorkflowRunCompleted,
+} from "../../app/src/workflow-runs/on-workflow-run.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /** Scenario: a tick run dies before reaching the API; the goal records it and backs off. */

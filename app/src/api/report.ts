@@ -12,7 +12,7 @@ import {
   spendWorkflowApproval,
   type Tick,
 } from "@loopx/core";
-import { chainTransitions } from "../handlers/chain-transitions.ts";
+import { chainTransitions } from "../intake/chain-transitions.ts";
 import { DEFAULT_CONFIG, type RepoFacts } from "../repo-facts.ts";
 import {
   type ApiFailure,

@@ -1,11 +1,11 @@
 import type { Delivery } from "@loopx/store";
+import { COMMAND_HANDLERS } from "../comments/comment-routes.ts";
 import type { AppDeps } from "../deps.ts";
-import { ignored, type Outcome } from "../handlers/outcome.ts";
-import { COMMAND_HANDLERS } from "./handlers-commands.ts";
-import { ISSUE_HANDLERS } from "./handlers-issues.ts";
-import { LIFECYCLE_HANDLERS } from "./handlers-lifecycle.ts";
-import { PULL_HANDLERS } from "./handlers-pulls.ts";
-import { TICK_HANDLERS } from "./handlers-ticks.ts";
+import { ISSUE_HANDLERS } from "../issues/issue-routes.ts";
+import { LIFECYCLE_HANDLERS } from "../lifecycle/lifecycle-routes.ts";
+import { PULL_HANDLERS } from "../pulls/pull-routes.ts";
+import { ignored, type Outcome } from "../webhooks/outcome.ts";
+import { TICK_HANDLERS } from "../workflow-runs/workflow-run-routes.ts";
 import { routeTable } from "./route-table.ts";
 
 /** `event.action` (or just `event`) → handler. Everything else is recorded and ignored. */

@@ -1,7 +1,4 @@
-import type { Handler } from "./on.ts";
-
-/** One family's routes: `event.action` (or just `event`) → handler. */
-export type Routes = Readonly<Record<string, Handler>>;
+import type { Handler, Routes } from "../webhooks/on.ts";
 
 /**
  * Joins the webhook families' routes into one table. A key claimed by two families is a

@@ -1,8 +1,8 @@
 import type { GoalState } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
-import { transitionContext } from "../handlers/goal-context.ts";
-import { applied, ignored, type Outcome, recorded } from "../handlers/outcome.ts";
+import { applied, ignored, type Outcome, recorded } from "../webhooks/outcome.ts";
+import { transitionContext } from "./goal-context.ts";
 import type { IntakePlan } from "./intake-plan.ts";
 
 /**

@@ -1,10 +1,10 @@
 import { observePullRequest } from "@loopx/core";
 import type { RepoName } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
-import { transitionContext } from "../handlers/goal-context.ts";
-import { goalIdsForPull } from "../handlers/goal-lookups.ts";
-import { applied, ignored, type Outcome } from "../handlers/outcome.ts";
+import { transitionContext } from "../intake/goal-context.ts";
+import { goalIdsForPull } from "../intake/goal-lookups.ts";
 import { loadRepoConfig } from "../repo-config.ts";
+import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 import { readPull } from "./read-pull.ts";
 
 export interface PullTarget {

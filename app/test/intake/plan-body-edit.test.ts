@@ -1,8 +1,8 @@
 import { renderManagedBlock } from "@loopx/github";
 import { describe, expect, it } from "vitest";
 import { ctx, expectOk, state, todo } from "../../../packages/core/test/fixtures.ts";
-import { readBodyEdit } from "../../src/handlers/body-edit.ts";
-import { type BodyEditFacts, planBodyEdit, planOwnWrite } from "../../src/intake/plan-body-edit.ts";
+import { readBodyEdit } from "../../src/issues/body-edit.ts";
+import { type BodyEditFacts, planBodyEdit, planOwnWrite } from "../../src/issues/plan-body-edit.ts";
 
 const ISSUE = { owner: "acme", repo: "widgets", number: 42 };
 const goal = state({ todos: [todo("T1"), todo("T2")] });

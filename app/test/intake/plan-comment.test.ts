@@ -2,8 +2,8 @@ import { pauseGoal, requestStatus, wakeGoal } from "@loopx/core";
 import { HELP_TEXT, parseCommand } from "@loopx/github";
 import { describe, expect, it } from "vitest";
 import { ctx, expectOk, state, WRITER } from "../../../packages/core/test/fixtures.ts";
-import type { CommentFacts } from "../../src/intake/plan-comment.ts";
-import { planComment } from "../../src/intake/plan-comment.ts";
+import type { CommentFacts } from "../../src/comments/plan-comment.ts";
+import { planComment } from "../../src/comments/plan-comment.ts";
 
 const ISSUE = { owner: "acme", repo: "widgets", number: 42 };
 

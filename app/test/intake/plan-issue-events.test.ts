@@ -6,9 +6,9 @@ import {
   planReopened,
   planSubIssueClosed,
   planUnlabeled,
-} from "../../src/intake/plan-issue-state.ts";
-import { planReview, type ReviewFacts } from "../../src/intake/plan-review.ts";
-import { type LabelFacts, planStart } from "../../src/intake/plan-start.ts";
+} from "../../src/issues/plan-issue-state.ts";
+import { type LabelFacts, planStart } from "../../src/issues/plan-start.ts";
+import { planReview, type ReviewFacts } from "../../src/pulls/plan-review.ts";
 
 const ISSUE = { owner: "acme", repo: "widgets", number: 42 };
 const REPO = { id: 10, fullName: "acme/widgets" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type AppDeps, intakeDeps, type WriterDeps } from "../../src/deps.ts";
-import type { Handler } from "../../src/inbox/on.ts";
+import type { Handler } from "../../src/webhooks/on.ts";
 
 describe("the intake's deps", () => {
   it("carry no writing port, in the types and at run time", () => {

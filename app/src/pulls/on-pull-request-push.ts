@@ -1,10 +1,10 @@
 import { reopenGatesForPush } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
-import type { PullRequestEvent } from "../webhooks/review-payloads.ts";
-import { transitionContext } from "./goal-context.ts";
-import { goalIdsForPull } from "./goal-lookups.ts";
-import { applied, ignored, type Outcome } from "./outcome.ts";
+import { transitionContext } from "../intake/goal-context.ts";
+import { goalIdsForPull } from "../intake/goal-lookups.ts";
+import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
+import type { PullRequestEvent } from "./review-payloads.ts";
 
 /**
  * `pull_request.synchronize`: the PR's head moved, so an approval of the old head no longer

@@ -2,11 +2,11 @@ import { type GoalState, recordHostFailure } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { repoName } from "../handlers/goal-context.ts";
-import { applied, ignored, type Outcome } from "../handlers/outcome.ts";
+import { repoName } from "../intake/goal-context.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { DEFAULT_CONFIG } from "../repo-facts.ts";
-import { Repository } from "../webhooks/payloads.ts";
+import { Repository } from "../webhooks/envelope.ts";
+import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 
 /** The parts of `workflow_run.completed` this handler reads. */
 export const WorkflowRunCompleted = z.object({

@@ -6,9 +6,9 @@ import {
   requestReplan,
 } from "@loopx/core";
 import { type IssueRef, neutralizeInline, spliceManagedBlock } from "@loopx/github";
-import { type BodyEdit, blockOf } from "../handlers/body-edit.ts";
-import { chainTransitions, type Step, withEffects } from "../handlers/chain-transitions.ts";
-import { type IntakePlan, ignore, reply } from "./intake-plan.ts";
+import { chainTransitions, type Step, withEffects } from "../intake/chain-transitions.ts";
+import { type IntakePlan, ignore, reply } from "../intake/intake-plan.ts";
+import { type BodyEdit, blockOf } from "./body-edit.ts";
 
 /** What the handler found out about a person's `issues.edited` on a goal issue. */
 export interface BodyEditFacts {

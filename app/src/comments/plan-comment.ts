@@ -1,7 +1,6 @@
 import { type GoalState, queueNote } from "@loopx/core";
 import { type CommandParse, HELP_TEXT, type IssueRef } from "@loopx/github";
-import { tagWithComment } from "../handlers/goal-lookups.ts";
-import type { CommandPlan } from "../handlers/run-command.ts";
+import { tagWithComment } from "../intake/goal-lookups.ts";
 import {
   type Addressee,
   type IntakePlan,
@@ -10,7 +9,8 @@ import {
   type KernelStep,
   react,
   replyToComment,
-} from "./intake-plan.ts";
+} from "../intake/intake-plan.ts";
+import type { CommandPlan } from "./run-command.ts";
 
 /** What the handler found out about a new issue comment before deciding. */
 export interface CommentFacts {

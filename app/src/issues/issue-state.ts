@@ -2,11 +2,11 @@ import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
-import { planClosed, planReopened, planUnlabeled } from "../intake/plan-issue-state.ts";
+import { issueRef, repoName } from "../intake/goal-context.ts";
 import { loadRepoConfig } from "../repo-config.ts";
-import type { IssuesEvent } from "../webhooks/payloads.ts";
-import { issueRef, repoName } from "./goal-context.ts";
-import { ignored, type Outcome } from "./outcome.ts";
+import { ignored, type Outcome } from "../webhooks/outcome.ts";
+import type { IssuesEvent } from "./issue-payloads.ts";
+import { planClosed, planReopened, planUnlabeled } from "./plan-issue-state.ts";
 import { subIssueClosed } from "./sub-issue-events.ts";
 
 const DEFAULT_LABEL = "loopx";

@@ -1,10 +1,10 @@
-import { editGoalBody } from "../handlers/edit-goal-body.ts";
-import { issueClosed, issueReopened, issueUnlabeled } from "../handlers/issue-state.ts";
-import { startGoal } from "../handlers/start-goal.ts";
-import { subIssueRemoved } from "../handlers/sub-issue-events.ts";
-import { IssuesEvent, SubIssuesEvent } from "../webhooks/payloads.ts";
-import { on } from "./on.ts";
-import type { Routes } from "./route-table.ts";
+import type { Routes } from "../webhooks/on.ts";
+import { on } from "../webhooks/on.ts";
+import { editGoalBody } from "./edit-goal-body.ts";
+import { IssuesEvent, SubIssuesEvent } from "./issue-payloads.ts";
+import { issueClosed, issueReopened, issueUnlabeled } from "./issue-state.ts";
+import { startGoal } from "./start-goal.ts";
+import { subIssueRemoved } from "./sub-issue-events.ts";
 
 /** The goal issue and its sub-issues: labels, edits (checkbox intake), close and reopen. */
 export const ISSUE_HANDLERS: Routes = {

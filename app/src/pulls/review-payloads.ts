@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Account, Repository } from "./payloads.ts";
+import { Account, Repository } from "../webhooks/envelope.ts";
 
 /**
  * Pull request payloads that gates read: a review (an approval of one head) and a push to a

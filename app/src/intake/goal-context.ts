@@ -2,8 +2,8 @@ import type { Actor, GoalState, TransitionContext, TransitionResult } from "@loo
 import type { IssueRef, RepoName } from "@loopx/github";
 import type { Applied } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
-import type { Repository } from "../webhooks/payloads.ts";
-import { applied, ignored, type Outcome } from "./outcome.ts";
+import type { Repository } from "../webhooks/envelope.ts";
+import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 
 export const repoName = (r: Repository): RepoName => ({ owner: r.owner.login, repo: r.name });
 export const issueRef = (r: Repository, number: number): IssueRef => ({ ...repoName(r), number });

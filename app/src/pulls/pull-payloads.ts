@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Repository } from "./payloads.ts";
+import { Repository } from "../webhooks/envelope.ts";
 
 /**
  * What the PR monitor reads from pull request, check and status deliveries: only which PR

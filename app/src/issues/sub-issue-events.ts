@@ -3,10 +3,10 @@ import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
-import { planSubIssueClosed } from "../intake/plan-issue-state.ts";
-import type { IssuesEvent, SubIssuesEvent } from "../webhooks/payloads.ts";
-import { applyForDelivery, issueRef, outcomeOf, repoName } from "./goal-context.ts";
-import { ignored, type Outcome } from "./outcome.ts";
+import { applyForDelivery, issueRef, outcomeOf, repoName } from "../intake/goal-context.ts";
+import { ignored, type Outcome } from "../webhooks/outcome.ts";
+import type { IssuesEvent, SubIssuesEvent } from "./issue-payloads.ts";
+import { planSubIssueClosed } from "./plan-issue-state.ts";
 
 /** A todo's sub-issue was closed: see planSubIssueClosed. */
 export async function subIssueClosed(

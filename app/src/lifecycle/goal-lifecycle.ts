@@ -1,10 +1,11 @@
 import { pauseGoal, refreshProjections, renameRepo, stopGoal } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
-import type { InstallationEvent, IssuesEvent, RepositoryEvent } from "../webhooks/payloads.ts";
-import { type Step, withoutEffects } from "./chain-transitions.ts";
-import { transitionContext } from "./goal-context.ts";
-import { ignored, type Outcome } from "./outcome.ts";
+import { type Step, withoutEffects } from "../intake/chain-transitions.ts";
+import { transitionContext } from "../intake/goal-context.ts";
+import type { IssuesEvent } from "../issues/issue-payloads.ts";
+import { ignored, type Outcome } from "../webhooks/outcome.ts";
+import type { InstallationEvent, RepositoryEvent } from "./lifecycle-payloads.ts";
 
 const SUSPENDED = "the LoopX app's installation was suspended";
 

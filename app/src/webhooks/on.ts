@@ -1,9 +1,12 @@
 import type { Delivery } from "@loopx/store";
 import type { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { ignored, type Outcome } from "../handlers/outcome.ts";
+import { ignored, type Outcome } from "./outcome.ts";
 
 export type Handler = (deps: AppDeps, delivery: Delivery) => Promise<Outcome>;
+
+/** One webhook family's routes: `event.action` (or just `event`) → handler. */
+export type Routes = Readonly<Record<string, Handler>>;
 
 /** Parses the payload at the edge; a payload that is not what GitHub documents is dropped loudly. */
 export function on<S extends z.ZodType>(

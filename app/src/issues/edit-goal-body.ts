@@ -4,11 +4,11 @@ import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
-import { planBodyEdit, planOwnWrite } from "../intake/plan-body-edit.ts";
-import type { IssuesEvent } from "../webhooks/payloads.ts";
+import { issueRef, repoName } from "../intake/goal-context.ts";
+import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { readBodyEdit } from "./body-edit.ts";
-import { issueRef, repoName } from "./goal-context.ts";
-import { ignored, type Outcome } from "./outcome.ts";
+import type { IssuesEvent } from "./issue-payloads.ts";
+import { planBodyEdit, planOwnWrite } from "./plan-body-edit.ts";
 
 /**
  * `issues.edited` on a goal issue: gathers what the planners decide on (whether the edit is

@@ -1,6 +1,6 @@
 import { type GoalState, MAX_INITIAL_TODOS, resumeGoal } from "@loopx/core";
 import { type IssueRef, neutralizeInline } from "@loopx/github";
-import { type IntakePlan, ignore, reply } from "./intake-plan.ts";
+import { type IntakePlan, ignore, reply } from "../intake/intake-plan.ts";
 
 /** What the handler found out about an `issues.labeled` before deciding. */
 export interface LabelFacts {

@@ -3,12 +3,12 @@ import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
-import { planComment, screenComment } from "../intake/plan-comment.ts";
+import { issueRef, repoName } from "../intake/goal-context.ts";
+import { commentAlreadyApplied } from "../intake/goal-lookups.ts";
 import { loadRepoConfig } from "../repo-config.ts";
-import type { IssueCommentEvent } from "../webhooks/payloads.ts";
-import { issueRef, repoName } from "./goal-context.ts";
-import { commentAlreadyApplied } from "./goal-lookups.ts";
-import type { Outcome } from "./outcome.ts";
+import type { Outcome } from "../webhooks/outcome.ts";
+import type { IssueCommentEvent } from "./comment-payload.ts";
+import { planComment, screenComment } from "./plan-comment.ts";
 import { type CommandPlan, planCommand } from "./run-command.ts";
 
 /** Tries (with the inbox's backoff: 1, 2, 4 minutes) to wait for a goal's `labeled` delivery. */

@@ -1,6 +1,6 @@
-import { onWorkflowRun, WorkflowRunCompleted } from "../scheduler/on-workflow-run.ts";
-import { on } from "./on.ts";
-import type { Routes } from "./route-table.ts";
+import type { Routes } from "../webhooks/on.ts";
+import { on } from "../webhooks/on.ts";
+import { onWorkflowRun, WorkflowRunCompleted } from "./on-workflow-run.ts";
 
 /** Tick workflow runs: one that failed before reaching the API becomes host_failure evidence. */
 export const TICK_HANDLERS: Routes = {

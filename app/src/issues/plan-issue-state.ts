@@ -1,6 +1,6 @@
 import { type GoalState, pauseGoal, settleTodoFromSubIssue, stopGoal } from "@loopx/core";
 import type { IssueRef } from "@loopx/github";
-import { type IntakePlan, ignore, reply } from "./intake-plan.ts";
+import { type IntakePlan, ignore, reply } from "../intake/intake-plan.ts";
 
 /**
  * `issues.reopened` on a goal issue: never resumes by itself; one comment per reopening of

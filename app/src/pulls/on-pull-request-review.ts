@@ -3,12 +3,12 @@ import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
+import { issueRef, repoName } from "../intake/goal-context.ts";
+import { goalIdsForPull } from "../intake/goal-lookups.ts";
 import { isBot } from "../intake/intake-plan.ts";
-import { gateFor, planReview } from "../intake/plan-review.ts";
-import type { PullRequestReviewEvent } from "../webhooks/review-payloads.ts";
-import { issueRef, repoName } from "./goal-context.ts";
-import { goalIdsForPull } from "./goal-lookups.ts";
-import { ignored, type Outcome } from "./outcome.ts";
+import { ignored, type Outcome } from "../webhooks/outcome.ts";
+import { gateFor, planReview } from "./plan-review.ts";
+import type { PullRequestReviewEvent } from "./review-payloads.ts";
 
 /**
  * `pull_request_review.submitted`: gathers what planReview decides on (the goals whose open

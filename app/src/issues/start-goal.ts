@@ -4,11 +4,11 @@ import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
-import { planStart } from "../intake/plan-start.ts";
+import { issueRef, repoName, transitionContext } from "../intake/goal-context.ts";
 import { describeConfigErrors, loadRepoConfig } from "../repo-config.ts";
-import type { IssuesEvent } from "../webhooks/payloads.ts";
-import { issueRef, repoName, transitionContext } from "./goal-context.ts";
-import { applied, ignored, type Outcome } from "./outcome.ts";
+import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
+import type { IssuesEvent } from "./issue-payloads.ts";
+import { planStart } from "./plan-start.ts";
 
 const DEFAULT_LABEL = "loopx";
 

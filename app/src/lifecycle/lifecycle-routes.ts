@@ -1,12 +1,13 @@
+import { IssuesEvent } from "../issues/issue-payloads.ts";
+import type { Routes } from "../webhooks/on.ts";
+import { on } from "../webhooks/on.ts";
 import {
   goalIssueGone,
   installationChanged,
   repositoriesRemoved,
   repositoryChanged,
-} from "../handlers/goal-lifecycle.ts";
-import { InstallationEvent, IssuesEvent, RepositoryEvent } from "../webhooks/payloads.ts";
-import { on } from "./on.ts";
-import type { Routes } from "./route-table.ts";
+} from "./goal-lifecycle.ts";
+import { InstallationEvent, RepositoryEvent } from "./lifecycle-payloads.ts";
 
 /** Installations and repositories: uninstall, suspension, removal, rename, transfer, archive. */
 export const LIFECYCLE_HANDLERS: Routes = {

@@ -1,19 +1,19 @@
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
-import { onPullRequestPush } from "../handlers/on-pull-request-push.ts";
-import { onPullRequestReview } from "../handlers/on-pull-request-review.ts";
-import { ignored, type Outcome } from "../handlers/outcome.ts";
-import { monitorPull, type PullTarget } from "../pulls/monitor-pull.ts";
-import type { Repository } from "../webhooks/payloads.ts";
+import type { Repository } from "../webhooks/envelope.ts";
+import type { Routes } from "../webhooks/on.ts";
+import { on } from "../webhooks/on.ts";
+import { ignored, type Outcome } from "../webhooks/outcome.ts";
+import { monitorPull, type PullTarget } from "./monitor-pull.ts";
+import { onPullRequestPush } from "./on-pull-request-push.ts";
+import { onPullRequestReview } from "./on-pull-request-review.ts";
 import {
   CheckRunChanged,
   CheckSuiteChanged,
   PullRequestChanged,
   StatusChanged,
-} from "../webhooks/pull-payloads.ts";
-import { PullRequestEvent, PullRequestReviewEvent } from "../webhooks/review-payloads.ts";
-import { on } from "./on.ts";
-import type { Routes } from "./route-table.ts";
+} from "./pull-payloads.ts";
+import { PullRequestEvent, PullRequestReviewEvent } from "./review-payloads.ts";
 
 const target = (installationId: number, repository: Repository, number: number): PullTarget => ({
   installationId,
