@@ -5,6 +5,10 @@ const WRITE = new Set(["admin", "maintain", "write"]);
 
 export type HumanActor = Extract<Actor, { kind: "human" }>;
 
+/** An App or a bot account: never a person whose act carries authority. */
+export const isBot = (who: { login: string; type: string }): boolean =>
+  who.type === "Bot" || who.login.endsWith("[bot]");
+
 /**
  * A person's authority, read from the collaborators API at the time of the act — never from
  * `author_association`, which is a snapshot and counts organisation members without write
@@ -17,7 +21,7 @@ export async function actorFor(
   repo: RepoName,
   sender: { login: string; type: string },
 ): Promise<HumanActor> {
-  if (sender.type === "Bot" || sender.login.endsWith("[bot]")) {
+  if (isBot(sender)) {
     return { kind: "human", login: sender.login, trusted: false };
   }
   const permission = await port.permission(repo, sender.login);

@@ -51,9 +51,12 @@ describe("e2e: every webhooks example for the subscribed events", () => {
     .flatMap((e) => e.examples.map((payload, i) => ({ event: e.name, i, payload })));
 
   it(`posts ${cases.length} examples; every one is answered 2xx and none crashes a handler`, async () => {
-    // Some of GitHub's examples do not pass the App's schemas: the App ignores each of those
-    // as malformed and says so, rather than acting on an event it could not parse.
-    expectWarning(/^delivery example-\S+ \(\S+\) is malformed: /);
+    // Some of GitHub's examples were captured from repository webhooks and carry no
+    // `installation`, which every delivery to an App has: the App ignores each of those as
+    // malformed and says so. Any other reason an example fails to parse is a schema bug.
+    expectWarning(
+      /^delivery example-\S+ \(\S+\) is malformed: \[\s*\{[^\]]*"path": \[\s*"installation"\s*\]/,
+    );
     expect(cases.length).toBeGreaterThan(100);
     const signer = new Webhooks({ secret: h.webhookSecret });
     const answers: { id: string; status: number }[] = [];

@@ -1,11 +1,11 @@
 import { type GoalState, queueNote } from "@loopx/core";
 import { type CommandParse, HELP_TEXT, type IssueRef } from "@loopx/github";
+import { isBot } from "../authority.ts";
 import { tagWithComment } from "../intake/goal-lookups.ts";
 import {
   type Addressee,
   type IntakePlan,
   ignore,
-  isBot,
   type KernelStep,
   react,
   replyToComment,

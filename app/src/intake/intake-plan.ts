@@ -81,6 +81,3 @@ export function react(
 ): IntakeEffect {
   return { kind: "react", key: `react:${commentId}:${content}`, issue, commentId, content };
 }
-
-export const isBot = (who: { login: string; type: string }) =>
-  who.type === "Bot" || who.login.endsWith("[bot]");

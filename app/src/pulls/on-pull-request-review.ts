@@ -1,11 +1,10 @@
 import type { GoalState } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
-import { actorFor } from "../authority.ts";
+import { actorFor, isBot } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
 import { issueRef, repoName } from "../intake/goal-context.ts";
 import { goalIdsForPull } from "../intake/goal-lookups.ts";
-import { isBot } from "../intake/intake-plan.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { gateFor, planReview } from "./plan-review.ts";
 import type { PullRequestReviewEvent } from "./review-payloads.ts";

@@ -1,6 +1,7 @@
 import { approveGate, type GoalState } from "@loopx/core";
 import type { IssueRef } from "@loopx/github";
-import { type IntakeEffect, type IntakePlan, ignore, isBot, reply } from "../intake/intake-plan.ts";
+import { isBot } from "../authority.ts";
+import { type IntakeEffect, type IntakePlan, ignore, reply } from "../intake/intake-plan.ts";
 
 const short = (sha: string) => sha.slice(0, 7);
 
