@@ -4,7 +4,6 @@ import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
 import { issueRef, repoName } from "../intake/goal-context.ts";
-import { commentAlreadyApplied } from "../intake/goal-lookups.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import type { Outcome } from "../webhooks/outcome.ts";
 import type { IssueCommentEvent } from "./comment-payload.ts";
@@ -66,7 +65,7 @@ export async function onIssueComment(
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
   if (!goal) await waitForLabel(deps, delivery, e);
   const alreadyApplied =
-    goal !== null && (await commentAlreadyApplied(deps.store, goal.goal.id, base.commentId));
+    goal !== null && (await deps.store.commentApplied(goal.goal.id, base.commentId));
   const screened = screenComment({ ...base, goal, alreadyApplied });
   if (screened !== null) return commitPlan(deps, delivery, { ...about, goal }, screened);
   if (goal === null) throw new Error("screenComment lets no comment without a goal through");

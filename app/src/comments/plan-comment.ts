@@ -1,7 +1,6 @@
-import { type GoalState, queueNote } from "@loopx/core";
+import { type GoalState, queueNote, type TransitionResult } from "@loopx/core";
 import { type CommandParse, HELP_TEXT, type IssueRef } from "@loopx/github";
 import { isBot } from "../authority.ts";
-import { tagWithComment } from "../intake/goal-lookups.ts";
 import {
   type Addressee,
   type IntakePlan,
@@ -118,5 +117,14 @@ export function planComment(f: CommentFacts): IntakePlan {
     effects: [seen],
     applied: [done],
     refused: (refusal) => [answer(refusal.message)],
+  };
+}
+
+/** Stamps every event of a transition with the comment that caused it (the audit trail). */
+function tagWithComment(result: TransitionResult, commentId: number): TransitionResult {
+  if (!result.ok) return result;
+  return {
+    ...result,
+    events: result.events.map((e) => ({ ...e, data: { ...e.data, commentId: String(commentId) } })),
   };
 }

@@ -2,7 +2,6 @@ import { observePullRequest } from "@loopx/core";
 import type { RepoName } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
 import { transitionContext } from "../intake/goal-context.ts";
-import { goalIdsForPull } from "../intake/goal-lookups.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 import { readPull } from "./read-pull.ts";
@@ -25,7 +24,7 @@ export async function monitorPull(
   deliveryId: string | null,
 ): Promise<Outcome> {
   const ids = [];
-  for (const id of await goalIdsForPull(deps.store, target.repoId, target.number)) {
+  for (const id of await deps.store.goalIdsForPull(target.repoId, target.number)) {
     const state = await deps.store.loadGoal(id);
     const pr = state?.pullRequests.find((p) => p.number === target.number);
     if (state && pr?.monitor.watching && state.goal.status !== "done") ids.push(id);

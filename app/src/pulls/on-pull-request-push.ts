@@ -2,7 +2,6 @@ import { reopenGatesForPush } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { transitionContext } from "../intake/goal-context.ts";
-import { goalIdsForPull } from "../intake/goal-lookups.ts";
 import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 import type { PullRequestEvent } from "./review-payloads.ts";
 
@@ -20,7 +19,7 @@ export async function onPullRequestPush(
   const headSha = e.pull_request.head.sha;
   // GitHub's own time for the new head — never a commit date, which whoever pushed chose.
   const reportedAt = e.pull_request.updated_at ?? null;
-  const ids = await goalIdsForPull(deps.store, e.repository.id, pr);
+  const ids = await deps.store.goalIdsForPull(e.repository.id, pr);
   if (ids.length === 0) return ignored(`no goal follows #${pr}`);
   const actor = { kind: "system", reason: `push to #${pr}` } as const;
   let outcome: Outcome = ignored(`no gate on #${pr} changed`);

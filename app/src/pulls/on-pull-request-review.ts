@@ -4,7 +4,6 @@ import { actorFor, isBot } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
 import { issueRef, repoName } from "../intake/goal-context.ts";
-import { goalIdsForPull } from "../intake/goal-lookups.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { gateFor, planReview } from "./plan-review.ts";
 import type { PullRequestReviewEvent } from "./review-payloads.ts";
@@ -24,7 +23,7 @@ export async function onPullRequestReview(
   const relevant = e.review.state.toLowerCase() === "approved" && !isBot(reviewer);
   const goals: GoalState[] = [];
   if (relevant) {
-    for (const id of await goalIdsForPull(deps.store, e.repository.id, pr)) {
+    for (const id of await deps.store.goalIdsForPull(e.repository.id, pr)) {
       const state = await deps.store.loadGoal(id);
       if (state && gateFor(state, pr)) goals.push(state);
     }

@@ -58,14 +58,6 @@ function andMonitor<E extends { installation: { id: number }; repository: Reposi
   };
 }
 
-/**
- * PRs of this repository whose recorded head is `sha`: a commit status names no PR, and
- * check runs never list a PR whose head is in a fork (a linked fork PR).
- */
-async function pullsWithHead(deps: AppDeps, repoId: number, sha: string): Promise<number[]> {
-  return deps.store.pullsWithHead(repoId, sha);
-}
-
 /** The PRs a check result is about: those GitHub lists, and linked ones with that head. */
 async function checkedPulls(
   deps: AppDeps,
@@ -73,17 +65,34 @@ async function checkedPulls(
   check: { head_sha: string; pull_requests: { number: number }[] },
 ): Promise<number[]> {
   const listed = check.pull_requests.map((p) => p.number);
-  return [...new Set([...listed, ...(await pullsWithHead(deps, repoId, check.head_sha))])];
+  return [...new Set([...listed, ...(await deps.store.pullsWithHead(repoId, check.head_sha))])];
 }
+
+/** Deliveries about one pull request, named in the payload: the monitor reads it again. */
+const monitorThePull = on(PullRequestChanged, (deps, delivery, e) =>
+  monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+);
+
+/** A finished check run or suite: the monitor reads every PR it is about. */
+const monitorChecked =
+  <E extends { installation: { id: number }; repository: Repository }>(
+    check: (e: E) => { head_sha: string; pull_requests: { number: number }[] },
+  ) =>
+  async (deps: AppDeps, delivery: Delivery, e: E): Promise<Outcome> =>
+    monitorAll(
+      deps,
+      delivery,
+      (await checkedPulls(deps, e.repository.id, check(e))).map((n) =>
+        target(e.installation.id, e.repository, n),
+      ),
+    );
 
 /**
  * The PR monitor's webhooks. `pull_request.synchronize` and
  * `pull_request_review.submitted` keep their gate handlers and add the monitor.
  */
 export const PULL_HANDLERS: Routes = {
-  pull_request: on(PullRequestChanged, (deps, delivery, e) =>
-    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
-  ),
+  pull_request: monitorThePull,
   "pull_request.synchronize": on(
     PullRequestEvent,
     andMonitor(onPullRequestPush, (e) => e.pull_request.number),
@@ -92,35 +101,19 @@ export const PULL_HANDLERS: Routes = {
     PullRequestReviewEvent,
     andMonitor(onPullRequestReview, (e) => e.pull_request.number),
   ),
-  pull_request_review: on(PullRequestChanged, (deps, delivery, e) =>
-    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+  pull_request_review: monitorThePull,
+  pull_request_review_comment: monitorThePull,
+  pull_request_review_thread: monitorThePull,
+  "check_run.completed": on(
+    CheckRunChanged,
+    monitorChecked((e) => e.check_run),
   ),
-  pull_request_review_comment: on(PullRequestChanged, (deps, delivery, e) =>
-    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
-  ),
-  pull_request_review_thread: on(PullRequestChanged, (deps, delivery, e) =>
-    monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
-  ),
-  "check_run.completed": on(CheckRunChanged, async (deps, delivery, e) =>
-    monitorAll(
-      deps,
-      delivery,
-      (await checkedPulls(deps, e.repository.id, e.check_run)).map((n) =>
-        target(e.installation.id, e.repository, n),
-      ),
-    ),
-  ),
-  "check_suite.completed": on(CheckSuiteChanged, async (deps, delivery, e) =>
-    monitorAll(
-      deps,
-      delivery,
-      (await checkedPulls(deps, e.repository.id, e.check_suite)).map((n) =>
-        target(e.installation.id, e.repository, n),
-      ),
-    ),
+  "check_suite.completed": on(
+    CheckSuiteChanged,
+    monitorChecked((e) => e.check_suite),
   ),
   status: on(StatusChanged, async (deps, delivery, e) => {
-    const numbers = await pullsWithHead(deps, e.repository.id, e.sha);
+    const numbers = await deps.store.pullsWithHead(e.repository.id, e.sha);
     return monitorAll(
       deps,
       delivery,
