@@ -8,7 +8,7 @@ import {
   RELEASE_SCOPE,
   REQUIRED_CHECK,
 } from "../../packages/demo/src/demo-project.ts";
-import type { PlanStep, ScenarioFacts } from "../../packages/demo/src/scenario.ts";
+import type { PlanStep, ScenarioFacts } from "../../packages/demo/src/scenario-types.ts";
 import { useRealDemo } from "../support/real-demo.ts";
 
 const serverUrl = inject("pgUrl");

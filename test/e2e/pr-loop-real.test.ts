@@ -10,7 +10,7 @@ import {
   OWNER,
   REVIEW_REQUEST,
 } from "../../packages/demo/src/demo-project.ts";
-import type { IssueFixStep, ScenarioFacts } from "../../packages/demo/src/scenario.ts";
+import type { IssueFixStep, ScenarioFacts } from "../../packages/demo/src/scenario-types.ts";
 import { useRealDemo } from "../support/real-demo.ts";
 
 const serverUrl = inject("pgUrl");

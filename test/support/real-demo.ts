@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { DemoOptions } from "../../packages/demo/src/demo-options.ts";
 import { type DemoResult, runDemo } from "../../packages/demo/src/main.ts";
-import type { ScenarioFacts, StepName } from "../../packages/demo/src/scenario.ts";
+import type { ScenarioFacts, StepName } from "../../packages/demo/src/scenario-types.ts";
 import type { Stack } from "../../packages/demo/src/start-stack.ts";
 import { freshDatabase } from "./databases.ts";
 

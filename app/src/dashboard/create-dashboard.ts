@@ -14,7 +14,7 @@ import { html, type SafeHtml } from "./escape-html.ts";
 import { renderGoal } from "./render-goal.ts";
 import { page } from "./render-layout.ts";
 import { renderOverview } from "./render-overview.ts";
-import { AUTH_PATH, type SignIn } from "./sign-in.ts";
+import { AUTH_PATH, type SignIn, type Viewer } from "./sign-in.ts";
 
 export type DashboardMode = DashboardOptions["mode"];
 
@@ -42,12 +42,6 @@ export type DashboardOptions =
       /** No sign-in: the extension refuses whoever must not see it (the demo: loopback only). */
       extension: DashboardExtension;
     };
-
-export interface Viewer {
-  login: string;
-  /** Whether this person can read `owner/repo` on GitHub; goals elsewhere stay hidden. */
-  canRead(repo: string): Promise<boolean>;
-}
 
 export const DASHBOARD_PATH = "/loopx";
 

@@ -8,7 +8,6 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { EndedSessions } from "@loopx/store";
 import { z } from "zod";
-import type { Viewer } from "./create-dashboard.ts";
 import { html } from "./escape-html.ts";
 import { type GitHubUserAuth, TokenRefused } from "./github-user-auth.ts";
 import { page } from "./render-layout.ts";
@@ -38,6 +37,12 @@ export interface SignIn {
   refuse(req: IncomingMessage, res: ServerResponse, url: URL, api: boolean): void;
   /** What the CLI needs to sign in (public: a client id is not a secret). */
   describe(): { signIn: "github"; clientId: string; githubUrl: string; loginUrl: string };
+}
+
+export interface Viewer {
+  login: string;
+  /** Whether this person can read `owner/repo` on GitHub; goals elsewhere stay hidden. */
+  canRead(repo: string): Promise<boolean>;
 }
 
 export const AUTH_PATH = "/loopx/auth";

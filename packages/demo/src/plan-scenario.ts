@@ -8,8 +8,8 @@
 import type { GoalState, Todo } from "@loopx/core";
 import type { DemoOptions } from "./demo-options.ts";
 import { OBJECTIVE, PLANNED, RELEASE_SCOPE } from "./demo-project.ts";
-import type { ScenarioFacts, ScenarioIo } from "./scenario.ts";
 import { approve, awaitCompletion, fileGoal, mergeGate, releaseRunner } from "./scenario-steps.ts";
+import type { ScenarioFacts, ScenarioIo } from "./scenario-types.ts";
 import type { Stack } from "./start-stack.ts";
 
 export const PLAN_STEPS = 7;

@@ -9,7 +9,7 @@ import { z } from "zod";
 import type { DemoOptions } from "./demo-options.ts";
 import { DEMO_REPO } from "./demo-project.ts";
 import type { People } from "./people.ts";
-import type { ScenarioFacts, ScenarioIo, StepName } from "./scenario.ts";
+import type { ScenarioFacts, ScenarioIo, StepName } from "./scenario-types.ts";
 import type { Stack } from "./start-stack.ts";
 import type { Waiter } from "./wait-until.ts";
 

@@ -2,7 +2,7 @@
 import { relative } from "node:path";
 import type { GoalState } from "@loopx/core";
 import { DEMO_REPO } from "./demo-project.ts";
-import type { ScenarioFacts } from "./scenario.ts";
+import type { ScenarioFacts } from "./scenario-types.ts";
 import type { Stack } from "./start-stack.ts";
 
 export function summaryLines(

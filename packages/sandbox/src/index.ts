@@ -2,6 +2,7 @@ export type { CiCommand, CiConclusion, CiContext } from "./ci.ts";
 export { type Clock, createClock } from "./clock.ts";
 export type { RouteFault } from "./faults.ts";
 export { type ActionsClaims, defaultClaims, OidcIssuer } from "./oidc.ts";
+export type { RequestLogEntry } from "./request-log.ts";
 export type { Route } from "./router.ts";
 export type { ActionSpec } from "./runner/job.ts";
 export { giveToRunner, runnerUser } from "./runner/runner-user.ts";
@@ -11,7 +12,6 @@ export {
   type Sandbox,
   type SandboxOptions,
 } from "./sandbox.ts";
-export type { RequestLogEntry } from "./server.ts";
 export type { WorkflowJob, WorkflowRun } from "./state/types.ts";
 export { takeUnsupported } from "./strict.ts";
 export type { Delivery, WebhookFault } from "./webhooks/deliveries.ts";

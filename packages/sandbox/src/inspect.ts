@@ -1,6 +1,6 @@
 import type { Renderer } from "./render/core.ts";
 import { renderComment, renderIssue } from "./render/issues.ts";
-import type { RequestLogEntry } from "./server.ts";
+import type { RequestLogEntry } from "./request-log.ts";
 import type { Store } from "./state/store.ts";
 import type { DeliveryLog } from "./webhooks/deliveries.ts";
 

@@ -6,30 +6,11 @@ import { type Faults, SECONDARY_LIMIT_MESSAGE } from "./faults.ts";
 import { type GitHttpDeps, isGitPath, serveGit } from "./git/http.ts";
 import { DOCS, HttpError } from "./http-error.ts";
 import type { OidcIssuer } from "./oidc.ts";
+import type { RequestLogEntry } from "./request-log.ts";
 import type { Method, Router } from "./router.ts";
 import type { ServiceReply } from "./services/reply.ts";
 import type { Store } from "./state/store.ts";
 import { recordUnsupported } from "./strict.ts";
-
-/** One line of the inspection log. */
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  /** The matched route template, or null for an unsupported route. */
-  route: string | null;
-  operationId: string | null;
-  status: number;
-  unsupported: boolean;
-  contentCreating: boolean;
-  /**
-   * Who made it: `app:<slug>` (its JWT), `installation:<id>` (an installation token: the
-   * App at work), `user:<login>` or `job:<login>`; null when unauthenticated or unrouted.
-   */
-  by: string | null;
-  body: unknown;
-  response: unknown;
-  at: number;
-}
 
 export interface ServerDeps {
   store: Store;

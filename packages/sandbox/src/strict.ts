@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from "./server.ts";
+import type { RequestLogEntry } from "./request-log.ts";
 
 /**
  * Calls to endpoints no sandbox in this process implements, not yet claimed by a test. The
