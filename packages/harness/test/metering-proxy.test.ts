@@ -96,7 +96,7 @@ describe("metering proxy", () => {
       upstream: server.url,
       key: "sk-openai-real",
       capUsd: 0.001,
-      prices,
+      prices: { "gpt-scripted": prices },
     });
     closers.push(server.close, proxy.close);
     const post = () =>
@@ -121,5 +121,34 @@ describe("metering proxy", () => {
     const over = await post();
     expect(over.status).toBe(429);
     expect(await over.json()).toMatchObject({ error: { code: "insufficient_quota" } });
+  });
+
+  it("a model without a price is charged the whole cap, named once, and nothing more is let through", async () => {
+    const server = await startScriptedOpenAI({
+      model: "gpt-unlisted",
+      turns: [{ output: [message("hi")], usage: { input_tokens: 10, output_tokens: 5 } }],
+      apiKey: "sk-openai-real",
+    });
+    const proxy = await startMeteringProxy({
+      provider: "openai",
+      upstream: server.url,
+      key: "sk-openai-real",
+      capUsd: 2,
+      prices: { "gpt-5.5": { inputPerMTok: 5, outputPerMTok: 30 } },
+    });
+    closers.push(server.close, proxy.close);
+    const post = () =>
+      fetch(`${proxy.url}/responses`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${proxy.capability}`,
+        },
+        body: JSON.stringify({ model: "gpt-unlisted", stream: true, input: "hi" }),
+      });
+    expect((await post()).status).toBe(200);
+    expect(proxy.reading()).toMatchObject({ usd: 2, tokens: 15, unpriced: ["gpt-unlisted"] });
+    expect((await post()).status).toBe(429);
+    expect(proxy.reading().unpriced).toEqual(["gpt-unlisted"]);
   });
 });
