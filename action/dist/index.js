@@ -40569,7 +40569,12 @@ var HarnessBrief = external_exports.object({
       observedAt: Instant
     })
   ),
-  data: external_exports.array(DataBlock)
+  data: external_exports.array(DataBlock),
+  /**
+   * The goal's other open todos, so an agent (whichever harness) knows what remains and what
+   * is done; `title` is null when the todo's text is not a writer's (it is data, not shown).
+   */
+  openTodos: external_exports.array(external_exports.object({ key: TodoKey, status: TodoStatus, title: external_exports.string().nullable() })).default([])
 });
 
 // ../packages/core/src/schemas/budget.ts
