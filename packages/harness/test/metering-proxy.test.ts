@@ -7,7 +7,7 @@ import { message, startScriptedAnthropic, startScriptedOpenAI, text } from "@loo
 import { afterEach, describe, expect, it } from "vitest";
 import { usdFor } from "../src/index.ts";
 import { anthropicPrices } from "../src/metering/anthropic-prices.ts";
-import { startMeteringProxy } from "../src/metering/metering-proxy.ts";
+import { type MeteringProxy, startMeteringProxy } from "../src/metering/metering-proxy.ts";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -50,6 +50,14 @@ async function anthropic(capUsd: number) {
     });
   return { server, proxy, post };
 }
+
+/** One streamed Responses request through the proxy, with the slice's capability. */
+const askResponses = (proxy: MeteringProxy, model: string) =>
+  fetch(`${proxy.url}/responses`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${proxy.capability}` },
+    body: JSON.stringify({ model, stream: true, input: [{ role: "user", content: "hi" }] }),
+  });
 
 describe("metering proxy", () => {
   it("counts usage from streamed and plain replies, at the model's prices", async () => {
@@ -99,19 +107,7 @@ describe("metering proxy", () => {
       prices: { "gpt-scripted": prices },
     });
     closers.push(server.close, proxy.close);
-    const post = () =>
-      fetch(`${proxy.url}/responses`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          authorization: `Bearer ${proxy.capability}`,
-        },
-        body: JSON.stringify({
-          model: "gpt-scripted",
-          stream: true,
-          input: [{ role: "user", content: "hi" }],
-        }),
-      });
+    const post = () => askResponses(proxy, "gpt-scripted");
     expect((await post()).status).toBe(200);
     expect(proxy.reading().tokens).toBe(1500);
     expect(proxy.reading().usd).toBeCloseTo(
@@ -137,15 +133,7 @@ describe("metering proxy", () => {
       prices: { "gpt-5.5": { inputPerMTok: 5, outputPerMTok: 30 } },
     });
     closers.push(server.close, proxy.close);
-    const post = () =>
-      fetch(`${proxy.url}/responses`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          authorization: `Bearer ${proxy.capability}`,
-        },
-        body: JSON.stringify({ model: "gpt-unlisted", stream: true, input: "hi" }),
-      });
+    const post = () => askResponses(proxy, "gpt-unlisted");
     expect((await post()).status).toBe(200);
     expect(proxy.reading()).toMatchObject({ usd: 2, tokens: 15, unpriced: ["gpt-unlisted"] });
     expect((await post()).status).toBe(429);
