@@ -1,9 +1,10 @@
 /**
  * One tick of a goal through the real action with the real `codex` against a scripted
  * Responses server, run once per bubblewrap variant (one e2e file each): the same outcome,
- * the same metering, whether or not the runner has a system bubblewrap.
+ * the same metering, whether or not the runner has a system bubblewrap. Priced from the
+ * shipped table, or from the repository's `LOOPX_CODEX_PRICES` variable when given.
  */
-import { OPENAI_PRICES, usdFor } from "@loopx/harness";
+import { OPENAI_PRICES, type PriceTable, usdFor } from "@loopx/harness";
 import { execCommand, message, type ScriptedOpenAI } from "@loopx/sandbox/models";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { BubblewrapVariant } from "../../packages/harness/test/bubblewrap.ts";
@@ -13,7 +14,10 @@ import type { TickHarness } from "./tick-api-harness.ts";
 import { dispatchOneTick, finishRun } from "./tick-workflow-runs.ts";
 
 const API_KEY = "sk-openai-codex-e2e-0123456789abcdef";
-const MODEL = "gpt-5.5";
+/** Where the tick's prices come from: the shipped table, or a repository variable. */
+export type CodexPricing =
+  | { from: "shipped"; model: string }
+  | { from: "variable"; model: string; prices: PriceTable };
 /** What the scripted server reports for each reply: OpenAI counts cached tokens in input. */
 const USAGE = { input_tokens: 12_000, output_tokens: 800, cached_tokens: 2_000 };
 const CLAIM = {
@@ -22,7 +26,11 @@ const CLAIM = {
   evidence: [{ kind: "note", summary: "WIDGETS.md started" }],
 };
 
-export function codexTickScenario(variant: BubblewrapVariant): void {
+export function codexTickScenario(
+  variant: BubblewrapVariant,
+  pricing: CodexPricing = { from: "shipped", model: "gpt-5.5" },
+): void {
+  const MODEL = pricing.model;
   const serverUrl = inject("pgUrl");
   const skip = !serverUrl ? inject("pgSkipReason") : variant.skip;
   /**
@@ -31,10 +39,10 @@ export function codexTickScenario(variant: BubblewrapVariant): void {
    * agent job's real `codex` works on the todo branch in LoopX's jail: its one command appends
    * to WIDGETS.md, records which kind of key it holds and whether the provider URL reached it,
    * and writes the result. The branch is pushed; the slice is charged what the server reported
-   * at the shipped price of the model it answered as.
+   * at the price (shipped, or the variable's) of the model it answered as.
    */
   describe.skipIf(skip !== "")(
-    `e2e: codex through the action, ${variant.name}${skip ? ` — skipped: ${skip}` : ""}`,
+    `e2e: codex through the action, ${variant.name}, ${pricing.from} prices${skip ? ` — skipped: ${skip}` : ""}`,
     () => {
       let h: TickHarness;
       let model: ScriptedOpenAI;
@@ -45,6 +53,9 @@ export function codexTickScenario(variant: BubblewrapVariant): void {
           modelId: MODEL,
           apiKey: API_KEY,
           path: variant.path,
+          ...(pricing.from === "variable"
+            ? { vars: { LOOPX_CODEX_PRICES: JSON.stringify({ [MODEL]: pricing.prices }) } }
+            : {}),
           configLines: ["validationCommand: test -s WIDGETS.md"],
           turns: [
             (req) => ({
@@ -101,7 +112,7 @@ export function codexTickScenario(variant: BubblewrapVariant): void {
         const state = await h.store.loadGoal(goal.goal.id);
         const tick = state?.ticks.find((t) => t.id === done.jobs.ask?.outputs["tick-id"]);
         expect(tick?.outcome).toBe("progress");
-        const prices = OPENAI_PRICES[MODEL];
+        const prices = pricing.from === "variable" ? pricing.prices : OPENAI_PRICES[MODEL];
         if (!prices) throw new Error(`the shipped table has no ${MODEL}`);
         const perReply = usdFor(prices, {
           input: USAGE.input_tokens - USAGE.cached_tokens,

@@ -22,6 +22,8 @@ export function startCodexTicks(opts: {
   configLines?: string[];
   /** The jobs' PATH; the process's PATH is restored on close. */
   path: string;
+  /** Repository variables besides OPENAI_BASE_URL. */
+  vars?: Record<string, string>;
 }): Promise<ModelTicks<ScriptedOpenAI>> {
   const savedPath = process.env.PATH;
   // The sandbox's runner hands its own PATH to every job, as a hosted runner's image does.
@@ -32,7 +34,7 @@ export function startCodexTicks(opts: {
       startScriptedOpenAI({ turns: opts.turns, model: opts.modelId, apiKey: opts.apiKey }),
     workflow: (model) => ({
       config: ["harness:", "  default: codex", ...(opts.configLines ?? []), ""].join("\n"),
-      vars: { OPENAI_BASE_URL: model.url },
+      vars: { ...opts.vars, OPENAI_BASE_URL: model.url },
       secrets: { OPENAI_API_KEY: opts.apiKey },
     }),
     restore: () => {
