@@ -20,9 +20,10 @@ function bwrapDirsOn(path: string): string[] {
 
 /**
  * Codex behaves differently when a system bubblewrap is on PATH (it uses that instead of its
- * own bundled one), so its tests run both ways. "With" puts `LOOPX_BWRAP` (a bwrap binary) or
- * the one `.ci/run` unpacked first on PATH; "without" drops every directory holding a bwrap,
- * which it cannot do when bwrap sits beside the system's other tools.
+ * own bundled one), so its tests run both ways. "With" puts `LOOPX_BWRAP` (a bwrap binary, not
+ * under /tmp, which the jail replaces with its own) or the one `.ci/unpack-bubblewrap`
+ * unpacked first on PATH; "without" drops every directory holding a bwrap, which it cannot do
+ * when bwrap sits beside the system's other tools.
  */
 export function bubblewrapVariants(path = process.env.PATH ?? ""): BubblewrapVariant[] {
   const onPath = bwrapDirsOn(path);
