@@ -33,6 +33,8 @@ export function codexTickScenario(
   const MODEL = pricing.model;
   const serverUrl = inject("pgUrl");
   const skip = !serverUrl ? inject("pgSkipReason") : variant.skip;
+  // A skipped variant is a gap in what CI proves: say so where the run's output shows it.
+  if (skip) console.warn(`codex e2e ${variant.name} is SKIPPED: ${skip}`);
   /**
    * Scenario: a goal's tick on the sandbox's runner, this repository's loopx-tick.yml verbatim;
    * the repository sets `OPENAI_BASE_URL` (a variable) and `OPENAI_API_KEY` (a secret). The

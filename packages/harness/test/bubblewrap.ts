@@ -36,7 +36,7 @@ export function bubblewrapVariants(path = process.env.PATH ?? ""): BubblewrapVar
       .join(delimiter),
     skip:
       systemDirs.length > 0
-        ? `bwrap is installed in ${systemDirs.join(", ")}, which cannot be left off PATH: remove the bubblewrap package (.ci/run unpacks it instead of installing it)`
+        ? `bwrap is installed in ${systemDirs.join(", ")}, which cannot be left off PATH: remove the bubblewrap package (.ci/unpack-bubblewrap unpacks it instead of installing it)`
         : "",
   };
   const given = process.env.LOOPX_BWRAP;
@@ -48,7 +48,7 @@ export function bubblewrapVariants(path = process.env.PATH ?? ""): BubblewrapVar
       bin && !existsSync(bin)
         ? `LOOPX_BWRAP=${bin} does not exist`
         : !bin && onPath.length === 0
-          ? `no bubblewrap here: run .ci/run, or \`apt-get download bubblewrap && dpkg -x bubblewrap_*.deb ${join(ROOT, ".loopx", "bubblewrap")}\`, or set LOOPX_BWRAP to a bwrap binary`
+          ? `no bubblewrap here: run .ci/unpack-bubblewrap (it does \`apt-get download bubblewrap && dpkg -x bubblewrap_*.deb ${join(ROOT, ".loopx", "bubblewrap")}\`), or set LOOPX_BWRAP to a bwrap binary`
           : "",
   };
   return [without, withIt];

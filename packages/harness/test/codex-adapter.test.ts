@@ -73,6 +73,7 @@ describe.each(bubblewrapVariants())(
   "codex adapter (real codex CLI, scripted Responses API), $name",
   (variant) => {
     if (variant.skip) {
+      console.warn(`codex adapter tests ${variant.name} are SKIPPED: ${variant.skip}`);
       it.skip(`skipped ${variant.name}: ${variant.skip}`, () => {});
       return;
     }
