@@ -40569,7 +40569,12 @@ var HarnessBrief = external_exports.object({
       observedAt: Instant
     })
   ),
-  data: external_exports.array(DataBlock)
+  data: external_exports.array(DataBlock),
+  /**
+   * The goal's other open todos, so an agent (whichever harness) knows what remains and what
+   * is done; `title` is null when the todo's text is not a writer's (it is data, not shown).
+   */
+  openTodos: external_exports.array(external_exports.object({ key: TodoKey, status: TodoStatus, title: external_exports.string().nullable() })).default([])
 });
 
 // ../packages/core/src/schemas/budget.ts
@@ -41424,7 +41429,10 @@ var ActionInputFields = external_exports.object({
   "shell-command": external_exports.string().min(1).optional(),
   /** Model for claude-code or codex (agent). */
   model: external_exports.string().min(1).optional(),
-  /** JSON price table for codex (USD per million tokens), which reports tokens only (agent). */
+  /**
+   * Codex prices by model id (JSON, USD per million tokens) laid over the shipped table;
+   * codex reports tokens only (agent).
+   */
   "codex-prices": external_exports.string().min(1).optional(),
   /** Environment variables handed to the harness, e.g. ANTHROPIC_API_KEY (agent). */
   "harness-env": nameList.optional(),
@@ -41664,12 +41672,16 @@ function totalTokens(u) {
 }
 
 // ../packages/harness/src/adapters/refuse-dangerous-args.ts
+var BYPASS = /^--(allow-)?dangerously/i;
+var CODEX_SANDBOX_FLAGS = /^(-s|--sandbox|--full-auto|--yolo|-a|--ask-for-approval)(=|$)/;
+var CODEX_SANDBOX_KEYS = /\b(sandbox_mode|sandbox_permissions|sandbox_workspace_write|approval_policy)\b/;
 function refuseDangerousArgs(harness, args) {
-  const bad = args.filter((a) => /^--(allow-)?dangerously/i.test(a));
+  const bad = args.filter(
+    (a) => BYPASS.test(a) || harness === "codex" && (CODEX_SANDBOX_FLAGS.test(a) || CODEX_SANDBOX_KEYS.test(a))
+  );
   if (bad.length > 0) {
-    throw new Error(
-      `${harness}: refusing ${bad.join(", ")}; grant tools with allowedTools in .github/loopx.yml instead`
-    );
+    const fix = harness === "codex" && !bad.some((a) => BYPASS.test(a)) ? "LoopX sets codex's sandbox itself (its jail is the isolation); drop these arguments" : "grant tools with allowedTools in .github/loopx.yml instead";
+    throw new Error(`${harness}: refusing ${bad.join(", ")}; ${fix}`);
   }
 }
 
@@ -41725,7 +41737,7 @@ function claudeCodeAdapter(config2 = {}) {
 
 // ../packages/harness/src/adapters/codex.ts
 import { mkdir as mkdir3 } from "node:fs/promises";
-import { dirname as dirname2, join as join2 } from "node:path";
+import { join as join2 } from "node:path";
 
 // ../packages/harness/src/adapters/codex-events.ts
 var CodexUsage = external_exports.object({
@@ -41822,12 +41834,10 @@ function codexAdapter(config2) {
           "--skip-git-repo-check",
           "--color",
           "never",
-          "-s",
-          config2.sandbox ?? "workspace-write",
+          "--sandbox",
+          "danger-full-access",
           "-C",
           ctx.input.workdir,
-          "--add-dir",
-          dirname2(ctx.resultPath),
           ...provider,
           ...config2.model ? ["-m", config2.model] : [],
           ...config2.extraArgs ?? [],
@@ -41871,7 +41881,7 @@ function exitCodeMeter(command) {
 // ../packages/harness/src/agent-claim.ts
 import { constants as constants3 } from "node:fs";
 import { lstat as lstat2, open as open3 } from "node:fs/promises";
-import { dirname as dirname3 } from "node:path";
+import { dirname as dirname2 } from "node:path";
 var CLAIM_MAX_BYTES = 256 * 1024;
 var AgentClaim = external_exports.object({
   outcome: external_exports.enum(["progress", "completed", "no_change", "failed"]),
@@ -41947,8 +41957,8 @@ async function readAgentClaim(path) {
   return { ok: true, claim: parsed.data, raw };
 }
 async function readPlainFile(path) {
-  const dir = await lstat2(dirname3(path));
-  if (!dir.isDirectory()) throw new Error(`${dirname3(path)} is not a directory`);
+  const dir = await lstat2(dirname2(path));
+  if (!dir.isDirectory()) throw new Error(`${dirname2(path)} is not a directory`);
   const handle = await open3(path, constants3.O_RDONLY | constants3.O_NOFOLLOW | constants3.O_NONBLOCK);
   try {
     const stat2 = await handle.stat();
@@ -42446,6 +42456,27 @@ function anthropicPrices(model) {
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 
+// ../packages/harness/src/metering/openai-prices.ts
+var ModelPrices = external_exports.record(
+  external_exports.string().min(1, "a model id, e.g. gpt-5.5"),
+  PriceTable,
+  "a table keyed by model id"
+);
+var OPENAI_PRICES = {
+  "gpt-5.5": { inputPerMTok: 5, cachedInputPerMTok: 0.5, outputPerMTok: 30 },
+  "gpt-5.4": { inputPerMTok: 2.5, cachedInputPerMTok: 0.25, outputPerMTok: 15 },
+  "gpt-5.4-mini": { inputPerMTok: 0.75, cachedInputPerMTok: 0.075, outputPerMTok: 4.5 },
+  "gpt-5.4-nano": { inputPerMTok: 0.2, cachedInputPerMTok: 0.02, outputPerMTok: 1.25 },
+  "gpt-5.2": { inputPerMTok: 1.75, cachedInputPerMTok: 0.175, outputPerMTok: 14 },
+  "gpt-5.2-codex": { inputPerMTok: 1.75, cachedInputPerMTok: 0.175, outputPerMTok: 14 },
+  "gpt-5.1-codex-max": { inputPerMTok: 1.25, cachedInputPerMTok: 0.125, outputPerMTok: 10 }
+};
+var SNAPSHOT = /-\d{4}-\d{2}-\d{2}$/;
+function priceFor(table, model) {
+  if (!model) return null;
+  return table[model] ?? table[model.replace(SNAPSHOT, "")] ?? null;
+}
+
 // ../packages/harness/src/metering/provider-usage.ts
 var count = external_exports.number().int().nonnegative().catch(0).default(0);
 var AnthropicUsage = external_exports.object({
@@ -42561,12 +42592,14 @@ var HOP_BY_HOP = /* @__PURE__ */ new Set([
 ]);
 async function startMeteringProxy(options) {
   if (options.provider === "openai" && !options.prices) {
-    throw new Error("metering an OpenAI provider needs its price table (codex-prices)");
+    throw new Error(
+      "metering an OpenAI provider needs its price table by model id (OPENAI_PRICES, or the codex-prices input)"
+    );
   }
   const capability = `loopx-slice-${randomBytes(24).toString("hex")}`;
   const mount = options.provider === "openai" ? "/v1" : "";
   const upstream = options.upstream.replace(/\/+$/, "");
-  const reading = { usd: 0, tokens: 0, replies: 0, refused: 0 };
+  const reading = { usd: 0, tokens: 0, replies: 0, refused: 0, unpriced: [] };
   const spent = () => reading.usd >= options.capUsd || options.capTokens !== void 0 && reading.tokens >= options.capTokens;
   const sockets = /* @__PURE__ */ new Set();
   const server = createServer((req, res) => {
@@ -42647,10 +42680,16 @@ async function startMeteringProxy(options) {
     const used = usage.end();
     const tokens = used.input + used.output + used.cachedInput + used.cacheWrite;
     if (tokens === 0) return;
-    const prices = options.provider === "anthropic" ? anthropicPrices(used.model) : options.prices;
+    const prices = options.provider === "anthropic" ? anthropicPrices(used.model) : priceFor(options.prices ?? {}, used.model);
     reading.tokens += tokens;
-    reading.usd += prices ? usdFor(prices, used) : 0;
     reading.replies += 1;
+    if (prices) {
+      reading.usd += usdFor(prices, used);
+      return;
+    }
+    reading.usd = Math.max(reading.usd, options.capUsd);
+    const model = used.model ?? "(a reply that named no model)";
+    if (!reading.unpriced.includes(model)) reading.unpriced.push(model);
   }
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -42658,7 +42697,7 @@ async function startMeteringProxy(options) {
   return {
     url: `http://127.0.0.1:${address.port}${mount}`,
     capability,
-    reading: () => ({ ...reading }),
+    reading: () => ({ ...reading, unpriced: [...reading.unpriced] }),
     close: () => new Promise((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => resolve());
@@ -43301,10 +43340,10 @@ async function runSlice(adapter, input2) {
     await writeFile3(ctx.briefMdPath, ctx.prompt);
     await workspace.before();
     const spec = await adapter.launch(ctx);
-    const meter = adapter.meter(ctx);
+    const meter2 = adapter.meter(ctx);
     const { limits } = input2;
     const reading = () => {
-      const r = meter.reading();
+      const r = meter2.reading();
       return input2.metered ? { ...r, ...input2.metered() } : r;
     };
     let jail = null;
@@ -43340,7 +43379,7 @@ async function runSlice(adapter, input2) {
       ...input2.signal ? { signal: input2.signal } : {},
       ...jail ? { spawner: jail.spawner } : {},
       onLine: (line, stream, stop) => {
-        meter.onLine(line, stream);
+        meter2.onLine(line, stream);
         const r = reading();
         if (r.usd > limits.maxUsd) stop("over_budget");
         else if (r.turns > limits.maxTurns) stop("turn_limit");
@@ -43351,7 +43390,7 @@ async function runSlice(adapter, input2) {
     } catch (error63) {
       jailFailure = error63 instanceof Error ? error63.message : String(error63);
     }
-    const verdict = meter.verdict({ code: run2.exitCode, signal: run2.signal });
+    const verdict = meter2.verdict({ code: run2.exitCode, signal: run2.signal });
     const claim2 = await readAgentClaim(ctx.resultPath);
     const ran = run2.stop !== "aborted" && run2.stop !== "spawn_failed" && jailFailure === null;
     let delta = { known: false, changed: false, commits: [], changedFiles: [] };
@@ -43550,14 +43589,14 @@ function clamp(text, max) {
 // src/jail-paths.ts
 import { existsSync as existsSync3, readFileSync as readFileSync3, readlinkSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname as dirname4, join as join7 } from "node:path";
+import { basename, dirname as dirname3, join as join7 } from "node:path";
 var DOCKER_SOCKETS = ["/var/run/docker.sock", "/run/docker.sock"];
 function jailHiddenPaths(env, tickDir) {
   const paths = /* @__PURE__ */ new Set([tickDir, homedir(), ...DOCKER_SOCKETS]);
   if (env.HOME) paths.add(env.HOME);
   if (env.RUNNER_TEMP) {
     paths.add(env.RUNNER_TEMP);
-    paths.add(join7(dirname4(env.RUNNER_TEMP), "_actions"));
+    paths.add(join7(dirname3(env.RUNNER_TEMP), "_actions"));
   }
   const runner = runnerRoot();
   if (runner) paths.add(runner);
@@ -43569,7 +43608,7 @@ function runnerRoot() {
     try {
       const exe = readlinkSync(`/proc/${pid}/exe`);
       if (basename(exe) === "Runner.Worker" || basename(exe) === "Runner.Listener") {
-        return dirname4(dirname4(exe));
+        return dirname3(dirname3(exe));
       }
       const stat2 = readFileSync3(`/proc/${pid}/stat`, "utf8");
       pid = Number(stat2.slice(stat2.lastIndexOf(")") + 2).split(" ")[1]);
@@ -43581,9 +43620,28 @@ function runnerRoot() {
 }
 
 // src/meter-harness.ts
+function warnUnpriced(models, capUsd) {
+  for (const model of models) {
+    warning(
+      `codex used model "${model}", which has no price in LoopX's table, so this slice was charged its cap ($${capUsd}). Add its price (USD per million tokens) with the repository variable LOOPX_CODEX_PRICES or the codex-prices input: {"${model}":{"inputPerMTok":\u2026,"cachedInputPerMTok":\u2026,"outputPerMTok":\u2026}}`
+    );
+  }
+}
 var ANTHROPIC = "https://api.anthropic.com";
 var OPENAI = "https://api.openai.com/v1";
 async function meterHarness(harness, capUsd) {
+  const metered = await meter(harness, capUsd);
+  const { proxy } = metered;
+  return {
+    ...metered,
+    close: async () => {
+      if (!proxy) return;
+      await proxy.close();
+      warnUnpriced(proxy.reading().unpriced, capUsd);
+    }
+  };
+}
+async function meter(harness, capUsd) {
   const {
     ANTHROPIC_API_KEY,
     ANTHROPIC_BASE_URL,
@@ -43823,29 +43881,44 @@ function adapterFor(name, input2, prices, provider) {
     case "claude-code":
       return claudeCodeAdapter(model);
     case "codex":
-      if (!prices) throw new Error("codex needs `codex-prices`");
-      return codexAdapter({ prices, ...model, ...provider ? { provider } : {} });
+      return codexAdapter({
+        prices: estimatePrices(prices ?? OPENAI_PRICES, input2.model ?? null),
+        ...model,
+        ...provider ? { provider } : {}
+      });
   }
 }
+function estimatePrices(table, model) {
+  const known = priceFor(table, model);
+  if (known) return known;
+  const all = Object.values(table);
+  const dearest = all.reduce(
+    (a, b) => !a || b.outputPerMTok > a.outputPerMTok ? b : a,
+    void 0
+  );
+  return dearest ?? { inputPerMTok: 0, outputPerMTok: 0 };
+}
+var EXAMPLE = '{"gpt-5.5":{"inputPerMTok":5,"cachedInputPerMTok":0.5,"outputPerMTok":30}}';
 function codexPrices(input2) {
   const raw = input2["codex-prices"];
-  if (!raw) {
-    throw new Error(
-      'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}'
-    );
-  }
+  if (!raw) return OPENAI_PRICES;
   let json2;
   try {
     json2 = JSON.parse(raw);
   } catch (error63) {
-    throw new Error("`codex-prices` is not JSON", { cause: error63 });
+    throw new Error(
+      `\`codex-prices\` is not JSON: give a table keyed by model id, USD per million tokens, e.g. ${EXAMPLE}`,
+      { cause: error63 }
+    );
   }
-  const prices = PriceTable.safeParse(json2);
+  const prices = ModelPrices.safeParse(json2);
   if (!prices.success) {
-    throw new Error(`\`codex-prices\` is invalid:
-${external_exports.prettifyError(prices.error)}`);
+    throw new Error(
+      `\`codex-prices\` is invalid (it is a table keyed by model id, USD per million tokens, e.g. ${EXAMPLE}):
+${external_exports.prettifyError(prices.error)}`
+    );
   }
-  return prices.data;
+  return { ...OPENAI_PRICES, ...prices.data };
 }
 
 // src/slice-commit.ts
@@ -43970,7 +44043,7 @@ async function agent(ctx) {
     }),
     ...metered.proxy ? { metered: metered.proxy.reading } : {},
     sliceRoot: ctx.tickDir
-  }).finally(() => metered.proxy?.close());
+  }).finally(() => metered.close());
   await rm5(join9(workdir, ".git"), { recursive: true, force: true });
   const failedClosed = report2.jailFailure !== null;
   const mapped = toHarnessResult(report2, brief.todo);

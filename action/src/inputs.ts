@@ -44,7 +44,10 @@ export const ActionInputFields = z.object({
   "shell-command": z.string().min(1).optional(),
   /** Model for claude-code or codex (agent). */
   model: z.string().min(1).optional(),
-  /** JSON price table for codex (USD per million tokens), which reports tokens only (agent). */
+  /**
+   * Codex prices by model id (JSON, USD per million tokens) laid over the shipped table;
+   * codex reports tokens only (agent).
+   */
   "codex-prices": z.string().min(1).optional(),
   /** Environment variables handed to the harness, e.g. ANTHROPIC_API_KEY (agent). */
   "harness-env": nameList.optional(),

@@ -1,3 +1,4 @@
+import * as core from "@actions/core";
 import type { Metering } from "@loopx/core";
 import { type HarnessAdapter, type MeteringProxy, startMeteringProxy } from "@loopx/harness";
 import type { SelectedHarness } from "./select-harness.ts";
@@ -8,6 +9,17 @@ export interface MeteredHarness {
   env: Record<string, string>;
   metering: Metering;
   proxy: MeteringProxy | null;
+  /** Stops the proxy once the slice is over, warning about models it could not price. */
+  close(): Promise<void>;
+}
+
+/** Says which models went unpriced and how to price them (the slice was charged its cap). */
+export function warnUnpriced(models: readonly string[], capUsd: number): void {
+  for (const model of models) {
+    core.warning(
+      `codex used model "${model}", which has no price in LoopX's table, so this slice was charged its cap ($${capUsd}). Add its price (USD per million tokens) with the repository variable LOOPX_CODEX_PRICES or the codex-prices input: {"${model}":{"inputPerMTok":…,"cachedInputPerMTok":…,"outputPerMTok":…}}`,
+    );
+  }
 }
 
 const ANTHROPIC = "https://api.anthropic.com";
@@ -23,6 +35,22 @@ export async function meterHarness(
   harness: SelectedHarness,
   capUsd: number,
 ): Promise<MeteredHarness> {
+  const metered = await meter(harness, capUsd);
+  const { proxy } = metered;
+  return {
+    ...metered,
+    close: async () => {
+      if (!proxy) return;
+      await proxy.close();
+      warnUnpriced(proxy.reading().unpriced, capUsd);
+    },
+  };
+}
+
+async function meter(
+  harness: SelectedHarness,
+  capUsd: number,
+): Promise<Omit<MeteredHarness, "close">> {
   const {
     ANTHROPIC_API_KEY,
     ANTHROPIC_BASE_URL,

@@ -2,7 +2,10 @@ import {
   claudeCodeAdapter,
   codexAdapter,
   type HarnessAdapter,
-  PriceTable,
+  ModelPrices,
+  OPENAI_PRICES,
+  type PriceTable,
+  priceFor,
   shellAdapter,
 } from "@loopx/harness";
 import { z } from "zod";
@@ -23,8 +26,8 @@ export interface SelectedHarness {
   env: Record<string, string>;
   /** Values to mask and redact: every forwarded variable that is not a URL. */
   secrets: string[];
-  /** codex's price table (it reports tokens only), for the metering proxy. */
-  prices: PriceTable | null;
+  /** codex's prices by model id (it reports tokens only), for the metering proxy. */
+  prices: ModelPrices | null;
 }
 
 /**
@@ -67,7 +70,7 @@ export function selectHarness(
 function adapterFor(
   name: HarnessName,
   input: ActionInput,
-  prices: PriceTable | null,
+  prices: ModelPrices | null,
   provider?: { baseUrl: string; envKey: string },
 ): HarnessAdapter {
   const model = input.model ? { model: input.model } : {};
@@ -84,27 +87,49 @@ function adapterFor(
     case "claude-code":
       return claudeCodeAdapter(model);
     case "codex":
-      if (!prices) throw new Error("codex needs `codex-prices`");
-      return codexAdapter({ prices, ...model, ...(provider ? { provider } : {}) });
+      return codexAdapter({
+        prices: estimatePrices(prices ?? OPENAI_PRICES, input.model ?? null),
+        ...model,
+        ...(provider ? { provider } : {}),
+      });
   }
 }
 
-function codexPrices(input: ActionInput): PriceTable {
+/**
+ * What codex's own token events are priced at when no proxy meters the slice: the model's
+ * prices, or the dearest in the table (an estimate that can only overstate).
+ */
+function estimatePrices(table: ModelPrices, model: string | null): PriceTable {
+  const known = priceFor(table, model);
+  if (known) return known;
+  const all = Object.values(table);
+  const dearest = all.reduce<PriceTable | undefined>(
+    (a, b) => (!a || b.outputPerMTok > a.outputPerMTok ? b : a),
+    undefined,
+  );
+  return dearest ?? { inputPerMTok: 0, outputPerMTok: 0 };
+}
+
+const EXAMPLE = '{"gpt-5.5":{"inputPerMTok":5,"cachedInputPerMTok":0.5,"outputPerMTok":30}}';
+
+/** The shipped table, with `codex-prices` (the input, or the LOOPX_CODEX_PRICES variable) over it. */
+export function codexPrices(input: ActionInput): ModelPrices {
   const raw = input["codex-prices"];
-  if (!raw) {
-    throw new Error(
-      'The codex harness reports tokens only: set `codex-prices` to a JSON price table, e.g. {"inputPerMTok":1.25,"outputPerMTok":10}',
-    );
-  }
+  if (!raw) return OPENAI_PRICES;
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch (error) {
-    throw new Error("`codex-prices` is not JSON", { cause: error });
+    throw new Error(
+      `\`codex-prices\` is not JSON: give a table keyed by model id, USD per million tokens, e.g. ${EXAMPLE}`,
+      { cause: error },
+    );
   }
-  const prices = PriceTable.safeParse(json);
+  const prices = ModelPrices.safeParse(json);
   if (!prices.success) {
-    throw new Error(`\`codex-prices\` is invalid:\n${z.prettifyError(prices.error)}`);
+    throw new Error(
+      `\`codex-prices\` is invalid (it is a table keyed by model id, USD per million tokens, e.g. ${EXAMPLE}):\n${z.prettifyError(prices.error)}`,
+    );
   }
-  return prices.data;
+  return { ...OPENAI_PRICES, ...prices.data };
 }

@@ -12,19 +12,12 @@ import {
   userTextOf,
   writeFile,
 } from "@loopx/sandbox/models";
-import { openStore, type Store } from "@loopx/store";
 import { resultPathIn } from "../../packages/harness/test/fixtures.ts";
-import { freshDatabase } from "./databases.ts";
-import { startTickHarness, type TickHarness } from "./tick-api-harness.ts";
-import { useTickWorkflow } from "./tick-workflow-runs.ts";
+import { type ModelTicks, startModelTicks } from "./model-ticks.ts";
 
-export interface ClaudeTicks {
-  h: TickHarness;
-  model: ScriptedAnthropic;
-  close(): Promise<void>;
-}
+export type ClaudeTicks = ModelTicks<ScriptedAnthropic>;
 
-export async function startClaudeTicks(opts: {
+export function startClaudeTicks(opts: {
   serverUrl: string;
   /** The result the slice writes, chosen from the prompt `claude` sent. */
   resultFor: (prompt: string) => unknown;
@@ -34,30 +27,20 @@ export async function startClaudeTicks(opts: {
   configLines?: string[];
   apiKey: string;
 }): Promise<ClaudeTicks> {
-  const db = await freshDatabase(opts.serverUrl);
-  let store: Store | undefined;
-  let model: ScriptedAnthropic | undefined;
-  let h: TickHarness | undefined;
-  const close = async () => {
-    await h?.close();
-    await model?.close();
-    await store?.close();
-    await db.drop();
-  };
-  try {
-    store = await openStore({ databaseUrl: db.url });
-    model = await startScriptedAnthropic({
-      turns: [
-        (req) => ({
-          content: [
-            writeFile(resultPathIn(req.prompt), JSON.stringify(opts.resultFor(req.prompt))),
-          ],
-        }),
-        { content: [text(opts.closing)] },
-      ],
-    });
-    h = await startTickHarness({ store });
-    useTickWorkflow(h, {
+  return startModelTicks({
+    serverUrl: opts.serverUrl,
+    startModel: () =>
+      startScriptedAnthropic({
+        turns: [
+          (req) => ({
+            content: [
+              writeFile(resultPathIn(req.prompt), JSON.stringify(opts.resultFor(req.prompt))),
+            ],
+          }),
+          { content: [text(opts.closing)] },
+        ],
+      }),
+    workflow: (model) => ({
       config: [
         "harness:",
         "  default: claude-code",
@@ -67,12 +50,8 @@ export async function startClaudeTicks(opts: {
       ].join("\n"),
       vars: { ANTHROPIC_BASE_URL: model.url },
       secrets: { ANTHROPIC_API_KEY: opts.apiKey },
-    });
-    return { h, model, close };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+    }),
+  });
 }
 
 /** The prompts the real `claude` sent, one per conversation, from request index `from` on. */

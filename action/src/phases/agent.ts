@@ -76,7 +76,7 @@ export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
     }),
     ...(metered.proxy ? { metered: metered.proxy.reading } : {}),
     sliceRoot: ctx.tickDir,
-  }).finally(() => metered.proxy?.close());
+  }).finally(() => metered.close());
   // Later steps (actions/checkout's post step) run git in the workspace: not in a repository
   // the agent wrote, whose config could name programs to run.
   await rm(join(workdir, ".git"), { recursive: true, force: true });

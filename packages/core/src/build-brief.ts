@@ -167,6 +167,13 @@ export function buildBrief(
         observedAt: e.observedAt,
       })),
     data,
+    openTodos: state.todos
+      .filter((t) => t.key !== todo.key && t.status !== "done" && t.status !== "dropped")
+      .sort((a, b) => a.position - b.position)
+      .map((t) => {
+        const own = briefTodo(state, t);
+        return { key: t.key, status: t.status, title: own.data ? null : scrub(own.title) };
+      }),
   };
   const todoData = mine.data ? { label: mine.data.label, text: scrub(mine.data.text) } : null;
   return { brief, text: renderBrief(brief, todoData, opts.nonce, maxBytes) };
@@ -256,6 +263,15 @@ function renderBrief(
       order: 7,
       render: (m) => fence("evidence, newest first (recorded observations)", text, m),
     });
+  }
+  if (brief.openTodos.length > 0) {
+    const body = `## The goal's other open todos (not this slice's; done ones are not listed)\n${brief.openTodos
+      .map(
+        (o) =>
+          `- ${o.key} (${o.status}): ${o.title ?? "its text is not a writer's, so it is not shown"}`,
+      )
+      .join("\n")}`;
+    sections.push({ priority: 5.5, order: 7.5, render: (m) => truncateWithMarker(body, m) });
   }
   for (const [i, block] of brief.data.entries()) {
     sections.push({

@@ -23,6 +23,7 @@ export {
   type MeteringReading,
   startMeteringProxy,
 } from "./metering/metering-proxy.ts";
+export { ModelPrices, OPENAI_PRICES, priceFor } from "./metering/openai-prices.ts";
 export { LOOPX_GIT_USER, neutralGit, OwnRepo } from "./own-repo.ts";
 export { PriceTable, usdFor } from "./price-table.ts";
 export { runBounded } from "./run-bounded.ts";

@@ -7,7 +7,7 @@ import { message, startScriptedAnthropic, startScriptedOpenAI, text } from "@loo
 import { afterEach, describe, expect, it } from "vitest";
 import { usdFor } from "../src/index.ts";
 import { anthropicPrices } from "../src/metering/anthropic-prices.ts";
-import { startMeteringProxy } from "../src/metering/metering-proxy.ts";
+import { type MeteringProxy, startMeteringProxy } from "../src/metering/metering-proxy.ts";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -50,6 +50,14 @@ async function anthropic(capUsd: number) {
     });
   return { server, proxy, post };
 }
+
+/** One streamed Responses request through the proxy, with the slice's capability. */
+const askResponses = (proxy: MeteringProxy, model: string) =>
+  fetch(`${proxy.url}/responses`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${proxy.capability}` },
+    body: JSON.stringify({ model, stream: true, input: [{ role: "user", content: "hi" }] }),
+  });
 
 describe("metering proxy", () => {
   it("counts usage from streamed and plain replies, at the model's prices", async () => {
@@ -96,22 +104,10 @@ describe("metering proxy", () => {
       upstream: server.url,
       key: "sk-openai-real",
       capUsd: 0.001,
-      prices,
+      prices: { "gpt-scripted": prices },
     });
     closers.push(server.close, proxy.close);
-    const post = () =>
-      fetch(`${proxy.url}/responses`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          authorization: `Bearer ${proxy.capability}`,
-        },
-        body: JSON.stringify({
-          model: "gpt-scripted",
-          stream: true,
-          input: [{ role: "user", content: "hi" }],
-        }),
-      });
+    const post = () => askResponses(proxy, "gpt-scripted");
     expect((await post()).status).toBe(200);
     expect(proxy.reading().tokens).toBe(1500);
     expect(proxy.reading().usd).toBeCloseTo(
@@ -121,5 +117,26 @@ describe("metering proxy", () => {
     const over = await post();
     expect(over.status).toBe(429);
     expect(await over.json()).toMatchObject({ error: { code: "insufficient_quota" } });
+  });
+
+  it("a model without a price is charged the whole cap, named once, and nothing more is let through", async () => {
+    const server = await startScriptedOpenAI({
+      model: "gpt-unlisted",
+      turns: [{ output: [message("hi")], usage: { input_tokens: 10, output_tokens: 5 } }],
+      apiKey: "sk-openai-real",
+    });
+    const proxy = await startMeteringProxy({
+      provider: "openai",
+      upstream: server.url,
+      key: "sk-openai-real",
+      capUsd: 2,
+      prices: { "gpt-5.5": { inputPerMTok: 5, outputPerMTok: 30 } },
+    });
+    closers.push(server.close, proxy.close);
+    const post = () => askResponses(proxy, "gpt-unlisted");
+    expect((await post()).status).toBe(200);
+    expect(proxy.reading()).toMatchObject({ usd: 2, tokens: 15, unpriced: ["gpt-unlisted"] });
+    expect((await post()).status).toBe(429);
+    expect(proxy.reading().unpriced).toEqual(["gpt-unlisted"]);
   });
 });

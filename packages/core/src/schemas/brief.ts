@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EvidenceKind } from "./evidence.ts";
 import { GateKey, Instant, Login, Scope, TodoKey, Uuid } from "./primitives.ts";
-import { TodoKind } from "./todo.ts";
+import { TodoKind, TodoStatus } from "./todo.ts";
 
 /** Text that entered from outside the writers' circle: shown to the agent only as data. */
 export const DataBlock = z.object({
@@ -67,5 +67,12 @@ export const HarnessBrief = z.object({
     }),
   ),
   data: z.array(DataBlock),
+  /**
+   * The goal's other open todos, so an agent (whichever harness) knows what remains and what
+   * is done; `title` is null when the todo's text is not a writer's (it is data, not shown).
+   */
+  openTodos: z
+    .array(z.object({ key: TodoKey, status: TodoStatus, title: z.string().nullable() }))
+    .default([]),
 });
 export type HarnessBrief = z.infer<typeof HarnessBrief>;

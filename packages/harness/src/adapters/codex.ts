@@ -1,5 +1,5 @@
 import { mkdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { PriceTable } from "../price-table.ts";
 import type { HarnessAdapter, LaunchContext } from "../slice-types.ts";
 import { codexEventMeter } from "./codex-events.ts";
@@ -16,14 +16,17 @@ export interface CodexConfig {
    * built-in OpenAI provider.
    */
   provider?: { baseUrl: string; envKey?: string; name?: string };
-  /** Defaults to workspace-write: commands may write the work tree and the result dir. */
-  sandbox?: "read-only" | "workspace-write";
   /** CODEX_HOME (sessions, config). Defaults to a fresh directory per slice. */
   home?: string;
   extraArgs?: string[];
 }
 
-/** `codex exec --json`, stdin closed, pointed at the configured provider. */
+/**
+ * `codex exec --json`, stdin closed, pointed at the configured provider. Codex's own sandbox
+ * is off (`danger-full-access`, what OpenAI advises inside an isolated environment): the
+ * slice runs in LoopX's jail, which decides what is writable, and codex nesting bubblewrap
+ * in it would make the slice depend on whether the runner has bubblewrap installed.
+ */
 export function codexAdapter(config: CodexConfig): HarnessAdapter {
   const prices = PriceTable.parse(config.prices);
   refuseDangerousArgs("codex", config.extraArgs ?? []);
@@ -48,12 +51,10 @@ export function codexAdapter(config: CodexConfig): HarnessAdapter {
           "--skip-git-repo-check",
           "--color",
           "never",
-          "-s",
-          config.sandbox ?? "workspace-write",
+          "--sandbox",
+          "danger-full-access",
           "-C",
           ctx.input.workdir,
-          "--add-dir",
-          dirname(ctx.resultPath),
           ...provider,
           ...(config.model ? ["-m", config.model] : []),
           ...(config.extraArgs ?? []),

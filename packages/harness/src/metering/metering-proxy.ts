@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { type PriceTable, usdFor } from "../price-table.ts";
+import { usdFor } from "../price-table.ts";
 import { anthropicPrices } from "./anthropic-prices.ts";
+import { type ModelPrices, priceFor } from "./openai-prices.ts";
 import { UsageReader } from "./provider-usage.ts";
 
 export interface MeteringOptions {
@@ -15,8 +16,11 @@ export interface MeteringOptions {
   capUsd: number;
   /** The slice's token cap, likewise. */
   capTokens?: number;
-  /** Prices for OpenAI models (codex's `codex-prices`); Anthropic's come from its list. */
-  prices?: PriceTable;
+  /**
+   * Prices for OpenAI models by model id (the shipped table and `codex-prices`); Anthropic's
+   * come from its list. A reply from a model without a price is charged the whole cap.
+   */
+  prices?: ModelPrices;
 }
 
 export interface MeteringReading {
@@ -26,6 +30,8 @@ export interface MeteringReading {
   replies: number;
   /** Requests refused: past the cap, or without this slice's capability. */
   refused: number;
+  /** Models that replied without a price in the table (each charged the cap). */
+  unpriced: string[];
 }
 
 export interface MeteringProxy {
@@ -60,12 +66,14 @@ const HOP_BY_HOP = new Set([
  */
 export async function startMeteringProxy(options: MeteringOptions): Promise<MeteringProxy> {
   if (options.provider === "openai" && !options.prices) {
-    throw new Error("metering an OpenAI provider needs its price table (codex-prices)");
+    throw new Error(
+      "metering an OpenAI provider needs its price table by model id (OPENAI_PRICES, or the codex-prices input)",
+    );
   }
   const capability = `loopx-slice-${randomBytes(24).toString("hex")}`;
   const mount = options.provider === "openai" ? "/v1" : "";
   const upstream = options.upstream.replace(/\/+$/, "");
-  const reading: MeteringReading = { usd: 0, tokens: 0, replies: 0, refused: 0 };
+  const reading: MeteringReading = { usd: 0, tokens: 0, replies: 0, refused: 0, unpriced: [] };
   const spent = () =>
     reading.usd >= options.capUsd ||
     (options.capTokens !== undefined && reading.tokens >= options.capTokens);
@@ -158,10 +166,20 @@ export async function startMeteringProxy(options: MeteringOptions): Promise<Mete
     const used = usage.end();
     const tokens = used.input + used.output + used.cachedInput + used.cacheWrite;
     if (tokens === 0) return;
-    const prices = options.provider === "anthropic" ? anthropicPrices(used.model) : options.prices;
+    const prices =
+      options.provider === "anthropic"
+        ? anthropicPrices(used.model)
+        : priceFor(options.prices ?? {}, used.model);
     reading.tokens += tokens;
-    reading.usd += prices ? usdFor(prices, used) : 0;
     reading.replies += 1;
+    if (prices) {
+      reading.usd += usdFor(prices, used);
+      return;
+    }
+    // What an unpriced model spent cannot be known: the slice is charged all it may spend.
+    reading.usd = Math.max(reading.usd, options.capUsd);
+    const model = used.model ?? "(a reply that named no model)";
+    if (!reading.unpriced.includes(model)) reading.unpriced.push(model);
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -170,7 +188,7 @@ export async function startMeteringProxy(options: MeteringOptions): Promise<Mete
   return {
     url: `http://127.0.0.1:${address.port}${mount}`,
     capability,
-    reading: () => ({ ...reading }),
+    reading: () => ({ ...reading, unpriced: [...reading.unpriced] }),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
