@@ -26,6 +26,7 @@ export const EventType = z.enum([
   "lease.released",
   "lease.expired",
   "tick.finished",
+  "tick.interrupted",
   "quota.slot_spent",
   "cost.charged",
   "gate.opened",
@@ -154,6 +155,17 @@ export const Effect = z.discriminatedUnion("kind", [
     /** The body the restore was planned against: changed since, that newer edit stands. */
     expected: z.string().max(65_536),
     body: z.string().max(65_536),
+  }),
+  /**
+   * Cancel the workflow run of a tick a person stopped or paused; if it is still not completed
+   * five minutes after `at`, force-cancel it (its `always()` steps hang or ignore the signal).
+   */
+  z.object({
+    kind: z.literal("cancel_run"),
+    key: z.string(),
+    tickId: Uuid,
+    runId: z.number().int().positive(),
+    at: Instant,
   }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   z.object({

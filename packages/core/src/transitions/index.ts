@@ -1,6 +1,7 @@
 export { createGoal } from "./create-goal.ts";
 export { approveGate, openGate, rejectGate } from "./gates.ts";
 export { pauseGoal, requestReplan, resumeGoal, setBudget, stopGoal } from "./goal-control.ts";
+export { interruptionOf } from "./interrupt-tick.ts";
 export { isTrustedActor } from "./kit.ts";
 export type { ClaimOutcome } from "./leases.ts";
 export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./leases.ts";

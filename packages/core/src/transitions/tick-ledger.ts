@@ -40,7 +40,7 @@ export function finishTick(
   d: Draft,
   tick: Tick,
   outcome: TickOutcome,
-  failure: FailureKind | null,
+  failure: Tick["failure"],
   cost: Cost,
 ): void {
   if (tick.finishedAt !== null) return;
