@@ -28,6 +28,8 @@ export async function cancelRun(
   port: Pick<GitHubPort, "cancelRun">,
   state: GoalState,
   effect: CancelRun,
+  /** The row's last note: says whether GitHub already took the cancel. */
+  lastError: string | null,
   now: Date,
 ): Promise<void> {
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
@@ -36,10 +38,16 @@ export async function cancelRun(
     await port.cancelRun(repo, effect.runId, true);
     return;
   }
+  const waiting = cancellingNote(effect.runId);
+  const wait = new EffectDeferred(
+    forceAt,
+    `${waiting}; LoopX force-cancels it at ${forceAt.toISOString()} if it has not completed by then`,
+  );
+  // Due early (a worker restart, a retry): the cancel was taken, the wait goes on.
+  if (lastError?.startsWith(waiting)) throw wait;
   const answer = await port.cancelRun(repo, effect.runId, false);
   if (answer === "completed") return;
-  throw new EffectDeferred(
-    forceAt,
-    `workflow run ${effect.runId} is cancelling; LoopX force-cancels it at ${forceAt.toISOString()} if it has not completed by then`,
-  );
+  throw wait;
 }
+
+const cancellingNote = (runId: number) => `workflow run ${runId} is cancelling`;

@@ -165,7 +165,7 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     case "approve_runs":
       return approveRuns(port, state, effect, ctx.deps.serverUrl);
     case "cancel_run":
-      return cancelRun(port, state, effect, ctx.now);
+      return cancelRun(port, state, effect, ctx.item.lastError, ctx.now);
   }
 }
 
