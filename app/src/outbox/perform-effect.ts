@@ -17,6 +17,7 @@ import { dispatchTick } from "../scheduler/dispatch-tick.ts";
 import { approveRuns } from "./approve-runs.ts";
 import { cancelRun } from "./cancel-run.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
+import { postNotification } from "./notify-owners.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
 
@@ -166,6 +167,8 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return approveRuns(port, state, effect, ctx.deps.serverUrl);
     case "cancel_run":
       return cancelRun(port, state, effect, ctx.item.lastError, ctx.now);
+    case "notify":
+      return postNotification(port, state, effect, ctx.now, ctx.deps.serverUrl);
   }
 }
 

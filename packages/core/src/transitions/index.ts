@@ -6,6 +6,7 @@ export { isTrustedActor } from "./kit.ts";
 export type { ClaimOutcome } from "./leases.ts";
 export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./leases.ts";
 export { addEvidence, queueNote } from "./notes.ts";
+export { notifyOwners, occasionWaits } from "./notify-owners.ts";
 export { refreshProjections } from "./refresh-projections.ts";
 export { renameRepo } from "./rename-repo.ts";
 export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issues.ts";
