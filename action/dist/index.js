@@ -41184,6 +41184,16 @@ var IssueTarget = external_exports.object({
   repo: external_exports.string().min(1),
   number: external_exports.number().int().positive()
 });
+var OccasionKind = external_exports.enum(["gate_opened", "stall", "budget_exhausted", "config_invalid"]);
+var Occasion = external_exports.object({
+  kind: OccasionKind,
+  key: external_exports.string().min(1).max(120),
+  at: Instant,
+  /** The gate the occasion is about, for `gate_opened`. */
+  gate: GateKey.nullable().default(null),
+  /** What the person is asked, in LoopX's words (never an agent's or an outsider's text). */
+  text: external_exports.string().max(1e3)
+});
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
   external_exports.object({ kind: external_exports.literal("status"), key: external_exports.literal("status") }),
@@ -41275,6 +41285,16 @@ var Effect = external_exports.discriminatedUnion("kind", [
     tickId: Uuid,
     runId: external_exports.number().int().positive(),
     at: Instant
+  }),
+  /**
+   * One new comment mentioning the goal's owners who have write access when it is posted;
+   * `reminder`: the same once more after the configured delay, if the occasion still waits.
+   */
+  external_exports.object({
+    kind: external_exports.literal("notify"),
+    key: external_exports.string(),
+    occasion: Occasion,
+    reminder: external_exports.boolean()
   }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   external_exports.object({
@@ -43946,7 +43966,6 @@ ${external_exports.prettifyError(parsed.error)}`,
 
 // src/phases/agent.ts
 async function agent(ctx) {
-  const { input: input2, secrets } = ctx;
   const brief = await readJson(ctx.tickDir, "brief", AgentBrief, "ask job");
   if (!brief) {
     throw new Error(

@@ -21,7 +21,6 @@ import { AgentBrief, readJson, tickPath, writeJson } from "../tick-files.ts";
  * cap charged, the step failed with what is missing.
  */
 export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
-  const { input, secrets } = ctx;
   const brief = await readJson(ctx.tickDir, "brief", AgentBrief, "ask job");
   if (!brief) {
     throw new Error(
