@@ -1,23 +1,13 @@
 import { dbOf, rowsOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TICK_WORKFLOW } from "../support/app-harness.ts";
 import { cancelRequests, command } from "../support/interrupted-slices.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { askRun } from "../support/tick-calls.ts";
 import { dispatchOneTick, finishRun } from "../support/tick-workflow-runs.ts";
 
 /** A tick workflow whose `always()` job never ends: a cancel cannot stop it, only a force-cancel. */
-const HANGING = `name: loopx tick
-run-name: "LoopX tick #\${{ inputs.goal }} \${{ inputs.nonce }}"
-on:
-  workflow_dispatch:
-    inputs:
-      goal:
-        required: true
-      slot:
-        default: ""
-      nonce:
-        default: ""
-jobs:
+const HANGING = `${TICK_WORKFLOW.slice(0, TICK_WORKFLOW.indexOf("jobs:"))}jobs:
   agent:
     runs-on: ubuntu-latest
     steps:

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   cancelRequests,
   command,
+  loopingSliceHarness,
   type SliceSignal,
-  sliceSignal,
   tickAtWork,
-  useLoopingSlice,
 } from "../support/interrupted-slices.ts";
-import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+import type { TickHarness } from "../support/tick-api-harness.ts";
 import { finishRun } from "../support/tick-workflow-runs.ts";
 
 /**
@@ -19,15 +18,11 @@ import { finishRun } from "../support/tick-workflow-runs.ts";
 describe("e2e: stop cancels the tick that is running", () => {
   let h: TickHarness;
   let signal: SliceSignal;
+  let close = async () => {};
   beforeAll(async () => {
-    h = await startTickHarness();
-    signal = await sliceSignal();
-    useLoopingSlice(h, signal);
+    ({ h, signal, close } = await loopingSliceHarness());
   });
-  afterAll(async () => {
-    await h?.close();
-    await signal?.close();
-  });
+  afterAll(() => close());
 
   it("cancels the run once; the report is answered stopped, nothing is pushed, the measured usage is charged", async () => {
     const { goal, issue, run } = await tickAtWork(h, signal);

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { GoalState } from "@loopx/core";
 import type { WorkflowRun } from "../../packages/sandbox/src/index.ts";
-import type { TickHarness } from "./tick-api-harness.ts";
+import { startTickHarness, type TickHarness } from "./tick-api-harness.ts";
 import { dispatchOneTick, useTickWorkflow } from "./tick-workflow-runs.ts";
 
 export interface SliceSignal {
@@ -49,6 +49,25 @@ export function useLoopingSlice(h: TickHarness, signal: SliceSignal): void {
     config: "harness:\n  default: shell\n",
     vars: { LOOPX_SHELL_COMMAND: signal.command },
   });
+}
+
+/** The tick harness with the looping slice on the real workflow; `close` ends both. */
+export async function loopingSliceHarness(): Promise<{
+  h: TickHarness;
+  signal: SliceSignal;
+  close(): Promise<void>;
+}> {
+  const h = await startTickHarness();
+  const signal = await sliceSignal();
+  useLoopingSlice(h, signal);
+  return {
+    h,
+    signal,
+    async close() {
+      await h.close();
+      await signal.close();
+    },
+  };
 }
 
 /** Starts a goal with one todo and runs one tick of it until its slice is at work. */

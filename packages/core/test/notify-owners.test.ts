@@ -6,6 +6,7 @@ import {
   claimTodo,
   createGoal,
   type Effect,
+  type Goal,
   occasionWaits,
   openGate,
   recordHostFailure,
@@ -17,12 +18,12 @@ import {
   claimInput,
   ctx,
   expectOk,
+  goal,
   lease1,
   minutes,
   result,
   state,
   todo,
-  uuid,
   WRITER,
 } from "./fixtures.ts";
 
@@ -90,19 +91,7 @@ describe("notifyOwners", () => {
     const r = expectOk(
       createGoal(
         {
-          id: uuid(1),
-          installationId: 1,
-          repo: { id: 10, ownerId: 20, owner: "acme", name: "widgets" },
-          issue: { id: 100, number: 42 },
-          objective: {
-            title: "Ship",
-            body: "",
-            author: "octo-owner",
-            authorTrusted: true,
-            snapshotAt: at(0),
-          },
-          owners: ["octo-owner"],
-          harness: "shell",
+          ...pick(goal()),
           pausedBecause: "`.github/loopx.yml` is invalid; fix it, then comment `/loopx resume`",
         },
         ctx(),
@@ -115,6 +104,11 @@ describe("notifyOwners", () => {
     expect(n && occasionWaits(resumed, n.occasion)).toBe(false);
   });
 });
+
+function pick(g: Goal) {
+  const { id, installationId, repo, issue, objective, owners, harness } = g;
+  return { id, installationId, repo, issue, objective, owners, harness };
+}
 
 function T(seconds: number): Date {
   return at(seconds * 1000);
