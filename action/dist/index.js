@@ -40737,6 +40737,7 @@ var FailureKind = external_exports.enum([
   "lease_expired"
 ]);
 var TickOutcome = external_exports.enum(["progress", "completed", "no_change", "failed"]);
+var TickInterruption = external_exports.enum(["stopped", "paused"]);
 var Metering = external_exports.enum(["proxy", "no_model", "unmetered"]);
 var Validation = external_exports.object({
   command: external_exports.string().min(1).max(500),
@@ -40836,7 +40837,7 @@ var Tick = external_exports.object({
   startedAt: Instant,
   finishedAt: Instant.nullable().default(null),
   outcome: TickOutcome.nullable().default(null),
-  failure: FailureKind.nullable().default(null),
+  failure: external_exports.union([FailureKind, TickInterruption]).nullable().default(null),
   /** Charged to the cost ledger once, when the tick finishes (a failure at its cap). */
   cost: Cost.nullable().default(null),
   /** The slot quota is spent at most once per tick, and only for validated progress. */
@@ -41092,7 +41093,12 @@ var ResultResponse = external_exports.object({
   accepted: external_exports.literal(true),
   /** Null when the result carried no commits: nothing to push. */
   push: PushGrant.nullable(),
-  next: external_exports.object({ route: Route, reason: external_exports.string(), nextWakeAt: Instant.nullable() })
+  next: external_exports.object({ route: Route, reason: external_exports.string(), nextWakeAt: Instant.nullable() }),
+  /**
+   * A person stopped or paused the goal while the slice ran: its run was cancelled, its usage
+   * charged; `stopped` pushes nothing, `paused` pushes the work in progress.
+   */
+  interrupted: TickInterruption.optional()
 });
 var TickBranch = external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/);
 var CommitSha = external_exports.string().regex(/^[0-9a-f]{40}$/);
@@ -41151,6 +41157,7 @@ var EventType = external_exports.enum([
   "lease.released",
   "lease.expired",
   "tick.finished",
+  "tick.interrupted",
   "quota.slot_spent",
   "cost.charged",
   "gate.opened",
@@ -41181,6 +41188,16 @@ var IssueTarget = external_exports.object({
   owner: external_exports.string().min(1),
   repo: external_exports.string().min(1),
   number: external_exports.number().int().positive()
+});
+var OccasionKind = external_exports.enum(["gate_opened", "stall", "budget_exhausted", "config_invalid"]);
+var Occasion = external_exports.object({
+  kind: OccasionKind,
+  key: external_exports.string().min(1).max(120),
+  at: Instant,
+  /** The gate the occasion is about, for `gate_opened`. */
+  gate: GateKey.nullable().default(null),
+  /** What the person is asked, in LoopX's words (never an agent's or an outsider's text). */
+  text: external_exports.string().max(1e3)
 });
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
@@ -41262,6 +41279,27 @@ var Effect = external_exports.discriminatedUnion("kind", [
     /** The body the restore was planned against: changed since, that newer edit stands. */
     expected: external_exports.string().max(65536),
     body: external_exports.string().max(65536)
+  }),
+  /**
+   * Cancel the workflow run of a tick a person stopped or paused; if it is still not completed
+   * five minutes after `at`, force-cancel it (its `always()` steps hang or ignore the signal).
+   */
+  external_exports.object({
+    kind: external_exports.literal("cancel_run"),
+    key: external_exports.string(),
+    tickId: Uuid,
+    runId: external_exports.number().int().positive(),
+    at: Instant
+  }),
+  /**
+   * One new comment mentioning the goal's owners who have write access when it is posted;
+   * `reminder`: the same once more after the configured delay, if the occasion still waits.
+   */
+  external_exports.object({
+    kind: external_exports.literal("notify"),
+    key: external_exports.string(),
+    occasion: Occasion,
+    reminder: external_exports.boolean()
   }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   external_exports.object({
@@ -43323,6 +43361,9 @@ async function runSlice(adapter, input2) {
   const workspace = input2.workspace ?? hostWorkspace(input2.workdir);
   const scratchDir = await mkdtemp3(join6(input2.sliceRoot ?? tmpdir2(), "loopx-slice-"));
   const started = Date.now();
+  const stops = [input2.signal, input2.interrupt].filter((x) => x !== void 0);
+  const stopSignal = stops.length > 0 ? AbortSignal.any(stops) : void 0;
+  const interrupted = () => input2.interrupt?.aborted === true;
   try {
     const ctx = {
       input: input2,
@@ -43376,7 +43417,7 @@ async function runSlice(adapter, input2) {
       idleMs: limits.idleMs,
       outputCapBytes: input2.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
       ...input2.killGraceMs !== void 0 ? { killGraceMs: input2.killGraceMs } : {},
-      ...input2.signal ? { signal: input2.signal } : {},
+      ...stopSignal ? { signal: stopSignal } : {},
       ...jail ? { spawner: jail.spawner } : {},
       onLine: (line, stream, stop) => {
         meter2.onLine(line, stream);
@@ -43392,26 +43433,32 @@ async function runSlice(adapter, input2) {
     }
     const verdict = meter2.verdict({ code: run2.exitCode, signal: run2.signal });
     const claim2 = await readAgentClaim(ctx.resultPath);
-    const ran = run2.stop !== "aborted" && run2.stop !== "spawn_failed" && jailFailure === null;
+    const cut = run2.stop === "aborted" && !interrupted();
+    const ran = !cut && run2.stop !== "spawn_failed" && jailFailure === null;
     let delta = { known: false, changed: false, commits: [], changedFiles: [] };
     let validation = null;
     try {
       if (ran) delta = await workspace.after();
-      if (input2.validationCommand && ran) {
+      if (input2.validationCommand && ran && !interrupted()) {
         validation = await workspace.validate({
           command: input2.validationCommand,
           env: { ...baseEnv(), LOOPX_TODO: input2.todo },
           timeoutMs: input2.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
           secrets,
-          ...input2.signal ? { signal: input2.signal } : {}
+          ...stopSignal ? { signal: stopSignal } : {}
         });
       }
+      if (interrupted()) validation = null;
     } catch (error63) {
       if (!(error63 instanceof JailError)) throw error63;
       jailFailure = error63.message;
     }
     const final = reading();
-    const decided = jailFailure ? { outcome: "host_failure", failure: "host_failure", reason: jailFailure } : decideOutcome({
+    const decided = jailFailure ? { outcome: "host_failure", failure: "host_failure", reason: jailFailure } : interrupted() ? {
+      outcome: "interrupted",
+      failure: null,
+      reason: "the workflow run was cancelled; the work tree was kept, not validated"
+    } : decideOutcome({
       stop: run2.stop,
       exitCode: run2.exitCode,
       spawnError: run2.spawnError,
@@ -43487,7 +43534,9 @@ var OUTCOMES = {
   validation_failed: { outcome: "failed", failure: "validation_failed" },
   timeout: { outcome: "failed", failure: "timeout" },
   turn_limit: { outcome: "failed", failure: "turn_limit" },
-  over_budget: { outcome: "failed", failure: "budget_exceeded" }
+  over_budget: { outcome: "failed", failure: "budget_exceeded" },
+  // Cut short before it could finish: a tick the App did not interrupt is charged as a timeout.
+  interrupted: { outcome: "failed", failure: "timeout" }
 };
 function toHarnessResult(report2, todo) {
   const mapped = OUTCOMES[report2.outcome];
@@ -43990,13 +44039,26 @@ ${external_exports.prettifyError(parsed.error)}`,
 
 // src/phases/agent.ts
 async function agent(ctx) {
-  const { input: input2, secrets } = ctx;
   const brief = await readJson(ctx.tickDir, "brief", AgentBrief, "ask job");
   if (!brief) {
     throw new Error(
       `${tickPath(ctx.tickDir, "brief")} is missing: download the ask job's \`loopx-ask\` artifact to the tick-dir before the agent phase`
     );
   }
+  const interrupt = new AbortController();
+  const onInterrupt = () => {
+    warning("The workflow run was cancelled: stopping the slice and keeping its work.");
+    interrupt.abort();
+  };
+  process.once("SIGINT", onInterrupt);
+  try {
+    return await agentSlice(ctx, brief, interrupt.signal);
+  } finally {
+    process.removeListener("SIGINT", onInterrupt);
+  }
+}
+async function agentSlice(ctx, brief, interrupt) {
+  const { input: input2, secrets } = ctx;
   const harness = selectHarness(brief.harness, input2);
   for (const s of harness.secrets) secrets.add(s);
   const redact = (t) => secrets.redact(t);
@@ -44042,7 +44104,8 @@ async function agent(ctx) {
       hidden
     }),
     ...metered.proxy ? { metered: metered.proxy.reading } : {},
-    sliceRoot: ctx.tickDir
+    sliceRoot: ctx.tickDir,
+    interrupt
   }).finally(() => metered.close());
   await rm5(join9(workdir, ".git"), { recursive: true, force: true });
   const failedClosed = report2.jailFailure !== null;
@@ -44358,6 +44421,11 @@ async function report(ctx) {
   extra.push(`**Next:** ${answer.next.route} \u2014 ${answer.next.reason} (next wake ${wake2})`);
   outputs["next-route"] = answer.next.route;
   outputs["next-wake-at"] = answer.next.nextWakeAt ? wake2 : "";
+  if (answer.interrupted) {
+    extra.push(
+      answer.interrupted === "stopped" ? "**Stopped:** the goal was stopped while the slice ran; its usage is charged and nothing is pushed." : "**Paused:** the goal was paused while the slice ran; its work in progress is pushed with its handoff."
+    );
+  }
   const grant = answer.push;
   if (grant) {
     secrets.add(grant.token);

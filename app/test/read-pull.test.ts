@@ -74,6 +74,7 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
     commitMessage: () => Promise.resolve("T1: the change"),
     listWaitingRuns: () => Promise.resolve([]),
     approveRun: unused("approveRun"),
+    cancelRun: unused("cancelRun"),
   };
   return { port, calls };
 }

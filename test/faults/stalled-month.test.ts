@@ -137,7 +137,8 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
     expect(s.goal.spent.usd).toBeLessThanOrEqual(budget.usd ?? Number.POSITIVE_INFINITY);
     expect(s.goal.spent.ticks).toBeLessThanOrEqual(budget.ticks ?? Number.POSITIVE_INFINITY);
 
-    // No spam: one comment on the issue in a month — the sticky status, which asks for help.
+    // No spam in a month: the sticky status, one notice mentioning the owners when the stall
+    // asked for help (an edit notifies nobody), and one reminder a day later — never more.
     const alice = new Octokit({
       baseUrl: h.sandbox.url,
       auth: h.sandbox.createUserToken("alice"),
@@ -145,7 +146,12 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
     });
     const at = { owner: "acme", repo: "widgets", issue_number: started.goal.issue.number };
     const comments = await alice.paginate(alice.rest.issues.listComments, { ...at, per_page: 100 });
-    expect(comments.map((c) => readKey(c.body ?? ""))).toEqual(["status"]);
+    const stalled = `stall:t${STALLED_TICKS_ASK_HUMAN + 1}`;
+    expect(comments.map((c) => readKey(c.body ?? ""))).toEqual([
+      "status",
+      `notify:${stalled}`,
+      `notify:${stalled}:remind`,
+    ]);
     expect(comments[0]?.body).toContain("replanning alone has not helped");
 
     // The person answers with a new todo: trusted input, and the loop runs again.

@@ -1,5 +1,5 @@
 import { AskResponse } from "@loopx/core";
-import { parseCommand } from "@loopx/github";
+import { parseCommand, readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 import { everythingShown } from "./support/everything-shown.ts";
@@ -65,6 +65,15 @@ describe("hostile: agent output with @mentions and trigger phrases", () => {
       const parsed = parseCommand(body);
       expect(parsed === null || !body.includes("by-agent")).toBe(true);
     }
-    for (const body of rendered) expect(body).not.toMatch(MENTION);
+    // Only LoopX's own notice pings anyone: the goal's owner with write access, in its own words.
+    const notices = rendered.filter((t) => readKey(t)?.startsWith("notify:"));
+    expect(notices.map((t) => readKey(t))).toEqual(["notify:gate:G1"]);
+    for (const body of notices) {
+      expect(body.match(/[@\uFF20][A-Za-z0-9_][\w-]*/g)).toEqual(["@alice"]);
+      expect(body).not.toContain("by-agent");
+    }
+    for (const body of rendered.filter((t) => !notices.includes(t))) {
+      expect(body).not.toMatch(MENTION);
+    }
   });
 });

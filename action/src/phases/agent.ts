@@ -21,13 +21,33 @@ import { AgentBrief, readJson, tickPath, writeJson } from "../tick-files.ts";
  * cap charged, the step failed with what is missing.
  */
 export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
-  const { input, secrets } = ctx;
   const brief = await readJson(ctx.tickDir, "brief", AgentBrief, "ask job");
   if (!brief) {
     throw new Error(
       `${tickPath(ctx.tickDir, "brief")} is missing: download the ask job's \`loopx-ask\` artifact to the tick-dir before the agent phase`,
     );
   }
+  // A cancelled run sends this step SIGINT, then SIGTERM 7.5 s later: the slice stops, and its
+  // work tree and handoff are written for the report job, which GitHub still runs (`always()`).
+  const interrupt = new AbortController();
+  const onInterrupt = () => {
+    core.warning("The workflow run was cancelled: stopping the slice and keeping its work.");
+    interrupt.abort();
+  };
+  process.once("SIGINT", onInterrupt);
+  try {
+    return await agentSlice(ctx, brief, interrupt.signal);
+  } finally {
+    process.removeListener("SIGINT", onInterrupt);
+  }
+}
+
+async function agentSlice(
+  ctx: PhaseContext,
+  brief: AgentBrief,
+  interrupt: AbortSignal,
+): Promise<PhaseResult> {
+  const { input, secrets } = ctx;
   const harness = selectHarness(brief.harness, input);
   for (const s of harness.secrets) secrets.add(s);
   const redact = (t: string) => secrets.redact(t);
@@ -76,6 +96,7 @@ export async function agent(ctx: PhaseContext): Promise<PhaseResult> {
     }),
     ...(metered.proxy ? { metered: metered.proxy.reading } : {}),
     sliceRoot: ctx.tickDir,
+    interrupt,
   }).finally(() => metered.close());
   // Later steps (actions/checkout's post step) run git in the workspace: not in a repository
   // the agent wrote, whose config could name programs to run.

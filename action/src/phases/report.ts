@@ -57,6 +57,13 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
   extra.push(`**Next:** ${answer.next.route} — ${answer.next.reason} (next wake ${wake})`);
   outputs["next-route"] = answer.next.route;
   outputs["next-wake-at"] = answer.next.nextWakeAt ? wake : "";
+  if (answer.interrupted) {
+    extra.push(
+      answer.interrupted === "stopped"
+        ? "**Stopped:** the goal was stopped while the slice ran; its usage is charged and nothing is pushed."
+        : "**Paused:** the goal was paused while the slice ran; its work in progress is pushed with its handoff.",
+    );
+  }
 
   const grant = answer.push;
   if (grant) {

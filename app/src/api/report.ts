@@ -4,6 +4,7 @@ import {
   decide,
   type GoalState,
   HarnessResult,
+  interruptionOf,
   type PushGrant,
   type Refusal,
   type ResultRequest,
@@ -163,8 +164,12 @@ export async function report(
   };
   const live = tick.finishedAt === null && tick.leaseExpiresAt.getTime() > dbNow.getTime();
   const rules = (facts.config ?? DEFAULT_CONFIG).gates;
+  // A stopped tick pushes nothing; a paused one pushes its work in progress.
+  const interrupted = interruptionOf(tick);
   const grant: PushGrant | null =
-    live && result.commits.length > 0 ? await mintPushGrant(ctx, state, tick, rules) : null;
+    live && result.commits.length > 0 && interrupted !== "stopped"
+      ? await mintPushGrant(ctx, state, tick, rules)
+      : null;
 
   const seen: { now: Date | null } = { now: null };
   const applied = await ctx.deps.store.apply(
@@ -196,5 +201,6 @@ export async function report(
     accepted: true,
     push: grant,
     next: { route: next.route, reason: next.reason, nextWakeAt: next.nextWakeAt },
+    ...(interrupted ? { interrupted } : {}),
   };
 }

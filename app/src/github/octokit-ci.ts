@@ -1,4 +1,4 @@
-import type { GitHubPort, RepoName } from "@loopx/github";
+import { GitHubError, type GitHubPort, type RepoName } from "@loopx/github";
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
 
@@ -8,7 +8,7 @@ type Call = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
 /** The CI verbs of the port: what a base requires, what a head says, runs waiting for people. */
 export type CiVerbs = Pick<
   GitHubPort,
-  "requiredChecks" | "commitMessage" | "listWaitingRuns" | "approveRun"
+  "requiredChecks" | "commitMessage" | "listWaitingRuns" | "approveRun" | "cancelRun"
 >;
 
 /** "Get rules for a branch": every active rule of every ruleset (repository or organization). */
@@ -107,5 +107,20 @@ export function createCiVerbs(octokit: Octokit, call: Call): CiVerbs {
       call(`approving workflow run ${runId} in ${where(repo)}`, async () => {
         await octokit.rest.actions.approveWorkflowRun({ ...repo, run_id: runId });
       }),
+
+    cancelRun: async (repo, runId, force) => {
+      const what = `${force ? "force-cancelling" : "cancelling"} workflow run ${runId} in ${where(repo)}`;
+      try {
+        await call(what, async () => {
+          if (force) await octokit.rest.actions.forceCancelWorkflowRun({ ...repo, run_id: runId });
+          else await octokit.rest.actions.cancelWorkflowRun({ ...repo, run_id: runId });
+        });
+        return "cancelling";
+      } catch (error) {
+        // "Cancel a workflow run": 409 Conflict once the run is completed.
+        if (error instanceof GitHubError && error.status === 409) return "completed";
+        throw error;
+      }
+    },
   };
 }

@@ -4,6 +4,7 @@ import type { OpsStore, OutboxItem } from "@loopx/store";
 import { ContentBudgetExhausted } from "../content-budget.ts";
 import type { WriterDeps } from "../deps.ts";
 import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
+import { EffectDeferred } from "./cancel-run.ts";
 import { performEffect, UnsupportedEffectError } from "./perform-effect.ts";
 import { performIntake } from "./perform-intake.ts";
 
@@ -73,7 +74,7 @@ export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): Drain
       await store.markOutboxDone(item.id, { goalVersion: item.goalVersion });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (error instanceof ContentBudgetExhausted) {
+      if (error instanceof ContentBudgetExhausted || error instanceof EffectDeferred) {
         await ops.deferOutbox(item.id, error.retryAt, message);
         return;
       }

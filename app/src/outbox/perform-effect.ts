@@ -15,7 +15,9 @@ import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { dispatchTick } from "../scheduler/dispatch-tick.ts";
 import { approveRuns } from "./approve-runs.ts";
+import { cancelRun } from "./cancel-run.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
+import { postNotification } from "./notify-owners.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
 
@@ -163,6 +165,10 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return openPullRequest(ctx.deps, port, state, effect);
     case "approve_runs":
       return approveRuns(port, state, effect, ctx.deps.serverUrl);
+    case "cancel_run":
+      return cancelRun(port, state, effect, ctx.item.lastError, ctx.now);
+    case "notify":
+      return postNotification(port, state, effect, ctx.now, ctx.deps.serverUrl);
   }
 }
 

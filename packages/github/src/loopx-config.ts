@@ -184,8 +184,33 @@ export const LoopxConfig = z
       .enum(["sticky", "quiet"])
       .default("sticky")
       .describe("sticky: status comment plus tick comments; quiet: status comment only."),
+    /** How LoopX tells the goal's owners it needs them: one comment, one reminder. */
+    notify: z
+      .strictObject({
+        remind: z
+          .string()
+          .regex(/^(?:[1-9][0-9]{0,3}[mhd]|never)$/, {
+            message: 'a delay like "90m", "24h" or "2d", or "never"',
+          })
+          .default("24h")
+          .describe(
+            'After how long one reminder is posted if a person is still needed ("24h", "90m", "2d"), or "never".',
+          ),
+      })
+      .prefault({})
+      .describe("Notifications: one comment per occasion mentioning the owners, one reminder."),
   })
   .describe("LoopX for GitHub: .github/loopx.yml");
+
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** The reminder delay in milliseconds, or null when `notify.remind` is "never". */
+export function remindDelayMs(config: Pick<LoopxConfig, "notify">): number | null {
+  const remind = config.notify.remind;
+  const unit = remind.slice(-1);
+  if (remind === "never" || !(unit === "m" || unit === "h" || unit === "d")) return null;
+  return Number.parseInt(remind, 10) * UNIT_MS[unit];
+}
 export type LoopxConfig = z.infer<typeof LoopxConfig>;
 /** The config as written in YAML, before defaults. */
 export type LoopxConfigInput = z.input<typeof LoopxConfig>;

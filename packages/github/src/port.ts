@@ -205,6 +205,11 @@ export interface GitHubWrites {
   ): Promise<void>;
   /** Approves a workflow run waiting for approval (GitHub allows it for fork pull requests). */
   approveRun(repo: RepoName, runId: number): Promise<void>;
+  /**
+   * Cancels a workflow run (`force`: force-cancel, which skips `always()` steps); `completed`
+   * when GitHub answers 409 because the run already finished.
+   */
+  cancelRun(repo: RepoName, runId: number, force: boolean): Promise<"cancelling" | "completed">;
 }
 
 export type GitHubPort = GitHubReads & GitHubWrites;

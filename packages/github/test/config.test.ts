@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CONFIG_SCHEMA_FILE, configJsonSchema, LoopxConfig, parseConfig } from "../src/index.ts";
+import {
+  CONFIG_SCHEMA_FILE,
+  configJsonSchema,
+  LoopxConfig,
+  parseConfig,
+  remindDelayMs,
+} from "../src/index.ts";
 
 const DEFAULTS = {
   label: "loopx",
@@ -19,6 +25,7 @@ const DEFAULTS = {
   ],
   quota: { windowHours: 24, slotMinutes: 30, compute: 1 },
   comments: "sticky",
+  notify: { remind: "24h" },
 };
 
 describe("parseConfig", () => {
@@ -150,6 +157,38 @@ describe("parseConfig", () => {
       "label",
     ]);
     expect(result).not.toHaveProperty("config");
+  });
+});
+
+describe("notify.remind", () => {
+  it("defaults to one reminder after 24 hours", () => {
+    const result = parseConfig({});
+    if (!result.ok) throw new Error("the empty config is valid");
+    expect(result.config.notify.remind).toBe("24h");
+    expect(remindDelayMs(result.config)).toBe(24 * 3_600_000);
+  });
+
+  it("takes minutes, hours, days or never", () => {
+    const delay = (remind: string) => {
+      const result = parseConfig({ notify: { remind } });
+      if (!result.ok) throw new Error(`${remind} should be valid`);
+      return remindDelayMs(result.config);
+    };
+    expect(delay("90m")).toBe(90 * 60_000);
+    expect(delay("2d")).toBe(2 * 86_400_000);
+    expect(delay("never")).toBeNull();
+  });
+
+  it("refuses a delay it cannot read, saying what would work", () => {
+    for (const remind of ["24", "0h", "1w", "soon", "-1h"]) {
+      const result = parseConfig({ notify: { remind } });
+      expect(result.ok, remind).toBe(false);
+      if (result.ok) continue;
+      expect(result.errors.map((e) => e.path)).toEqual(["notify.remind"]);
+      expect(result.errors[0]?.message).toContain('"24h"');
+    }
+    const extra = parseConfig({ notify: { remind: "24h", every: "1h" } });
+    expect(extra.ok).toBe(false);
   });
 });
 

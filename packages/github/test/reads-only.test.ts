@@ -24,6 +24,7 @@ describe("readsOnly", () => {
       "createPull",
       "updatePull",
       "approveRun",
+      "cancelRun",
     ];
     for (const verb of writes) expect(verb in reads).toBe(false);
     expect(Object.isFrozen(reads)).toBe(true);

@@ -74,6 +74,9 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
   const workspace = input.workspace ?? hostWorkspace(input.workdir);
   const scratchDir = await mkdtemp(join(input.sliceRoot ?? tmpdir(), "loopx-slice-"));
   const started = Date.now();
+  const stops = [input.signal, input.interrupt].filter((x) => x !== undefined);
+  const stopSignal = stops.length > 0 ? AbortSignal.any(stops) : undefined;
+  const interrupted = () => input.interrupt?.aborted === true;
   try {
     const ctx: LaunchContext = {
       input,
@@ -129,7 +132,7 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
           idleMs: limits.idleMs,
           outputCapBytes: input.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
           ...(input.killGraceMs !== undefined ? { killGraceMs: input.killGraceMs } : {}),
-          ...(input.signal ? { signal: input.signal } : {}),
+          ...(stopSignal ? { signal: stopSignal } : {}),
           ...(jail ? { spawner: jail.spawner } : {}),
           onLine: (line, stream, stop) => {
             meter.onLine(line, stream);
@@ -145,21 +148,25 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
     }
     const verdict = meter.verdict({ code: run.exitCode, signal: run.signal });
     const claim = await readAgentClaim(ctx.resultPath);
-    const ran = run.stop !== "aborted" && run.stop !== "spawn_failed" && jailFailure === null;
+    const cut = run.stop === "aborted" && !interrupted();
+    const ran = !cut && run.stop !== "spawn_failed" && jailFailure === null;
     let delta: WorkspaceDelta = { known: false, changed: false, commits: [], changedFiles: [] };
     let validation: ValidationRun | null = null;
     try {
       if (ran) delta = await workspace.after();
       // Validation runs even after a limit: its result is evidence for the next slice.
-      if (input.validationCommand && ran) {
+      // An interrupted slice has seconds left before the runner kills it: its tree is kept as
+      // work in progress, and the next slice validates it.
+      if (input.validationCommand && ran && !interrupted()) {
         validation = await workspace.validate({
           command: input.validationCommand,
           env: { ...baseEnv(), LOOPX_TODO: input.todo },
           timeoutMs: input.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS,
           secrets,
-          ...(input.signal ? { signal: input.signal } : {}),
+          ...(stopSignal ? { signal: stopSignal } : {}),
         });
       }
+      if (interrupted()) validation = null;
     } catch (error) {
       if (!(error instanceof JailError)) throw error;
       jailFailure = error.message;
@@ -167,17 +174,23 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
     const final = reading();
     const decided = jailFailure
       ? { outcome: "host_failure" as const, failure: "host_failure" as const, reason: jailFailure }
-      : decideOutcome({
-          stop: run.stop,
-          exitCode: run.exitCode,
-          spawnError: run.spawnError,
-          verdict,
-          reading: final,
-          limits,
-          claim,
-          validation,
-          delta,
-        });
+      : interrupted()
+        ? {
+            outcome: "interrupted" as const,
+            failure: null,
+            reason: "the workflow run was cancelled; the work tree was kept, not validated",
+          }
+        : decideOutcome({
+            stop: run.stop,
+            exitCode: run.exitCode,
+            spawnError: run.spawnError,
+            verdict,
+            reading: final,
+            limits,
+            claim,
+            validation,
+            delta,
+          });
     const rawTail = claim.ok || claim.raw === "" ? "" : `\n--- result file ---\n${claim.raw}`;
     const report: SliceReport = {
       harness: adapter.name,

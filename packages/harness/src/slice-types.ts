@@ -13,6 +13,7 @@ export const SLICE_OUTCOMES = [
   "timeout",
   "turn_limit",
   "over_budget",
+  "interrupted",
 ] as const;
 export type SliceOutcome = (typeof SLICE_OUTCOMES)[number];
 
@@ -50,6 +51,12 @@ export interface SliceInput {
   /** Tool grants for harnesses that take them (Claude Code's --allowedTools). */
   allowedTools: string[];
   signal?: AbortSignal;
+  /**
+   * The run was cancelled under the slice (a person stopped or paused the goal): the harness is
+   * stopped as by `signal`, but the work tree is still observed, not validated, so the work in
+   * progress and the agent's handoff reach the report job.
+   */
+  interrupt?: AbortSignal;
   validationTimeoutMs?: number;
   /** SIGTERM → SIGKILL grace when a limit kills the process group. */
   killGraceMs?: number;

@@ -22,6 +22,8 @@ const OUTCOMES: Record<SliceOutcome, { outcome: TickOutcome; failure: FailureKin
   timeout: { outcome: "failed", failure: "timeout" },
   turn_limit: { outcome: "failed", failure: "turn_limit" },
   over_budget: { outcome: "failed", failure: "budget_exceeded" },
+  // Cut short before it could finish: a tick the App did not interrupt is charged as a timeout.
+  interrupted: { outcome: "failed", failure: "timeout" },
 };
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { WITHHELD } from "@loopx/core";
 import { afterAll, describe, expect, it } from "vitest";
@@ -229,5 +229,29 @@ describe("shell adapter", () => {
     expect(report.reason).toContain("cancelled");
     expect(report.validation).toBeNull();
     expect(await waitGone(report.process.pid ?? -1)).toBe(true);
+  });
+
+  it("an interrupt keeps the work tree as work in progress, unvalidated", async () => {
+    const work = gitWorkdir();
+    const controller = new AbortController();
+    const started = join(work, "half.txt");
+    const waitForWork = (async () => {
+      while (!existsSync(started)) await new Promise((r) => setTimeout(r, 20));
+      controller.abort();
+    })();
+    const report = await runSlice(
+      shellAdapter({ command: "echo half > half.txt; while true; do sleep 0.1; done" }),
+      sliceInput(work, { interrupt: controller.signal, validationCommand: "touch validated" }),
+    );
+    await waitForWork;
+    expect(report.outcome).toBe("interrupted");
+    expect(report.validation).toBeNull();
+    expect(existsSync(join(work, "validated"))).toBe(false);
+    expect(report.delta.changedFiles).toEqual(["half.txt"]);
+    expect(await waitGone(report.process.pid ?? -1)).toBe(true);
+    const result = toHarnessResult(report, "T1");
+    expect(result.outcome).toBe("failed");
+    expect(result.failure).toBe("timeout");
+    expect(result.handoff.done).toContain("[interrupted]");
   });
 });

@@ -91,6 +91,11 @@ jobs:
           echo started > "$OUT/started-\${{ github.run_id }}"
           while true; do sleep 0.2; done
         env: { OUT: "\${{ vars.OUT }}" }
+      - run: echo ran > "\${{ vars.OUT }}/step-plain-\${{ github.run_id }}"
+      - if: always()
+        run: echo ran > "\${{ vars.OUT }}/step-always-\${{ github.run_id }}"
+      - if: cancelled()
+        run: echo ran > "\${{ vars.OUT }}/step-cancelled-\${{ github.run_id }}"
   report:
     needs: work
     if: always()
@@ -203,6 +208,10 @@ describe("the runner's jobs", () => {
     expect(text("signals").trim().split("\n")).toEqual(["INT", "TERM"]);
     expect(text(`report-${runId}`).trim()).toBe("cancelled");
     expect(() => text("later")).toThrow();
+    // In the cancelled job, the steps whose `if` still holds run: always() and cancelled().
+    expect(() => text(`step-plain-${runId}`)).toThrow();
+    expect(text(`step-always-${runId}`).trim()).toBe("ran");
+    expect(text(`step-cancelled-${runId}`).trim()).toBe("ran");
     expect((await post(`${runId}/cancel`)).status).toBe(409);
   });
 
@@ -213,6 +222,8 @@ describe("the runner's jobs", () => {
     const run = await sandbox.runner.wait(runId);
     expect(run.conclusion).toBe("cancelled");
     expect(() => text(`report-${runId}`)).toThrow();
+    expect(() => text(`step-always-${runId}`)).toThrow();
+    expect(() => text(`step-cancelled-${runId}`)).toThrow();
     const jobs = sandbox.run(runId)?.jobs ?? [];
     expect(jobs.find((j) => j.key === "work")?.conclusion).toBe("cancelled");
   });

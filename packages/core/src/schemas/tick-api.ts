@@ -3,7 +3,7 @@ import { HarnessBrief } from "./brief.ts";
 import { CostLimits } from "./budget.ts";
 import { Route } from "./decision.ts";
 import { Instant, Scope, TodoKey, Uuid } from "./primitives.ts";
-import { HarnessResult } from "./tick.ts";
+import { HarnessResult, TickInterruption } from "./tick.ts";
 
 /**
  * The tick API between the Action and the App (docs/architecture.md, "The tick"). Every call
@@ -90,6 +90,11 @@ export const ResultResponse = z.object({
   /** Null when the result carried no commits: nothing to push. */
   push: PushGrant.nullable(),
   next: z.object({ route: Route, reason: z.string(), nextWakeAt: Instant.nullable() }),
+  /**
+   * A person stopped or paused the goal while the slice ran: its run was cancelled, its usage
+   * charged; `stopped` pushes nothing, `paused` pushes the work in progress.
+   */
+  interrupted: TickInterruption.optional(),
 });
 export type ResultResponse = z.infer<typeof ResultResponse>;
 

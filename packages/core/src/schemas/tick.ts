@@ -20,6 +20,14 @@ export type FailureKind = z.infer<typeof FailureKind>;
 export const TickOutcome = z.enum(["progress", "completed", "no_change", "failed"]);
 
 /**
+ * A person stopped or paused the goal while the tick ran: its lease ended then and its run was
+ * cancelled. Set on the tick only, never in a harness's result; the report job's result then
+ * charges the measured usage (and, for a pause, keeps the work in progress and its handoff).
+ */
+export const TickInterruption = z.enum(["stopped", "paused"]);
+export type TickInterruption = z.infer<typeof TickInterruption>;
+
+/**
  * Where a result's USD and tokens come from: `proxy` — the metering proxy that alone held the
  * model key counted them from the provider's replies; `no_model` — the slice was handed no
  * model credential; `unmetered` — the agent held its own credential (a subscription token),
@@ -164,7 +172,7 @@ export const Tick = z.object({
   startedAt: Instant,
   finishedAt: Instant.nullable().default(null),
   outcome: TickOutcome.nullable().default(null),
-  failure: FailureKind.nullable().default(null),
+  failure: z.union([FailureKind, TickInterruption]).nullable().default(null),
   /** Charged to the cost ledger once, when the tick finishes (a failure at its cap). */
   cost: Cost.nullable().default(null),
   /** The slot quota is spent at most once per tick, and only for validated progress. */

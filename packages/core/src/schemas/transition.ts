@@ -26,6 +26,7 @@ export const EventType = z.enum([
   "lease.released",
   "lease.expired",
   "tick.finished",
+  "tick.interrupted",
   "quota.slot_spent",
   "cost.charged",
   "gate.opened",
@@ -73,6 +74,24 @@ const IssueTarget = z.object({
   repo: z.string().min(1),
   number: z.number().int().positive(),
 });
+
+/**
+ * Something only a person can settle: a gate opened, a stall that asks for help, the budget
+ * used up, an invalid `.github/loopx.yml`. `key` is stable for the occasion (the same gate
+ * opening, the same stall), so it is told once; a new occasion has a new key.
+ */
+export const OccasionKind = z.enum(["gate_opened", "stall", "budget_exhausted", "config_invalid"]);
+export type OccasionKind = z.infer<typeof OccasionKind>;
+export const Occasion = z.object({
+  kind: OccasionKind,
+  key: z.string().min(1).max(120),
+  at: Instant,
+  /** The gate the occasion is about, for `gate_opened`. */
+  gate: GateKey.nullable().default(null),
+  /** What the person is asked, in LoopX's words (never an agent's or an outsider's text). */
+  text: z.string().max(1000),
+});
+export type Occasion = z.infer<typeof Occasion>;
 
 export const Effect = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("body"), key: z.literal("body") }),
@@ -154,6 +173,27 @@ export const Effect = z.discriminatedUnion("kind", [
     /** The body the restore was planned against: changed since, that newer edit stands. */
     expected: z.string().max(65_536),
     body: z.string().max(65_536),
+  }),
+  /**
+   * Cancel the workflow run of a tick a person stopped or paused; if it is still not completed
+   * five minutes after `at`, force-cancel it (its `always()` steps hang or ignore the signal).
+   */
+  z.object({
+    kind: z.literal("cancel_run"),
+    key: z.string(),
+    tickId: Uuid,
+    runId: z.number().int().positive(),
+    at: Instant,
+  }),
+  /**
+   * One new comment mentioning the goal's owners who have write access when it is posted;
+   * `reminder`: the same once more after the configured delay, if the occasion still waits.
+   */
+  z.object({
+    kind: z.literal("notify"),
+    key: z.string(),
+    occasion: Occasion,
+    reminder: z.boolean(),
   }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   z.object({

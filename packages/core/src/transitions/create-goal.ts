@@ -9,6 +9,7 @@ import type { TransitionContext, TransitionResult } from "../schemas/transition.
 import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
 import { appendTodo, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { notifyOwners } from "./notify-owners.ts";
 
 /**
  * A fresh goal from a labelled issue. It starts at version 0 so that the commit's single
@@ -57,7 +58,14 @@ export function createGoal(input: CreateGoalInput, ctx: TransitionContext): Tran
     issue: parsed.issue.number,
     objective: parsed.objective.title,
   });
-  if (parsed.pausedBecause !== undefined) emit(d, "goal.paused", { reason: parsed.pausedBecause });
+  if (parsed.pausedBecause !== undefined) {
+    emit(d, "goal.paused", { reason: parsed.pausedBecause });
+    notifyOwners(d, {
+      kind: "config_invalid",
+      key: "config:at-start",
+      text: parsed.pausedBecause.slice(0, 1000),
+    });
+  }
   for (const [i, t] of (parsed.todos ?? []).entries()) {
     appendTodo(d, { ...t, origin: "human", position: i + 1 });
   }

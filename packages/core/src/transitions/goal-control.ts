@@ -9,6 +9,7 @@ import {
 import type { GoalState } from "../schemas/state.ts";
 import type { EventType, TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { commit } from "./commit.ts";
+import { interruptRunningTicks } from "./interrupt-tick.ts";
 import { begin, emit, isRefused, parseInput, refuse, requireTrusted, resetBackoff } from "./kit.ts";
 
 function moveStatus(
@@ -35,6 +36,7 @@ function moveStatus(
   d.state.goal.status = to;
   d.state.goal.statusReason = parsed.reason;
   emit(d, event, { reason: parsed.reason });
+  if (to === "stopped" || to === "paused") interruptRunningTicks(d, to);
   // A writer saying "go on" is fresh input: it ends any stall wait.
   if (to === "active") resetBackoff(d, "resumed");
   return commit(d);

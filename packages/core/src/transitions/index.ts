@@ -1,10 +1,12 @@
 export { createGoal } from "./create-goal.ts";
 export { approveGate, openGate, rejectGate } from "./gates.ts";
 export { pauseGoal, requestReplan, resumeGoal, setBudget, stopGoal } from "./goal-control.ts";
+export { interruptionOf } from "./interrupt-tick.ts";
 export { isTrustedActor } from "./kit.ts";
 export type { ClaimOutcome } from "./leases.ts";
 export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./leases.ts";
 export { addEvidence, queueNote } from "./notes.ts";
+export { notifyOwners, occasionWaits } from "./notify-owners.ts";
 export { refreshProjections } from "./refresh-projections.ts";
 export { renameRepo } from "./rename-repo.ts";
 export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issues.ts";

@@ -4,6 +4,7 @@ import {
   growBackoff,
   INITIAL_BACKOFF,
   isInitialBackoff,
+  STALLED_TICKS_ASK_HUMAN,
   STALLED_TICKS_REPLAN,
 } from "../backoff.ts";
 import type { EvidenceKind } from "../schemas/evidence.ts";
@@ -19,6 +20,7 @@ import type {
   RefusalCode,
   TransitionContext,
 } from "../schemas/transition.ts";
+import { notifyOwners } from "./notify-owners.ts";
 
 /** A transition in progress: a private copy of the state plus what it will emit. */
 export interface Draft {
@@ -148,6 +150,13 @@ export function stall(d: Draft, reason: string, since: Date = d.ctx.now): void {
   if (next.stalledTicks === STALLED_TICKS_REPLAN && !d.state.goal.replanRequested) {
     d.state.goal.replanRequested = true;
     emit(d, "goal.replan_requested", { reason: `${next.stalledTicks} stalled ticks` });
+  }
+  if (next.stalledTicks === STALLED_TICKS_ASK_HUMAN) {
+    notifyOwners(d, {
+      kind: "stall",
+      key: `stall:t${d.state.goal.counters.tick}`,
+      text: `${next.stalledTicks} ticks in a row made no material change and replanning has not helped. Leave a comment with guidance, add a todo with \`/loopx todo add <text>\`, or \`/loopx stop\`.`,
+    });
   }
   emit(d, "backoff.grown", {
     reason,

@@ -11,6 +11,7 @@ import {
 import type { GoalState } from "../schemas/state.ts";
 import type { RefusalCode, TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { commit } from "./commit.ts";
+import { interruptionOf } from "./interrupt-tick.ts";
 import { appendTodo, begin, emit, isRefused, parseInput, refuse } from "./kit.ts";
 import { abandonTick, expireDeadLeases, findLiveTick } from "./tick-ledger.ts";
 
@@ -153,6 +154,13 @@ export function renewLease(
   if (isRefused(d)) return d;
   const tick = findLiveTick(d, parsed.tickId, parsed.leaseToken);
   if (isRefused(tick)) return tick;
+  const interrupted = interruptionOf(tick);
+  if (interrupted) {
+    return refuse(
+      "goal_inactive",
+      `Tick #${tick.number}'s lease ended when the goal was ${interrupted}: stop the slice and report what it measured.`,
+    );
+  }
   const proposed = ctx.now.getTime() + parsed.leaseTtlMs;
   const leaseExpiresAt = new Date(Math.max(proposed, tick.leaseExpiresAt.getTime()));
   tick.leaseExpiresAt = leaseExpiresAt;

@@ -1,5 +1,6 @@
 import type { Gate } from "../schemas/gate.ts";
 import { addEffect, type Draft, emit } from "./kit.ts";
+import { notifyOwners } from "./notify-owners.ts";
 
 export interface GateSpec {
   question: string;
@@ -35,6 +36,12 @@ export function openGateIn(d: Draft, spec: GateSpec): Gate {
     pr: gate.pr?.number ?? null,
   });
   addEffect(d, { kind: "gate_comment", key: `gate:${key}:opened`, gate: key });
+  notifyOwners(d, {
+    kind: "gate_opened",
+    key: `gate:${key}`,
+    gate: key,
+    text: `Gate ${key} waits for a writer: comment \`/loopx approve ${key}\` to allow it, or \`/loopx reject ${key} <reason>\`.`,
+  });
   if (gate.pr) {
     addEffect(d, {
       kind: "review_request",

@@ -1,8 +1,9 @@
-import { addCost } from "../cost-ledger.ts";
+import { addCost, costLeft, exhaustedDimensions } from "../cost-ledger.ts";
 import type { Cost } from "../schemas/budget.ts";
 import type { FailureKind, Tick, TickOutcome } from "../schemas/tick.ts";
 import type { Draft, Refused } from "./kit.ts";
 import { appendEvidence, emit, refuse, stall } from "./kit.ts";
+import { notifyOwners } from "./notify-owners.ts";
 
 /**
  * Finds the tick a lease token speaks for, refusing anything that is not a live, unfinished
@@ -40,7 +41,7 @@ export function finishTick(
   d: Draft,
   tick: Tick,
   outcome: TickOutcome,
-  failure: FailureKind | null,
+  failure: Tick["failure"],
   cost: Cost,
 ): void {
   if (tick.finishedAt !== null) return;
@@ -53,7 +54,17 @@ export function finishTick(
   tick.outcome = outcome;
   tick.failure = failure;
   tick.cost = charged;
-  d.state.goal.spent = addCost(d.state.goal.spent, charged);
+  const goal = d.state.goal;
+  const hadBudget = exhaustedDimensions(costLeft(goal)).length === 0;
+  goal.spent = addCost(goal.spent, charged);
+  const used = exhaustedDimensions(costLeft(goal));
+  if (hadBudget && used.length > 0) {
+    notifyOwners(d, {
+      kind: "budget_exhausted",
+      key: `budget:t${tick.number}`,
+      text: `The goal's cost budget is used up (${used.map((dim) => `${dim}: spent ${goal.spent[dim]} of ${goal.budget[dim]}`).join(", ")}); no tick runs until an owner raises it with \`/loopx budget ${used[0]}=<amount>\`.`,
+    });
+  }
   const todo = d.state.todos.find((t) => t.key === tick.todo);
   if (todo?.claim?.tickId === tick.id) todo.claim = null;
   emit(d, "tick.finished", {

@@ -11,6 +11,7 @@ import { blockingGatesFor, buildScopeIndex } from "../scope.ts";
 import { awaitEvidence, needsPullRequest } from "./await-pull-request.ts";
 import { commit } from "./commit.ts";
 import { completeTodo } from "./complete-todo.ts";
+import { interruptionOf, settleInterrupted } from "./interrupt-tick.ts";
 import type { Draft } from "./kit.ts";
 import {
   actorName,
@@ -163,6 +164,8 @@ export function applyTickResult(
   const todo = d.state.todos.find((t) => t.key === tick.todo);
   if (!todo)
     return refuse("not_found", `Tick #${tick.number}'s todo ${tick.todo} no longer exists.`);
+  const interrupted = interruptionOf(tick);
+  if (interrupted) return settleInterrupted(d, tick, todo, interrupted, result);
 
   const support = recordEvidence(d, result, tick.id, todo.key);
   // A person may have finished or dropped the todo meanwhile; the slice is still charged.

@@ -126,10 +126,18 @@ export async function executeJob(job: JobRun): Promise<JobResult> {
     const timeoutMs =
       stepLimit === null ? jobLeft : jobLeft === null ? stepLimit : Math.min(stepLimit, jobLeft);
     record.log += `##[group]${rec.name}\n`;
+    // A cancel re-evaluates the step's `if` (Workflow cancellation reference): an `always()`
+    // or `cancelled()` step runs on, or starts, in a cancelled job; any other gets SIGINT.
+    const cancelStep = new AbortController();
+    const onCancel = () => {
+      if (!condition(step.if, ctxFor())) cancelStep.abort();
+    };
+    if (job.signal.aborted) onCancel();
+    job.signal.addEventListener("abort", onCancel, { once: true });
     const result = await runProcess({
       ...command,
       env,
-      signal: job.signal,
+      signal: cancelStep.signal,
       force: job.force,
       ...(job.user ? { user: job.user } : {}),
       ...(timeoutMs !== null ? { timeoutMs } : {}),
@@ -137,6 +145,7 @@ export async function executeJob(job: JobRun): Promise<JobResult> {
         record.log += chunk;
       },
     });
+    job.signal.removeEventListener("abort", onCancel);
     if (result.timedOut) {
       const whole = jobLeft !== null && (stepLimit === null || jobLeft <= stepLimit);
       record.log += whole
@@ -163,7 +172,7 @@ export async function executeJob(job: JobRun): Promise<JobResult> {
     rec.conclusion = conclusion;
     rec.completedAt = job.now();
     if (step.id) steps[step.id] = { outputs, outcome, conclusion };
-    if (result.cancelled) break;
+    if (job.force.aborted) break;
   }
   const outputs: Record<string, string> = {};
   const ctx = ctxFor();
