@@ -144,6 +144,16 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         });
       }),
 
+    setIssueTitle: (issue, title) =>
+      call(`writing the title of ${issue.owner}/${issue.repo}#${issue.number}`, async () => {
+        await octokit.rest.issues.update({
+          owner: issue.owner,
+          repo: issue.repo,
+          issue_number: issue.number,
+          title,
+        });
+      }),
+
     ensureComment: (issue, key, body) =>
       call(`commenting on ${issue.owner}/${issue.repo}#${issue.number}`, async () => {
         const existing = (await ownComments(issue)).find((c) => readKey(c.body) === key);

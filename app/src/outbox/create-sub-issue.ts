@@ -1,4 +1,4 @@
-import { type GoalState, linkSubIssue } from "@loopx/core";
+import { type GoalState, linkSubIssue, subIssueTitle } from "@loopx/core";
 import { type GitHubPort, neutralize, neutralizeInline, readKey, withKey } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
 
@@ -40,7 +40,7 @@ export async function createSubIssue(
     existing ??
     (await port.createSubIssue(
       parent,
-      `${todo.key}: ${todo.title}`.slice(0, 256),
+      subIssueTitle(todo),
       withKey(subIssueBody(state, todo), key),
     ));
   const linked = await deps.store.apply(state.goal.id, (s, now) =>

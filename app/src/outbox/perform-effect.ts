@@ -18,6 +18,7 @@ import { approveRuns } from "./approve-runs.ts";
 import { createSubIssue } from "./create-sub-issue.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
+import { updateSubIssueTitle } from "./update-sub-issue-title.ts";
 
 export interface EffectContext {
   deps: AppDeps;
@@ -157,6 +158,8 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     }
     case "create_sub_issue":
       return createSubIssue(ctx.deps, port, state, effect.todo);
+    case "sub_issue_title":
+      return updateSubIssueTitle(port, state, effect.todo);
     case "review_request":
       return requestReview(port, state, effect);
     case "open_pull_request":

@@ -88,6 +88,8 @@ export const Effect = z.discriminatedUnion("kind", [
     gate: GateKey,
   }),
   z.object({ kind: z.literal("create_sub_issue"), key: z.string(), todo: TodoKey }),
+  /** A todo renamed inside LoopX: its sub-issue's title follows. */
+  z.object({ kind: z.literal("sub_issue_title"), key: z.string(), todo: TodoKey }),
   z.object({
     kind: z.literal("close_sub_issue"),
     key: z.string(),

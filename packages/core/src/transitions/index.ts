@@ -7,6 +7,12 @@ export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./
 export { addEvidence, queueNote } from "./notes.ts";
 export { refreshProjections } from "./refresh-projections.ts";
 export { renameRepo } from "./rename-repo.ts";
+export {
+  adoptSubIssue,
+  retitleTodoFromSubIssue,
+  subIssueTitle,
+  todoTitleFrom,
+} from "./sub-issue-sync.ts";
 export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issues.ts";
 export { applyTickResult, isMaterialDelta, isValidatedProgress } from "./tick-result.ts";
 export { completeTodoByHuman, reopenTodo } from "./todo-completion.ts";

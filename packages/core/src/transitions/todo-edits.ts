@@ -24,6 +24,7 @@ import {
   requireTrusted,
   resetBackoff,
 } from "./kit.ts";
+import { syncSubIssueTitle } from "./sub-issue-sync.ts";
 
 /** A trusted change to the plan: it counts as fresh input, and answers a pending replan. */
 function planChanged(d: Draft, reason: string): void {
@@ -73,6 +74,7 @@ export function editTodo(
     todo[field] = value;
     changed.push(field);
   };
+  const renamed = parsed.title !== undefined && parsed.title !== todo.title;
   set("title", parsed.title);
   set("detail", parsed.detail);
   set("kind", parsed.kind);
@@ -93,6 +95,7 @@ export function editTodo(
   todo.updatedAt = ctx.now;
   d.checklist = true;
   emit(d, "todo.edited", { todo: todo.key, fields: changed });
+  if (renamed) syncSubIssueTitle(d, todo);
   planChanged(d, `${todo.key} edited`);
   return commit(d);
 }
