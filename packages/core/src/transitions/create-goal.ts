@@ -9,6 +9,7 @@ import type { TransitionContext, TransitionResult } from "../schemas/transition.
 import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
 import { appendTodo, emit, isRefused, parseInput, refuse } from "./kit.ts";
+import { offerSubIssues } from "./sub-issue-sync.ts";
 
 /**
  * A fresh goal from a labelled issue. It starts at version 0 so that the commit's single
@@ -58,8 +59,9 @@ export function createGoal(input: CreateGoalInput, ctx: TransitionContext): Tran
     objective: parsed.objective.title,
   });
   if (parsed.pausedBecause !== undefined) emit(d, "goal.paused", { reason: parsed.pausedBecause });
-  for (const [i, t] of (parsed.todos ?? []).entries()) {
-    appendTodo(d, { ...t, origin: "human", position: i + 1 });
-  }
+  const todos = (parsed.todos ?? []).map((t, i) =>
+    appendTodo(d, { ...t, origin: "human", position: i + 1 }),
+  );
+  offerSubIssues(d, todos);
   return commit(d);
 }

@@ -9,9 +9,11 @@ export { refreshProjections } from "./refresh-projections.ts";
 export { renameRepo } from "./rename-repo.ts";
 export {
   adoptSubIssue,
+  offerSubIssues,
   retitleTodoFromSubIssue,
   subIssueTitle,
   todoTitleFrom,
+  wantsSubIssue,
 } from "./sub-issue-sync.ts";
 export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issues.ts";
 export { applyTickResult, isMaterialDelta, isValidatedProgress } from "./tick-result.ts";

@@ -112,3 +112,18 @@ export function syncSubIssueTitle(d: Draft, todo: Todo): void {
     todo: todo.key,
   });
 }
+
+/**
+ * Todos became ready to run (a plan, released or auto; a writer's todo; the task list): the
+ * outbox gives each open task a sub-issue when the repository's config says `todos: sub-issues`.
+ */
+export function offerSubIssues(d: Draft, todos: readonly Todo[]): void {
+  if (!todos.some((t) => t.kind === "task" && t.status === "ready" && t.subIssue === null)) return;
+  addEffect(d, { kind: "todo_sub_issues", key: `todo_sub_issues:v${d.state.goal.version + 1}` });
+}
+
+/** The todos `todos: sub-issues` gives a sub-issue: open tasks, not proposed, without one. */
+export function wantsSubIssue(todo: Todo): boolean {
+  const open = todo.status === "ready" || todo.status === "blocked" || todo.status === "deferred";
+  return open && todo.kind === "task" && todo.subIssue === null && todo.origin !== "pr-monitor";
+}
