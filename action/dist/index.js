@@ -40469,7 +40469,7 @@ var TodoKind = external_exports.enum([
   "monitor",
   "user_action"
 ]);
-var TodoOrigin = external_exports.enum(["human", "agent", "pr-monitor", "config"]);
+var TodoOrigin = external_exports.enum(["human", "agent", "pr-monitor", "config", "outsider"]);
 var ResumeWhen = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("todo_done"), todo: TodoKey }),
   external_exports.object({ kind: external_exports.literal("pr_merged"), pr: external_exports.number().int().positive() }),
@@ -41191,6 +41191,13 @@ var Effect = external_exports.discriminatedUnion("kind", [
     gate: GateKey
   }),
   external_exports.object({ kind: external_exports.literal("create_sub_issue"), key: external_exports.string(), todo: TodoKey }),
+  /**
+   * Todos became ready to run: under `todos: sub-issues` (read by the outbox from the
+   * repository's config) each open task without a sub-issue gets one.
+   */
+  external_exports.object({ kind: external_exports.literal("todo_sub_issues"), key: external_exports.string() }),
+  /** A todo renamed inside LoopX: its sub-issue's title follows. */
+  external_exports.object({ kind: external_exports.literal("sub_issue_title"), key: external_exports.string(), todo: TodoKey }),
   external_exports.object({
     kind: external_exports.literal("close_sub_issue"),
     key: external_exports.string(),
@@ -41281,6 +41288,17 @@ var RefusalCode = external_exports.enum([
   "duplicate"
 ]);
 
+// ../packages/core/src/transitions/sub-issue-sync.ts
+var IssueId = external_exports.number().int().positive();
+var AdoptInput = external_exports.object({
+  id: IssueId,
+  number: IssueId,
+  title: Title,
+  /** Whether the issue's author (and so its title) could instruct: false makes the todo data. */
+  authorTrusted: external_exports.boolean()
+});
+var RetitleInput = external_exports.object({ todo: TodoKey, title: Title });
+
 // ../packages/core/src/transitions/branch-in-base.ts
 var BranchInBaseInput = external_exports.object({
   todo: TodoKey,
@@ -41317,8 +41335,8 @@ var RefreshInput = external_exports.object({
 var RenameInput = RepoRef.omit({ id: true });
 
 // ../packages/core/src/transitions/sub-issues.ts
-var IssueId = external_exports.number().int().positive();
-var LinkInput = external_exports.object({ todo: TodoKey, id: IssueId, number: IssueId });
+var IssueId2 = external_exports.number().int().positive();
+var LinkInput = external_exports.object({ todo: TodoKey, id: IssueId2, number: IssueId2 });
 var SettleInput = external_exports.object({
   todo: TodoKey,
   outcome: external_exports.enum(["completed", "not_planned"])
