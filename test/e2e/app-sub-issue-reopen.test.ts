@@ -1,7 +1,7 @@
 import { parseChecklist } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
-import { botComments, comment, goal, startGoal } from "../support/goal-steps.ts";
+import { botComments, goal, startGoalWithSubIssue } from "../support/goal-steps.ts";
 
 const o = { owner: "acme", repo: "widgets" } as const;
 
@@ -18,12 +18,7 @@ describe("e2e: reopening a todo's sub-issue", () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    ({ number, goalId } = await startGoal(h, "alice"));
-    await comment(h, "alice", number, "/loopx todo add Write the migration --issue");
-    await h.settle();
-    const t1 = (await goal(h, goalId)).todos.find((t) => t.key === "T1");
-    if (!t1?.subIssue) throw new Error("T1 has no sub-issue");
-    sub = t1.subIssue.number;
+    ({ number, goalId, sub } = await startGoalWithSubIssue(h, "Write the migration"));
     await h.as("wendy").rest.issues.update({
       ...o,
       issue_number: sub,

@@ -1,7 +1,7 @@
 import { editTodo } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
-import { comment, goal, startGoal } from "../support/goal-steps.ts";
+import { goal, startGoalWithSubIssue } from "../support/goal-steps.ts";
 
 const o = { owner: "acme", repo: "widgets" } as const;
 const READS = new Set(["GET", "HEAD"]);
@@ -19,12 +19,7 @@ describe("e2e: todo titles and sub-issue titles", () => {
 
   beforeAll(async () => {
     h = await startHarness();
-    ({ number, goalId } = await startGoal(h, "alice"));
-    await comment(h, "alice", number, "/loopx todo add Write the migration --issue");
-    await h.settle();
-    const t1 = (await goal(h, goalId)).todos.find((t) => t.key === "T1");
-    if (!t1?.subIssue) throw new Error("T1 has no sub-issue");
-    sub = t1.subIssue.number;
+    ({ number, goalId, sub } = await startGoalWithSubIssue(h, "Write the migration"));
   });
   afterAll(() => h.close());
 
