@@ -7,10 +7,12 @@ const repo = { owner: "acme", repo: "widgets" } as const;
 /**
  * Scenario: `todos: sub-issues` in `.github/loopx.yml`. Without it a task list stays a
  * checklist; with it the task list's todos become sub-issues at once, and an agent's plan
- * (under `plan: approve`) becomes sub-issues only when a writer approves it.
+ * (under `plan: approve`) becomes sub-issues only when a writer approves it; a later plan
+ * rewording one retitles its sub-issue, and the echo of that write is ignored.
  */
 describe("e2e: todos: sub-issues", () => {
   let h: TickHarness;
+  let planned = { number: 0, todo: "" };
   beforeAll(async () => {
     h = await startTickHarness();
   });
@@ -76,5 +78,45 @@ describe("e2e: todos: sub-issues", () => {
     ]);
     // The planning todo itself is no work to track: it gets none.
     expect(goal.todos.filter((t) => t.kind === "plan").map((t) => t.subIssue)).toEqual([null]);
+    planned = { number, todo: keys[0] ?? "" };
+  });
+
+  it("a later plan that rewords a todo retitles its sub-issue; the echo changes and writes nothing", async () => {
+    const { number, todo } = planned;
+    await h.as("alice").rest.issues.createComment({
+      ...repo,
+      issue_number: number,
+      body: "/loopx replan",
+    });
+    await h.settle();
+    const before = h.sandbox.requests().length;
+    const status = await playPlanTick(h, number, {
+      done: "Reworded the measuring.",
+      next: "Measure.",
+      revisions: { reword: [{ todo, title: "Measure every gear twice" }] },
+    });
+    expect(status).toBe(200);
+    await h.settle();
+    const goal = await goalOf(number);
+    const sub = goal.todos.find((t) => t.key === todo)?.subIssue;
+    if (!sub) throw new Error(`${todo} has no sub-issue`);
+    const { data } = await h.as("alice").rest.issues.get({ ...repo, issue_number: sub.number });
+    expect(data.title).toBe(`${todo}: Measure every gear twice`);
+    // One title write; its echo (sent by the App's bot) renamed nothing and wrote nothing.
+    const titleWrites = h.sandbox
+      .requests()
+      .slice(before)
+      .filter((r) => r.method === "PATCH" && r.path === `/repos/acme/widgets/issues/${sub.number}`);
+    expect(titleWrites).toHaveLength(1);
+    expect(goal.todos.find((t) => t.key === todo)?.title).toBe("Measure every gear twice");
+    const version = goal.goal.version;
+    const from = h.sandbox.requests().length;
+    await h.settle();
+    expect((await goalOf(number)).goal.version).toBe(version);
+    const writes = h.sandbox
+      .requests()
+      .slice(from)
+      .filter((r) => r.by?.startsWith("installation:") && r.method !== "GET");
+    expect(writes).toEqual([]);
   });
 });
