@@ -40226,15 +40226,19 @@ var BRIEF_SOURCES = {
     trust: "data"
   },
   writerTodo: {
-    what: "todos a writer added (`/loopx todo add`, the checklist) or accepted (`/loopx todo accept T3`)",
+    what: "todos a writer added (`/loopx todo add`, the checklist, linking a writer's issue as a sub-issue), accepted (`/loopx todo accept T3`) or retitled on its sub-issue",
     trust: "instruction"
   },
   proposedTodo: {
     what: "todos an agent proposed, successors it named and planning todos, until a writer accepts them (approving a held plan lets them run; their text stays data)",
     trust: "data"
   },
+  outsiderTodo: {
+    what: "todos from an issue someone without write access wrote, linked as a sub-issue by a writer, until a writer retitles it",
+    trust: "data"
+  },
   monitorTodo: {
-    what: "todos the PR monitor opened: CI check names and output, reviews and their inline comments (sub-issue titles never reach a brief)",
+    what: "todos the PR monitor opened: CI check names and output, reviews and their inline comments",
     trust: "data"
   },
   handoff: {
@@ -40469,7 +40473,7 @@ var TodoKind = external_exports.enum([
   "monitor",
   "user_action"
 ]);
-var TodoOrigin = external_exports.enum(["human", "agent", "pr-monitor", "config"]);
+var TodoOrigin = external_exports.enum(["human", "agent", "pr-monitor", "config", "outsider"]);
 var ResumeWhen = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("todo_done"), todo: TodoKey }),
   external_exports.object({ kind: external_exports.literal("pr_merged"), pr: external_exports.number().int().positive() }),
@@ -41213,6 +41217,13 @@ var Effect = external_exports.discriminatedUnion("kind", [
     gate: GateKey
   }),
   external_exports.object({ kind: external_exports.literal("create_sub_issue"), key: external_exports.string(), todo: TodoKey }),
+  /**
+   * Todos became ready to run: under `todos: sub-issues` (read by the outbox from the
+   * repository's config) each open task without a sub-issue gets one.
+   */
+  external_exports.object({ kind: external_exports.literal("todo_sub_issues"), key: external_exports.string() }),
+  /** A todo renamed inside LoopX: its sub-issue's title follows. */
+  external_exports.object({ kind: external_exports.literal("sub_issue_title"), key: external_exports.string(), todo: TodoKey }),
   external_exports.object({
     kind: external_exports.literal("close_sub_issue"),
     key: external_exports.string(),
@@ -41324,6 +41335,17 @@ var RefusalCode = external_exports.enum([
   "duplicate"
 ]);
 
+// ../packages/core/src/transitions/sub-issue-sync.ts
+var IssueId = external_exports.number().int().positive();
+var AdoptInput = external_exports.object({
+  id: IssueId,
+  number: IssueId,
+  title: Title,
+  /** Whether the issue's author (and so its title) could instruct: false makes the todo data. */
+  authorTrusted: external_exports.boolean()
+});
+var RetitleInput = external_exports.object({ todo: TodoKey, title: Title });
+
 // ../packages/core/src/transitions/branch-in-base.ts
 var BranchInBaseInput = external_exports.object({
   todo: TodoKey,
@@ -41360,8 +41382,8 @@ var RefreshInput = external_exports.object({
 var RenameInput = RepoRef.omit({ id: true });
 
 // ../packages/core/src/transitions/sub-issues.ts
-var IssueId = external_exports.number().int().positive();
-var LinkInput = external_exports.object({ todo: TodoKey, id: IssueId, number: IssueId });
+var IssueId2 = external_exports.number().int().positive();
+var LinkInput = external_exports.object({ todo: TodoKey, id: IssueId2, number: IssueId2 });
 var SettleInput = external_exports.object({
   todo: TodoKey,
   outcome: external_exports.enum(["completed", "not_planned"])

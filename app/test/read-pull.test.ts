@@ -32,6 +32,7 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
     permission: () => Promise.resolve("write"),
     getIssue: unused("getIssue"),
     setIssueBody: unused("setIssueBody"),
+    setIssueTitle: unused("setIssueTitle"),
     ensureComment: unused("ensureComment"),
     upsertComment: unused("upsertComment"),
     react: unused("react"),

@@ -26,6 +26,7 @@ const EVERY_COMMAND = [
   "/loopx budget usd=1",
   "/loopx harness shell",
   "/loopx link #1",
+  "/loopx start Something else",
 ];
 
 /**

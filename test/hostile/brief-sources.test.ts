@@ -63,6 +63,11 @@ const PLANT: Record<DataSourceId, (text: string, line: string) => Planted> = {
     s.todos.push(todo("T2", { origin: "agent", title: line, detail: text, position: 0 }));
     return { state: s, target: "T2" };
   },
+  outsiderTodo: (_, line) => {
+    const s = base();
+    s.todos.push(todo("T2", { origin: "outsider", title: line, subIssue: { id: 900, number: 9 } }));
+    return { state: s, target: "T2" };
+  },
   monitorTodo: (text, line) => {
     const s = base();
     s.todos.push(

@@ -42,6 +42,19 @@ export async function startGoalWithPull(
   return { number, goalId, pr: created.data.number, first };
 }
 
+/** alice's goal with one todo T1 (`title`) that LoopX made a sub-issue: the sub-issue's number. */
+export async function startGoalWithSubIssue(
+  h: Harness,
+  title: string,
+): Promise<{ number: number; goalId: string; sub: number }> {
+  const { number, goalId } = await startGoal(h, "alice");
+  await comment(h, "alice", number, `/loopx todo add ${title} --issue`);
+  await h.settle();
+  const t1 = (await goal(h, goalId)).todos.find((t) => t.key === "T1");
+  if (!t1?.subIssue) throw new Error("T1 has no sub-issue");
+  return { number, goalId, sub: t1.subIssue.number };
+}
+
 /** Posts a comment as `login` and waits until the app has processed it and written back. */
 export async function comment(h: Harness, login: string, number: number, body: string) {
   const { data } = await h

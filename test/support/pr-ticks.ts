@@ -95,7 +95,12 @@ export async function playGateRequest(
 export async function playPlanTick(
   h: TickClient,
   issue: number,
-  plan: { done: string; next: string; proposedTodos?: { title: string }[] },
+  plan: {
+    done: string;
+    next: string;
+    proposedTodos?: { title: string }[];
+    revisions?: { reword?: { todo: string; title: string }[] };
+  },
 ): Promise<number> {
   const runId = nextRun++;
   const asked = AskResponse.parse(
@@ -114,6 +119,7 @@ export async function playPlanTick(
         validation: { command: "npm test", exitCode: 0, passed: true, summary: "ok" },
         handoff: { done: plan.done, next: plan.next, questions: [] },
         proposedTodos: plan.proposedTodos ?? [],
+        ...(plan.revisions ? { revisions: plan.revisions } : {}),
         cost: { usd: 0.1, tokens: 100, runnerMinutes: 1 },
       },
     },

@@ -1,12 +1,13 @@
-import { parseCommand } from "@loopx/github";
+import { type Command, type CommandParse, parseCommand } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
-import { actorFor } from "../authority.ts";
+import { actorFor, isBot } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
 import { issueRef, repoName } from "../intake/goal-context.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import type { Outcome } from "../webhooks/outcome.ts";
 import type { IssueCommentEvent } from "./comment-payload.ts";
+import { goallessCommand } from "./goalless-command.ts";
 import { planComment, screenComment } from "./plan-comment.ts";
 import { type CommandPlan, planCommand } from "./run-command.ts";
 
@@ -39,8 +40,17 @@ async function waitForLabel(
   }
 }
 
+/** The commands answered where there is no goal (any issue, any pull request). */
+function goallessOf(
+  parsed: CommandParse | null,
+): Extract<Command, { name: "help" | "start" }> | null {
+  if (parsed?.kind !== "command") return null;
+  const c = parsed.command;
+  return c.name === "help" || c.name === "start" ? c : null;
+}
+
 /**
- * `issue_comment.created` on a goal issue: gathers what planComment decides on (the goal,
+ * `issue_comment.created` on a goal issue (`help` and `start` anywhere: goallessCommand): gathers what planComment decides on (the goal,
  * whether this comment was applied, the author's write access, what a writer's command
  * means) and hands its plan to the store. Edited comments are not routed here at all: a
  * command added by editing never acts.
@@ -60,10 +70,16 @@ export async function onIssueComment(
     author,
     onPullRequest: e.issue.pull_request !== undefined,
   };
+  const parsed = parseCommand(base.body);
+  const anywhere = goallessOf(parsed);
+  if (anywhere !== null && base.onPullRequest && !isBot(author)) {
+    return goallessCommand(deps, delivery, e, anywhere);
+  }
   const first = screenComment(base);
   if (first !== null) return commitPlan(deps, delivery, { ...about, goal: null }, first);
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
   if (!goal) await waitForLabel(deps, delivery, e);
+  if (!goal && anywhere !== null) return goallessCommand(deps, delivery, e, anywhere);
   const alreadyApplied =
     goal !== null && (await deps.store.commentApplied(goal.goal.id, base.commentId));
   const screened = screenComment({ ...base, goal, alreadyApplied });
@@ -73,7 +89,6 @@ export async function onIssueComment(
   const repo = repoName(e.repository);
   const config = await loadRepoConfig(port, repo);
   const actor = await actorFor(port, repo, author);
-  const parsed = parseCommand(base.body);
   let command: CommandPlan | null = null;
   if (actor.trusted && parsed?.kind === "command" && parsed.command.name !== "help") {
     command = await planCommand(

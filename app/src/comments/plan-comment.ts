@@ -9,6 +9,7 @@ import {
   react,
   replyToComment,
 } from "../intake/intake-plan.ts";
+import { HELP_INTRO } from "./plan-goalless-command.ts";
 import type { CommandPlan } from "./run-command.ts";
 
 /** What the handler found out about a new issue comment before deciding. */
@@ -46,8 +47,6 @@ export function screenComment(
   if (f.alreadyApplied === true) return ignore(`comment ${f.commentId} was already applied`);
   return null;
 }
-
-const HELP_INTRO = "Here is what LoopX understands.";
 
 /**
  * `issue_comment.created`: a `/loopx` command on the first line is applied once per comment
@@ -121,7 +120,7 @@ export function planComment(f: CommentFacts): IntakePlan {
 }
 
 /** Stamps every event of a transition with the comment that caused it (the audit trail). */
-function tagWithComment(result: TransitionResult, commentId: number): TransitionResult {
+export function tagWithComment(result: TransitionResult, commentId: number): TransitionResult {
   if (!result.ok) return result;
   return {
     ...result,

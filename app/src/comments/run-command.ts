@@ -52,6 +52,11 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
   switch (command.name) {
     case "help":
       return { kind: "help" };
+    case "start":
+      return refuse(
+        `This issue already is a LoopX goal (${cx.goal.goal.status}); nothing was started. ` +
+          "Comment `/loopx status` to see it, or `/loopx resume` to continue a paused or stopped one.",
+      );
     case "status":
       return apply((s, ctx) => requestStatus(s, ctx));
     case "approve":

@@ -94,6 +94,15 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
     }
     return found;
   };
+  const updateIssue = (issue: IssueRef, what: string, patch: { body?: string; title?: string }) =>
+    call(`writing the ${what} of ${issue.owner}/${issue.repo}#${issue.number}`, async () => {
+      await octokit.rest.issues.update({
+        owner: issue.owner,
+        repo: issue.repo,
+        issue_number: issue.number,
+        ...patch,
+      });
+    });
 
   return {
     botLogin: async () => bot,
@@ -134,15 +143,8 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         };
       }),
 
-    setIssueBody: (issue, body) =>
-      call(`writing the body of ${issue.owner}/${issue.repo}#${issue.number}`, async () => {
-        await octokit.rest.issues.update({
-          owner: issue.owner,
-          repo: issue.repo,
-          issue_number: issue.number,
-          body,
-        });
-      }),
+    setIssueBody: (issue, body) => updateIssue(issue, "body", { body }),
+    setIssueTitle: (issue, title) => updateIssue(issue, "title", { title }),
 
     ensureComment: (issue, key, body) =>
       call(`commenting on ${issue.owner}/${issue.repo}#${issue.number}`, async () => {

@@ -9,6 +9,7 @@ import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { readBodyEdit } from "./body-edit.ts";
 import type { IssuesEvent } from "./issue-payloads.ts";
 import { planBodyEdit, planOwnWrite } from "./plan-body-edit.ts";
+import { subIssueRetitled } from "./sub-issue-events.ts";
 
 /**
  * `issues.edited` on a goal issue: gathers what the planners decide on (whether the edit is
@@ -22,7 +23,7 @@ export async function editGoalBody(
 ): Promise<Outcome> {
   if (e.issue.pull_request !== undefined) return ignored("a pull request is not a goal");
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
-  if (!goal) return ignored("not a goal issue");
+  if (!goal) return subIssueRetitled(deps, delivery, e);
   const about = { installationId: e.installation.id, goal };
   const port = await deps.readsFor(e.installation.id);
   if (e.sender.login === (await port.botLogin())) {

@@ -4,7 +4,7 @@ import { editGoalBody } from "./edit-goal-body.ts";
 import { IssuesEvent, SubIssuesEvent } from "./issue-payloads.ts";
 import { issueClosed, issueReopened, issueUnlabeled } from "./issue-state.ts";
 import { startGoal } from "./start-goal.ts";
-import { subIssueRemoved } from "./sub-issue-events.ts";
+import { subIssueAdded, subIssueRemoved } from "./sub-issue-events.ts";
 
 /** The goal issue and its sub-issues: labels, edits (checkbox intake), close and reopen. */
 export const ISSUE_HANDLERS: Routes = {
@@ -13,5 +13,6 @@ export const ISSUE_HANDLERS: Routes = {
   "issues.edited": on(IssuesEvent, editGoalBody),
   "issues.closed": on(IssuesEvent, issueClosed),
   "issues.reopened": on(IssuesEvent, issueReopened),
+  "sub_issues.sub_issue_added": on(SubIssuesEvent, subIssueAdded),
   "sub_issues.sub_issue_removed": on(SubIssuesEvent, subIssueRemoved),
 };

@@ -7,7 +7,7 @@ import { loadRepoConfig } from "../repo-config.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import type { IssuesEvent } from "./issue-payloads.ts";
 import { planClosed, planReopened, planUnlabeled } from "./plan-issue-state.ts";
-import { subIssueClosed } from "./sub-issue-events.ts";
+import { subIssueClosed, subIssueReopened } from "./sub-issue-events.ts";
 
 const DEFAULT_LABEL = "loopx";
 
@@ -32,7 +32,9 @@ export async function issueReopened(
   delivery: Delivery,
   e: IssuesEvent,
 ): Promise<Outcome> {
+  if (e.issue.pull_request !== undefined) return ignored("a pull request is not a goal");
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
+  if (!goal) return subIssueReopened(deps, delivery, e);
   const plan = planReopened({
     issue: issueRef(e.repository, e.issue.number),
     repoId: e.repository.id,

@@ -1,21 +1,122 @@
-import { createGoal } from "@loopx/core";
-import { parseTaskList } from "@loopx/github";
+import { createGoal, type TransitionResult } from "@loopx/core";
+import { type GitHubReads, parseTaskList, type RepoName } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
-import { actorFor } from "../authority.ts";
+import { actorFor, type HumanActor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
 import { issueRef, repoName, transitionContext } from "../intake/goal-context.ts";
-import { describeConfigErrors, loadRepoConfig } from "../repo-config.ts";
+import { describeConfigErrors, loadRepoConfig, type RepoConfig } from "../repo-config.ts";
+import type { Issue, Repository } from "../webhooks/envelope.ts";
 import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 import type { IssuesEvent } from "./issue-payloads.ts";
 import { planStart } from "./plan-start.ts";
 
 const DEFAULT_LABEL = "loopx";
 
+/** What a goal starts from: the issue as it is now, and whether its words may instruct. */
+export interface IssueObjective {
+  title: string;
+  body: string;
+  author: string;
+  authorTrusted: boolean;
+  /** A writer's own task list is the plan, already made; anyone else's, the agent plans. */
+  todos: { title: string }[];
+}
+
+/**
+ * The issue as an objective: its body instructs only if its author could have started the
+ * goal too (the starter, or another writer). Ticked task-list items are done, not work.
+ */
+export async function issueObjective(
+  port: GitHubReads,
+  repo: RepoName,
+  issue: Issue,
+  starter: string,
+): Promise<IssueObjective> {
+  const author = issue.user?.login ?? "ghost";
+  const authorTrusted =
+    author === starter ||
+    (await actorFor(port, repo, { login: author, type: issue.user?.type ?? "User" })).trusted;
+  const body = issue.body ?? "";
+  const todos = authorTrusted
+    ? parseTaskList(body)
+        .filter((item) => !item.checked)
+        .map((item) => ({ title: item.title }))
+    : [];
+  return { title: issue.title, body, author, authorTrusted, todos };
+}
+
+/** Everything a new goal is built from, whichever act started it (the label, `/loopx start`). */
+export interface NewGoalFacts {
+  installationId: number;
+  repository: Repository;
+  issue: Issue;
+  starter: HumanActor;
+  config: RepoConfig;
+  objective: IssueObjective;
+  /** Extra effects committed with the goal, and how its events are tagged (a command's). */
+  decorate?: (r: Extract<TransitionResult, { ok: true }>) => TransitionResult;
+}
+
+/** Creates the goal with the config and the database's clock, marking the delivery with it. */
+export async function createGoalForIssue(
+  deps: AppDeps,
+  delivery: Delivery,
+  f: NewGoalFacts,
+): Promise<Outcome> {
+  const { config, objective } = f;
+  const cfg = config.ok ? config.config : null;
+  const created = await deps.store.createGoal(
+    (now) => {
+      const r = createGoal(
+        {
+          id: deps.newId(),
+          installationId: f.installationId,
+          repo: {
+            id: f.repository.id,
+            ownerId: f.repository.owner.id,
+            owner: f.repository.owner.login,
+            name: f.repository.name,
+          },
+          issue: { id: f.issue.id, number: f.issue.number },
+          // The objective is the issue as it is now: later edits count only from writers.
+          objective: {
+            title: objective.title,
+            body: objective.body,
+            author: objective.author,
+            authorTrusted: objective.authorTrusted,
+            snapshotAt: now,
+          },
+          owners: [...new Set([f.starter.login, ...(cfg?.owners ?? [])])],
+          harness: cfg?.harness.default ?? "claude-code",
+          validationCommand: cfg?.validationCommand ?? null,
+          // Unset, an outsider's objective has its plan approved by a writer before it runs.
+          plan: cfg?.plan ?? (objective.authorTrusted ? "auto" : "approve"),
+          todos: objective.todos,
+          ...(cfg ? { budget: cfg.budgets.goal, tickCap: cfg.budgets.tick, quota: cfg.quota } : {}),
+          ...(config.ok
+            ? {}
+            : {
+                pausedBecause:
+                  `\`.github/loopx.yml\` is invalid; fix it, then comment \`/loopx resume\`:\n${describeConfigErrors(config.errors)}`.slice(
+                    0,
+                    2000,
+                  ),
+              }),
+        },
+        transitionContext(deps, f.starter, now),
+      );
+      return r.ok && f.decorate ? f.decorate(r) : r;
+    },
+    { deliveryId: delivery.deliveryId },
+  );
+  return created.ok ? applied : ignored(`refused: ${created.refusal.code}`);
+}
+
 /**
  * `issues.labeled`: gathers what planStart decides on (the label the config names, the
  * sender's write access, the goal already there, the task list) and hands its plan to the
- * store; a new goal is built here, with the config and the database's clock.
+ * store; a new goal is built by createGoalForIssue.
  */
 export async function startGoal(
   deps: AppDeps,
@@ -33,21 +134,10 @@ export async function startGoal(
     actor?.trusted === true
       ? await deps.store.findGoalByIssue(e.repository.id, e.issue.number)
       : null;
-  const author = e.issue.user?.login ?? "ghost";
-  // Whether the body may instruct the agent: only if its author could have labelled it too.
-  const authorTrusted =
-    actor?.trusted === true &&
-    existing === null &&
-    (author === e.sender.login ||
-      (await actorFor(port, repo, { login: author, type: e.issue.user?.type ?? "User" })).trusted);
-  const body = e.issue.body ?? "";
-  // A writer's own task list is the plan, already made; an outsider's is data inside the
-  // objective, and the agent plans. Ticked items are done, not work to do.
-  const todos = authorTrusted
-    ? parseTaskList(body)
-        .filter((item) => !item.checked)
-        .map((item) => ({ title: item.title }))
-    : [];
+  const objective =
+    actor?.trusted === true && existing === null
+      ? await issueObjective(port, repo, e.issue, e.sender.login)
+      : null;
   const plan = planStart({
     issue: issueRef(e.repository, e.issue.number),
     repo: { id: e.repository.id, fullName: e.repository.full_name },
@@ -57,60 +147,19 @@ export async function startGoal(
     sender: e.sender.login,
     trusted: actor?.trusted === true,
     existing,
-    openTodos: todos.length,
+    openTodos: objective?.todos.length ?? 0,
   });
   const about = { installationId: e.installation.id, goal: existing };
   if (plan.kind !== "create") return commitPlan(deps, delivery, about, plan);
-  if (actor === null || config === null) throw new Error("only a writer's label creates a goal");
-  const owners = config.ok ? config.config.owners : [];
-  const cfg = config.ok ? config.config : null;
-  const created = await deps.store.createGoal(
-    (now) =>
-      createGoal(
-        {
-          id: deps.newId(),
-          installationId: e.installation.id,
-          repo: {
-            id: e.repository.id,
-            ownerId: e.repository.owner.id,
-            owner: e.repository.owner.login,
-            name: e.repository.name,
-          },
-          issue: { id: e.issue.id, number: e.issue.number },
-          // The objective is the issue as it is now: later edits count only from writers.
-          objective: {
-            title: e.issue.title,
-            body,
-            author,
-            authorTrusted,
-            snapshotAt: now,
-          },
-          owners: [...new Set([e.sender.login, ...owners])],
-          harness: cfg?.harness.default ?? "claude-code",
-          validationCommand: cfg?.validationCommand ?? null,
-          // Unset, an outsider's objective has its plan approved by a writer before it runs.
-          plan: cfg?.plan ?? (authorTrusted ? "auto" : "approve"),
-          todos,
-          ...(cfg
-            ? {
-                budget: cfg.budgets.goal,
-                tickCap: cfg.budgets.tick,
-                quota: cfg.quota,
-              }
-            : {}),
-          ...(config.ok
-            ? {}
-            : {
-                pausedBecause:
-                  `\`.github/loopx.yml\` is invalid; fix it, then comment \`/loopx resume\`:\n${describeConfigErrors(config.errors)}`.slice(
-                    0,
-                    2000,
-                  ),
-              }),
-        },
-        transitionContext(deps, actor, now),
-      ),
-    { deliveryId: delivery.deliveryId },
-  );
-  return created.ok ? applied : ignored(`refused: ${created.refusal.code}`);
+  if (actor === null || config === null || objective === null) {
+    throw new Error("only a writer's label creates a goal");
+  }
+  return createGoalForIssue(deps, delivery, {
+    installationId: e.installation.id,
+    repository: e.repository,
+    issue: e.issue,
+    starter: actor,
+    config,
+    objective,
+  });
 }

@@ -1,6 +1,26 @@
-import { type GoalState, linkSubIssue } from "@loopx/core";
-import { type GitHubPort, neutralize, neutralizeInline, readKey, withKey } from "@loopx/github";
+import { type GoalState, linkSubIssue, subIssueTitle, wantsSubIssue } from "@loopx/core";
+import {
+  GitHubError,
+  type GitHubPort,
+  neutralize,
+  neutralizeInline,
+  readKey,
+  withKey,
+} from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { loadRepoConfig } from "../repo-config.ts";
+
+/** GitHub's most sub-issues for one parent issue. */
+export const SUB_ISSUE_LIMIT = 100;
+
+/** Permanent (422, GitHub's own answer): the outbox parks it as a dead letter the status shows. */
+function subIssueLimit(parent: number, todo: string): GitHubError {
+  return new GitHubError(
+    `#${parent} already has ${SUB_ISSUE_LIMIT} sub-issues, the most GitHub allows: ${todo} stays in the checklist only. Unlink sub-issues that are done to make room, or split the goal.`,
+    422,
+    null,
+  );
+}
 
 /** Hidden in the sub-issue's body, so a retry after a crash finds it instead of a twin. */
 export const subIssueKey = (state: GoalState, todo: string) => `sub-issue:${state.goal.id}:${todo}`;
@@ -35,12 +55,15 @@ export async function createSubIssue(
     number: state.goal.issue.number,
   };
   const key = subIssueKey(state, todo.key);
-  const existing = (await port.listSubIssues(parent)).find((i) => readKey(i.body) === key);
+  const subs = await port.listSubIssues(parent);
+  const existing = subs.find((i) => readKey(i.body) === key);
+  // Checked before creating: GitHub would create the issue, then refuse the link (422).
+  if (!existing && subs.length >= SUB_ISSUE_LIMIT) throw subIssueLimit(parent.number, todo.key);
   const created =
     existing ??
     (await port.createSubIssue(
       parent,
-      `${todo.key}: ${todo.title}`.slice(0, 256),
+      subIssueTitle(todo),
       withKey(subIssueBody(state, todo), key),
     ));
   const linked = await deps.store.apply(state.goal.id, (s, now) =>
@@ -52,4 +75,23 @@ export async function createSubIssue(
   );
   // A refusal here (already linked, goal finished) leaves nothing to retry.
   if (!linked.ok) deps.log.info(`sub-issue #${created.number}: ${linked.refusal.message}`);
+}
+
+/**
+ * Performs `todo_sub_issues`: under `todos: sub-issues` every open task without a sub-issue
+ * gets one, in plan order. Another config (or an invalid one, which pauses the goal where it
+ * is read) creates nothing.
+ */
+export async function createTodoSubIssues(
+  deps: AppDeps,
+  port: GitHubPort,
+  state: GoalState,
+): Promise<void> {
+  const config = await loadRepoConfig(port, {
+    owner: state.goal.repo.owner,
+    repo: state.goal.repo.name,
+  });
+  if (!config.ok || config.config.todos !== "sub-issues") return;
+  const todos = state.todos.filter(wantsSubIssue).sort((a, b) => a.position - b.position);
+  for (const todo of todos) await createSubIssue(deps, port, state, todo.key);
 }

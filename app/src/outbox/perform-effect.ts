@@ -16,10 +16,11 @@ import { loadRepoConfig } from "../repo-config.ts";
 import { dispatchTick } from "../scheduler/dispatch-tick.ts";
 import { approveRuns } from "./approve-runs.ts";
 import { cancelRun } from "./cancel-run.ts";
-import { createSubIssue } from "./create-sub-issue.ts";
+import { createSubIssue, createTodoSubIssues } from "./create-sub-issue.ts";
 import { postNotification } from "./notify-owners.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
+import { updateSubIssueTitle } from "./update-sub-issue-title.ts";
 
 export interface EffectContext {
   deps: AppDeps;
@@ -159,6 +160,10 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     }
     case "create_sub_issue":
       return createSubIssue(ctx.deps, port, state, effect.todo);
+    case "todo_sub_issues":
+      return createTodoSubIssues(ctx.deps, port, state);
+    case "sub_issue_title":
+      return updateSubIssueTitle(port, state, effect.todo);
     case "review_request":
       return requestReview(port, state, effect);
     case "open_pull_request":

@@ -40,15 +40,19 @@ export const BRIEF_SOURCES = {
     trust: "data",
   },
   writerTodo: {
-    what: "todos a writer added (`/loopx todo add`, the checklist) or accepted (`/loopx todo accept T3`)",
+    what: "todos a writer added (`/loopx todo add`, the checklist, linking a writer's issue as a sub-issue), accepted (`/loopx todo accept T3`) or retitled on its sub-issue",
     trust: "instruction",
   },
   proposedTodo: {
     what: "todos an agent proposed, successors it named and planning todos, until a writer accepts them (approving a held plan lets them run; their text stays data)",
     trust: "data",
   },
+  outsiderTodo: {
+    what: "todos from an issue someone without write access wrote, linked as a sub-issue by a writer, until a writer retitles it",
+    trust: "data",
+  },
   monitorTodo: {
-    what: "todos the PR monitor opened: CI check names and output, reviews and their inline comments (sub-issue titles never reach a brief)",
+    what: "todos the PR monitor opened: CI check names and output, reviews and their inline comments",
     trust: "data",
   },
   handoff: {

@@ -57,14 +57,19 @@ describe("createGoal", () => {
     harness: "shell",
     todos: [{ title: "first" }, { title: "second", requiredScopes: ["merge"] }],
   };
-  it("starts at version 1 with counters, no backoff, a wake now, and body+status+dispatch", () => {
+  it("starts at version 1 with counters, no backoff, a wake now, and body+status+dispatch (+ sub-issues for its todos, if the config asks)", () => {
     const r = expectOk(createGoal(input, ctx()));
     expect(r.state.goal.version).toBe(1);
     expect(r.state.goal.counters).toEqual({ todo: 3, gate: 1, tick: 1 });
     expect(r.state.todos.map((t) => t.key)).toEqual(["T1", "T2"]);
     expect(r.state.goal.backoff).toEqual({ level: 0, stalledTicks: 0, until: null });
     expect(r.state.goal.nextWakeAt).toEqual(T0);
-    expect(r.effects.map((e) => e.kind).sort()).toEqual(["body", "dispatch", "status"]);
+    expect(r.effects.map((e) => e.kind).sort()).toEqual([
+      "body",
+      "dispatch",
+      "status",
+      "todo_sub_issues",
+    ]);
     expect(r.events[0]?.type).toBe("goal.created");
     expect(r.events.every((e) => e.at === T0 && e.actor === APP.valueOf())).toBe(true);
   });

@@ -7,6 +7,8 @@ export { HarnessName };
 export const Command = z.discriminatedUnion("name", [
   z.object({ name: z.literal("status") }),
   z.object({ name: z.literal("help") }),
+  /** Starts a goal on an issue that has none, as the label does; null: the issue is the objective. */
+  z.object({ name: z.literal("start"), objective: Title.nullable() }),
   z.object({ name: z.literal("approve"), gate: GateKey, note: ShortText.nullable() }),
   z.object({ name: z.literal("reject"), gate: GateKey, reason: ShortText.min(1) }),
   z.object({ name: z.literal("pause") }),
@@ -75,7 +77,9 @@ export type CommandParse = z.infer<typeof CommandParse>;
 
 export const COMMAND_USAGE = {
   status: "/loopx status: refresh the status comment",
-  help: "/loopx help: this list",
+  help: "/loopx help: this list (on any issue or pull request)",
+  start:
+    "/loopx start [objective]: start a goal on this issue, as the label does; the objective is your text, else the issue",
   approve: "/loopx approve G2 [note]: approve gate G2",
   reject: "/loopx reject G2 <reason>: reject gate G2 (a reason is required)",
   pause: "/loopx pause: stop starting new ticks until resumed",

@@ -179,6 +179,18 @@ export const LoopxConfig = z
       })
       .prefault({})
       .describe("The duty cycle of a goal's ticks."),
+    /**
+     * Where todos live on GitHub. `checklist`: in the goal issue's checklist (a writer makes
+     * one a sub-issue with `/loopx todo add … --issue`); `sub-issues`: every open task todo
+     * also becomes a sub-issue of the goal issue once it may run (an agent's plan after its
+     * approval, when approval is required).
+     */
+    todos: z
+      .enum(["checklist", "sub-issues"])
+      .default("checklist")
+      .describe(
+        "checklist: todos live in the goal issue's checklist; sub-issues: every task todo also becomes a sub-issue once it may run.",
+      ),
     /** `sticky`: one status comment edited in place plus a comment per productive tick; `quiet`: the status comment only. */
     comments: z
       .enum(["sticky", "quiet"])

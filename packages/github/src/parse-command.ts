@@ -218,6 +218,12 @@ export function parseCommand(commentBody: string): CommandParse | null {
       }
       return ok({ name: "reject", gate, reason: words });
     }
+    case "start": {
+      if (tail.length > 256) {
+        return error("too_long", "An objective is at most 256 characters.", COMMAND_USAGE.start);
+      }
+      return ok({ name: "start", objective: tail === "" ? null : tail });
+    }
     case "todo":
       return parseTodo(tail, more);
     case "budget":

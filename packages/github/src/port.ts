@@ -156,6 +156,7 @@ export interface GitHubReads {
 /** The verbs that change GitHub: only the outbox worker holds them. */
 export interface GitHubWrites {
   setIssueBody(issue: IssueRef, body: string): Promise<void>;
+  setIssueTitle(issue: IssueRef, title: string): Promise<void>;
   /** Creates a comment carrying `key` unless the app already wrote one with that key. */
   ensureComment(issue: IssueRef, key: string, body: string): Promise<CommentRef>;
   /**

@@ -26,6 +26,7 @@ const DEFAULTS = {
   quota: { windowHours: 24, slotMinutes: 30, compute: 1 },
   comments: "sticky",
   notify: { remind: "24h" },
+  todos: "checklist",
 };
 
 describe("parseConfig", () => {
@@ -75,6 +76,15 @@ describe("parseConfig", () => {
         comments: "quiet",
       },
     });
+  });
+
+  it("takes where todos live; anything but checklist or sub-issues is refused with its path", () => {
+    const result = parseConfig({ todos: "sub-issues" });
+    expect(result.ok && result.config.todos).toBe("sub-issues");
+    const bad = parseConfig({ todos: "issues" });
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.errors.map((e) => e.path)).toEqual(["todos"]);
   });
 
   it("takes the duty cycle, keeping the defaults it does not name", () => {

@@ -14,6 +14,7 @@ describe("readsOnly", () => {
     expect(await reads.botLogin()).toBe("loopx[bot]");
     const writes = [
       "setIssueBody",
+      "setIssueTitle",
       "ensureComment",
       "upsertComment",
       "react",

@@ -259,6 +259,42 @@ describe("sandbox behaviours", () => {
     expect([shut.state, shut.head.sha]).toEqual(["closed", rewritten.head.sha]);
   });
 
+  it("sub-issues: one parent, eight levels deep at most, never its own ancestor", async () => {
+    t = await setup({ secondaryLimits: false });
+    const { bot } = t;
+    const make = async (title: string) => (await bot.rest.issues.create({ ...o, title })).data;
+    const link = (parent: number, id: number, replace?: boolean) =>
+      status(
+        bot.rest.issues.addSubIssue({
+          ...o,
+          issue_number: parent,
+          sub_issue_id: id,
+          ...(replace === undefined ? {} : { replace_parent: replace }),
+        }),
+      );
+    const chain = [await make("root")];
+    for (let level = 1; level <= 8; level++) {
+      const child = await make(`level ${level}`);
+      const above = chain[chain.length - 1];
+      if (!above) throw new Error("no parent");
+      expect(await link(above.number, child.id)).toBe(200);
+      chain.push(child);
+    }
+    const [root, first, , third] = chain;
+    const deepest = chain[8];
+    if (!root || !first || !third || !deepest) throw new Error("short chain");
+    expect(await link(deepest.number, (await make("level 9")).id)).toBe(422);
+    expect(await link(third.number, root.id)).toBe(422);
+    // A second parent only with replace_parent, which moves it.
+    const other = await make("other parent");
+    expect(await link(other.number, first.id)).toBe(422);
+    expect(await link(other.number, first.id, true)).toBe(200);
+    const { data: parent } = await bot.rest.issues.getParent({ ...o, issue_number: first.number });
+    expect(parent.number).toBe(other.number);
+    const { data: left } = await bot.rest.issues.listSubIssues({ ...o, issue_number: root.number });
+    expect(left).toEqual([]);
+  });
+
   it("sub-issues: numeric id only, 100 per parent, last writer wins on issue PATCH", async () => {
     t = await setup({ secondaryLimits: false });
     const { bot } = t;

@@ -23,7 +23,8 @@ export const TodoKind = z.enum([
 ]);
 export type TodoKind = z.infer<typeof TodoKind>;
 
-export const TodoOrigin = z.enum(["human", "agent", "pr-monitor", "config"]);
+/** `outsider`: words of someone without write access (a sub-issue's title), shown as data. */
+export const TodoOrigin = z.enum(["human", "agent", "pr-monitor", "config", "outsider"]);
 export type TodoOrigin = z.infer<typeof TodoOrigin>;
 
 /** A todo that waits for something is not runnable until that holds. */

@@ -107,6 +107,13 @@ export const Effect = z.discriminatedUnion("kind", [
     gate: GateKey,
   }),
   z.object({ kind: z.literal("create_sub_issue"), key: z.string(), todo: TodoKey }),
+  /**
+   * Todos became ready to run: under `todos: sub-issues` (read by the outbox from the
+   * repository's config) each open task without a sub-issue gets one.
+   */
+  z.object({ kind: z.literal("todo_sub_issues"), key: z.string() }),
+  /** A todo renamed inside LoopX: its sub-issue's title follows. */
+  z.object({ kind: z.literal("sub_issue_title"), key: z.string(), todo: TodoKey }),
   z.object({
     kind: z.literal("close_sub_issue"),
     key: z.string(),

@@ -10,6 +10,7 @@ import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
 import { appendTodo, emit, isRefused, parseInput, refuse } from "./kit.ts";
 import { notifyOwners } from "./notify-owners.ts";
+import { offerSubIssues } from "./sub-issue-sync.ts";
 
 /**
  * A fresh goal from a labelled issue. It starts at version 0 so that the commit's single
@@ -66,8 +67,9 @@ export function createGoal(input: CreateGoalInput, ctx: TransitionContext): Tran
       text: parsed.pausedBecause.slice(0, 1000),
     });
   }
-  for (const [i, t] of (parsed.todos ?? []).entries()) {
-    appendTodo(d, { ...t, origin: "human", position: i + 1 });
-  }
+  const todos = (parsed.todos ?? []).map((t, i) =>
+    appendTodo(d, { ...t, origin: "human", position: i + 1 }),
+  );
+  offerSubIssues(d, todos);
   return commit(d);
 }

@@ -9,6 +9,14 @@ export { addEvidence, queueNote } from "./notes.ts";
 export { notifyOwners, occasionWaits } from "./notify-owners.ts";
 export { refreshProjections } from "./refresh-projections.ts";
 export { renameRepo } from "./rename-repo.ts";
+export {
+  adoptSubIssue,
+  offerSubIssues,
+  retitleTodoFromSubIssue,
+  subIssueTitle,
+  todoTitleFrom,
+  wantsSubIssue,
+} from "./sub-issue-sync.ts";
 export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issues.ts";
 export { applyTickResult, isMaterialDelta, isValidatedProgress } from "./tick-result.ts";
 export { completeTodoByHuman, reopenTodo } from "./todo-completion.ts";

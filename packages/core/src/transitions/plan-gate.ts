@@ -4,6 +4,7 @@ import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
 import { dropIn, emit } from "./kit.ts";
 import { expireWhere, openGateIn } from "./open-gate.ts";
+import { offerSubIssues } from "./sub-issue-sync.ts";
 
 function question(keys: readonly string[]): string {
   return `Accept the agent's plan? ${keys.join(", ")} wait as proposed: approving makes them ready to run, rejecting drops them and lets the agent plan again. Their text stays the agent's (data to the slices) unless you accept one with \`/loopx todo accept T#\`.`;
@@ -45,6 +46,7 @@ export function syncPlanGate(d: Draft): void {
 
 /** A writer approved a plan gate: exactly the todos it holds, still proposed, become ready. */
 export function releasePlan(d: Draft, gate: Gate): void {
+  const released: Todo[] = [];
   for (const key of planGateHolds(gate) ?? []) {
     const todo = d.state.todos.find((t) => t.key === key);
     if (todo?.status !== "proposed") continue;
@@ -52,7 +54,9 @@ export function releasePlan(d: Draft, gate: Gate): void {
     todo.updatedAt = d.ctx.now;
     emit(d, "todo.released", { todo: key, gate: gate.key });
     d.checklist = true;
+    released.push(todo);
   }
+  offerSubIssues(d, released);
 }
 
 /** A writer rejected a plan gate: the todos it holds are dropped; the agent may plan again. */

@@ -3,6 +3,7 @@ import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
 import { appendEvidence, dropIn, emit } from "./kit.ts";
 import { holdForApproval } from "./plan-gate.ts";
+import { syncSubIssueTitle } from "./sub-issue-sync.ts";
 
 /**
  * Why a planning slice may not revise this todo, or null when it may: only an open task an
@@ -40,6 +41,7 @@ export function revisePlan(d: Draft, plan: Todo, tickId: string, rev: PlanRevisi
     todo.detail = w.detail;
     todo.updatedAt = now;
     emit(d, "todo.edited", { todo: todo.key, fields: ["title", "detail"], by: plan.key });
+    syncSubIssueTitle(d, todo);
     // New words a writer never read are a new proposal: under `plan: approve` it waits again.
     holdForApproval(d, [todo]);
     applied += 1;

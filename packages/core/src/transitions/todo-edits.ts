@@ -24,6 +24,7 @@ import {
   requireTrusted,
   resetBackoff,
 } from "./kit.ts";
+import { offerSubIssues, syncSubIssueTitle } from "./sub-issue-sync.ts";
 
 /** A trusted change to the plan: it counts as fresh input, and answers a pending replan. */
 function planChanged(d: Draft, reason: string): void {
@@ -46,6 +47,8 @@ export function addTodo(
   todo.resumeWhen = parsed.resumeWhen;
   if (parsed.asSubIssue) {
     addEffect(d, { kind: "create_sub_issue", key: `todo:${todo.key}:sub_issue`, todo: todo.key });
+  } else {
+    offerSubIssues(d, [todo]);
   }
   planChanged(d, `new todo ${todo.key}`);
   return commit(d);
@@ -73,6 +76,7 @@ export function editTodo(
     todo[field] = value;
     changed.push(field);
   };
+  const renamed = parsed.title !== undefined && parsed.title !== todo.title;
   set("title", parsed.title);
   set("detail", parsed.detail);
   set("kind", parsed.kind);
@@ -93,6 +97,7 @@ export function editTodo(
   todo.updatedAt = ctx.now;
   d.checklist = true;
   emit(d, "todo.edited", { todo: todo.key, fields: changed });
+  if (renamed) syncSubIssueTitle(d, todo);
   planChanged(d, `${todo.key} edited`);
   return commit(d);
 }
@@ -166,7 +171,10 @@ export function acceptTodo(
   }
   todo.origin = "human";
   // Accepting one proposal of a held plan lets it run; the plan gate keeps the others.
-  if (todo.status === "proposed") todo.status = "ready";
+  if (todo.status === "proposed") {
+    todo.status = "ready";
+    offerSubIssues(d, [todo]);
+  }
   todo.updatedAt = ctx.now;
   d.checklist = true;
   const by = ctx.actor.kind === "human" ? ctx.actor.login : ctx.actor.kind;

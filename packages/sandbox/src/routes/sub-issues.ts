@@ -7,6 +7,13 @@ import type { Issue, User } from "../state/types.ts";
 import { issueOf, ok, okPage, parseBody, type RouteContext, repoOf } from "./context.ts";
 
 export const SUB_ISSUE_LIMIT = 100;
+/** GitHub's deepest hierarchy: a parent and up to eight levels of sub-issues under it. */
+export const SUB_ISSUE_DEPTH = 8;
+
+const refused = (message: string) =>
+  new HttpError(422, "Validation Failed", {
+    errors: [{ resource: "Issue", code: "custom", message }],
+  });
 
 /** GitHub wants the numeric issue id as an integer; a string is a 422. */
 const addBody = z.object({
@@ -120,6 +127,21 @@ export function subIssueRoutes(ctx: RouteContext): Route[] {
               },
             ],
           });
+        }
+        // Linking an ancestor under its own descendant would make the hierarchy a cycle.
+        const ancestors: Issue[] = [];
+        for (let at = parent; at.parentId !== null; ) {
+          at = byId(at.parentId);
+          ancestors.push(at);
+        }
+        if (ancestors.some((a) => a.id === sub.id)) {
+          throw refused("An issue cannot be a sub-issue of its own sub-issue");
+        }
+        // Levels below `parent`'s root after the link: parent's depth, plus the sub-issue's own tree.
+        const below = (i: Issue): number =>
+          1 + Math.max(0, ...i.subIssueIds.map((id) => below(byId(id))));
+        if (ancestors.length + below(sub) > SUB_ISSUE_DEPTH) {
+          throw refused(`Sub-issues may be nested at most ${SUB_ISSUE_DEPTH} levels deep`);
         }
         if (parent.subIssueIds.length >= SUB_ISSUE_LIMIT) {
           throw new HttpError(422, "Validation Failed", {
