@@ -1,6 +1,6 @@
 /** The App's rows of the one table: webhooks, ticks and requests, governance. */
 import { openStore } from "@loopx/store";
-import { benchGovernance, CRON, MODEL, SCENARIOS, type Scenario } from "./governance.ts";
+import { benchGovernance, CRON, MODEL, SCENARIOS, type Scenario, WAKE_CRON } from "./governance.ts";
 import type { BenchPostgres } from "./pg.ts";
 import { ms, row } from "./sections.ts";
 import type { Row } from "./table.ts";
@@ -150,7 +150,7 @@ export async function governanceRows(): Promise<Row[]> {
   rows.push(
     row(
       section,
-      `LoopX's hourly wake job (${CRON}), one repository`,
+      `LoopX's daily wake job (${WAKE_CRON}), one repository, a week (an idle repository: ≤ 31 billed min a month, target ≤ 60)`,
       `${g.wakeJobs} runs / ${g.wakeJobs * MODEL.shortJobRunnerMinutes} min / ${usd(g.wakeJobs * MODEL.shortJobRunnerMinutes * MODEL.runnerUsdPerMinute)}`,
     ),
     row(
@@ -176,5 +176,5 @@ export async function governanceRows(): Promise<Row[]> {
 
 /** What governanceRows models, for the notes under the table. */
 export const GOVERNANCE_NOTES = [
-  `Governance: real kernel decisions (claims, waits, gates, backoff, replan, ask-a-human) on the sandbox clock; modeled: the harness (a stand-in, fixed ${MODEL.harnessRunnerMinutes} runner min and $${MODEL.harnessModelUsd.toFixed(2)} model spend per slice, scripted results), dispatch (a goal runs the minute it falls due, as the App's timer does), ${MODEL.shortJobRunnerMinutes}-minute billing of short jobs and $${MODEL.runnerUsdPerMinute}/runner-minute (GitHub-hosted Linux, 2 cores). The naive loop runs one slice per goal on every firing of the same cron (${CRON}) and stops on a goal once it is done.`,
+  `Governance: real kernel decisions (claims, waits, gates, backoff, replan, ask-a-human) on the sandbox clock; modeled: the harness (a stand-in, fixed ${MODEL.harnessRunnerMinutes} runner min and $${MODEL.harnessModelUsd.toFixed(2)} model spend per slice, scripted results), dispatch (a goal runs the minute it falls due, as the App's timer does), ${MODEL.shortJobRunnerMinutes}-minute billing of short jobs and $${MODEL.runnerUsdPerMinute}/runner-minute (GitHub-hosted Linux, 2 cores). The naive loop runs one slice per goal on every firing of an hourly cron (${CRON}) and stops on a goal once it is done.`,
 ];
