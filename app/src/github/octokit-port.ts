@@ -162,16 +162,26 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         `updating the status comment on ${issue.owner}/${issue.repo}#${issue.number}`,
         async () => {
           const keyed = withKey(body, key);
-          let id = knownId;
-          if (id !== null) {
-            // Only our own comment is edited: a stored id that now points elsewhere is ignored.
-            const { data } = await octokit.rest.issues
-              .getComment({ owner: issue.owner, repo: issue.repo, comment_id: id })
-              .catch(() => ({ data: null }));
-            const c = CommentResponse.safeParse(data);
-            if (!c.success || c.data.user?.login !== bot) id = null;
+          // A stored id is one GitHub gave this app for its own comment: edited without a read.
+          if (knownId !== null) {
+            const edited = await octokit.rest.issues
+              .updateComment({
+                owner: issue.owner,
+                repo: issue.repo,
+                comment_id: knownId,
+                body: keyed,
+              })
+              .then(
+                () => true,
+                (error: unknown) => {
+                  // Deleted (or its issue gone): found again by key, or written anew.
+                  if (RequestErrorShape.safeParse(error).data?.status === 404) return false;
+                  throw error;
+                },
+              );
+            if (edited) return { id: knownId, created: false };
           }
-          id ??= (await ownComments(issue)).find((c) => readKey(c.body) === key)?.id ?? null;
+          const id = (await ownComments(issue)).find((c) => readKey(c.body) === key)?.id ?? null;
           if (id !== null) {
             await octokit.rest.issues.updateComment({
               owner: issue.owner,

@@ -159,8 +159,9 @@ export interface GitHubWrites {
   /** Creates a comment carrying `key` unless the app already wrote one with that key. */
   ensureComment(issue: IssueRef, key: string, body: string): Promise<CommentRef>;
   /**
-   * The sticky comment: updated in place when `knownId` is the app's own comment, else found
-   * by key among the app's comments, else created. Returns its id for the next time.
+   * The sticky comment: updated in place by `knownId` (an id this app got back when it created
+   * or found its own comment, so no read comes first), else — no id, or that comment is gone —
+   * found by key among the app's comments, else created. Returns its id for the next time.
    */
   upsertComment(
     issue: IssueRef,
