@@ -33,6 +33,13 @@ const CommentResponse = z.object({
   user: z.object({ login: z.string() }).nullable(),
 });
 
+const RequestedReviewers = z.object({
+  requested_reviewers: z
+    .array(z.object({ login: z.string() }))
+    .nullable()
+    .optional(),
+});
+
 /** Octokit's RequestError, read without trusting its shape. */
 const RequestErrorShape = z.object({
   status: z.number(),
@@ -277,13 +284,17 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         // One at a time: GitHub refuses the whole request (422) if any one login is invalid.
         for (const login of logins) {
           try {
-            await octokit.rest.pulls.requestReviewers({
+            const { data } = await octokit.rest.pulls.requestReviewers({
               owner: repo.owner,
               repo: repo.repo,
               pull_number: number,
               reviewers: [login],
             });
-            requested.push(login);
+            // GitHub answers with the pull request: a login it accepted and did not list was
+            // not reached, and counts as refused without reading the PR back.
+            const listed = RequestedReviewers.safeParse(data).data?.requested_reviewers ?? [];
+            const reached = listed.some((u) => u.login.toLowerCase() === login.toLowerCase());
+            (reached ? requested : refused).push(login);
           } catch (error) {
             if (RequestErrorShape.safeParse(error).data?.status !== 422) throw error;
             refused.push(login);

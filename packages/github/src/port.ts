@@ -189,8 +189,9 @@ export interface GitHubWrites {
     inputs: Record<string, string>,
   ): Promise<{ runId: number | null }>;
   /**
-   * Requests reviews; GitHub refuses some logins (not collaborators, the PR's author): those
-   * come back in `refused`, so the caller can fall back to one @mention comment.
+   * Requests reviews; GitHub refuses some logins (not collaborators, the PR's author), or
+   * accepts and does not list them: those come back in `refused`, so the caller can fall back
+   * to one @mention comment.
    */
   requestReviewers(
     repo: RepoName,
