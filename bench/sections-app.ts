@@ -63,9 +63,11 @@ export async function webhookRows(pg: BenchPostgres | null): Promise<Row[]> {
 
 export async function tickRows(): Promise<Row[]> {
   const { benchTick } = await import("./tick.ts");
-  const { benchRequests } = await import("./github-requests.ts");
+  const { benchRequests, benchTickRequests } = await import("./github-requests.ts");
+  const { capacity } = await import("./tick-capacity.ts");
   const t = await benchTick();
   const r = await benchRequests();
+  const ticks = await benchTickRequests();
   const req = "GitHub requests (sandbox request log, exact)";
   const wall = "action wait tick (bundle spawned as a process)";
   const perWait = t.wait.requests / t.wait.waitTicks;
@@ -106,6 +108,37 @@ export async function tickRows(): Promise<Row[]> {
       "gate approval (comment): requests / writes / content-creating",
       `${r.approval.requests} / ${r.approval.writes} / ${r.approval.contentCreating}`,
     ),
+    ...(
+      [
+        ["first productive tick, 20-check CI (opens the PR)", ticks.first],
+        ["follow-on productive tick, 20-check CI", ticks.next],
+      ] as const
+    ).flatMap(([what, c]) => {
+      const cap = capacity(c, 30);
+      return [
+        row(
+          req,
+          `${what}: App REST requests (304s apart, uncharged); before: 22–32 before CI, ~5 per check run`,
+          `${c.rest} (+${c.notModified} × 304)`,
+          "≤ 10",
+          c.rest <= 10,
+        ),
+        row(
+          req,
+          `${what}: content-creating`,
+          String(c.contentCreating),
+          "≤ 1",
+          c.contentCreating <= 1,
+        ),
+        row(
+          req,
+          `${what}: goals per installation at a 30-min cadence, all limits at 80 % (one repository / one each); before: ~7 at 10 min with a 20-check CI`,
+          `${cap.oneRepository.goals} / ${cap.repositoryEach.goals} (${cap.repositoryEach.limitedBy})`,
+          "≥ 150",
+          cap.repositoryEach.goals >= 150,
+        ),
+      ];
+    }),
     row(
       wall,
       `process start → exit, median of ${t.repeats}`,

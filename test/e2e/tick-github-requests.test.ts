@@ -1,7 +1,14 @@
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+
+const Comment = z.object({
+  id: z.number(),
+  body: z.string().nullable().optional(),
+  user: z.object({ login: z.string() }).nullable().optional(),
+});
 
 /**
  * Scenario: productive ticks with CI on the sandbox, counted from its request log. The status
@@ -26,10 +33,11 @@ describe("e2e: the GitHub requests of a productive tick", () => {
   const configReads = (from: number) =>
     app(from).filter((r) => r.path === "/repos/acme/widgets/contents/.github%2Floopx.yml");
   const botComments = (issue: number) =>
-    h.sandbox
-      .issue("acme/widgets", issue)
-      .comments_list.filter((c) => c.user?.login === "loopx[bot]")
-      .map((c) => ({ id: c.id, key: readKey(String(c.body ?? "")), body: String(c.body ?? "") }));
+    z
+      .array(Comment)
+      .parse(h.sandbox.issue("acme/widgets", issue).comments_list)
+      .filter((c) => c.user?.login === "loopx[bot]")
+      .map((c) => ({ id: c.id, key: readKey(c.body ?? ""), body: c.body ?? "" }));
 
   let issue = 0;
 
