@@ -1,5 +1,6 @@
 /**
- * Conditional requests for file contents (`.github/loopx.yml` is read by most effects): the
+ * Conditional requests for file contents and the repository (`.github/loopx.yml` and the
+ * default branch are read by most effects): the
  * last answer's ETag goes out as `If-None-Match`, and GitHub's 304 is answered from the copy
  * kept here. A 304 "does not count against your primary rate limit" (GitHub's REST docs, best
  * practices, "Use conditional requests if appropriate"); a changed file answers 200 with its new
@@ -11,7 +12,8 @@ import { z } from "zod";
 type Octokit = InstanceType<typeof ProbotOctokit>;
 type Answer = Awaited<ReturnType<Octokit["request"]>>;
 
-const CONTENTS = /^\/repos\/[^/]+\/[^/]+\/contents\//;
+/** File contents, and the repository itself (its default branch): read by most effects. */
+const CONDITIONAL = /^\/repos\/[^/]+\/[^/]+(?:\/contents\/.+)?$/;
 const Status = z.object({ status: z.number() });
 
 export interface ConditionalCache {
@@ -44,12 +46,13 @@ export function createConditionalCache(limit = 2_000): ConditionalCache {
   };
 }
 
-/** Sends this Octokit's contents reads conditionally against `cache`. */
+/** Sends this Octokit's contents and repository reads conditionally against `cache`. */
 export function withConditionalReads(octokit: Octokit, cache: ConditionalCache): Octokit {
   octokit.hook.wrap("request", async (request, options) => {
     const endpoint = octokit.request.endpoint(options);
     const path = endpoint.url.replace(/^https?:\/\/[^/]+/, "").replace(/^\/api\/v3(?=\/)/, "");
-    if (endpoint.method !== "GET" || !CONTENTS.test(path)) return request(options);
+    if (endpoint.method !== "GET" || !CONDITIONAL.test(path.split("?")[0] ?? ""))
+      return request(options);
     // The media type is part of the representation: raw bytes and JSON have their own ETags.
     const key = `${endpoint.url} ${String(endpoint.headers.accept ?? "")}`;
     const hit = cache.get(key);

@@ -51,6 +51,18 @@ describe("sandbox: conditional contents reads", () => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
 
+  it("the repository answers 304 while unchanged, 200 with a new ETag after a push", async () => {
+    const first = await t.bot.rest.repos.get(o);
+    const etag = String(first.headers.etag);
+    const again = t.bot.rest.repos.get({ ...o, headers: { "if-none-match": etag } });
+    expect(await status(again)).toBe(304);
+    await t.sandbox.clock.advance(60_000);
+    t.sandbox.push("acme/widgets", "main", { "README.md": "# moved on\n" });
+    const after = await t.bot.rest.repos.get({ ...o, headers: { "if-none-match": etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+  });
+
   it("a missing file is 404 whatever the validator", async () => {
     const missing = t.bot.rest.repos.getContent({
       ...o,

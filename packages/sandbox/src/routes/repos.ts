@@ -49,7 +49,10 @@ export function repoRoutes(ctx: RouteContext): Route[] {
       handle: (req) => {
         const repo = repoOf(ctx, req);
         requireRepoAccess(req.principal, store, repo, "metadata", "read");
-        return ok(render.repo(repo));
+        const body = render.repo(repo);
+        const etag = etagOf(JSON.stringify(body), "json");
+        if (notModified(req.headers["if-none-match"], etag)) return ok(undefined, 304, { etag });
+        return ok(body, 200, { etag });
       },
     },
     {
