@@ -1,11 +1,17 @@
 /**
  * `npm run bench:requests`: how many GitHub requests the App makes for a goal start and for
  * a gate approval, counted exactly from the sandbox's request log (the real app over HTTP,
- * embedded PGlite). Figures, not pass criteria.
+ * embedded PGlite); and for productive ticks with CI (the first, which opens the PR, and a
+ * follow-on on the same PR), from the tick's ask through the outbox and every check run's
+ * webhook, with how many goals one installation sustains at that rate. Figures, not pass
+ * criteria.
  */
 import { pathToFileURL } from "node:url";
 import { openGate } from "@loopx/core";
 import { startHarness } from "../test/support/app-harness.ts";
+import { playTick } from "../test/support/pr-ticks.ts";
+import { startTickHarness } from "../test/support/tick-api-harness.ts";
+import { capacity, type TickCount } from "./tick-capacity.ts";
 
 export interface Count {
   requests: number;
@@ -68,7 +74,67 @@ export async function benchRequests(): Promise<{ start: Count; approval: Count }
   }
 }
 
+/** Checks the sandbox's CI reports on every push: `ci` (required) and 19 more. */
+export const CI_CHECKS = ["ci", ...Array.from({ length: 19 }, (_, i) => `check-${i + 1}`)];
+
+/**
+ * Two productive ticks on a configured repository (`.github/loopx.yml` committed) with a
+ * 20-check CI: the App's requests (installation token and App JWT; the jobs' own calls use
+ * their GITHUB_TOKEN, another budget), with 304s counted apart as GitHub does not charge them.
+ */
+export async function benchTickRequests(): Promise<{ first: TickCount; next: TickCount }> {
+  const h = await startTickHarness({ api: { rateLimit: { perMinute: 100_000, burst: 1000 } } });
+  try {
+    h.sandbox.ci.checks = CI_CHECKS;
+    h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: sticky\n" }, "alice");
+    const goal = await h.startGoal("Bench: requests", ["Cache layout", "Document it"]);
+    const issue = goal.goal.issue.number;
+    const counted = async (files: Record<string, string>): Promise<TickCount> => {
+      await h.sandbox.idle();
+      await h.settle();
+      const from = h.sandbox.requests().length;
+      await playTick(h, issue, files);
+      await h.sandbox.idle();
+      await h.settle();
+      const app = h.sandbox
+        .requests()
+        .slice(from)
+        .filter((r) => r.by?.startsWith("installation:") || r.by?.startsWith("app:"));
+      return {
+        rest: app.filter((r) => r.status !== 304).length,
+        notModified: app.filter((r) => r.status === 304).length,
+        contentCreating: app.filter((r) => r.contentCreating && r.status < 400).length,
+        byOperation: [...new Set(app.map((r) => r.operationId ?? r.path))].map(
+          (op) => `${app.filter((r) => (r.operationId ?? r.path) === op).length}× ${op}`,
+        ),
+      };
+    };
+    const first = await counted({ "src/layout.ts": "export const cache = 1;\n" });
+    const next = await counted({ "src/layout.ts": "export const cache = 2;\n" });
+    return { first, next };
+  } finally {
+    await h.close();
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const ticks = await benchTickRequests();
+  for (const [what, c] of [
+    ["first productive tick (opens the PR), 20-check CI", ticks.first],
+    ["follow-on productive tick (same PR), 20-check CI", ticks.next],
+  ] as const) {
+    console.log(
+      `${what}: ${c.rest} REST (target ≤ 10), ${c.notModified} answered 304 (not charged), ${c.contentCreating} content-creating (target ≤ 1)`,
+    );
+    console.log(`  ${c.byOperation.join(", ")}`);
+    const cap = capacity(c, 30);
+    console.log(
+      `  goals one installation sustains at a 30-minute cadence, every limit at 80 % (target ≥ 150): ${cap.oneRepository.goals} in one repository (limited by ${cap.oneRepository.limitedBy}), ${cap.repositoryEach.goals} with a repository each (limited by ${cap.repositoryEach.limitedBy})`,
+    );
+  }
+  console.log(
+    "  before (main at the issue): 22–32 REST per productive tick before CI, ~5 more per check run; ~30 goals at a 10-minute cadence, ~7 with a 20-check CI",
+  );
   const { start, approval } = await benchRequests();
   const row = (what: string, c: Count) =>
     console.log(

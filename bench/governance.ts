@@ -28,8 +28,10 @@ import {
 import { createClock } from "../packages/sandbox/src/clock.ts";
 import { cronMatches } from "../packages/sandbox/src/runner/cron.ts";
 
-/** LoopX's own backstop (.github/workflows/loopx-wake.yml); the naive loop uses the same. */
+/** The naive loop's schedule: hourly, as such loops usually run. */
 export const CRON = "17 * * * *";
+/** LoopX's wake backstop as docs/workflows.md ships it (daily). */
+export const WAKE_CRON = "17 4 * * *";
 export const MODEL = {
   /** Runner minutes one harness slice occupies (billed; the stand-in's fixed cost). */
   harnessRunnerMinutes: 10,
@@ -214,7 +216,7 @@ async function simulateLoopx(scenario: Scenario, start: number) {
   }
 
   for (let t = 0; t < WEEK_MS; t += 60_000) {
-    // The App dispatches a goal the minute it falls due (its timer; the hourly wake is a
+    // The App dispatches a goal the minute it falls due (its timer; the daily wake is a
     // backstop that finds nothing the timer missed here).
     if (due()) tick();
     await clock.advance(60_000);
@@ -260,11 +262,11 @@ export async function benchGovernance(): Promise<GovernanceBench> {
     loopx[s] = await simulateLoopx(s, start);
     naive[s] = simulateNaive(s, start);
   }
-  // LoopX's hourly wake job (one per repository; the three goals share one repository).
+  // LoopX's daily wake job (one per repository; the three goals share one repository).
   const clock = createClock(start);
   let wakeJobs = 0;
   for (let t = 0; t < WEEK_MS; t += 60_000) {
-    if (cronMatches(CRON, new Date(clock.now()))) wakeJobs++;
+    if (cronMatches(WAKE_CRON, new Date(clock.now()))) wakeJobs++;
     await clock.advance(60_000);
   }
   const wake = spend(0, wakeJobs);

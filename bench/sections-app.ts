@@ -1,6 +1,6 @@
 /** The App's rows of the one table: webhooks, ticks and requests, governance. */
 import { openStore } from "@loopx/store";
-import { benchGovernance, CRON, MODEL, SCENARIOS, type Scenario } from "./governance.ts";
+import { benchGovernance, CRON, MODEL, SCENARIOS, type Scenario, WAKE_CRON } from "./governance.ts";
 import type { BenchPostgres } from "./pg.ts";
 import { ms, row } from "./sections.ts";
 import type { Row } from "./table.ts";
@@ -63,9 +63,11 @@ export async function webhookRows(pg: BenchPostgres | null): Promise<Row[]> {
 
 export async function tickRows(): Promise<Row[]> {
   const { benchTick } = await import("./tick.ts");
-  const { benchRequests } = await import("./github-requests.ts");
+  const { benchRequests, benchTickRequests } = await import("./github-requests.ts");
+  const { capacity } = await import("./tick-capacity.ts");
   const t = await benchTick();
   const r = await benchRequests();
+  const ticks = await benchTickRequests();
   const req = "GitHub requests (sandbox request log, exact)";
   const wall = "action wait tick (bundle spawned as a process)";
   const perWait = t.wait.requests / t.wait.waitTicks;
@@ -106,6 +108,37 @@ export async function tickRows(): Promise<Row[]> {
       "gate approval (comment): requests / writes / content-creating",
       `${r.approval.requests} / ${r.approval.writes} / ${r.approval.contentCreating}`,
     ),
+    ...(
+      [
+        ["first productive tick, 20-check CI (opens the PR)", ticks.first],
+        ["follow-on productive tick, 20-check CI", ticks.next],
+      ] as const
+    ).flatMap(([what, c]) => {
+      const cap = capacity(c, 30);
+      return [
+        row(
+          req,
+          `${what}: App REST requests (304s apart, uncharged); before: 22–32 before CI, ~5 per check run`,
+          `${c.rest} (+${c.notModified} × 304)`,
+          "≤ 10",
+          c.rest <= 10,
+        ),
+        row(
+          req,
+          `${what}: content-creating`,
+          String(c.contentCreating),
+          "≤ 1",
+          c.contentCreating <= 1,
+        ),
+        row(
+          req,
+          `${what}: goals per installation at a 30-min cadence, all limits at 80 % (one repository / one each); before: ~7 at 10 min with a 20-check CI`,
+          `${cap.oneRepository.goals} / ${cap.repositoryEach.goals} (${cap.repositoryEach.limitedBy})`,
+          "≥ 150",
+          cap.repositoryEach.goals >= 150,
+        ),
+      ];
+    }),
     row(
       wall,
       `process start → exit, median of ${t.repeats}`,
@@ -150,7 +183,7 @@ export async function governanceRows(): Promise<Row[]> {
   rows.push(
     row(
       section,
-      `LoopX's hourly wake job (${CRON}), one repository`,
+      `LoopX's daily wake job (${WAKE_CRON}), one repository, a week (an idle repository: ≤ 31 billed min a month, target ≤ 60)`,
       `${g.wakeJobs} runs / ${g.wakeJobs * MODEL.shortJobRunnerMinutes} min / ${usd(g.wakeJobs * MODEL.shortJobRunnerMinutes * MODEL.runnerUsdPerMinute)}`,
     ),
     row(
@@ -176,5 +209,5 @@ export async function governanceRows(): Promise<Row[]> {
 
 /** What governanceRows models, for the notes under the table. */
 export const GOVERNANCE_NOTES = [
-  `Governance: real kernel decisions (claims, waits, gates, backoff, replan, ask-a-human) on the sandbox clock; modeled: the harness (a stand-in, fixed ${MODEL.harnessRunnerMinutes} runner min and $${MODEL.harnessModelUsd.toFixed(2)} model spend per slice, scripted results), dispatch (a goal runs the minute it falls due, as the App's timer does), ${MODEL.shortJobRunnerMinutes}-minute billing of short jobs and $${MODEL.runnerUsdPerMinute}/runner-minute (GitHub-hosted Linux, 2 cores). The naive loop runs one slice per goal on every firing of the same cron (${CRON}) and stops on a goal once it is done.`,
+  `Governance: real kernel decisions (claims, waits, gates, backoff, replan, ask-a-human) on the sandbox clock; modeled: the harness (a stand-in, fixed ${MODEL.harnessRunnerMinutes} runner min and $${MODEL.harnessModelUsd.toFixed(2)} model spend per slice, scripted results), dispatch (a goal runs the minute it falls due, as the App's timer does), ${MODEL.shortJobRunnerMinutes}-minute billing of short jobs and $${MODEL.runnerUsdPerMinute}/runner-minute (GitHub-hosted Linux, 2 cores). The naive loop runs one slice per goal on every firing of an hourly cron (${CRON}) and stops on a goal once it is done.`,
 ];

@@ -15,6 +15,7 @@ import { withContentBudget } from "./content-budget.ts";
 import { createDashboard, type DashboardOptions } from "./dashboard/index.ts";
 import { intakeDeps, type Logger, type WriterDeps } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
+import { createConditionalCache, withConditionalReads } from "./github/conditional-reads.ts";
 import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
@@ -110,8 +111,12 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     return bot;
   };
   const ops = store.ops;
+  const contents = createConditionalCache();
   const portIn = async (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
-    const octokit = withContentBudget(await probot.auth(installationId), installationId, ops, lane);
+    const octokit = withConditionalReads(
+      withContentBudget(await probot.auth(installationId), installationId, ops, lane),
+      contents,
+    );
     const port = createOctokitPort(octokit, await botLogin());
     return opts.wrapPort ? opts.wrapPort(port) : port;
   };

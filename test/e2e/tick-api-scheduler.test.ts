@@ -4,7 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScheduler, type Scheduler } from "../../app/src/scheduler/create-scheduler.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
-/** Scenario: the app's own wake loop dispatches due goals once and sweeps dead leases. */
+/**
+ * Scenario: the app's own wake loop dispatches due goals once, never a tick whose decision is
+ * a wait (a goal due by its wake time but backing off), and sweeps dead leases.
+ */
 describe("e2e: the wake scheduler", () => {
   let h: TickHarness;
   let scheduler: Scheduler;
@@ -80,5 +83,50 @@ describe("e2e: the wake scheduler", () => {
     expect(state?.goal.backoff.stalledTicks).toBe(1);
     expect(state?.goal.nextWakeAt?.getTime()).toBeGreaterThan(Date.now());
     expect((await scheduler.tick()).expired).toBe(0);
+  });
+
+  const dispatchedIssues = () =>
+    h.sandbox
+      .requests()
+      .filter((r) => r.operationId === "actions/create-workflow-dispatch" && r.status < 300)
+      .map((r) => JSON.stringify(r.body));
+
+  it("a backing-off goal gets no dispatch beside one that runs; it runs once the window ends", async () => {
+    const waiting = await h.startGoal("Add caching", ["Cache the index"]);
+    const ready = await h.startGoal("Trim the logs", ["Drop debug lines"]);
+    h.app.outbox.kick();
+    await h.app.outbox.idle();
+    const before = dispatchedIssues().length;
+    const db = dbOf(h.store);
+    await db.execute(
+      sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes',
+            backoff = jsonb_set(backoff, '{until}', to_jsonb(to_char((now() + interval '1 hour') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+          WHERE id = ${waiting.goal.id}`,
+    );
+    await db.execute(
+      sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes' WHERE id = ${ready.goal.id}`,
+    );
+    const state = await h.store.loadGoal(waiting.goal.id);
+    expect(state?.goal.backoff.until?.getTime()).toBeGreaterThan(Date.now());
+
+    // Other goals of this file may be due as well: only these two are looked at.
+    const swept = (await scheduler.tick()).dispatched;
+    expect(swept).toContain(`acme/widgets#${ready.goal.issue.number}`);
+    expect(swept).not.toContain(`acme/widgets#${waiting.goal.issue.number}`);
+    h.app.outbox.kick();
+    await h.app.outbox.idle();
+    const made = dispatchedIssues().slice(before);
+    expect(made.filter((b) => b.includes(`"goal":"${ready.goal.issue.number}"`))).toHaveLength(1);
+    expect(made.filter((b) => b.includes(`"goal":"${waiting.goal.issue.number}"`))).toEqual([]);
+
+    // The window is over: the decision is a run, and the sweep dispatches it.
+    await db.execute(
+      sql`UPDATE goals SET next_wake_at = now() - interval '4 minutes',
+            backoff = jsonb_set(backoff, '{until}', 'null'::jsonb)
+          WHERE id = ${waiting.goal.id}`,
+    );
+    expect((await scheduler.tick()).dispatched).toContain(
+      `acme/widgets#${waiting.goal.issue.number}`,
+    );
   });
 });

@@ -54,11 +54,14 @@ function reset(): void {
   allowed = [];
 }
 
-// Stragglers of an earlier test (a late outbox retry) and of the file's setup are not this test's.
-beforeEach(reset);
+// The benches reuse the harnesses outside vitest, where there are no tests to fail.
+if (process.env.VITEST) {
+  // Stragglers of an earlier test (a late outbox retry) and of the file's setup are not this test's.
+  beforeEach(reset);
 
-afterEach(() => {
-  const problems = undeclaredWarnings(logged, declared, allowed);
-  reset();
-  if (problems) throw new Error(problems);
-});
+  afterEach(() => {
+    const problems = undeclaredWarnings(logged, declared, allowed);
+    reset();
+    if (problems) throw new Error(problems);
+  });
+}

@@ -33,6 +33,13 @@ const CommentResponse = z.object({
   user: z.object({ login: z.string() }).nullable(),
 });
 
+const RequestedReviewers = z.object({
+  requested_reviewers: z
+    .array(z.object({ login: z.string() }))
+    .nullable()
+    .optional(),
+});
+
 /** Octokit's RequestError, read without trusting its shape. */
 const RequestErrorShape = z.object({
   status: z.number(),
@@ -164,16 +171,26 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         `updating the status comment on ${issue.owner}/${issue.repo}#${issue.number}`,
         async () => {
           const keyed = withKey(body, key);
-          let id = knownId;
-          if (id !== null) {
-            // Only our own comment is edited: a stored id that now points elsewhere is ignored.
-            const { data } = await octokit.rest.issues
-              .getComment({ owner: issue.owner, repo: issue.repo, comment_id: id })
-              .catch(() => ({ data: null }));
-            const c = CommentResponse.safeParse(data);
-            if (!c.success || c.data.user?.login !== bot) id = null;
+          // A stored id is one GitHub gave this app for its own comment: edited without a read.
+          if (knownId !== null) {
+            const edited = await octokit.rest.issues
+              .updateComment({
+                owner: issue.owner,
+                repo: issue.repo,
+                comment_id: knownId,
+                body: keyed,
+              })
+              .then(
+                () => true,
+                (error: unknown) => {
+                  // Deleted (or its issue gone): found again by key, or written anew.
+                  if (RequestErrorShape.safeParse(error).data?.status === 404) return false;
+                  throw error;
+                },
+              );
+            if (edited) return { id: knownId, created: false };
           }
-          id ??= (await ownComments(issue)).find((c) => readKey(c.body) === key)?.id ?? null;
+          const id = (await ownComments(issue)).find((c) => readKey(c.body) === key)?.id ?? null;
           if (id !== null) {
             await octokit.rest.issues.updateComment({
               owner: issue.owner,
@@ -269,13 +286,17 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
         // One at a time: GitHub refuses the whole request (422) if any one login is invalid.
         for (const login of logins) {
           try {
-            await octokit.rest.pulls.requestReviewers({
+            const { data } = await octokit.rest.pulls.requestReviewers({
               owner: repo.owner,
               repo: repo.repo,
               pull_number: number,
               reviewers: [login],
             });
-            requested.push(login);
+            // GitHub answers with the pull request: a login it accepted and did not list was
+            // not reached, and counts as refused without reading the PR back.
+            const listed = RequestedReviewers.safeParse(data).data?.requested_reviewers ?? [];
+            const reached = listed.some((u) => u.login.toLowerCase() === login.toLowerCase());
+            (reached ? requested : refused).push(login);
           } catch (error) {
             if (RequestErrorShape.safeParse(error).data?.status !== 422) throw error;
             refused.push(login);

@@ -76,9 +76,11 @@ async function writeStatus(ctx: EffectContext): Promise<void> {
     })),
   });
   const known = await deps.store.getProjection(state.goal.id, "status");
+  // Several transitions of one tick often render the same status: only a change is written.
+  if (known?.githubId != null && known.wroteBody === body) return;
   const ref = await port.upsertComment(issue, "status", body, known?.githubId ?? null);
+  await deps.store.setProjection(state.goal.id, "status", { githubId: ref.id, wroteBody: body });
   if (ref.id !== known?.githubId) {
-    await deps.store.setProjection(state.goal.id, "status", { githubId: ref.id });
     // The checklist links to the status comment, which exists only now.
     await writeBody(ctx);
   }

@@ -5,7 +5,7 @@ import type { GitHubPort, PullSnapshot, RepoName } from "@loopx/github";
  * Reviewers for a PR LoopX just opened. GitHub requests the code owners by itself when a PR
  * opens; when it requested nobody, no code owner covers the change, so LoopX asks the goal's
  * owners — never the PR's author, never someone already asked. A refused request becomes one
- * @mention comment (keyed, so a retry finds it), and success is read back before it counts.
+ * @mention comment (keyed, so a retry finds it), and success counts only when GitHub's answer lists the reviewer.
  */
 export async function routeReviewers(
   port: GitHubPort,
@@ -19,9 +19,8 @@ export async function routeReviewers(
     (l) => l !== pull.author && !l.endsWith("[bot]") && !pull.requestedReviewers.includes(l),
   );
   if (people.length === 0) return;
-  const { requested, refused } = await port.requestReviewers(repo, pull.number, people);
-  const after = await port.getPull(repo, pull.number);
-  const unreached = [...refused, ...requested.filter((l) => !after.requestedReviewers.includes(l))];
+  // A login counts as requested only when GitHub's answer lists it; the rest are unreached.
+  const { refused: unreached } = await port.requestReviewers(repo, pull.number, people);
   if (unreached.length === 0) return;
   // Mentions on purpose: the goal's owners (validated logins); nothing a person wrote here.
   await port.ensureComment(

@@ -160,8 +160,9 @@ export interface GitHubWrites {
   /** Creates a comment carrying `key` unless the app already wrote one with that key. */
   ensureComment(issue: IssueRef, key: string, body: string): Promise<CommentRef>;
   /**
-   * The sticky comment: updated in place when `knownId` is the app's own comment, else found
-   * by key among the app's comments, else created. Returns its id for the next time.
+   * The sticky comment: updated in place by `knownId` (an id this app got back when it created
+   * or found its own comment, so no read comes first), else — no id, or that comment is gone —
+   * found by key among the app's comments, else created. Returns its id for the next time.
    */
   upsertComment(
     issue: IssueRef,
@@ -189,8 +190,9 @@ export interface GitHubWrites {
     inputs: Record<string, string>,
   ): Promise<{ runId: number | null }>;
   /**
-   * Requests reviews; GitHub refuses some logins (not collaborators, the PR's author): those
-   * come back in `refused`, so the caller can fall back to one @mention comment.
+   * Requests reviews; GitHub refuses some logins (not collaborators, the PR's author), or
+   * accepts and does not list them: those come back in `refused`, so the caller can fall back
+   * to one @mention comment.
    */
   requestReviewers(
     repo: RepoName,

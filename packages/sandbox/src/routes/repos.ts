@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { requireRepoAccess } from "../auth.ts";
 import type { TreeEntry } from "../git/git.ts";
 import { HttpError, notFound } from "../http-error.ts";
@@ -20,6 +21,23 @@ function base64Lines(bytes: Buffer): string {
   return `${b64.replace(/(.{60})/g, "$1\n")}\n`;
 }
 
+/**
+ * A strong validator for one representation: what it names (a blob, a tree) and how it is
+ * shaped (raw or JSON), so a changed file or another media type never matches.
+ */
+function etagOf(what: string, format: string): string {
+  return `"${createHash("sha1").update(`${format}\0${what}`).digest("hex")}"`;
+}
+
+/** `If-None-Match` holding this validator (a list, weak or strong, or `*`): answer 304. */
+function notModified(header: string | string[] | undefined, etag: string): boolean {
+  const tags = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",");
+  return tags.some((t) => {
+    const tag = t.trim().replace(/^W\//, "");
+    return tag === "*" || tag === etag;
+  });
+}
+
 export function repoRoutes(ctx: RouteContext): Route[] {
   const { store, render } = ctx;
   return [
@@ -31,7 +49,10 @@ export function repoRoutes(ctx: RouteContext): Route[] {
       handle: (req) => {
         const repo = repoOf(ctx, req);
         requireRepoAccess(req.principal, store, repo, "metadata", "read");
-        return ok(render.repo(repo));
+        const body = render.repo(repo);
+        const etag = etagOf(JSON.stringify(body), "json");
+        if (notModified(req.headers["if-none-match"], etag)) return ok(undefined, 304, { etag });
+        return ok(body, 200, { etag });
       },
     },
     {
@@ -71,18 +92,28 @@ export function repoRoutes(ctx: RouteContext): Route[] {
           };
         };
         const file = git.entry(commit, path);
+        const raw = /application\/vnd\.github(\.v3)?\.raw/.test(String(req.headers.accept ?? ""));
+        const conditional = (etag: string) =>
+          notModified(req.headers["if-none-match"], etag) ? ok(undefined, 304, { etag }) : null;
         if (file && file.type === "blob") {
+          const etag = etagOf(`${file.sha}:${ref}`, raw ? "raw" : "json");
+          const unchanged = conditional(etag);
+          if (unchanged) return unchanged;
           const bytes = git.readBlob(file.sha);
-          if (/application\/vnd\.github(\.v3)?\.raw/.test(String(req.headers.accept ?? ""))) {
+          if (raw) {
             return ok(Buffer.from(bytes).toString("utf8"), 200, {
               "content-type": "application/vnd.github.raw; charset=utf-8",
+              etag,
             });
           }
-          return ok({ ...describe(file), encoding: "base64", content: base64Lines(bytes) });
+          return ok({ ...describe(file), encoding: "base64", content: base64Lines(bytes) }, 200, {
+            etag,
+          });
         }
         const children = git.listDir(commit, path);
         if (!children) throw notFound();
-        return ok(children.map(describe));
+        const etag = etagOf(`${commit}:${path}:${ref}`, "dir");
+        return conditional(etag) ?? ok(children.map(describe), 200, { etag });
       },
     },
     {

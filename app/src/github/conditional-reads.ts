@@ -1,0 +1,75 @@
+/**
+ * Conditional requests for file contents and the repository (`.github/loopx.yml` and the
+ * default branch are read by most effects): the
+ * last answer's ETag goes out as `If-None-Match`, and GitHub's 304 is answered from the copy
+ * kept here. A 304 "does not count against your primary rate limit" (GitHub's REST docs, best
+ * practices, "Use conditional requests if appropriate"); a changed file answers 200 with its new
+ * content and replaces the copy, so the cache never serves what GitHub no longer holds.
+ */
+import type { ProbotOctokit } from "probot";
+import { z } from "zod";
+
+type Octokit = InstanceType<typeof ProbotOctokit>;
+type Answer = Awaited<ReturnType<Octokit["request"]>>;
+
+/** File contents, and the repository itself (its default branch): read by most effects. */
+const CONDITIONAL = /^\/repos\/[^/]+\/[^/]+(?:\/contents\/.+)?$/;
+const Status = z.object({ status: z.number() });
+
+export interface ConditionalCache {
+  get(key: string): { etag: string; answer: Answer } | undefined;
+  set(key: string, value: { etag: string; answer: Answer }): void;
+  delete(key: string): void;
+}
+
+/** At most `limit` answers, the least recently used dropped first. */
+export function createConditionalCache(limit = 2_000): ConditionalCache {
+  const kept = new Map<string, { etag: string; answer: Answer }>();
+  return {
+    get(key) {
+      const hit = kept.get(key);
+      if (hit) {
+        kept.delete(key);
+        kept.set(key, hit);
+      }
+      return hit;
+    },
+    set(key, value) {
+      kept.delete(key);
+      kept.set(key, value);
+      for (const oldest of kept.keys()) {
+        if (kept.size <= limit) break;
+        kept.delete(oldest);
+      }
+    },
+    delete: (key) => kept.delete(key),
+  };
+}
+
+/** Sends this Octokit's contents and repository reads conditionally against `cache`. */
+export function withConditionalReads(octokit: Octokit, cache: ConditionalCache): Octokit {
+  octokit.hook.wrap("request", async (request, options) => {
+    const endpoint = octokit.request.endpoint(options);
+    const path = endpoint.url.replace(/^https?:\/\/[^/]+/, "").replace(/^\/api\/v3(?=\/)/, "");
+    if (endpoint.method !== "GET" || !CONDITIONAL.test(path.split("?")[0] ?? ""))
+      return request(options);
+    // The media type is part of the representation: raw bytes and JSON have their own ETags.
+    const key = `${endpoint.url} ${String(endpoint.headers.accept ?? "")}`;
+    const hit = cache.get(key);
+    // Set on the options themselves: the hooks inside this one read that same object.
+    if (hit) options.headers["if-none-match"] = hit.etag;
+    try {
+      const answer = await request(options);
+      const etag = answer.headers.etag;
+      if (typeof etag === "string" && etag !== "") cache.set(key, { etag, answer });
+      else cache.delete(key);
+      return answer;
+    } catch (error) {
+      const status = Status.safeParse(error).data?.status;
+      if (hit && status === 304) return hit.answer;
+      cache.delete(key);
+      throw error;
+    }
+  });
+  return octokit;
+}
