@@ -23,6 +23,11 @@ export interface LoadWindow {
   recentEvidence: number;
   recentHandoffs: number;
   recentNotes: number;
+  /**
+   * Finished todos (done, dropped), gates and pull requests kept beyond those open work
+   * needs, newest first; null loads every one (the full aggregate, for audits and tests).
+   */
+  recentFinished: number | null;
 }
 
 export const DEFAULT_WINDOW: LoadWindow = {
@@ -30,7 +35,11 @@ export const DEFAULT_WINDOW: LoadWindow = {
   recentEvidence: 200,
   recentHandoffs: 10,
   recentNotes: 50,
+  recentFinished: 20,
 };
+
+/** Every finished item, windowed history as by default: what decisions are compared against. */
+export const FULL_WINDOW: LoadWindow = { ...DEFAULT_WINDOW, recentFinished: null };
 
 export type GoalRow = typeof s.goals.$inferSelect;
 
@@ -71,9 +80,9 @@ export function fromJson<T extends PgTable>(
 function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, window: LoadWindow) {
   return sql`
         (SELECT coalesce(json_agg(t ORDER BY t.ordinal), '[]'::json)
-           FROM todos t WHERE t.goal_id = ${id}) AS todos,
+           FROM todos t WHERE t.goal_id = ${id} AND ${todoWindow(id, window)}) AS todos,
         (SELECT coalesce(json_agg(g ORDER BY g.ordinal), '[]'::json)
-           FROM gates g WHERE g.goal_id = ${id}) AS gates,
+           FROM gates g WHERE g.goal_id = ${id} AND ${gateWindow(id, window)}) AS gates,
         (SELECT coalesce(json_agg(k ORDER BY k.number), '[]'::json)
            FROM ticks k
           WHERE k.goal_id = ${id}
@@ -92,7 +101,66 @@ function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, windo
                  OR n.seq > (SELECT coalesce(max(seq), 0) - ${window.recentNotes}
                                FROM notes WHERE goal_id = ${id}))) AS notes,
         (SELECT coalesce(json_agg(p ORDER BY p.seq), '[]'::json)
-           FROM pull_requests p WHERE p.goal_id = ${id}) AS prs`;
+           FROM pull_requests p WHERE p.goal_id = ${id} AND ${pullWindow(id, window)}) AS prs`;
+}
+
+const FINISHED_TODO = sql.raw(`('done', 'dropped')`);
+
+/**
+ * Which todos a windowed aggregate carries (`t` is the row): every unfinished one; the
+ * finished ones an unfinished todo waits on or an open PR serves; the lowest and highest
+ * position (new todos are placed against them); and the most recently finished (the
+ * frontier's "last done", recent history).
+ */
+function todoWindow(id: SQL, window: LoadWindow): SQL {
+  if (window.recentFinished === null) return sql`true`;
+  return sql`(t.status NOT IN ${FINISHED_TODO}
+      OR t.key IN (SELECT w.resume_when->>'todo' FROM todos w
+                    WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
+                      AND w.resume_when->>'kind' = 'todo_done')
+      OR t.key IN (SELECT m.key FROM pull_requests op
+                     CROSS JOIN LATERAL (
+                       SELECT op.todo AS key
+                       UNION ALL
+                       SELECT jsonb_array_elements_text(coalesce(op.monitor->'todos', '[]'::jsonb))) m
+                    WHERE op.goal_id = ${id} AND op.state = 'open')
+      OR t.position = (SELECT max(position) FROM todos WHERE goal_id = ${id})
+      OR t.position = (SELECT min(position) FROM todos WHERE goal_id = ${id})
+      OR t.key IN (SELECT r.key FROM todos r
+                    WHERE r.goal_id = ${id} AND r.status IN ${FINISHED_TODO}
+                    ORDER BY r.completion->>'at' DESC NULLS LAST, r.ordinal DESC
+                    LIMIT ${window.recentFinished}))`;
+}
+
+/**
+ * Which gates (`g`): open and rejected ones (they block scopes), approved ones unless bound
+ * to a merged PR (a standing grant, a workflow approval, a gate a push may reopen), of
+ * those bound to merged PRs the newest per scope set (what they grant), and the newest.
+ * Expired gates grant and block nothing.
+ */
+function gateWindow(id: SQL, window: LoadWindow): SQL {
+  if (window.recentFinished === null) return sql`true`;
+  return sql`(g.status IN ('open', 'rejected')
+      OR (g.status = 'approved'
+          AND (g.pr_number IS NULL
+               OR g.pr_number NOT IN (SELECT number FROM pull_requests
+                                       WHERE goal_id = ${id} AND state = 'merged')))
+      OR g.key IN (SELECT DISTINCT ON (a.scopes) a.key FROM gates a
+                    WHERE a.goal_id = ${id} AND a.status = 'approved'
+                    ORDER BY a.scopes, a.ordinal DESC)
+      OR g.key IN (SELECT n.key FROM gates n WHERE n.goal_id = ${id}
+                    ORDER BY n.ordinal DESC LIMIT ${window.recentFinished}))`;
+}
+
+/** Which pull requests (`p`): open ones, merged ones an unfinished todo waits on, the newest. */
+function pullWindow(id: SQL, window: LoadWindow): SQL {
+  if (window.recentFinished === null) return sql`true`;
+  return sql`(p.state = 'open'
+      OR p.number IN (SELECT (w.resume_when->>'pr')::int FROM todos w
+                       WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
+                         AND w.resume_when->>'kind' = 'pr_merged')
+      OR p.number IN (SELECT n.number FROM pull_requests n WHERE n.goal_id = ${id}
+                       ORDER BY n.seq DESC LIMIT ${window.recentFinished}))`;
 }
 
 function toState(goal: GoalRow, row: unknown): GoalState {
@@ -141,6 +209,7 @@ export interface LockOptions {
   skipLocked?: boolean;
   /** Which of several matching goals to take first. */
   orderBy?: SQL;
+  window?: LoadWindow;
 }
 
 /**
@@ -159,7 +228,7 @@ export async function lockAndLoad(
   where: SQL,
   opts: LockOptions = {},
 ): Promise<{ row: GoalRow; now: Date; state: GoalState } | null> {
-  const w = DEFAULT_WINDOW;
+  const w = opts.window ?? DEFAULT_WINDOW;
   const [locked, aggregate] = await pipelined([
     tx.execute(sql`
       WITH locked AS MATERIALIZED (
