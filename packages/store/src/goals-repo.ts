@@ -19,6 +19,7 @@ import {
   type LoadWindow,
   loadAggregate,
   lockAndLoad,
+  reachedPastWindow,
 } from "./load.ts";
 import { appendEvents, enqueueEffects, hitUnloadedRow, writeChildren } from "./persist.ts";
 import * as s from "./schema/index.ts";
@@ -270,7 +271,8 @@ export async function apply(
       lockAndLoad(tx, sql`id = ${goalId}`, { window }),
     ]);
     if (!loaded) return refuse(tx, { code: "not_found", message: `no goal ${goalId}` }, opts);
-    const { row, now, state: before } = loaded;
+    const { row, now } = loaded;
+    let before = loaded.state;
     if (opts.expectedVersion !== undefined && row.version !== opts.expectedVersion) {
       return refuse(
         tx,
@@ -281,7 +283,13 @@ export async function apply(
         opts,
       );
     }
-    const result = transition(before, now);
+    let result = transition(before, now);
+    if (window.recentFinished !== null && reachedPastWindow(result)) {
+      // It named a finished todo, gate or PR the window left out: decide on the whole
+      // aggregate (the goal row is locked already), as a full load would have.
+      before = await loadAggregate(tx, row, now, FULL_WINDOW);
+      result = transition(before, now);
+    }
     if (!result.ok) {
       const answer = opts.onRefused?.(result.refusal) ?? [];
       const target = { installationId: before.goal.installationId, goal: before.goal };

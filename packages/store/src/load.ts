@@ -1,5 +1,5 @@
 /** Loading one goal's aggregate, trimmed to what decide() and the transitions need. */
-import { GoalState } from "@loopx/core";
+import { GoalState, type TransitionResult } from "@loopx/core";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
@@ -256,4 +256,29 @@ export async function lockAndLoad(
   const [collections] = rowsOf(aggregate);
   if (collections === undefined) throw new Error(`goal ${row.id} was locked but not loaded`);
   return { row, now, state: toState(row, collections) };
+}
+
+/**
+ * Whether a transition on a windowed aggregate may have needed something the window left
+ * out: it found nothing by a key (which may name a finished todo, gate or PR), or an open
+ * todo now waits on a todo or PR its state does not hold (only finished ones are left out).
+ * Either way the store decides again on the whole aggregate.
+ */
+export function reachedPastWindow(result: TransitionResult): boolean {
+  if (!result.ok) return result.refusal.code === "not_found";
+  const { todos, pullRequests } = result.state;
+  let keys: Set<string> | null = null;
+  let prs: Set<number> | null = null;
+  for (const todo of todos) {
+    const rw = todo.resumeWhen;
+    if (rw === null || todo.status === "done" || todo.status === "dropped") continue;
+    if (rw.kind === "todo_done") {
+      keys ??= new Set(todos.map((t) => t.key));
+      if (!keys.has(rw.todo)) return true;
+    } else if (rw.kind === "pr_merged") {
+      prs ??= new Set(pullRequests.map((p) => p.number));
+      if (!prs.has(rw.pr)) return true;
+    }
+  }
+  return false;
 }
