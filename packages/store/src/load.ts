@@ -110,26 +110,33 @@ const FINISHED_TODO = sql.raw(`('done', 'dropped')`);
  * Which todos a windowed aggregate carries (`t` is the row): every unfinished one; the
  * finished ones an unfinished todo waits on or an open PR serves; the lowest and highest
  * position (new todos are placed against them); and the most recently finished (the
- * frontier's "last done", recent history).
+ * frontier's "last done", recent history). Each set is read through an index
+ * (schema/work.ts), and the rows by primary key: nothing scans the goal's history.
  */
 function todoWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`(t.status NOT IN ${FINISHED_TODO}
-      OR t.key IN (SELECT w.resume_when->>'todo' FROM todos w
-                    WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
-                      AND w.resume_when->>'kind' = 'todo_done')
-      OR t.key IN (SELECT m.key FROM pull_requests op
-                     CROSS JOIN LATERAL (
-                       SELECT op.todo AS key
-                       UNION ALL
-                       SELECT jsonb_array_elements_text(coalesce(op.monitor->'todos', '[]'::jsonb))) m
-                    WHERE op.goal_id = ${id} AND op.state = 'open')
-      OR t.position = (SELECT max(position) FROM todos WHERE goal_id = ${id})
-      OR t.position = (SELECT min(position) FROM todos WHERE goal_id = ${id})
-      OR t.key IN (SELECT r.key FROM todos r
-                    WHERE r.goal_id = ${id} AND r.status IN ${FINISHED_TODO}
-                    ORDER BY r.completion->>'at' DESC NULLS LAST, r.ordinal DESC
-                    LIMIT ${window.recentFinished}))`;
+  return sql`t.key IN (
+      SELECT u.key FROM todos u WHERE u.goal_id = ${id} AND u.status NOT IN ${FINISHED_TODO}
+      UNION
+      SELECT w.resume_when->>'todo' FROM todos w
+       WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
+         AND w.resume_when->>'kind' = 'todo_done'
+      UNION
+      SELECT m.key FROM pull_requests op
+       CROSS JOIN LATERAL (
+         SELECT op.todo AS key
+         UNION ALL
+         SELECT jsonb_array_elements_text(coalesce(op.monitor->'todos', '[]'::jsonb))) m
+       WHERE op.goal_id = ${id} AND op.state = 'open'
+      UNION
+      (SELECT h.key FROM todos h WHERE h.goal_id = ${id} ORDER BY h.position DESC LIMIT 1)
+      UNION
+      (SELECT l.key FROM todos l WHERE l.goal_id = ${id} ORDER BY l.position LIMIT 1)
+      UNION
+      (SELECT r.key FROM todos r
+        WHERE r.goal_id = ${id} AND r.status IN ${FINISHED_TODO}
+        ORDER BY r.completion->>'at' DESC NULLS LAST, r.ordinal DESC
+        LIMIT ${window.recentFinished}))`;
 }
 
 /**
@@ -140,27 +147,34 @@ function todoWindow(id: SQL, window: LoadWindow): SQL {
  */
 function gateWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`(g.status IN ('open', 'rejected')
-      OR (g.status = 'approved'
-          AND (g.pr_number IS NULL
-               OR g.pr_number NOT IN (SELECT number FROM pull_requests
-                                       WHERE goal_id = ${id} AND state = 'merged')))
-      OR g.key IN (SELECT DISTINCT ON (a.scopes) a.key FROM gates a
-                    WHERE a.goal_id = ${id} AND a.status = 'approved'
-                    ORDER BY a.scopes, a.ordinal DESC)
-      OR g.key IN (SELECT n.key FROM gates n WHERE n.goal_id = ${id}
-                    ORDER BY n.ordinal DESC LIMIT ${window.recentFinished}))`;
+  return sql`g.key IN (
+      SELECT a.key FROM gates a
+       WHERE a.goal_id = ${id} AND a.status IN ('open', 'rejected', 'approved')
+         AND (a.status <> 'approved' OR a.pr_number IS NULL
+              OR NOT EXISTS (SELECT 1 FROM pull_requests mp
+                              WHERE mp.goal_id = ${id} AND mp.number = a.pr_number
+                                AND mp.state = 'merged'))
+      UNION
+      (SELECT DISTINCT ON (b.scopes) b.key FROM gates b
+        WHERE b.goal_id = ${id} AND b.status = 'approved'
+        ORDER BY b.scopes, b.ordinal DESC)
+      UNION
+      (SELECT n.key FROM gates n WHERE n.goal_id = ${id}
+        ORDER BY n.ordinal DESC LIMIT ${window.recentFinished}))`;
 }
 
 /** Which pull requests (`p`): open ones, merged ones an unfinished todo waits on, the newest. */
 function pullWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`(p.state = 'open'
-      OR p.number IN (SELECT (w.resume_when->>'pr')::int FROM todos w
-                       WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
-                         AND w.resume_when->>'kind' = 'pr_merged')
-      OR p.number IN (SELECT n.number FROM pull_requests n WHERE n.goal_id = ${id}
-                       ORDER BY n.seq DESC LIMIT ${window.recentFinished}))`;
+  return sql`p.number IN (
+      SELECT o.number FROM pull_requests o WHERE o.goal_id = ${id} AND o.state = 'open'
+      UNION
+      SELECT (w.resume_when->>'pr')::int FROM todos w
+       WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
+         AND w.resume_when->>'kind' = 'pr_merged'
+      UNION
+      (SELECT n.number FROM pull_requests n WHERE n.goal_id = ${id}
+        ORDER BY n.seq DESC LIMIT ${window.recentFinished}))`;
 }
 
 function toState(goal: GoalRow, row: unknown): GoalState {
