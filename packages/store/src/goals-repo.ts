@@ -52,6 +52,11 @@ export interface ApplyOptions extends DeliveryOptions {
   onRefused?: ((refusal: Refusal) => Effect[]) | undefined;
   /** What of finished work the transition sees (default DEFAULT_WINDOW). */
   window?: LoadWindow | undefined;
+  /**
+   * The goal as the caller loaded it (same window) for this request: not read again unless
+   * it changed since, so a request loads its goal once.
+   */
+  loaded?: GoalState | undefined;
 }
 
 /** Runs `body` in a transaction; a RefusalError or a known unique violation becomes a refusal. */
@@ -268,7 +273,12 @@ export async function apply(
     // Delivery lock, goal lock, clock and aggregate: two statements, one round trip.
     const [, loaded] = await pipelined([
       takeDelivery(tx, opts.deliveryId),
-      lockAndLoad(tx, sql`id = ${goalId}`, { window }),
+      lockAndLoad(tx, sql`id = ${goalId}`, {
+        window,
+        ...(opts.loaded && window === (opts.window ?? DEFAULT_WINDOW)
+          ? { loaded: opts.loaded }
+          : {}),
+      }),
     ]);
     if (!loaded) return refuse(tx, { code: "not_found", message: `no goal ${goalId}` }, opts);
     const { row, now } = loaded;

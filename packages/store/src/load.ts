@@ -224,6 +224,12 @@ export interface LockOptions {
   /** Which of several matching goals to take first. */
   orderBy?: SQL;
   window?: LoadWindow;
+  /**
+   * The aggregate the caller already holds, loaded with the same window: used as is when
+   * the locked row is still at its version (every change bumps it), so the request loads
+   * the goal once; read afresh otherwise.
+   */
+  loaded?: GoalState;
 }
 
 /**
@@ -260,7 +266,8 @@ export async function lockAndLoad(
         w,
       )}
       FROM goals lg
-      WHERE lg.id = nullif(current_setting('loopx.locked_goal', true), '')::uuid`),
+      WHERE lg.id = nullif(current_setting('loopx.locked_goal', true), '')::uuid
+        ${opts.loaded ? sql`AND lg.version <> ${opts.loaded.goal.version}` : sql``}`),
   ]);
   const [raw] = rowsOf(locked);
   // Nothing locked: the second statement read a goal locked earlier, or nothing; unused.
@@ -268,8 +275,11 @@ export async function lockAndLoad(
   const { goal, now } = Locked.parse(raw);
   const row = fromJson(s.goals, goal);
   const [collections] = rowsOf(aggregate);
-  if (collections === undefined) throw new Error(`goal ${row.id} was locked but not loaded`);
-  return { row, now, state: toState(row, collections) };
+  if (collections !== undefined) return { row, now, state: toState(row, collections) };
+  if (opts.loaded?.goal.id === row.id && opts.loaded.goal.version === row.version) {
+    return { row, now, state: opts.loaded };
+  }
+  throw new Error(`goal ${row.id} was locked but not loaded`);
 }
 
 /**
