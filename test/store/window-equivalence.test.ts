@@ -25,8 +25,10 @@ import {
 } from "@loopx/core";
 import { renderManagedBlock } from "@loopx/github";
 import { FULL_WINDOW, type LoadWindow, openStore, type Store } from "@loopx/store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sharedPglite } from "../support/databases.ts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { freshDatabase, sharedPglite } from "../support/databases.ts";
+
+const serverUrl = inject("pgUrl");
 
 const SMALL: LoadWindow = { ...FULL_WINDOW, recentFinished: 2 };
 const SEQUENCES = 6;
@@ -173,83 +175,112 @@ function outcome(r: TransitionResult) {
     : { ok: false, refusal: r.refusal };
 }
 
-describe("a windowed aggregate decides as the whole one does (PGlite)", () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await openStore({ pglite: await sharedPglite() });
-    await store.migrate();
-  });
-  afterAll(async () => {
-    await store.close();
-  });
-
-  for (let seed = 1; seed <= SEQUENCES; seed++) {
-    it(`random sequence ${seed}`, async () => {
-      const rand = prng(seed);
-      const base = Date.parse("2026-03-01T00:00:00Z");
-      const created = await store.createGoal(() =>
-        createGoal(
-          {
-            id: idsFor(seed, 0)(),
-            installationId: 11,
-            repo: { id: 9100 + seed, ownerId: 99, owner: "acme", name: "rocket" },
-            issue: { id: 810_000 + seed, number: seed },
-            objective: {
-              title: "Reach orbit",
-              body: "Build it.",
-              author: "bob",
-              authorTrusted: true,
-              snapshotAt: new Date(base),
-            },
-            owners: ["bob"],
-            harness: "shell",
-            budget: { usd: 500 },
-            todos: [{ title: "Stage 1" }, { title: "Stage 2" }, { title: "Stage 3" }],
-          },
-          { actor: BOB, now: new Date(base), newId: idsFor(seed, 0) },
-        ),
-      );
-      if (!created.ok) throw new Error(created.refusal.message);
-      const id = created.state.goal.id;
-      let windowedFewer = 0;
-      for (let step = 1; step <= STEPS; step++) {
-        const now = new Date(base + step * 60_000);
-        const small = await store.loadGoal(id, SMALL);
-        const whole = await store.loadGoal(id, FULL_WINDOW);
-        if (!small || !whole) throw new Error("goal vanished");
-        if (small.todos.length < whole.todos.length) windowedFewer++;
-        const where = `seed ${seed}, step ${step}`;
-        expect(decide(small, now, "agent-1"), where).toEqual(decide(whole, now, "agent-1"));
-        expect(openWork(small), where).toEqual(openWork(whole));
-        expect(checklist(small), where).toEqual(checklist(whole));
-
-        const transition = randomStep(rand, whole, idsFor(seed, step));
-        const ctxOf = (): TransitionContext => ({ actor: BOB, now, newId: idsFor(seed, step) });
-        const expected = transition(whole, ctxOf());
-        const applied = await store.apply(id, (s) => transition(s, ctxOf()), { window: SMALL });
-        const got = applied.ok
-          ? {
-              ok: true,
-              events: applied.events,
-              effects: applied.effects,
-              work: openWork(applied.state),
-            }
-          : { ok: false, refusal: applied.refusal };
-        expect(got, where).toEqual(outcome(expected));
-        if (expected.ok) {
-          const reread = await store.loadGoal(id, FULL_WINDOW);
-          if (!reread) throw new Error("goal vanished");
-          expect(openWork(reread), where).toEqual(openWork(expected.state));
-          // Nothing the window left out was deleted or rewritten.
-          const finished = (s: GoalState) =>
-            s.todos.filter((t) => t.status === "done" || t.status === "dropped");
-          expect(finished(reread), where).toEqual(finished(expected.state));
-          expect(reread.gates, where).toEqual(expected.state.gates);
-          expect(reread.pullRequests, where).toEqual(expected.state.pullRequests);
-        }
-      }
-      // The window must actually have left something out, or this proves nothing.
-      expect(windowedFewer).toBeGreaterThan(0);
+function describeWindowing(
+  name: string,
+  open: () => Promise<{ store: Store; done: () => Promise<void> }>,
+  sequences: number,
+) {
+  describe(`a windowed aggregate decides as the whole one does (${name})`, () => {
+    let store: Store;
+    let done: () => Promise<void> = async () => {};
+    beforeAll(async () => {
+      ({ store, done } = await open());
+      await store.migrate();
     });
-  }
-});
+    afterAll(async () => {
+      await store.close();
+      await done();
+    });
+
+    for (let seed = 1; seed <= sequences; seed++) {
+      it(`random sequence ${seed}`, async () => {
+        const rand = prng(seed);
+        const base = Date.parse("2026-03-01T00:00:00Z");
+        const created = await store.createGoal(() =>
+          createGoal(
+            {
+              id: idsFor(seed, 0)(),
+              installationId: 11,
+              repo: { id: 9100 + seed, ownerId: 99, owner: "acme", name: "rocket" },
+              issue: { id: 810_000 + seed, number: seed },
+              objective: {
+                title: "Reach orbit",
+                body: "Build it.",
+                author: "bob",
+                authorTrusted: true,
+                snapshotAt: new Date(base),
+              },
+              owners: ["bob"],
+              harness: "shell",
+              budget: { usd: 500 },
+              todos: [{ title: "Stage 1" }, { title: "Stage 2" }, { title: "Stage 3" }],
+            },
+            { actor: BOB, now: new Date(base), newId: idsFor(seed, 0) },
+          ),
+        );
+        if (!created.ok) throw new Error(created.refusal.message);
+        const id = created.state.goal.id;
+        let windowedFewer = 0;
+        for (let step = 1; step <= STEPS; step++) {
+          const now = new Date(base + step * 60_000);
+          const small = await store.loadGoal(id, SMALL);
+          const whole = await store.loadGoal(id, FULL_WINDOW);
+          if (!small || !whole) throw new Error("goal vanished");
+          if (small.todos.length < whole.todos.length) windowedFewer++;
+          const where = `seed ${seed}, step ${step}`;
+          expect(decide(small, now, "agent-1"), where).toEqual(decide(whole, now, "agent-1"));
+          expect(openWork(small), where).toEqual(openWork(whole));
+          expect(checklist(small), where).toEqual(checklist(whole));
+
+          const transition = randomStep(rand, whole, idsFor(seed, step));
+          const ctxOf = (): TransitionContext => ({ actor: BOB, now, newId: idsFor(seed, step) });
+          const expected = transition(whole, ctxOf());
+          const applied = await store.apply(id, (s) => transition(s, ctxOf()), { window: SMALL });
+          const got = applied.ok
+            ? {
+                ok: true,
+                events: applied.events,
+                effects: applied.effects,
+                work: openWork(applied.state),
+              }
+            : { ok: false, refusal: applied.refusal };
+          expect(got, where).toEqual(outcome(expected));
+          if (expected.ok) {
+            const reread = await store.loadGoal(id, FULL_WINDOW);
+            if (!reread) throw new Error("goal vanished");
+            expect(openWork(reread), where).toEqual(openWork(expected.state));
+            // Nothing the window left out was deleted or rewritten.
+            const finished = (s: GoalState) =>
+              s.todos.filter((t) => t.status === "done" || t.status === "dropped");
+            expect(finished(reread), where).toEqual(finished(expected.state));
+            expect(reread.gates, where).toEqual(expected.state.gates);
+            expect(reread.pullRequests, where).toEqual(expected.state.pullRequests);
+          }
+        }
+        // The window must actually have left something out, or this proves nothing.
+        expect(windowedFewer).toBeGreaterThan(0);
+      });
+    }
+  });
+}
+
+describeWindowing(
+  "PGlite",
+  async () => ({ store: await openStore({ pglite: await sharedPglite() }), done: async () => {} }),
+  SEQUENCES,
+);
+
+describe.skipIf(!serverUrl)(
+  `real PostgreSQL${serverUrl ? "" : ` (skipped: ${inject("pgSkipReason")})`}`,
+  () => {
+    describeWindowing(
+      "PostgreSQL",
+      async () => {
+        if (!serverUrl) throw new Error("unreachable: skipped without a server");
+        const db = await freshDatabase(serverUrl);
+        return { store: await openStore({ databaseUrl: db.url }), done: db.drop };
+      },
+      3,
+    );
+  },
+);
