@@ -51,7 +51,7 @@ function create() {
 }
 
 /** Finished history as rows: done todos, resolved gates, merged PRs, events. */
-async function seedHistory(
+export async function seedHistory(
   url: string,
   goalId: string,
   size: { todos: number; gates: number; prs: number; events: number },

@@ -22,7 +22,7 @@ export interface ManagedBlockOptions {
   /** The goal's page on the dashboard, where every todo is listed; null when it is off. */
   dashboardUrl?: string | null;
   /**
-   * How many of the most recently finished todos are listed (default 20, what the store's
+   * How many of the most recently finished todos are listed (default 10, what the store's
    * window always loads); older ones are counted, so a windowed aggregate and the whole one
    * render the same block.
    */
@@ -31,7 +31,7 @@ export interface ManagedBlockOptions {
 
 /** Open todos listed after the ones being worked; the rest are counted. */
 export const CHECKLIST_OPEN = 50;
-export const CHECKLIST_RECENT_FINISHED = 20;
+export const CHECKLIST_RECENT_FINISHED = 10;
 
 function keyNumber(key: string): number {
   return Number.parseInt(key.slice(1), 10);

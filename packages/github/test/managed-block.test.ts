@@ -148,17 +148,17 @@ describe("renderManagedBlock", () => {
     expect(out).toContain("T19990 The one being worked");
     expect(out).not.toContain("… truncated");
     const shown = parseChecklist(out).map((i) => i.todo);
-    // Worked, then the next 50 open by position (T15001…T15050), then the 20 newest done.
-    expect(shown).toHaveLength(71);
+    // Worked, then the next 50 open by position (T15001…T15050), then the 10 newest done.
+    expect(shown).toHaveLength(61);
     expect(shown).toContain("T19990");
     expect(shown).toContain("T15001");
     expect(shown).toContain("T15050");
     expect(shown).not.toContain("T15051");
     expect(shown).toContain("T15000");
-    expect(shown).toContain("T14981");
-    expect(shown).not.toContain("T14980");
+    expect(shown).toContain("T14991");
+    expect(shown).not.toContain("T14990");
     expect(out).toContain(
-      `…and 19929 more todos (finished earlier, or later in the plan): [every todo on the dashboard](${DASHBOARD})`,
+      `…and 19939 more todos (finished earlier, or later in the plan): [every todo on the dashboard](${DASHBOARD})`,
     );
     // A person ticks a listed box: read as a tick. Todos not listed are not read at all.
     const edited = tick(out, "T15002");

@@ -35,7 +35,7 @@ export const DEFAULT_WINDOW: LoadWindow = {
   recentEvidence: 200,
   recentHandoffs: 10,
   recentNotes: 50,
-  recentFinished: 20,
+  recentFinished: 10,
 };
 
 /** Every finished item, windowed history as by default: what decisions are compared against. */

@@ -79,6 +79,10 @@ export const gates = pgTable(
       .on(t.goalId, t.ordinal)
       .where(sql`status IN ('open', 'rejected', 'approved')`),
     index("gates_ordinal_idx").on(t.goalId, t.ordinal),
+    // What approved gates grant, newest per scope set, without sorting them all.
+    index("gates_approved_scopes_idx")
+      .on(t.goalId, t.scopes, sql`ordinal DESC`)
+      .where(sql`status = 'approved'`),
   ],
 );
 
