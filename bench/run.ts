@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { benchPostgres } from "./pg.ts";
 import { claimRows, decideRows, guarded, sweepRows } from "./sections.ts";
 import { GOVERNANCE_NOTES, governanceRows, tickRows, webhookRows } from "./sections-app.ts";
+import { grownClaimRows, growthRows } from "./sections-growth.ts";
 import { type Row, renderMarkdown, renderText } from "./table.ts";
 
 const RESULTS = resolve(import.meta.dirname, "results.md");
@@ -41,6 +42,8 @@ try {
   };
   await section("tick claims (PostgreSQL)", pg ? () => claimRows(pg) : noPg);
   await section("due sweep (PostgreSQL)", pg ? () => sweepRows(pg) : noPg);
+  await section("goal growth (PostgreSQL)", pg ? () => growthRows(pg) : noPg);
+  await section("claims on grown goals (PostgreSQL)", pg ? () => grownClaimRows(pg) : noPg);
   await section("webhooks", () => webhookRows(pg));
 } finally {
   await pg?.stop();

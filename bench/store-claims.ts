@@ -64,7 +64,13 @@ async function seed(store: Store, goals: number): Promise<void> {
 
 export async function benchClaims(
   pgUrl?: string,
-  opts: { claimers?: number; goals?: number; openStore?: typeof defaultOpen } = {},
+  opts: {
+    claimers?: number;
+    goals?: number;
+    openStore?: typeof defaultOpen;
+    /** Grows each seeded goal before the drain (rows written straight to `url`). */
+    history?: (url: string, goalIds: string[]) => Promise<void>;
+  } = {},
 ): Promise<ClaimBench> {
   const openStore = opts.openStore ?? defaultOpen;
   const claimers = opts.claimers ?? 32;
@@ -76,6 +82,10 @@ export async function benchClaims(
   try {
     await admin.migrate();
     await seed(admin, goals);
+    if (opts.history) {
+      const repos = Array.from({ length: 20 }, (_, i) => i + 1);
+      await opts.history(url, await admin.goalIdsByRepos(repos));
+    }
     for (let i = 0; i < claimers; i++) {
       sessions.push(await openStore({ databaseUrl: url, maxConnections: 1 }));
     }

@@ -127,7 +127,8 @@ export async function ask(
       seen.decision = outcome.decision;
       return outcome.result;
     },
-    { source: { tickId } },
+    // The goal read above is the claim's aggregate unless it changed since: one load.
+    { source: { tickId }, loaded: found },
   );
   const decision = seen.decision;
   if (!applied.ok) {

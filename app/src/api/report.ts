@@ -185,7 +185,8 @@ export async function report(
         (after, c) => spendWorkflowApproval(after, { tickId }, c),
       ])(s, tctx);
     },
-    { source: { tickId } },
+    // The goal loadTickForRun read is the result's aggregate unless it changed since.
+    { source: { tickId }, loaded: state },
   );
   if (!applied.ok) {
     await revokeQuietly(ctx, grant);

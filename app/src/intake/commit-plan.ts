@@ -39,6 +39,8 @@ export async function commitPlan(
     },
     {
       deliveryId: delivery?.deliveryId,
+      // The goal the handler read is the transition's aggregate unless it changed since.
+      loaded: about.goal,
       onRefused: (refusal) => [...effects, ...(plan.refused?.(refusal) ?? [])],
     },
   );

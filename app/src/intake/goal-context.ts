@@ -26,7 +26,7 @@ export async function applyForDelivery(
   return deps.store.apply(
     goal.goal.id,
     (s, now) => transition(s, transitionContext(deps, actor, now)),
-    { deliveryId },
+    { deliveryId, loaded: goal },
   );
 }
 

@@ -19,7 +19,19 @@ export const MANAGED_BLOCK_LIMIT = 32768;
 export interface ManagedBlockOptions {
   /** Link to the sticky status comment; null before it has been posted. */
   statusCommentUrl: string | null;
+  /** The goal's page on the dashboard, where every todo is listed; null when it is off. */
+  dashboardUrl?: string | null;
+  /**
+   * How many of the most recently finished todos are listed (default 10, what the store's
+   * window always loads); older ones are counted, so a windowed aggregate and the whole one
+   * render the same block.
+   */
+  recentFinished?: number;
 }
+
+/** Open todos listed after the ones being worked; the rest are counted. */
+export const CHECKLIST_OPEN = 50;
+export const CHECKLIST_RECENT_FINISHED = 10;
 
 function keyNumber(key: string): number {
   return Number.parseInt(key.slice(1), 10);
@@ -63,14 +75,53 @@ export function renderManagedBlock(state: GoalState, options: ManagedBlockOption
   const heading = url
     ? `**LoopX checklist** · [status, gates and budget](${url})`
     : "**LoopX checklist** · status comment coming";
-  const todos = [...state.todos].sort(byPosition);
+  const todos = shownTodos(state, options.recentFinished ?? CHECKLIST_RECENT_FINISHED);
   const planGate = openPlanGate(state)?.key ?? null;
+  // Every todo ever added is still a row (keys come from a counter and are never reused), so
+  // the counter counts the todos a windowed aggregate left out as well.
+  const total = Math.max(state.goal.counters.todo - 1, state.todos.length);
+  const hidden = total - todos.length;
+  const more = hidden > 0 ? `\n\n${hiddenLine(hidden, options.dashboardUrl ?? null)}` : "";
   const items =
-    todos.length > 0 ? todos.map((t) => item(t, planGate)).join("\n") : "_No todos yet._";
+    todos.length > 0
+      ? `${todos.map((t) => item(t, planGate)).join("\n")}${more}`
+      : "_No todos yet._";
   const inner = truncateBody(
     `${heading}\n\n${items}`,
     MANAGED_BLOCK_LIMIT - BLOCK_BEGIN.length - BLOCK_END.length - 2,
     url ?? undefined,
   );
   return `${BLOCK_BEGIN}\n${inner}\n${BLOCK_END}`;
+}
+
+function isFinished(t: Todo): boolean {
+  return t.status === "done" || t.status === "dropped";
+}
+
+/** Newest finished first: by completion time (dropped ones have none, so last), then key. */
+function byRecentFinish(a: Todo, b: Todo): number {
+  const at = (t: Todo) => t.completion?.at.getTime() ?? Number.NEGATIVE_INFINITY;
+  return at(b) - at(a) || keyNumber(b.key) - keyNumber(a.key);
+}
+
+/**
+ * What the block lists, in plan order: the todos being worked, the next CHECKLIST_OPEN open
+ * ones, and the `recent` most recently finished. A person's tick is read back only for
+ * listed items, and an item missing from the block is no tick (diffChecklist), so leaving
+ * the rest out neither loses nor invents intake.
+ */
+function shownTodos(state: GoalState, recent: number): Todo[] {
+  const worked = state.todos.filter((t) => t.claim !== null && !isFinished(t));
+  const open = state.todos
+    .filter((t) => t.claim === null && !isFinished(t))
+    .sort(byPosition)
+    .slice(0, CHECKLIST_OPEN);
+  const finished = state.todos.filter(isFinished).sort(byRecentFinish).slice(0, recent);
+  return [...worked, ...open, ...finished].sort(byPosition);
+}
+
+function hiddenLine(hidden: number, dashboardUrl: string | null): string {
+  const url = dashboardUrl ? safeUrl(dashboardUrl) : null;
+  const where = url ? `[every todo on the dashboard](${url})` : "every todo: `loopx status`";
+  return `_…and ${hidden} more ${hidden === 1 ? "todo" : "todos"} (finished earlier, or later in the plan): ${where}_`;
 }

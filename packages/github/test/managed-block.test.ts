@@ -104,11 +104,69 @@ describe("renderManagedBlock", () => {
     expect(out.length).toBeLessThanOrEqual(32_768);
     expect(out.startsWith(`${BLOCK_BEGIN}\n`)).toBe(true);
     expect(out.endsWith(`\n${BLOCK_END}`)).toBe(true);
-    expect(out).toContain("… truncated; full state:");
-    // Items that survived are whole, so they still read back.
+    // The next 50 open todos are listed whole, so they read back; the rest are counted.
+    expect(out).toContain("…and 350 more todos (finished earlier, or later in the plan)");
     const items = parseChecklist(out);
-    expect(items.length).toBeGreaterThan(50);
+    expect(items).toHaveLength(50);
     expect(items[0]).toEqual({ todo: "T1", checked: false });
+    expect(items[49]).toEqual({ todo: "T50", checked: false });
+  });
+
+  it("at 20,000 todos lists the one being worked, the next 50 open and the recently done", () => {
+    const DASHBOARD = "https://loopx.example/loopx/goals/g1";
+    const done = (i: number) =>
+      todo(`T${i}`, `Finished step ${i} of the long migration`, "done", i, {
+        completion: {
+          continuation: { kind: "goal_active" },
+          evidenceIds: ["00000000-0000-4000-8000-000000000001"],
+          tickId: null,
+          at: new Date(NOW.getTime() - (20_000 - i) * 1000),
+        },
+      });
+    const claim = {
+      tickId: "00000000-0000-4000-8000-000000000002",
+      agent: "a",
+      leaseExpiresAt: NOW,
+    };
+    const todos = Array.from({ length: 20_000 }, (_, n) => {
+      const i = n + 1;
+      if (i <= 15_000) return done(i);
+      // The worked todo sits far down the plan order, behind thousands of open ones.
+      if (i === 19_990) return todo(`T${i}`, "The one being worked", "ready", i, { claim });
+      return todo(`T${i}`, `Open step ${i} of the long migration`, "ready", i);
+    });
+    const state = goalState({ todos });
+    const counted = {
+      ...state,
+      goal: { ...state.goal, counters: { ...state.goal.counters, todo: 20_001 } },
+    };
+    const out = renderManagedBlock(counted, {
+      statusCommentUrl: STATUS_URL,
+      dashboardUrl: DASHBOARD,
+    });
+    expect(out.length).toBeLessThan(60_000);
+    expect(out).toContain("T19990 The one being worked");
+    expect(out).not.toContain("… truncated");
+    const shown = parseChecklist(out).map((i) => i.todo);
+    // Worked, then the next 50 open by position (T15001…T15050), then the 10 newest done.
+    expect(shown).toHaveLength(61);
+    expect(shown).toContain("T19990");
+    expect(shown).toContain("T15001");
+    expect(shown).toContain("T15050");
+    expect(shown).not.toContain("T15051");
+    expect(shown).toContain("T15000");
+    expect(shown).toContain("T14991");
+    expect(shown).not.toContain("T14990");
+    expect(out).toContain(
+      `…and 19939 more todos (finished earlier, or later in the plan): [every todo on the dashboard](${DASHBOARD})`,
+    );
+    // A person ticks a listed box: read as a tick. Todos not listed are not read at all.
+    const edited = tick(out, "T15002");
+    expect(diffChecklist(out, edited)).toEqual({ ticked: ["T15002"], unticked: [] });
+    const full = renderManagedBlock(goalState({ todos: todos.slice(0, 3) }), {
+      statusCommentUrl: STATUS_URL,
+    });
+    expect(diffChecklist(full, out)).toEqual({ ticked: [], unticked: [] });
   });
 });
 

@@ -12,8 +12,16 @@ import { type Db, rowsOf } from "./db.ts";
 import { pipelined, RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
 import { enqueueIntake } from "./intake-rows.ts";
 import { insertJson } from "./json-insert.ts";
-import { type GoalRow, type LoadWindow, loadAggregate, lockAndLoad } from "./load.ts";
-import { appendEvents, enqueueEffects, writeChildren } from "./persist.ts";
+import {
+  DEFAULT_WINDOW,
+  FULL_WINDOW,
+  type GoalRow,
+  type LoadWindow,
+  loadAggregate,
+  lockAndLoad,
+  reachedPastWindow,
+} from "./load.ts";
+import { appendEvents, enqueueEffects, hitUnloadedRow, writeChildren } from "./persist.ts";
 import * as s from "./schema/index.ts";
 
 /** A kernel transition, bound to its input; `now` is the database's transaction clock. */
@@ -42,6 +50,13 @@ export interface ApplyOptions extends DeliveryOptions {
    * refusal's transaction, at the goal's unchanged version.
    */
   onRefused?: ((refusal: Refusal) => Effect[]) | undefined;
+  /** What of finished work the transition sees (default DEFAULT_WINDOW). */
+  window?: LoadWindow | undefined;
+  /**
+   * The goal as the caller loaded it (same window) for this request: not read again unless
+   * it changed since, so a request loads its goal once.
+   */
+  loaded?: GoalState | undefined;
 }
 
 /** Runs `body` in a transaction; a RefusalError or a known unique violation becomes a refusal. */
@@ -52,10 +67,35 @@ export async function inTx<T>(
   try {
     return await db.transaction((tx) => body(tx));
   } catch (err) {
-    if (err instanceof RefusalError) return { ok: false, refusal: err.refusal };
-    const constraint = uniqueViolation(err);
-    if (constraint) return { ok: false, refusal: refusalForConstraint(constraint) };
-    throw err;
+    return refusalOf(err);
+  }
+}
+
+function refusalOf(err: unknown): { ok: false; refusal: Refusal } {
+  if (err instanceof RefusalError) return { ok: false, refusal: err.refusal };
+  const constraint = uniqueViolation(err);
+  if (constraint) return { ok: false, refusal: refusalForConstraint(constraint) };
+  throw err;
+}
+
+/**
+ * inTx on a windowed aggregate. A transition that adds an item whose key belongs to a row
+ * the window left out (a PR linked again after it merged) fails its insert rather than
+ * overwrite that row; it runs once more on the whole aggregate, so it decides as if
+ * nothing had been left out.
+ */
+async function inWindowedTx<T>(
+  db: Db,
+  window: LoadWindow,
+  body: (tx: Db, window: LoadWindow) => Promise<T | { ok: false; refusal: Refusal }>,
+): Promise<T | { ok: false; refusal: Refusal }> {
+  try {
+    return await db.transaction((tx) => body(tx, window));
+  } catch (err) {
+    if (window.recentFinished === null || !hitUnloadedRow(uniqueViolation(err))) {
+      return refusalOf(err);
+    }
+    return inTx(db, (tx) => body(tx, FULL_WINDOW));
   }
 }
 
@@ -229,14 +269,20 @@ export async function apply(
   transition: Transition,
   opts: ApplyOptions = {},
 ): Promise<Applied> {
-  return inTx(db, async (tx) => {
+  return inWindowedTx(db, opts.window ?? DEFAULT_WINDOW, async (tx, window) => {
     // Delivery lock, goal lock, clock and aggregate: two statements, one round trip.
     const [, loaded] = await pipelined([
       takeDelivery(tx, opts.deliveryId),
-      lockAndLoad(tx, sql`id = ${goalId}`),
+      lockAndLoad(tx, sql`id = ${goalId}`, {
+        window,
+        ...(opts.loaded && window === (opts.window ?? DEFAULT_WINDOW)
+          ? { loaded: opts.loaded }
+          : {}),
+      }),
     ]);
     if (!loaded) return refuse(tx, { code: "not_found", message: `no goal ${goalId}` }, opts);
-    const { row, now, state: before } = loaded;
+    const { row, now } = loaded;
+    let before = loaded.state;
     if (opts.expectedVersion !== undefined && row.version !== opts.expectedVersion) {
       return refuse(
         tx,
@@ -247,7 +293,13 @@ export async function apply(
         opts,
       );
     }
-    const result = transition(before, now);
+    let result = transition(before, now);
+    if (window.recentFinished !== null && reachedPastWindow(result)) {
+      // It named a finished todo, gate or PR the window left out: decide on the whole
+      // aggregate (the goal row is locked already), as a full load would have.
+      before = await loadAggregate(tx, row, now, FULL_WINDOW);
+      result = transition(before, now);
+    }
     if (!result.ok) {
       const answer = opts.onRefused?.(result.refusal) ?? [];
       const target = { installationId: before.goal.installationId, goal: before.goal };
@@ -285,39 +337,45 @@ export async function claimNextDue(
   opts: ClaimNextOptions = {},
 ): Promise<ClaimedNext> {
   const skipped: { goalId: string; refusal: Refusal | null }[] = [];
-  const outcome = await inTx(db, async (tx): Promise<ClaimedNext> => {
-    for (let i = 0; i < (opts.maxGoals ?? 3); i++) {
-      const conditions = [sql`status = 'active'`, sql`next_wake_at <= now()`];
-      if (opts.repoId !== undefined) conditions.push(sql`repo_id = ${opts.repoId}`);
-      if (opts.installationId !== undefined) {
-        conditions.push(sql`installation_id = ${opts.installationId}`);
+  const outcome = await inWindowedTx(
+    db,
+    DEFAULT_WINDOW,
+    async (tx, window): Promise<ClaimedNext> => {
+      skipped.length = 0;
+      for (let i = 0; i < (opts.maxGoals ?? 3); i++) {
+        const conditions = [sql`status = 'active'`, sql`next_wake_at <= now()`];
+        if (opts.repoId !== undefined) conditions.push(sql`repo_id = ${opts.repoId}`);
+        if (opts.installationId !== undefined) {
+          conditions.push(sql`installation_id = ${opts.installationId}`);
+        }
+        for (const k of skipped) conditions.push(sql`id <> ${k.goalId}`);
+        if (opts.skipLeased !== false) {
+          conditions.push(
+            sql`NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = goals.id AND t.finished_at IS NULL AND t.lease_expires_at > now())`,
+          );
+        }
+        // Row lock (skipping rows other claimers hold), clock and aggregate in one statement.
+        const loaded = await lockAndLoad(tx, sql.join(conditions, sql` AND `), {
+          skipLocked: true,
+          orderBy: sql`next_wake_at, id`,
+          window,
+        });
+        if (!loaded) break;
+        const { row, now, state: before } = loaded;
+        const result = claim(before, now, agent);
+        if (result === null || !result.ok) {
+          skipped.push({ goalId: row.id, refusal: result?.refusal ?? null });
+          continue;
+        }
+        const applied = await commit(tx, before, result, {});
+        if (applied.ok) return { ...applied, goalId: row.id };
       }
-      for (const k of skipped) conditions.push(sql`id <> ${k.goalId}`);
-      if (opts.skipLeased !== false) {
-        conditions.push(
-          sql`NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = goals.id AND t.finished_at IS NULL AND t.lease_expires_at > now())`,
-        );
-      }
-      // Row lock (skipping rows other claimers hold), clock and aggregate in one statement.
-      const loaded = await lockAndLoad(tx, sql.join(conditions, sql` AND `), {
-        skipLocked: true,
-        orderBy: sql`next_wake_at, id`,
-      });
-      if (!loaded) break;
-      const { row, now, state: before } = loaded;
-      const result = claim(before, now, agent);
-      if (result === null || !result.ok) {
-        skipped.push({ goalId: row.id, refusal: result?.refusal ?? null });
-        continue;
-      }
-      const applied = await commit(tx, before, result, {});
-      if (applied.ok) return { ...applied, goalId: row.id };
-    }
-    return {
-      ok: false,
-      refusal: { code: "not_found", message: "no due goal had claimable work" },
-      skipped,
-    };
-  });
+      return {
+        ok: false,
+        refusal: { code: "not_found", message: "no due goal had claimable work" },
+        skipped,
+      };
+    },
+  );
   return "skipped" in outcome || outcome.ok ? outcome : { ...outcome, skipped };
 }

@@ -1,5 +1,5 @@
 /** Loading one goal's aggregate, trimmed to what decide() and the transitions need. */
-import { GoalState } from "@loopx/core";
+import { GoalState, type TransitionResult } from "@loopx/core";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
@@ -23,6 +23,11 @@ export interface LoadWindow {
   recentEvidence: number;
   recentHandoffs: number;
   recentNotes: number;
+  /**
+   * Finished todos (done, dropped), gates and pull requests kept beyond those open work
+   * needs, newest first; null loads every one (the full aggregate, for audits and tests).
+   */
+  recentFinished: number | null;
 }
 
 export const DEFAULT_WINDOW: LoadWindow = {
@@ -30,7 +35,11 @@ export const DEFAULT_WINDOW: LoadWindow = {
   recentEvidence: 200,
   recentHandoffs: 10,
   recentNotes: 50,
+  recentFinished: 10,
 };
+
+/** Every finished item, windowed history as by default: what decisions are compared against. */
+export const FULL_WINDOW: LoadWindow = { ...DEFAULT_WINDOW, recentFinished: null };
 
 export type GoalRow = typeof s.goals.$inferSelect;
 
@@ -71,9 +80,9 @@ export function fromJson<T extends PgTable>(
 function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, window: LoadWindow) {
   return sql`
         (SELECT coalesce(json_agg(t ORDER BY t.ordinal), '[]'::json)
-           FROM todos t WHERE t.goal_id = ${id}) AS todos,
+           FROM todos t WHERE t.goal_id = ${id} AND ${todoWindow(id, window)}) AS todos,
         (SELECT coalesce(json_agg(g ORDER BY g.ordinal), '[]'::json)
-           FROM gates g WHERE g.goal_id = ${id}) AS gates,
+           FROM gates g WHERE g.goal_id = ${id} AND ${gateWindow(id, window)}) AS gates,
         (SELECT coalesce(json_agg(k ORDER BY k.number), '[]'::json)
            FROM ticks k
           WHERE k.goal_id = ${id}
@@ -92,7 +101,80 @@ function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, windo
                  OR n.seq > (SELECT coalesce(max(seq), 0) - ${window.recentNotes}
                                FROM notes WHERE goal_id = ${id}))) AS notes,
         (SELECT coalesce(json_agg(p ORDER BY p.seq), '[]'::json)
-           FROM pull_requests p WHERE p.goal_id = ${id}) AS prs`;
+           FROM pull_requests p WHERE p.goal_id = ${id} AND ${pullWindow(id, window)}) AS prs`;
+}
+
+const FINISHED_TODO = sql.raw(`('done', 'dropped')`);
+
+/**
+ * Which todos a windowed aggregate carries (`t` is the row): every unfinished one; the
+ * finished ones an unfinished todo waits on or an open PR serves; the lowest and highest
+ * position (new todos are placed against them); and the most recently finished (the
+ * frontier's "last done", recent history). Each set is read through an index
+ * (schema/work.ts), and the rows by primary key: nothing scans the goal's history.
+ */
+function todoWindow(id: SQL, window: LoadWindow): SQL {
+  if (window.recentFinished === null) return sql`true`;
+  return sql`t.key IN (
+      SELECT u.key FROM todos u WHERE u.goal_id = ${id} AND u.status NOT IN ${FINISHED_TODO}
+      UNION
+      SELECT w.resume_when->>'todo' FROM todos w
+       WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
+         AND w.resume_when->>'kind' = 'todo_done'
+      UNION
+      SELECT m.key FROM pull_requests op
+       CROSS JOIN LATERAL (
+         SELECT op.todo AS key
+         UNION ALL
+         SELECT jsonb_array_elements_text(coalesce(op.monitor->'todos', '[]'::jsonb))) m
+       WHERE op.goal_id = ${id} AND op.state = 'open'
+      UNION
+      (SELECT h.key FROM todos h WHERE h.goal_id = ${id} ORDER BY h.position DESC LIMIT 1)
+      UNION
+      (SELECT l.key FROM todos l WHERE l.goal_id = ${id} ORDER BY l.position LIMIT 1)
+      UNION
+      (SELECT r.key FROM todos r
+        WHERE r.goal_id = ${id} AND r.status IN ${FINISHED_TODO}
+        ORDER BY r.completion->>'at' DESC NULLS LAST, r.ordinal DESC
+        LIMIT ${window.recentFinished}))`;
+}
+
+/**
+ * Which gates (`g`): open and rejected ones (they block scopes), approved ones unless bound
+ * to a merged PR (a standing grant, a workflow approval, a gate a push may reopen), of
+ * those bound to merged PRs the newest per scope set (what they grant), and the newest.
+ * Expired gates grant and block nothing.
+ */
+function gateWindow(id: SQL, window: LoadWindow): SQL {
+  if (window.recentFinished === null) return sql`true`;
+  return sql`g.key IN (
+      SELECT a.key FROM gates a
+       WHERE a.goal_id = ${id} AND a.status IN ('open', 'rejected', 'approved')
+         AND (a.status <> 'approved' OR a.pr_number IS NULL
+              OR NOT EXISTS (SELECT 1 FROM pull_requests mp
+                              WHERE mp.goal_id = ${id} AND mp.number = a.pr_number
+                                AND mp.state = 'merged'))
+      UNION
+      (SELECT DISTINCT ON (b.scopes) b.key FROM gates b
+        WHERE b.goal_id = ${id} AND b.status = 'approved'
+        ORDER BY b.scopes, b.ordinal DESC)
+      UNION
+      (SELECT n.key FROM gates n WHERE n.goal_id = ${id}
+        ORDER BY n.ordinal DESC LIMIT ${window.recentFinished}))`;
+}
+
+/** Which pull requests (`p`): open ones, merged ones an unfinished todo waits on, the newest. */
+function pullWindow(id: SQL, window: LoadWindow): SQL {
+  if (window.recentFinished === null) return sql`true`;
+  return sql`p.number IN (
+      SELECT o.number FROM pull_requests o WHERE o.goal_id = ${id} AND o.state = 'open'
+      UNION
+      SELECT (w.resume_when->>'pr')::int FROM todos w
+       WHERE w.goal_id = ${id} AND w.status NOT IN ${FINISHED_TODO}
+         AND w.resume_when->>'kind' = 'pr_merged'
+      UNION
+      (SELECT n.number FROM pull_requests n WHERE n.goal_id = ${id}
+        ORDER BY n.seq DESC LIMIT ${window.recentFinished}))`;
 }
 
 function toState(goal: GoalRow, row: unknown): GoalState {
@@ -141,6 +223,13 @@ export interface LockOptions {
   skipLocked?: boolean;
   /** Which of several matching goals to take first. */
   orderBy?: SQL;
+  window?: LoadWindow;
+  /**
+   * The aggregate the caller already holds, loaded with the same window: used as is when
+   * the locked row is still at its version (every change bumps it), so the request loads
+   * the goal once; read afresh otherwise.
+   */
+  loaded?: GoalState;
 }
 
 /**
@@ -159,7 +248,7 @@ export async function lockAndLoad(
   where: SQL,
   opts: LockOptions = {},
 ): Promise<{ row: GoalRow; now: Date; state: GoalState } | null> {
-  const w = DEFAULT_WINDOW;
+  const w = opts.window ?? DEFAULT_WINDOW;
   const [locked, aggregate] = await pipelined([
     tx.execute(sql`
       WITH locked AS MATERIALIZED (
@@ -177,7 +266,8 @@ export async function lockAndLoad(
         w,
       )}
       FROM goals lg
-      WHERE lg.id = nullif(current_setting('loopx.locked_goal', true), '')::uuid`),
+      WHERE lg.id = nullif(current_setting('loopx.locked_goal', true), '')::uuid
+        ${opts.loaded ? sql`AND lg.version <> ${opts.loaded.goal.version}` : sql``}`),
   ]);
   const [raw] = rowsOf(locked);
   // Nothing locked: the second statement read a goal locked earlier, or nothing; unused.
@@ -185,6 +275,34 @@ export async function lockAndLoad(
   const { goal, now } = Locked.parse(raw);
   const row = fromJson(s.goals, goal);
   const [collections] = rowsOf(aggregate);
-  if (collections === undefined) throw new Error(`goal ${row.id} was locked but not loaded`);
-  return { row, now, state: toState(row, collections) };
+  if (collections !== undefined) return { row, now, state: toState(row, collections) };
+  if (opts.loaded?.goal.id === row.id && opts.loaded.goal.version === row.version) {
+    return { row, now, state: opts.loaded };
+  }
+  throw new Error(`goal ${row.id} was locked but not loaded`);
+}
+
+/**
+ * Whether a transition on a windowed aggregate may have needed something the window left
+ * out: it found nothing by a key (which may name a finished todo, gate or PR), or an open
+ * todo now waits on a todo or PR its state does not hold (only finished ones are left out).
+ * Either way the store decides again on the whole aggregate.
+ */
+export function reachedPastWindow(result: TransitionResult): boolean {
+  if (!result.ok) return result.refusal.code === "not_found";
+  const { todos, pullRequests } = result.state;
+  let keys: Set<string> | null = null;
+  let prs: Set<number> | null = null;
+  for (const todo of todos) {
+    const rw = todo.resumeWhen;
+    if (rw === null || todo.status === "done" || todo.status === "dropped") continue;
+    if (rw.kind === "todo_done") {
+      keys ??= new Set(todos.map((t) => t.key));
+      if (!keys.has(rw.todo)) return true;
+    } else if (rw.kind === "pr_merged") {
+      prs ??= new Set(pullRequests.map((p) => p.number));
+      if (!prs.has(rw.pr)) return true;
+    }
+  }
+  return false;
 }

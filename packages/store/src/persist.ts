@@ -38,9 +38,11 @@ interface ChildTable<K extends keyof Collections> {
   target: string[];
   toRow: (goalId: string, item: Item<K>) => Record<string, unknown>;
   /**
-   * load.ts reads the collection whole, so an item missing from `after` was removed by the
-   * transition and its row is deleted. Windowed collections (ticks, evidence, …) hold only
-   * the recent items: absent there is not removed.
+   * Items a transition may remove: one that was loaded and is missing from `after` has its
+   * row deleted. Only loaded rows are ever deleted or rewritten (load.ts windows these
+   * collections too): an item new to `after` is inserted without ON CONFLICT, so one that
+   * collides with a row the window left out fails the statement (see UnloadedRowHit)
+   * instead of overwriting it. In the other collections absent is not removed.
    */
   whole?: true;
 }
@@ -115,7 +117,7 @@ function childWrites<K extends keyof Collections>(
   name: K,
   before: Collections | null,
   after: GoalState,
-): { upsert: PromiseLike<unknown> | null; remove: PromiseLike<unknown> | null } {
+): { writes: PromiseLike<unknown>[]; remove: PromiseLike<unknown> | null } {
   const child: ChildTable<K> = CHILDREN[name];
   const pieces = statementsOf(child);
   const old: Item<K>[] = (before ?? EMPTY)[name];
@@ -124,29 +126,35 @@ function childWrites<K extends keyof Collections>(
   const byKey = new Map<unknown, Item<K>>();
   for (const item of old) byKey.set(item[key], item);
   const rows: Record<string, unknown>[] = [];
-  let kept = 0;
+  const fresh: Record<string, unknown>[] = [];
+  const present = new Set<unknown>();
   for (const item of now) {
+    present.add(item[key]);
     const prior = byKey.get(item[key]);
-    if (prior !== undefined) kept++;
-    if (!isDeepStrictEqual(prior, item)) rows.push(child.toRow(goalId, item));
+    if (prior === undefined && child.whole) fresh.push(child.toRow(goalId, item));
+    else if (!isDeepStrictEqual(prior, item)) rows.push(child.toRow(goalId, item));
   }
-  let upsert: PromiseLike<unknown> | null = null;
+  const writes: PromiseLike<unknown>[] = [];
   if (rows.length > 0) {
-    upsert =
+    writes.push(
       viaJson(tx, child.table, rows, pieces.tail) ??
-      tx
-        .insert(child.table)
-        .values(rows)
-        .onConflictDoUpdate({ target: pieces.target, set: pieces.set });
+        tx
+          .insert(child.table)
+          .values(rows)
+          .onConflictDoUpdate({ target: pieces.target, set: pieces.set }),
+    );
   }
-  // Keys are unique in a collection: every old one is still there when all were matched.
-  if (!before || !child.whole || kept === old.length) return { upsert, remove: null };
-  const present = new Set(now.map((item) => item[key]));
+  if (fresh.length > 0) {
+    writes.push(viaJson(tx, child.table, fresh, "") ?? tx.insert(child.table).values(fresh));
+  }
+  if (!before || !child.whole) return { writes, remove: null };
+  // One pass over each side: a Set lookup per key, never a scan of `after` per old item.
   const gone = old.map((item) => item[key]).filter((k) => !present.has(k));
+  if (gone.length === 0) return { writes, remove: null };
   const remove = tx
     .delete(child.table)
     .where(and(eq(child.table.goalId, goalId), inArray(pieces.keyColumn, gone)));
-  return { upsert, remove };
+  return { writes, remove };
 }
 
 export async function writeChildren(
@@ -160,8 +168,8 @@ export async function writeChildren(
   const upserts: PromiseLike<unknown>[] = [];
   const removes: PromiseLike<unknown>[] = [];
   for (const name of Object.keys(CHILDREN) as (keyof Collections)[]) {
-    const { upsert, remove } = childWrites(tx, after.goal.id, name, before, after);
-    if (upsert) upserts.push(upsert);
+    const { writes, remove } = childWrites(tx, after.goal.id, name, before, after);
+    upserts.push(...writes);
     if (remove) removes.push(remove);
   }
   await pipelined([...upserts, ...removes]);
@@ -249,4 +257,16 @@ export async function enqueueEffects(
     );
   }
   await pipelined(writes);
+}
+
+/** The primary keys of the windowed collections: a new item that hits one met an unloaded row. */
+const WINDOWED_KEYS = new Set([
+  "todos_goal_id_key_pk",
+  "gates_goal_id_key_pk",
+  "pull_requests_goal_id_number_pk",
+]);
+
+/** Whether a failed commit added an item whose row exists but was outside the loaded window. */
+export function hitUnloadedRow(constraint: string | null): boolean {
+  return constraint !== null && WINDOWED_KEYS.has(constraint);
 }

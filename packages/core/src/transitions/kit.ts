@@ -130,8 +130,10 @@ export function requireTrusted(ctx: TransitionContext, what: string): Refused | 
 export function findTodo(d: Draft, key: string): Todo | Refused {
   const todo = d.state.todos.find((t) => t.key === key);
   if (todo) return todo;
-  const keys = d.state.todos.map((t) => t.key).join(", ") || "none";
-  return refuse("not_found", `There is no todo ${key} on this goal (todos: ${keys}).`);
+  // Open todos only: finished ones are many on a long goal, and not what a person means.
+  const open = d.state.todos.filter((t) => t.status !== "done" && t.status !== "dropped");
+  const keys = open.map((t) => t.key).join(", ") || "none";
+  return refuse("not_found", `There is no todo ${key} on this goal (open todos: ${keys}).`);
 }
 
 /** Trusted input starts the loop afresh: the stall count and any wait are cleared. */

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   bigserial,
   boolean,
@@ -76,5 +77,10 @@ export const pullRequests = pgTable(
     /** The PR monitor's reading and what it acted on (core's PrMonitor; parsed on load). */
     monitor: jsonb("monitor").notNull().default({}),
   },
-  (t) => [primaryKey({ columns: [t.goalId, t.number] })],
+  (t) => [
+    primaryKey({ columns: [t.goalId, t.number] }),
+    // The windowed load (load.ts): open PRs and the newest.
+    index("pull_requests_open_idx").on(t.goalId).where(sql`state = 'open'`),
+    index("pull_requests_seq_idx").on(t.goalId, t.seq),
+  ],
 );

@@ -40,7 +40,17 @@ export const todos = pgTable(
     createdAt: tstz("created_at").notNull(),
     updatedAt: tstz("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.goalId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.goalId, t.key] }),
+    // The windowed load (load.ts): unfinished todos, the newest finished, the plan's ends.
+    index("todos_unfinished_idx")
+      .on(t.goalId, t.ordinal)
+      .where(sql`status NOT IN ('done', 'dropped')`),
+    index("todos_finished_idx")
+      .on(t.goalId, sql`(completion->>'at') DESC NULLS LAST`, sql`ordinal DESC`)
+      .where(sql`status IN ('done', 'dropped')`),
+    index("todos_position_idx").on(t.goalId, t.position),
+  ],
 );
 
 export const gates = pgTable(
@@ -62,7 +72,18 @@ export const gates = pgTable(
     resolvedAt: tstz("resolved_at"),
     note: text("note"),
   },
-  (t) => [primaryKey({ columns: [t.goalId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.goalId, t.key] }),
+    // Gates that still grant or block (load.ts); expired ones are read only as recent history.
+    index("gates_live_idx")
+      .on(t.goalId, t.ordinal)
+      .where(sql`status IN ('open', 'rejected', 'approved')`),
+    index("gates_ordinal_idx").on(t.goalId, t.ordinal),
+    // What approved gates grant, newest per scope set, without sorting them all.
+    index("gates_approved_scopes_idx")
+      .on(t.goalId, t.scopes, sql`ordinal DESC`)
+      .where(sql`status = 'approved'`),
+  ],
 );
 
 export const ticks = pgTable(
