@@ -3,7 +3,14 @@
  * the pages and the JSON API render the same model, so they cannot disagree.
  */
 import { decide, type Gate, type GoalState, type Route } from "@loopx/core";
-import type { GoalEvent, GoalSummary, LiveLease, Store, TickRecord } from "@loopx/store";
+import {
+  FULL_WINDOW,
+  type GoalEvent,
+  type GoalSummary,
+  type LiveLease,
+  type Store,
+  type TickRecord,
+} from "@loopx/store";
 
 /** Routes that mean the loop cannot go on by itself. */
 const STALLED: readonly Route[] = ["ask_human", "replan", "over_budget"];
@@ -96,7 +103,8 @@ export async function readGoal(
   goalId: string,
   canSee: CanSee = everyone,
 ): Promise<GoalDetail | null> {
-  const state = await store.loadGoal(goalId);
+  // The goal page lists every todo, finished ones too.
+  const state = await store.loadGoal(goalId, FULL_WINDOW);
   if (!state) return null;
   // A goal the person may not see answers exactly like one that does not exist.
   if (!(await canSee(`${state.goal.repo.owner}/${state.goal.repo.name}`))) return null;

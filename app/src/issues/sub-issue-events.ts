@@ -1,6 +1,6 @@
 import { type GoalState, unlinkSubIssue } from "@loopx/core";
 import { readKey } from "@loopx/github";
-import type { Delivery } from "@loopx/store";
+import { type Delivery, FULL_WINDOW } from "@loopx/store";
 import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
@@ -32,7 +32,8 @@ async function onTodoSubIssue(
 ): Promise<Outcome> {
   const found = await deps.store.findBySubIssue(e.issue.id);
   if (!found) return ignored("neither a goal issue nor a todo's sub-issue");
-  const goal = await deps.store.loadGoal(found.goalId);
+  // Whole: the todo may be long finished, beyond the window a transition loads.
+  const goal = await deps.store.loadGoal(found.goalId, FULL_WINDOW);
   if (!goal) return ignored("the goal is gone");
   const todo = goal.todos.find((t) => t.key === found.todo);
   if (!todo) return ignored("the todo is gone");
@@ -91,7 +92,7 @@ export async function subIssueAdded(
   delivery: Delivery,
   e: SubIssuesEvent,
 ): Promise<Outcome> {
-  const goal = await deps.store.findGoalByIssue(e.repository.id, e.parent_issue.number);
+  const goal = await wholeGoalOf(deps, e);
   if (!goal) return ignored("the parent is not a goal issue");
   const port = await deps.readsFor(e.installation.id);
   const byLoopx = e.sender.login === (await port.botLogin());
@@ -134,7 +135,7 @@ export async function subIssueRemoved(
   delivery: Delivery,
   e: SubIssuesEvent,
 ): Promise<Outcome> {
-  const goal = await deps.store.findGoalByIssue(e.repository.id, e.parent_issue.number);
+  const goal = await wholeGoalOf(deps, e);
   if (!goal) return ignored("the parent is not a goal issue");
   const todo = goal.todos.find((t) => t.subIssue?.id === e.sub_issue.id);
   if (!todo) return ignored("not a todo's sub-issue");
@@ -149,4 +150,10 @@ export async function subIssueRemoved(
     (s, ctx) => unlinkSubIssue(s, { todo: todo.key }, ctx),
   );
   return outcomeOf(r);
+}
+
+/** The parent's goal with every todo: a link or unlink may name one finished long ago. */
+async function wholeGoalOf(deps: AppDeps, e: SubIssuesEvent): Promise<GoalState | null> {
+  const found = await deps.store.findGoalByIssue(e.repository.id, e.parent_issue.number);
+  return found && deps.store.loadGoal(found.goal.id, FULL_WINDOW);
 }

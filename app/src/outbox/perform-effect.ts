@@ -10,7 +10,7 @@ import {
   renderTickComment,
   spliceManagedBlock,
 } from "@loopx/github";
-import type { OutboxItem, Store } from "@loopx/store";
+import { FULL_WINDOW, type OutboxItem, type Store } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { dispatchTick } from "../scheduler/dispatch-tick.ts";
@@ -154,7 +154,12 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       await port.closeIssue(issue, "completed");
       return;
     case "close_sub_issue": {
-      const todo = state.todos.find((t) => t.key === effect.todo);
+      // A transition that finished many todos at once can leave some beyond the window.
+      const todo =
+        state.todos.find((t) => t.key === effect.todo) ??
+        (await ctx.deps.store.loadGoal(state.goal.id, FULL_WINDOW))?.todos.find(
+          (t) => t.key === effect.todo,
+        );
       if (todo?.subIssue) {
         await port.closeIssue({ ...issue, number: todo.subIssue.number }, effect.reason);
       }

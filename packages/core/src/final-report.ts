@@ -10,14 +10,8 @@ const usd = (n: number) => `$${n.toFixed(2)}`;
 export function finalReportText(state: GoalState): string {
   const done = state.todos.filter((t) => t.status === "done");
   const prs = state.pullRequests;
-  const ticks = state.ticks;
-  const cost = ticks.reduce(
-    (sum, t) => ({
-      usd: sum.usd + (t.cost?.usd ?? 0),
-      minutes: sum.minutes + (t.cost?.runnerMinutes ?? 0),
-    }),
-    { usd: 0, minutes: 0 },
-  );
+  // The ledger's totals, not the loaded ticks: a long goal's aggregate carries recent ticks only.
+  const spent = state.goal.spent;
   const list = (items: string[], max: number) =>
     items.length <= max ? items : [...items.slice(0, max), `… and ${items.length - max} more`];
   const lines = [
@@ -41,7 +35,7 @@ export function finalReportText(state: GoalState): string {
     ),
     "",
     `Evidence: ${state.evidence.length} items.`,
-    `Ticks: ${ticks.length}; runner minutes: ${Math.round(cost.minutes)}; cost: ${usd(cost.usd)}.`,
+    `Ticks: ${spent.ticks}; runner minutes: ${Math.round(spent.runnerMinutes)}; cost: ${usd(spent.usd)}.`,
   ];
   if (prs.length === 0) lines.splice(lines.indexOf("Pull requests:"), 1, "Pull requests: none");
   return lines.join("\n").slice(0, 2000);

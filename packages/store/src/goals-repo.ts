@@ -294,9 +294,10 @@ export async function apply(
       );
     }
     let result = transition(before, now);
-    if (window.recentFinished !== null && reachedPastWindow(result)) {
-      // It named a finished todo, gate or PR the window left out: decide on the whole
-      // aggregate (the goal row is locked already), as a full load would have.
+    if (window.recentFinished !== null && (reachedPastWindow(result) || finishes(before, result))) {
+      // It named a finished todo, gate or PR the window left out, or it ends the goal (whose
+      // final report lists everything delivered): decide on the whole aggregate (the goal row
+      // is locked already), as a full load would have.
       before = await loadAggregate(tx, row, now, FULL_WINDOW);
       result = transition(before, now);
     }
@@ -308,6 +309,11 @@ export async function apply(
     }
     return commit(tx, before, result, opts);
   });
+}
+
+/** The transition moves the goal to done. */
+function finishes(before: GoalState, result: TransitionResult): boolean {
+  return result.ok && before.goal.status !== "done" && result.state.goal.status === "done";
 }
 
 export type ClaimFn = (state: GoalState, now: Date, agent: string) => TransitionResult | null;
