@@ -5,10 +5,10 @@
 import { isDeepStrictEqual } from "node:util";
 import type { DomainEvent, Effect, GoalState, Refusal, TransitionResult } from "@loopx/core";
 import { and, eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import { txNow } from "./clock.ts";
 import { goalToRow } from "./codec.ts";
 import { type Db, rowsOf } from "./db.ts";
+import { finishDelivery, takeDelivery } from "./delivery-lock.ts";
 import { pipelined, RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
 import { enqueueIntake } from "./intake-rows.ts";
 import { insertJson } from "./json-insert.ts";
@@ -84,7 +84,7 @@ function refusalOf(err: unknown): { ok: false; refusal: Refusal } {
  * overwrite that row; it runs once more on the whole aggregate, so it decides as if
  * nothing had been left out.
  */
-async function inWindowedTx<T>(
+export async function inWindowedTx<T>(
   db: Db,
   window: LoadWindow,
   body: (tx: Db, window: LoadWindow) => Promise<T | { ok: false; refusal: Refusal }>,
@@ -97,40 +97,6 @@ async function inWindowedTx<T>(
     }
     return inTx(db, (tx) => body(tx, FULL_WINDOW));
   }
-}
-
-const Taken = z.object({ processed: z.boolean() });
-
-/**
- * Locks the delivery row: a second processor of the same delivery waits, then sees it done.
- * This and the other per-delivery statements are plain SQL: see json-insert.ts for why.
- */
-export async function takeDelivery(tx: Db, deliveryId: string | undefined): Promise<void> {
-  if (deliveryId === undefined) return;
-  const [raw] = rowsOf(
-    await tx.execute(
-      sql`SELECT processed_at IS NOT NULL AS processed FROM inbox WHERE delivery_id = ${deliveryId} FOR UPDATE`,
-    ),
-  );
-  if (raw === undefined) {
-    throw new RefusalError({
-      code: "not_found",
-      message: `delivery ${deliveryId} is not in the inbox; record it with recordDelivery first`,
-    });
-  }
-  if (Taken.parse(raw).processed) {
-    throw new RefusalError({
-      code: "duplicate",
-      message: `delivery ${deliveryId} was already processed`,
-    });
-  }
-}
-
-export async function finishDelivery(tx: Db, deliveryId: string | undefined, outcome: string) {
-  if (deliveryId === undefined) return;
-  await tx.execute(
-    sql`UPDATE inbox SET processed_at = now(), outcome = ${outcome}, error = NULL WHERE delivery_id = ${deliveryId}`,
-  );
 }
 
 /** A refusal writes nothing — except, if asked, that its delivery has been dealt with. */
@@ -163,7 +129,7 @@ function changedGoalColumns(
 }
 
 /** Writes an accepted transition on a locked goal row. The store owns the version bump. */
-async function commit(
+export async function commit(
   tx: Db,
   before: GoalState,
   result: Extract<TransitionResult, { ok: true }>,
@@ -314,74 +280,4 @@ export async function apply(
 /** The transition moves the goal to done. */
 function finishes(before: GoalState, result: TransitionResult): boolean {
   return result.ok && before.goal.status !== "done" && result.state.goal.status === "done";
-}
-
-export type ClaimFn = (state: GoalState, now: Date, agent: string) => TransitionResult | null;
-
-export interface ClaimNextOptions {
-  repoId?: number | undefined;
-  installationId?: number | undefined;
-  /** Goals to try in one call when the first due ones yield nothing (default 3). */
-  maxGoals?: number | undefined;
-  /** Skip goals holding a live lease (one tick at a time per goal; default true). */
-  skipLeased?: boolean | undefined;
-}
-
-export type ClaimedNext =
-  | ({ goalId: string } & Extract<Applied, { ok: true }>)
-  | { ok: false; refusal: Refusal; skipped: { goalId: string; refusal: Refusal | null }[] };
-
-/**
- * Claims work on a due goal. `FOR UPDATE SKIP LOCKED` hands each concurrent claimer a
- * different goal row, and the claim is applied in the same transaction, so claimers never
- * wait on each other and never both hold one todo.
- */
-export async function claimNextDue(
-  db: Db,
-  agent: string,
-  claim: ClaimFn,
-  opts: ClaimNextOptions = {},
-): Promise<ClaimedNext> {
-  const skipped: { goalId: string; refusal: Refusal | null }[] = [];
-  const outcome = await inWindowedTx(
-    db,
-    DEFAULT_WINDOW,
-    async (tx, window): Promise<ClaimedNext> => {
-      skipped.length = 0;
-      for (let i = 0; i < (opts.maxGoals ?? 3); i++) {
-        const conditions = [sql`status = 'active'`, sql`next_wake_at <= now()`];
-        if (opts.repoId !== undefined) conditions.push(sql`repo_id = ${opts.repoId}`);
-        if (opts.installationId !== undefined) {
-          conditions.push(sql`installation_id = ${opts.installationId}`);
-        }
-        for (const k of skipped) conditions.push(sql`id <> ${k.goalId}`);
-        if (opts.skipLeased !== false) {
-          conditions.push(
-            sql`NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = goals.id AND t.finished_at IS NULL AND t.lease_expires_at > now())`,
-          );
-        }
-        // Row lock (skipping rows other claimers hold), clock and aggregate in one statement.
-        const loaded = await lockAndLoad(tx, sql.join(conditions, sql` AND `), {
-          skipLocked: true,
-          orderBy: sql`next_wake_at, id`,
-          window,
-        });
-        if (!loaded) break;
-        const { row, now, state: before } = loaded;
-        const result = claim(before, now, agent);
-        if (result === null || !result.ok) {
-          skipped.push({ goalId: row.id, refusal: result?.refusal ?? null });
-          continue;
-        }
-        const applied = await commit(tx, before, result, {});
-        if (applied.ok) return { ...applied, goalId: row.id };
-      }
-      return {
-        ok: false,
-        refusal: { code: "not_found", message: "no due goal had claimable work" },
-        skipped,
-      };
-    },
-  );
-  return "skipped" in outcome || outcome.ok ? outcome : { ...outcome, skipped };
 }

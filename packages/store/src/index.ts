@@ -2,6 +2,12 @@
  * The store's public face: open a store, then use the port's methods. There is no database
  * handle and no table here on purpose; tests get them from `@loopx/store/testing`.
  */
+
+export type {
+  ClaimedNext,
+  ClaimFn,
+  ClaimNextOptions,
+} from "./claim-next-due.ts";
 export {
   type ContentLane,
   type ContentLimits,
@@ -18,9 +24,6 @@ export type { EndedSessions } from "./ended-sessions.ts";
 export type {
   Applied,
   ApplyOptions,
-  ClaimedNext,
-  ClaimFn,
-  ClaimNextOptions,
   DeliveryOptions,
   Transition,
 } from "./goals-repo.ts";

@@ -5,7 +5,8 @@
  */
 import type { IntakeEffect } from "@loopx/core";
 import type { Db } from "./db.ts";
-import { finishDelivery, inTx, takeDelivery } from "./goals-repo.ts";
+import { finishDelivery, takeDelivery } from "./delivery-lock.ts";
+import { inTx } from "./goals-repo.ts";
 import { enqueueIntake, type IntakeTarget } from "./intake-rows.ts";
 
 export interface IntakeRecord extends IntakeTarget {

@@ -5,18 +5,11 @@
  * (`@loopx/store/testing`). Passed in, never imported as a global.
  */
 import type { CostLimits, Effect, GoalState, SharedAllowance, TransitionResult } from "@loopx/core";
+import type { ClaimedNext, ClaimFn, ClaimNextOptions } from "./claim-next-due.ts";
 import type { GoalEvent, GoalSummary, LiveLease, TickRecord } from "./dashboard-reads.ts";
 import type { DueGoal, TakeDueOptions } from "./due-dispatches.ts";
 import type { EndedSessions } from "./ended-sessions.ts";
-import type {
-  Applied,
-  ApplyOptions,
-  ClaimedNext,
-  ClaimFn,
-  ClaimNextOptions,
-  DeliveryOptions,
-  Transition,
-} from "./goals-repo.ts";
+import type { Applied, ApplyOptions, DeliveryOptions, Transition } from "./goals-repo.ts";
 import type { Delivery, DeliveryInput } from "./inbox.ts";
 import type { IntakeRecord } from "./intake.ts";
 import type { LoadWindow } from "./load.ts";

@@ -2,6 +2,12 @@
 import type { Effect, GoalState, TransitionResult } from "@loopx/core";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import { sharedAllowance } from "./allowance.ts";
+import {
+  type ClaimedNext,
+  type ClaimFn,
+  type ClaimNextOptions,
+  claimNextDue,
+} from "./claim-next-due.ts";
 import { txNow } from "./clock.ts";
 import {
   goalEvents,
@@ -25,10 +31,6 @@ import {
   type Applied,
   type ApplyOptions,
   apply,
-  type ClaimedNext,
-  type ClaimFn,
-  type ClaimNextOptions,
-  claimNextDue,
   createGoal,
   type DeliveryOptions,
   loadGoalRow,
