@@ -41335,17 +41335,6 @@ var RefusalCode = external_exports.enum([
   "duplicate"
 ]);
 
-// ../packages/core/src/transitions/sub-issue-sync.ts
-var IssueId = external_exports.number().int().positive();
-var AdoptInput = external_exports.object({
-  id: IssueId,
-  number: IssueId,
-  title: Title,
-  /** Whether the issue's author (and so its title) could instruct: false makes the todo data. */
-  authorTrusted: external_exports.boolean()
-});
-var RetitleInput = external_exports.object({ todo: TodoKey, title: Title });
-
 // ../packages/core/src/transitions/branch-in-base.ts
 var BranchInBaseInput = external_exports.object({
   todo: TodoKey,
@@ -41380,6 +41369,17 @@ var RefreshInput = external_exports.object({
 
 // ../packages/core/src/transitions/rename-repo.ts
 var RenameInput = RepoRef.omit({ id: true });
+
+// ../packages/core/src/transitions/sub-issue-sync.ts
+var IssueId = external_exports.number().int().positive();
+var AdoptInput = external_exports.object({
+  id: IssueId,
+  number: IssueId,
+  title: Title,
+  /** Whether the issue's author (and so its title) could instruct: false makes the todo data. */
+  authorTrusted: external_exports.boolean()
+});
+var RetitleInput = external_exports.object({ todo: TodoKey, title: Title });
 
 // ../packages/core/src/transitions/sub-issues.ts
 var IssueId2 = external_exports.number().int().positive();

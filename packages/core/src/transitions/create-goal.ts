@@ -10,7 +10,7 @@ import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
 import { appendTodo, emit, isRefused, parseInput, refuse } from "./kit.ts";
 import { notifyOwners } from "./notify-owners.ts";
-import { offerSubIssues } from "./sub-issue-sync.ts";
+import { offerSubIssues } from "./sub-issue-effects.ts";
 
 /**
  * A fresh goal from a labelled issue. It starts at version 0 so that the commit's single

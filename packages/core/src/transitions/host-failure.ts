@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { commit } from "./commit.ts";
-import { appendEvidence, begin, isRefused, parseInput, refuse, stall } from "./kit.ts";
+import { appendEvidence, begin, isRefused, parseInput, refuse } from "./kit.ts";
+import { stall } from "./stall.ts";
 
 export const HostFailureInput = z.object({
   /** What failed, for people: e.g. "tick run 123 (attempt 1) ended startup_failure". */

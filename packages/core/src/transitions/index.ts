@@ -10,13 +10,12 @@ export { notifyOwners, occasionWaits } from "./notify-owners.ts";
 export { refreshProjections } from "./refresh-projections.ts";
 export { renameRepo } from "./rename-repo.ts";
 export {
-  adoptSubIssue,
   offerSubIssues,
-  retitleTodoFromSubIssue,
   subIssueTitle,
   todoTitleFrom,
   wantsSubIssue,
-} from "./sub-issue-sync.ts";
+} from "./sub-issue-effects.ts";
+export { adoptSubIssue, retitleTodoFromSubIssue } from "./sub-issue-sync.ts";
 export { linkSubIssue, settleTodoFromSubIssue, unlinkSubIssue } from "./sub-issues.ts";
 export { applyTickResult, isMaterialDelta, isValidatedProgress } from "./tick-result.ts";
 export { completeTodoByHuman, reopenTodo } from "./todo-completion.ts";

@@ -1,12 +1,6 @@
 import type { z } from "zod";
 import { prettifyError } from "zod";
-import {
-  growBackoff,
-  INITIAL_BACKOFF,
-  isInitialBackoff,
-  STALLED_TICKS_ASK_HUMAN,
-  STALLED_TICKS_REPLAN,
-} from "../backoff.ts";
+import { INITIAL_BACKOFF, isInitialBackoff } from "../backoff.ts";
 import type { EvidenceKind } from "../schemas/evidence.ts";
 import type { GoalStatus } from "../schemas/goal.ts";
 import type { Actor } from "../schemas/primitives.ts";
@@ -20,7 +14,6 @@ import type {
   RefusalCode,
   TransitionContext,
 } from "../schemas/transition.ts";
-import { notifyOwners } from "./notify-owners.ts";
 
 /** A transition in progress: a private copy of the state plus what it will emit. */
 export interface Draft {
@@ -141,31 +134,6 @@ export function resetBackoff(d: Draft, reason: string): void {
   if (isInitialBackoff(d.state.goal.backoff)) return;
   d.state.goal.backoff = { ...INITIAL_BACKOFF };
   emit(d, "backoff.reset", { reason });
-}
-
-/** One more stalled tick; `since` is when it stalled (a lease's expiry, not when we noticed). */
-export function stall(d: Draft, reason: string, since: Date = d.ctx.now): void {
-  const next = growBackoff(d.state.goal.backoff, since);
-  d.state.goal.backoff = next;
-  // Once per stall episode: retrying the same plan unchanged is how loops spin. Later
-  // stalls do not ask again; if the new plan stalls too, decide() asks a person.
-  if (next.stalledTicks === STALLED_TICKS_REPLAN && !d.state.goal.replanRequested) {
-    d.state.goal.replanRequested = true;
-    emit(d, "goal.replan_requested", { reason: `${next.stalledTicks} stalled ticks` });
-  }
-  if (next.stalledTicks === STALLED_TICKS_ASK_HUMAN) {
-    notifyOwners(d, {
-      kind: "stall",
-      key: `stall:t${d.state.goal.counters.tick}`,
-      text: `${next.stalledTicks} ticks in a row made no material change and replanning has not helped. Leave a comment with guidance, add a todo with \`/loopx todo add <text>\`, or \`/loopx stop\`.`,
-    });
-  }
-  emit(d, "backoff.grown", {
-    reason,
-    level: next.level,
-    stalledTicks: next.stalledTicks,
-    until: next.until,
-  });
 }
 
 export interface NewTodo {

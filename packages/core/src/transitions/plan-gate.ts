@@ -4,7 +4,7 @@ import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
 import { dropIn, emit } from "./kit.ts";
 import { expireWhere, openGateIn } from "./open-gate.ts";
-import { offerSubIssues } from "./sub-issue-sync.ts";
+import { offerSubIssues } from "./sub-issue-effects.ts";
 
 function question(keys: readonly string[]): string {
   return `Accept the agent's plan? ${keys.join(", ")} wait as proposed: approving makes them ready to run, rejecting drops them and lets the agent plan again. Their text stays the agent's (data to the slices) unless you accept one with \`/loopx todo accept T#\`.`;

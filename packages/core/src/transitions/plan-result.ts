@@ -6,7 +6,7 @@ import type { Draft } from "./kit.ts";
 import { appendEvidence, appendTodo } from "./kit.ts";
 import { holdForApproval } from "./plan-gate.ts";
 import { revisePlan } from "./revise-plan.ts";
-import { offerSubIssues } from "./sub-issue-sync.ts";
+import { offerSubIssues } from "./sub-issue-effects.ts";
 
 /**
  * A planning slice's work is the todo list, not a change to files: its plan is accepted when

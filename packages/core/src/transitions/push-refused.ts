@@ -7,8 +7,9 @@ import { blockingGatesFor, buildScopeIndex, isScopeGranted } from "../scope.ts";
 import { releaseAwaiting } from "./await-pull-request.ts";
 import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
-import { addEffect, appendEvidence, begin, isRefused, parseInput, refuse, stall } from "./kit.ts";
+import { addEffect, appendEvidence, begin, isRefused, parseInput, refuse } from "./kit.ts";
 import { openGateIn } from "./open-gate.ts";
+import { stall } from "./stall.ts";
 
 export const PushRefusedInput = z.object({
   todo: TodoKey,

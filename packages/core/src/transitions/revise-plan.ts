@@ -3,7 +3,7 @@ import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
 import { appendEvidence, dropIn, emit } from "./kit.ts";
 import { holdForApproval } from "./plan-gate.ts";
-import { syncSubIssueTitle } from "./sub-issue-sync.ts";
+import { syncSubIssueTitle } from "./sub-issue-effects.ts";
 
 /**
  * Why a planning slice may not revise this todo, or null when it may: only an open task an

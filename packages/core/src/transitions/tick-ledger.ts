@@ -2,8 +2,9 @@ import { addCost, costLeft, exhaustedDimensions } from "../cost-ledger.ts";
 import type { Cost } from "../schemas/budget.ts";
 import type { FailureKind, Tick, TickOutcome } from "../schemas/tick.ts";
 import type { Draft, Refused } from "./kit.ts";
-import { appendEvidence, emit, refuse, stall } from "./kit.ts";
+import { appendEvidence, emit, refuse } from "./kit.ts";
 import { notifyOwners } from "./notify-owners.ts";
+import { stall } from "./stall.ts";
 
 /**
  * Finds the tick a lease token speaks for, refusing anything that is not a live, unfinished

@@ -24,11 +24,11 @@ import {
   parseInput,
   refuse,
   resetBackoff,
-  stall,
 } from "./kit.ts";
 import { openGateIn } from "./open-gate.ts";
 import { holdForApproval } from "./plan-gate.ts";
 import { addProposals, applyPlan } from "./plan-result.ts";
+import { stall } from "./stall.ts";
 import { findLiveTick, finishTick } from "./tick-ledger.ts";
 
 /**

@@ -24,7 +24,7 @@ import {
   requireTrusted,
   resetBackoff,
 } from "./kit.ts";
-import { offerSubIssues, syncSubIssueTitle } from "./sub-issue-sync.ts";
+import { offerSubIssues, syncSubIssueTitle } from "./sub-issue-effects.ts";
 
 /** A trusted change to the plan: it counts as fresh input, and answers a pending replan. */
 function planChanged(d: Draft, reason: string): void {
