@@ -13,7 +13,7 @@ const o = { owner: "acme", repo: "widgets" } as const;
 describe("e2e: /loopx start", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ onPostgres: true });
   });
   afterAll(() => h.close());
 

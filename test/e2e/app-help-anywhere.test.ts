@@ -14,7 +14,7 @@ describe("e2e: /loopx help on any issue or pull request", () => {
   let pr: number;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ onPostgres: true });
     issue = (await h.as("rita").rest.issues.create({ ...o, title: "How do I use this?" })).data
       .number;
     h.sandbox.push("acme/widgets", "docs-typo", { "docs.md": "fixed\n" }, "wendy");

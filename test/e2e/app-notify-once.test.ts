@@ -20,6 +20,7 @@ describe("e2e: people are told once per occasion", () => {
   let goalId: string;
   beforeAll(async () => {
     h = await startHarness({
+      onPostgres: true,
       files: { ".github/loopx.yml": "owners: [wendy, rita]\n" },
     });
     ({ number, goalId } = await startGoal(h, "alice"));

@@ -13,7 +13,10 @@ describe("e2e: one reminder, after the configured delay, only while still waitin
   let number: number;
   let goalId: string;
   beforeAll(async () => {
-    h = await startHarness({ files: { ".github/loopx.yml": "notify:\n  remind: 2h\n" } });
+    h = await startHarness({
+      onPostgres: true,
+      files: { ".github/loopx.yml": "notify:\n  remind: 2h\n" },
+    });
     ({ number, goalId } = await startGoal(h, "alice"));
   });
   afterAll(() => h.close());

@@ -18,7 +18,10 @@ describe("e2e: a todo's sub-issue past GitHub's 100 per parent", () => {
   let goalId: string;
 
   beforeAll(async () => {
-    h = await startHarness({ app: { outbox: { retryBaseMs: 50, retryMaxMs: 200 } } });
+    h = await startHarness({
+      onPostgres: true,
+      app: { outbox: { retryBaseMs: 50, retryMaxMs: 200 } },
+    });
     ({ number, goalId } = await startGoal(h, "alice"));
     // Linked by a bot: LoopX observes bots, so these add no todos.
     const bot = h.sandbox.createUser("tracker[bot]", { type: "Bot" });

@@ -15,7 +15,7 @@ describe("e2e: linking an existing issue as a sub-issue of a goal issue", () => 
   let goalId: string;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ onPostgres: true });
     ({ number, goalId } = await startGoal(h, "alice"));
   });
   afterAll(() => h.close());

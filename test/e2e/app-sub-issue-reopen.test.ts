@@ -17,7 +17,7 @@ describe("e2e: reopening a todo's sub-issue", () => {
   let sub: number;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ onPostgres: true });
     ({ number, goalId, sub } = await startGoalWithSubIssue(h, "Write the migration"));
     await h.as("wendy").rest.issues.update({
       ...o,

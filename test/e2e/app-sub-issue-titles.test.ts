@@ -18,7 +18,7 @@ describe("e2e: todo titles and sub-issue titles", () => {
   let sub: number;
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ onPostgres: true });
     ({ number, goalId, sub } = await startGoalWithSubIssue(h, "Write the migration"));
   });
   afterAll(() => h.close());

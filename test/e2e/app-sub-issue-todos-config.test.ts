@@ -14,7 +14,7 @@ describe("e2e: todos: sub-issues", () => {
   let h: TickHarness;
   let planned = { number: 0, todo: "" };
   beforeAll(async () => {
-    h = await startTickHarness();
+    h = await startTickHarness({ onPostgres: true });
   });
   afterAll(() => h.close());
 

@@ -28,7 +28,7 @@ const HANGING = `${TICK_WORKFLOW.slice(0, TICK_WORKFLOW.indexOf("jobs:"))}jobs:
 describe("e2e: a run that ignores the cancel is force-cancelled five minutes later", () => {
   let h: TickHarness;
   beforeAll(async () => {
-    h = await startTickHarness();
+    h = await startTickHarness({ onPostgres: true });
     h.sandbox.push("acme/widgets", "main", { ".github/workflows/loopx-tick.yml": HANGING });
   });
   afterAll(() => h?.close());

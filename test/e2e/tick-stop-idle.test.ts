@@ -11,7 +11,7 @@ import { askRun, reportResult } from "../support/tick-calls.ts";
 describe("e2e: a stop with no run in flight", () => {
   let h: TickHarness;
   beforeAll(async () => {
-    h = await startTickHarness();
+    h = await startTickHarness({ onPostgres: true });
   });
   afterAll(() => h?.close());
 

@@ -6,6 +6,7 @@
 import type { Store } from "@loopx/store";
 import type { Octokit } from "@octokit/rest";
 import type { ProbotOctokit } from "probot";
+import { inject } from "vitest";
 import type { LoopxApp, LoopxAppOptions } from "../../app/src/create-loopx-app.ts";
 import type { Sandbox } from "../../packages/sandbox/src/index.ts";
 import {
@@ -16,6 +17,7 @@ import {
   serveApp,
   settler,
 } from "./app-on-sandbox.ts";
+import { postgresStore } from "./databases.ts";
 
 export interface Harness {
   sandbox: Sandbox;
@@ -68,6 +70,8 @@ export interface HarnessOptions {
   collaborators?: Record<string, Permission>;
   /** A store to use instead of the shared PGlite (e.g. real PostgreSQL). */
   store?: Store;
+  /** Run on a fresh database on the real PostgreSQL server when the suite has one. */
+  onPostgres?: boolean;
   app?: AppOverrides;
   /** Let the sandbox run dispatched workflows (default: record them only). */
   runWorkflows?: boolean;
@@ -95,7 +99,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     runWorkflows: opts.runWorkflows ?? false,
   });
   const { sandbox } = s;
-  const store = await cleanStore(opts.store);
+  const pg = opts.onPostgres && !opts.store ? await postgresStore(inject("pgUrl")) : null;
+  const store = await cleanStore(opts.store ?? pg?.store);
   const boot = (overrides: AppOverrides | undefined) =>
     serveApp(s, store, (appUrl) => ({
       tickApi: { issuer: sandbox.url, audience: appUrl },
@@ -124,7 +129,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     async close() {
       await running.stop();
       await sandbox.stop();
-      if (!opts.store) await store.close();
+      if (pg) await pg.close();
+      else if (!opts.store) await store.close();
     },
   };
   await settle();

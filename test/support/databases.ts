@@ -34,6 +34,26 @@ export async function freshDatabase(
   };
 }
 
+/**
+ * A store on a database of its own on the real server (vitest's global setup provides the
+ * server's URL), or null where there is none: the scenario then runs on the shared PGlite,
+ * and the global setup has said why the real server is missing.
+ */
+export async function postgresStore(
+  serverUrl: string | undefined,
+): Promise<{ store: Store; close(): Promise<void> } | null> {
+  if (!serverUrl) return null;
+  const db = await freshDatabase(serverUrl);
+  const store = await openStore({ databaseUrl: db.url });
+  return {
+    store,
+    close: async () => {
+      await store.close();
+      await db.drop();
+    },
+  };
+}
+
 const KEY = Symbol.for("loopx.test.pglite");
 type WithPglite = typeof globalThis & { [KEY]?: Promise<PGlite> };
 

@@ -57,7 +57,7 @@ export async function loopingSliceHarness(): Promise<{
   signal: SliceSignal;
   close(): Promise<void>;
 }> {
-  const h = await startTickHarness();
+  const h = await startTickHarness({ onPostgres: true });
   const signal = await sliceSignal();
   useLoopingSlice(h, signal);
   return {

@@ -7,6 +7,7 @@
 import { addTodo, type GoalState } from "@loopx/core";
 import type { Store } from "@loopx/store";
 import type { Octokit } from "@octokit/rest";
+import { inject } from "vitest";
 import type { TickApiOptions } from "../../app/src/api/tick-api.ts";
 import type { LoopxApp } from "../../app/src/create-loopx-app.ts";
 import type { Logger } from "../../app/src/deps.ts";
@@ -20,6 +21,7 @@ import {
   serveApp,
   settler,
 } from "./app-on-sandbox.ts";
+import { postgresStore } from "./databases.ts";
 import { allowWarning } from "./expected-warnings.ts";
 
 export interface TickHarness {
@@ -113,6 +115,8 @@ export function allowUnknownRun(sandbox: Sandbox, runId: number): void {
 export async function startTickHarness(
   opts: {
     store?: Store;
+    /** Run on a fresh database on the real PostgreSQL server when the suite has one. */
+    onPostgres?: boolean;
     api?: Partial<TickApiOptions>;
     log?: Logger;
     /** Checks a ruleset requires on the default branch (default `["ci"]`, the sandbox CI's). */
@@ -128,7 +132,8 @@ export async function startTickHarness(
     runWorkflows: false,
   });
   const { sandbox, repo } = s;
-  const store = await cleanStore(opts.store);
+  const pg = opts.onPostgres && !opts.store ? await postgresStore(inject("pgUrl")) : null;
+  const store = await cleanStore(opts.store ?? pg?.store);
   const served = await serveApp(s, store, (audience) => ({
     ...(opts.log ? { log: opts.log } : {}),
     tickApi: {
@@ -194,7 +199,8 @@ export async function startTickHarness(
     async close() {
       await served.stop();
       await sandbox.stop();
-      if (!opts.store) await store.close();
+      if (pg) await pg.close();
+      else if (!opts.store) await store.close();
     },
   };
 }
