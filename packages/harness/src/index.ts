@@ -33,6 +33,5 @@ export {
   hostWorkspace,
   type OwnWorkspaceOptions,
   ownWorkspace,
-  type SliceWorkspace,
 } from "./slice-workspace.ts";
 export { toHarnessResult } from "./to-harness-result.ts";

@@ -1,6 +1,5 @@
 import type { Cost, Validation } from "@loopx/core";
 import type { AgentClaim } from "./agent-claim.ts";
-import type { SliceWorkspace } from "./slice-workspace.ts";
 
 /** What one bounded slice came to. Progress is decided by validation and the work tree. */
 export const SLICE_OUTCOMES = [
@@ -179,4 +178,22 @@ export interface SliceReport {
   outputTail: string;
   outputBytes: number;
   outputTruncated: boolean;
+}
+
+export interface ValidateOptions {
+  command: string;
+  timeoutMs: number;
+  env: Record<string, string>;
+  secrets: string[];
+  signal?: AbortSignal;
+}
+
+/** How a slice's work tree is observed and validated once the harness is gone. */
+export interface SliceWorkspace {
+  /** Before the harness starts. */
+  before(): Promise<void>;
+  /** What the work tree became. */
+  after(): Promise<WorkspaceDelta>;
+  /** The validation command's verdict on what `after` saw. */
+  validate(options: ValidateOptions): Promise<ValidationRun>;
 }

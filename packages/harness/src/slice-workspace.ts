@@ -4,26 +4,8 @@ import { openJail } from "./jail/open-jail.ts";
 import { JailError } from "./jail/privilege.ts";
 import type { OwnRepo } from "./own-repo.ts";
 import { runValidation } from "./run-validation.ts";
-import type { ValidationRun, WorkspaceDelta } from "./slice-types.ts";
+import type { SliceWorkspace } from "./slice-types.ts";
 import { snapshotWorkspace, type WorkspaceSnapshot, workspaceDelta } from "./workspace-delta.ts";
-
-export interface ValidateOptions {
-  command: string;
-  timeoutMs: number;
-  env: Record<string, string>;
-  secrets: string[];
-  signal?: AbortSignal;
-}
-
-/** How a slice's work tree is observed and validated once the harness is gone. */
-export interface SliceWorkspace {
-  /** Before the harness starts. */
-  before(): Promise<void>;
-  /** What the work tree became. */
-  after(): Promise<WorkspaceDelta>;
-  /** The validation command's verdict on what `after` saw. */
-  validate(options: ValidateOptions): Promise<ValidationRun>;
-}
 
 /**
  * The work tree read in place with git and validated in place, on the host: for adapter

@@ -1,12 +1,6 @@
 import { interpolate, type Value } from "./expressions.ts";
+import { conclusionOf, type JobOutcome, type JobSlot, type WorkflowScope } from "./job-slot.ts";
 import { resolveUses, UsesError } from "./resolve-uses.ts";
-import {
-  conclusionOf,
-  type JobOutcome,
-  type JobSlot,
-  runWorkflowJobs,
-  type WorkflowScope,
-} from "./run-jobs.ts";
 import { jobCacheMode } from "./runtime-tokens.ts";
 import { type CallJobDef, parseWorkflow, type WorkflowDef } from "./workflow-file.ts";
 
@@ -202,7 +196,7 @@ export async function runCalledWorkflow(slot: JobSlot, job: CallJobDef): Promise
       input.id.run.event,
     ),
   };
-  const results = await runWorkflowJobs({ ...input, signal: slot.signal }, child);
+  const results = await slot.runJobs({ ...input, signal: slot.signal }, child);
   const jobs: Record<string, Value> = {};
   for (const [key, o] of results) jobs[key] = { result: o.result, outputs: o.outputs };
   const outputs: Record<string, string> = {};

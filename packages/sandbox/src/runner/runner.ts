@@ -6,9 +6,10 @@ import type { Pull, Repo, User, Workflow, WorkflowRun } from "../state/types.ts"
 import { cronMatches } from "./cron.ts";
 import { interpolate, type Value } from "./expressions.ts";
 import type { ActionSpec } from "./job.ts";
+import { conclusionOf } from "./job-slot.ts";
 import { pullRequestRuns } from "./pull-request-runs.ts";
 import { globMatch, runContexts } from "./run-contexts.ts";
-import { conclusionOf, runWorkflowJobs } from "./run-jobs.ts";
+import { runWorkflowJobs } from "./run-jobs.ts";
 import { RuntimeTokens } from "./runtime-tokens.ts";
 import { parseWorkflow, type WorkflowDef } from "./workflow-file.ts";
 

@@ -8,7 +8,7 @@ import { fetchAction, readActionDir } from "./action-ref.ts";
 import { interpolate, type Value } from "./expressions.ts";
 import { executeJob } from "./job.ts";
 import { jobClaims, refOf, runnerEnv } from "./job-env.ts";
-import type { JobOutcome, JobSlot } from "./run-jobs.ts";
+import type { JobOutcome, JobSlot } from "./job-slot.ts";
 import { chownTree, runnerUser } from "./runner-user.ts";
 import { jobCacheMode } from "./runtime-tokens.ts";
 import type { JobDef } from "./workflow-file.ts";
