@@ -11,6 +11,7 @@ import { childRowCases } from "./child-rows.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
 import { describeIntakeConformance } from "./intake-conformance.ts";
 import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
+import { describeRetentionConformance } from "./retention-conformance.ts";
 
 async function created(store: Store, over: Parameters<typeof createFixture>[0] = {}) {
   const r = await store.createGoal(createFixture(over));
@@ -50,6 +51,7 @@ export function describeStoreConformance(
         await truncateAll(store);
       });
       describeIntakeConformance(name, () => store);
+      describeRetentionConformance(name, () => store);
 
       it("migrates idempotently", async () => {
         await store.migrate();

@@ -65,6 +65,7 @@ import {
   type ProjectionTarget,
   setProjection,
 } from "./projections.ts";
+import { type PruneOptions, pruneRetained } from "./prune.ts";
 import { commentApplied, goalIdsForPull, goalsWatchingPulls, pullsWithHead } from "./pull-links.ts";
 import { queueEffects } from "./queue-effects.ts";
 import { keepHandle } from "./raw-handle.ts";
@@ -141,6 +142,7 @@ export function createStore(conn: Connection): Store {
     markDeliveryFailed: (deliveryId: string, error: string, retryAt?: Date) =>
       markDeliveryFailed(db, deliveryId, error, retryAt),
     getDelivery: (deliveryId: string) => getDelivery(db, deliveryId),
+    pruneRetained: (opts: PruneOptions) => pruneRetained(db, opts),
 
     /** Outbox rows outside a transition (the scheduler's dispatch), at the goal's version. */
     queueEffects: (goalId: string, effects: Effect[]) => queueEffects(db, goalId, effects),
