@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
 import { childRowCases } from "./child-rows.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
+import { describeInboxBatchConformance } from "./inbox-batch-conformance.ts";
 import { describeIntakeConformance } from "./intake-conformance.ts";
 import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
 import { describeRetentionConformance } from "./retention-conformance.ts";
@@ -52,6 +53,7 @@ export function describeStoreConformance(
       });
       describeIntakeConformance(name, () => store);
       describeRetentionConformance(name, () => store);
+      describeInboxBatchConformance(name, () => store);
 
       it("migrates idempotently", async () => {
         await store.migrate();

@@ -114,6 +114,26 @@ export async function markDeliveryProcessed(
   return rows.length > 0;
 }
 
+/**
+ * `markDeliveryProcessed` for many deliveries in one statement (the inbox worker marks a
+ * batch's ignored deliveries together). Returns how many were still pending.
+ */
+export async function markDeliveriesProcessed(
+  db: Db,
+  marks: readonly { deliveryId: string; outcome: string }[],
+): Promise<number> {
+  if (marks.length === 0) return 0;
+  const json = JSON.stringify(marks.map((m) => ({ id: m.deliveryId, outcome: m.outcome })));
+  const rows = rowsOf(
+    await db.execute(sql`
+      UPDATE inbox SET processed_at = now(), outcome = m.outcome
+      FROM jsonb_to_recordset(${json}::text::jsonb) AS m(id text, outcome text)
+      WHERE inbox.delivery_id = m.id AND inbox.processed_at IS NULL
+      RETURNING 1`),
+  );
+  return rows.length;
+}
+
 /** Keeps it pending and retries later: at `retryAt`, or after 2^attempts minutes (capped). */
 export async function markDeliveryFailed(
   db: Db,

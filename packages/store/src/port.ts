@@ -73,6 +73,10 @@ export interface Store {
   recordDelivery(d: DeliveryInput): Promise<{ inserted: boolean }>;
   pendingDeliveries(limit: number, opts?: { perInstallation?: number }): Promise<Delivery[]>;
   markDeliveryProcessed(deliveryId: string, outcome?: string): Promise<boolean>;
+  /** Many at once, each with its outcome; how many were still pending. */
+  markDeliveriesProcessed(
+    marks: readonly { deliveryId: string; outcome: string }[],
+  ): Promise<number>;
   markDeliveryFailed(deliveryId: string, error: string, retryAt?: Date): Promise<void>;
   getDelivery(deliveryId: string): Promise<Delivery | null>;
   /**

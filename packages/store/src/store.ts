@@ -40,6 +40,7 @@ import {
   type Delivery,
   type DeliveryInput,
   getDelivery,
+  markDeliveriesProcessed,
   markDeliveryFailed,
   markDeliveryProcessed,
   pendingDeliveries,
@@ -139,6 +140,8 @@ export function createStore(conn: Connection): Store {
       pendingDeliveries(db, limit, opts),
     markDeliveryProcessed: (deliveryId: string, outcome?: string) =>
       markDeliveryProcessed(db, deliveryId, outcome),
+    markDeliveriesProcessed: (marks: readonly { deliveryId: string; outcome: string }[]) =>
+      markDeliveriesProcessed(db, marks),
     markDeliveryFailed: (deliveryId: string, error: string, retryAt?: Date) =>
       markDeliveryFailed(db, deliveryId, error, retryAt),
     getDelivery: (deliveryId: string) => getDelivery(db, deliveryId),
