@@ -19,6 +19,22 @@ const onIssue = (id: string, n: number) =>
   delivery(id, { repository: { id: 7 }, issue: { number: n } });
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1));
 
+/** Runs a batch, logging each delivery's start and end: the most in flight, and where each came. */
+async function runLogged(batch: Delivery[]) {
+  const log: string[] = [];
+  let inFlight = 0;
+  let most = 0;
+  await runInLanes(batch, 8, async (d) => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    log.push(`start ${d.deliveryId}`);
+    await tick();
+    log.push(`end ${d.deliveryId}`);
+    inFlight--;
+  });
+  return { most, at: (s: string) => log.indexOf(s) };
+}
+
 describe("runInLanes", () => {
   it("names the issue or pull request a delivery is about, or none", () => {
     expect(subjectOf(onIssue("a", 3))).toBe("7#3");
@@ -64,18 +80,7 @@ describe("runInLanes", () => {
       event: "repository",
     };
     const batch = [check("a1", "a"), check("b1", "b"), check("a2", "a"), renamed, check("b2", "b")];
-    const log: string[] = [];
-    let inFlight = 0;
-    let most = 0;
-    await runInLanes(batch, 8, async (d) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      log.push(`start ${d.deliveryId}`);
-      await tick();
-      log.push(`end ${d.deliveryId}`);
-      inFlight--;
-    });
-    const at = (s: string) => log.indexOf(s);
+    const { most, at } = await runLogged(batch);
     expect(most).toBe(2);
     expect(at("start b1")).toBeLessThan(at("end a1"));
     expect(at("end a1")).toBeLessThan(at("start a2"));
@@ -91,19 +96,8 @@ describe("runInLanes", () => {
       delivery("push", { repository: { id: 7 } }),
       onIssue("1c", 1),
     ];
-    const log: string[] = [];
-    let inFlight = 0;
-    let most = 0;
-    await runInLanes(batch, 8, async (d) => {
-      inFlight++;
-      most = Math.max(most, inFlight);
-      log.push(`start ${d.deliveryId}`);
-      await tick();
-      log.push(`end ${d.deliveryId}`);
-      inFlight--;
-    });
+    const { most, at } = await runLogged(batch);
     expect(most).toBe(2);
-    const at = (s: string) => log.indexOf(s);
     expect(at("end 1a")).toBeLessThan(at("start 1b"));
     expect(at("start 2a")).toBeLessThan(at("end 1a"));
     expect(at("start push")).toBeGreaterThan(Math.max(at("end 1b"), at("end 2a")));
