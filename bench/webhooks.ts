@@ -7,6 +7,9 @@
  *   throughput: bursts of them, 64 in flight, sent from a worker thread; committed
  *               transitions per second, the median over BURSTS bursts
  *
+ * backlog:    deliveries seeded straight into the inbox, drained by the inbox worker
+ *               (bench/inbox-backlog.ts), and the batch statement's EXPLAIN at that backlog
+ *
  * Figures, not pass criteria (targets on PostgreSQL: p99 < 20 ms, ≥ 500 events/s). The
  * outbox is stopped so GitHub writes do not compete with what is measured. The handler's
  * GitHub reads (permission, .github/loopx.yml) are answered in memory: the sandbox spends
@@ -205,6 +208,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     const pg = await openStore({ databaseUrl: external ?? server?.url ?? "", maxConnections: 16 });
     try {
       print("PostgreSQL", await benchWebhooks(pg), true);
+      const { benchBacklog } = await import("./inbox-backlog.ts");
+      const b = await benchBacklog(pg);
+      console.log(
+        `PostgreSQL: backlog of ${b.deliveries} seeded deliveries drained at ${b.perSec.toFixed(0)}/s   target ≥ 500/s ${b.perSec >= 500 ? "met" : "NOT MET"}`,
+      );
+      console.log(
+        `PostgreSQL: batch statement at that backlog: ${b.seqScanOnInbox ? "Seq Scan on inbox (NOT MET)" : "index-backed (met)"}\n  ${b.plan.join("\n  ")}`,
+      );
     } finally {
       await pg.close();
       await server?.stop();

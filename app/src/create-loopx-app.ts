@@ -20,6 +20,7 @@ import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
 import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
+import { createPruneLoop, PRUNE_INTERVAL_MS } from "./prune-loop.ts";
 import { openPullOnPush } from "./pulls/on-pushed.ts";
 import { type ReconcileResult, reconcileDeliveries } from "./reconcile-deliveries.ts";
 import {
@@ -63,6 +64,8 @@ export interface BackgroundOptions {
   pollIntervalMs: number;
   /** Failed deliveries are fetched back from GitHub this often (and once at start). */
   reconcileIntervalMs: number;
+  /** Processed deliveries and performed writes older than this are pruned (hourly, and at start). */
+  retentionMs: number;
 }
 
 export interface LoopxApp {
@@ -232,6 +235,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   };
 
   const timers: NodeJS.Timeout[] = [];
+  let prune: DrainLoop | null = null;
   const quietly = (what: string, work: () => Promise<unknown>) => () => {
     work().catch((error: unknown) => {
       log.error(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -259,14 +263,19 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
       const sweep = quietly("reconciling webhook deliveries", reconcile);
       timers.push(setInterval(poll, background.pollIntervalMs));
       timers.push(setInterval(sweep, background.reconcileIntervalMs));
+      const pruning = createPruneLoop(store, log, { retentionMs: background.retentionMs });
+      prune = pruning;
+      timers.push(setInterval(() => pruning.kick(), PRUNE_INTERVAL_MS));
       poll();
       sweep();
+      pruning.kick();
       scheduler.start();
     },
     async close() {
       for (const t of timers) clearInterval(t);
       await scheduler.stop();
       await reconciling?.catch(() => {});
+      await prune?.stop();
       await inbox.stop();
       await outbox.stop();
     },

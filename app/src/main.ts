@@ -68,6 +68,7 @@ export async function main(opts: {
   await app.start({
     pollIntervalMs: settings.pollIntervalMs,
     reconcileIntervalMs: settings.reconcileIntervalMs,
+    retentionMs: settings.retentionMs,
   });
   log.info(
     `LoopX listening on ${settings.host}:${server.port} (webhooks at ${WEBHOOK_PATH}, /healthz${settings.metrics.token ? ", /metrics with its token" : ""})${metrics ? `; /metrics on 127.0.0.1:${metrics.port}` : ""}; GitHub API ${settings.github.apiUrl}; store: ${store.kind}`,

@@ -34,6 +34,7 @@ export const SETTING_NAMES = [
   "LOOPX_SPEND_CEILING_USD",
   "LOOPX_POLL_INTERVAL_MS",
   "LOOPX_RECONCILE_INTERVAL_SECONDS",
+  "LOOPX_RETENTION_DAYS",
   "LOOPX_DASHBOARD",
   "GITHUB_CLIENT_ID",
   "GITHUB_CLIENT_SECRET",
@@ -70,6 +71,8 @@ export interface Settings {
   pollIntervalMs: number;
   /** How often failed webhook deliveries are fetched back from GitHub. */
   reconcileIntervalMs: number;
+  /** How long processed deliveries and performed outbox rows are kept (see pruneRetained). */
+  retentionMs: number;
   /** The web dashboard under /loopx: off, or read-only behind sign-in. */
   dashboard: "off" | "readonly";
   /** Readonly dashboard sign-in (GitHub App user authorization); null unless readonly. */
@@ -89,6 +92,13 @@ export class SettingsError extends Error {
     );
   }
 }
+
+/**
+ * Longer than GitHub's redelivery window (3 days on github.com, 7 on GitHub Enterprise
+ * Server: docs.github.com/webhooks/testing-and-troubleshooting-webhooks/redelivering-webhooks).
+ */
+const MIN_RETENTION_DAYS = 8;
+const DEFAULT_RETENTION_DAYS = 14;
 
 const positiveInt = (name: SettingName, what: string) =>
   z
@@ -199,6 +209,19 @@ const Raw = z.object({
     "LOOPX_RECONCILE_INTERVAL_SECONDS",
     "seconds between webhook-delivery reconciliations",
   ).optional(),
+  LOOPX_RETENTION_DAYS: positiveInt(
+    "LOOPX_RETENTION_DAYS",
+    "days processed webhook deliveries and performed GitHub writes are kept",
+  )
+    .pipe(
+      z
+        .number()
+        .min(
+          MIN_RETENTION_DAYS,
+          `LOOPX_RETENTION_DAYS must be at least ${MIN_RETENTION_DAYS}: a processed delivery is what stops a redelivery of it running again, and GitHub redelivers deliveries up to 3 days old (7 on GitHub Enterprise Server); the default is ${DEFAULT_RETENTION_DAYS}`,
+        ),
+    )
+    .optional(),
   LOOPX_DASHBOARD: z
     .enum(
       ["off", "readonly"],
@@ -380,6 +403,7 @@ export function parseSettings(
     },
     pollIntervalMs: raw.LOOPX_POLL_INTERVAL_MS ?? 5_000,
     reconcileIntervalMs: (raw.LOOPX_RECONCILE_INTERVAL_SECONDS ?? 300) * 1000,
+    retentionMs: (raw.LOOPX_RETENTION_DAYS ?? DEFAULT_RETENTION_DAYS) * 86_400_000,
     dashboard: raw.LOOPX_DASHBOARD ?? "off",
     dashboardSignIn: signIn,
     webhookProxyUrl: raw.WEBHOOK_PROXY_URL ?? null,

@@ -206,6 +206,22 @@ describe("deployment settings", () => {
     expect(parseSettings(local).dashboardSignIn?.publicUrl).toBe("http://127.0.0.1:3000");
   });
 
+  it("retention: 14 days by default; fewer days than GitHub redelivers for are refused", () => {
+    const day = 86_400_000;
+    expect(parseSettings(base).retentionMs).toBe(14 * day);
+    expect(parseSettings({ ...base, LOOPX_RETENTION_DAYS: "30" }).retentionMs).toBe(30 * day);
+    expect(parseSettings({ ...base, LOOPX_RETENTION_DAYS: "8" }).retentionMs).toBe(8 * day);
+    // GitHub Enterprise Server redelivers a week back: a week is not enough.
+    const short = problemsOf({ ...base, LOOPX_RETENTION_DAYS: "7" });
+    expect(short).toHaveLength(1);
+    expect(short[0]).toMatch(/LOOPX_RETENTION_DAYS must be at least 8.*redelivers/);
+    for (const bad of ["0", "-3", "2.5", "two weeks"]) {
+      const problems = problemsOf({ ...base, LOOPX_RETENTION_DAYS: bad });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^LOOPX_RETENTION_DAYS must be/);
+    }
+  });
+
   it("lists every problem at once", () => {
     const problems = problemsOf({});
     // APP_ID, the key, the webhook secret, the public URL (the audience), the database.

@@ -9,8 +9,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
 import { childRowCases } from "./child-rows.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
+import { describeInboxBatchConformance } from "./inbox-batch-conformance.ts";
 import { describeIntakeConformance } from "./intake-conformance.ts";
 import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
+import { describeRetentionConformance } from "./retention-conformance.ts";
 
 async function created(store: Store, over: Parameters<typeof createFixture>[0] = {}) {
   const r = await store.createGoal(createFixture(over));
@@ -50,6 +52,8 @@ export function describeStoreConformance(
         await truncateAll(store);
       });
       describeIntakeConformance(name, () => store);
+      describeRetentionConformance(name, () => store);
+      describeInboxBatchConformance(name, () => store);
 
       it("migrates idempotently", async () => {
         await store.migrate();

@@ -16,8 +16,9 @@ const PARALLEL = 8;
 
 /**
  * Processes stored deliveries. A handler that commits a transition marks its delivery in
- * that transaction; one that changes nothing is marked here; one that throws is retried
- * with backoff (a crash in between leaves it to be processed again, never skipped).
+ * that transaction; one that changes nothing is marked here, with the rest of its batch;
+ * one that throws is retried with backoff (a crash in between leaves it to be processed
+ * again, never skipped).
  */
 export function createInboxWorker(
   deps: AppDeps,
@@ -26,14 +27,17 @@ export function createInboxWorker(
   const { store, log } = deps;
   return createDrainLoop(async () => {
     const batch = await store.pendingDeliveries(BATCH, { perInstallation: PER_INSTALLATION });
-    await runInLanes(batch, PARALLEL, async (delivery) => {
+    // Ignored deliveries changed nothing, so their marks wait for the batch's end and go in
+    // one statement; a crash before it only means they are looked at again.
+    const ignored: { deliveryId: string; outcome: string }[] = [];
+    const lanes = runInLanes(batch, PARALLEL, async (delivery) => {
       try {
         const outcome = await process(deps, delivery);
         if (outcome.kind === "ignored") {
-          await store.markDeliveryProcessed(
-            delivery.deliveryId,
-            `ignored: ${outcome.why}`.slice(0, 500),
-          );
+          ignored.push({
+            deliveryId: delivery.deliveryId,
+            outcome: `ignored: ${outcome.why}`.slice(0, 500),
+          });
         }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -49,6 +53,11 @@ export function createInboxWorker(
         await store.markDeliveryFailed(delivery.deliveryId, message, retryAt);
       }
     });
+    try {
+      await lanes;
+    } finally {
+      await store.markDeliveriesProcessed(ignored);
+    }
     return batch.length;
   }, log);
 }

@@ -247,7 +247,11 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
     handle = app.handle;
     closers.push(() => app.close());
     sandbox.setWebhookUrl(`${appUrl}${WEBHOOK_PATH}`);
-    await app.start({ pollIntervalMs: 500, reconcileIntervalMs: 60_000 });
+    await app.start({
+      pollIntervalMs: 500,
+      reconcileIntervalMs: 60_000,
+      retentionMs: 14 * 86_400_000,
+    });
 
     const { vars, secrets } = modelEnv(opts, model);
     // LoopX itself comes from loopx/loopx@v1 as the sandbox serves it; GitHub's own actions

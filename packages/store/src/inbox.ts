@@ -42,6 +42,11 @@ export async function recordDelivery(db: Db, d: DeliveryInput): Promise<{ insert
  * Pending deliveries, round-robin across installations (the first of each, then the second
  * of each, …) and at most `perInstallation` each, so one organisation's check-run
  * firehose cannot starve the rest.
+ *
+ * Index-backed (inbox_pending_idx): the installations with pending rows are found by
+ * skipping through the index one installation at a time, and each is read only as far as
+ * its first `perInstallation` due rows, so a backlog costs a batch its installations and its
+ * rows, not the whole queue.
  */
 export async function pendingDeliveries(
   db: Db,
@@ -49,22 +54,46 @@ export async function pendingDeliveries(
   opts: { perInstallation?: number } = {},
 ): Promise<Delivery[]> {
   const per = opts.perInstallation ?? limit;
-  // One statement: the ranking picks the rows, the join reads them whole, in rank order.
-  const rows = rowsOf(
-    await db.execute(sql`
-      SELECT i.* FROM (
-        SELECT delivery_id, received_at,
-               row_number() OVER (PARTITION BY installation_id ORDER BY received_at, delivery_id) AS rn
-        FROM inbox
-        WHERE processed_at IS NULL AND next_attempt_at <= now()
-      ) q
-      JOIN inbox i USING (delivery_id)
-      WHERE q.rn <= ${per}
-      ORDER BY q.rn, q.received_at, q.delivery_id
-      LIMIT ${limit}`),
-  );
+  const rows = rowsOf(await db.execute(pendingQuery(limit, per)));
   // Read back through each column's own driver mapping, as drizzle's select would.
   return rows.map((r) => fromJson(s.inbox, Raw.parse(r)));
+}
+
+/** The batch's statement (the bench EXPLAINs it). */
+export function pendingQuery(limit: number, per: number) {
+  return sql`
+    WITH RECURSIVE inst(id) AS (
+      (SELECT installation_id FROM inbox
+       WHERE processed_at IS NULL AND installation_id IS NOT NULL
+       ORDER BY installation_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT installation_id FROM inbox
+              WHERE processed_at IS NULL AND installation_id > inst.id
+              ORDER BY installation_id LIMIT 1)
+      FROM inst WHERE inst.id IS NOT NULL
+    ),
+    picked AS (
+      SELECT p.* FROM inst CROSS JOIN LATERAL (
+        SELECT delivery_id, received_at,
+               row_number() OVER (ORDER BY received_at, delivery_id) AS rn
+        FROM (SELECT delivery_id, received_at FROM inbox
+              WHERE processed_at IS NULL AND installation_id = inst.id
+                AND next_attempt_at <= now()
+              ORDER BY received_at, delivery_id LIMIT ${per}) f
+      ) p WHERE inst.id IS NOT NULL
+      UNION ALL
+      SELECT delivery_id, received_at,
+             row_number() OVER (ORDER BY received_at, delivery_id) AS rn
+      FROM (SELECT delivery_id, received_at FROM inbox
+            WHERE processed_at IS NULL AND installation_id IS NULL
+              AND next_attempt_at <= now()
+            ORDER BY received_at, delivery_id LIMIT ${per}) n
+    )
+    SELECT i.* FROM (
+      SELECT * FROM picked ORDER BY rn, received_at, delivery_id LIMIT ${limit}
+    ) q
+    JOIN inbox i USING (delivery_id)
+    ORDER BY q.rn, q.received_at, q.delivery_id`;
 }
 
 /**
@@ -83,6 +112,26 @@ export async function markDeliveryProcessed(
     .where(and(eq(s.inbox.deliveryId, deliveryId), isNull(s.inbox.processedAt)))
     .returning({ id: s.inbox.deliveryId });
   return rows.length > 0;
+}
+
+/**
+ * `markDeliveryProcessed` for many deliveries in one statement (the inbox worker marks a
+ * batch's ignored deliveries together). Returns how many were still pending.
+ */
+export async function markDeliveriesProcessed(
+  db: Db,
+  marks: readonly { deliveryId: string; outcome: string }[],
+): Promise<number> {
+  if (marks.length === 0) return 0;
+  const json = JSON.stringify(marks.map((m) => ({ id: m.deliveryId, outcome: m.outcome })));
+  const rows = rowsOf(
+    await db.execute(sql`
+      UPDATE inbox SET processed_at = now(), outcome = m.outcome
+      FROM jsonb_to_recordset(${json}::text::jsonb) AS m(id text, outcome text)
+      WHERE inbox.delivery_id = m.id AND inbox.processed_at IS NULL
+      RETURNING 1`),
+  );
+  return rows.length;
 }
 
 /** Keeps it pending and retries later: at `retryAt`, or after 2^attempts minutes (capped). */

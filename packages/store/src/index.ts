@@ -37,6 +37,7 @@ export type { OpsStore } from "./ops-store.ts";
 export type { OutboxItem } from "./outbox.ts";
 export type { InstallationInput, Store } from "./port.ts";
 export type { Projection, ProjectionTarget } from "./projections.ts";
+export type { Pruned, PruneOptions } from "./prune.ts";
 export { createStore, openStore } from "./store.ts";
 export type { InstallationStanding, RepoGoal } from "./tick-lookup.ts";
 export type { TokenUse } from "./used-tokens.ts";

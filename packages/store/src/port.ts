@@ -17,6 +17,7 @@ import type { MigrationStatus } from "./migration-status.ts";
 import type { OpsStore } from "./ops-store.ts";
 import type { OutboxItem } from "./outbox.ts";
 import type { Projection, ProjectionTarget } from "./projections.ts";
+import type { Pruned, PruneOptions } from "./prune.ts";
 import type { InstallationStanding, RepoGoal } from "./tick-lookup.ts";
 import type { TokenUse } from "./used-tokens.ts";
 
@@ -72,8 +73,17 @@ export interface Store {
   recordDelivery(d: DeliveryInput): Promise<{ inserted: boolean }>;
   pendingDeliveries(limit: number, opts?: { perInstallation?: number }): Promise<Delivery[]>;
   markDeliveryProcessed(deliveryId: string, outcome?: string): Promise<boolean>;
+  /** Many at once, each with its outcome; how many were still pending. */
+  markDeliveriesProcessed(
+    marks: readonly { deliveryId: string; outcome: string }[],
+  ): Promise<number>;
   markDeliveryFailed(deliveryId: string, error: string, retryAt?: Date): Promise<void>;
   getDelivery(deliveryId: string): Promise<Delivery | null>;
+  /**
+   * One batch of retention: processed deliveries, and performed or dead outbox rows no live
+   * goal needs, older than `retentionMs`. The counts say whether another batch may remain.
+   */
+  pruneRetained(opts: PruneOptions): Promise<Pruned>;
 
   // The outbox: GitHub writes committed with the state that caused them, then performed.
   /**

@@ -40,6 +40,7 @@ import {
   type Delivery,
   type DeliveryInput,
   getDelivery,
+  markDeliveriesProcessed,
   markDeliveryFailed,
   markDeliveryProcessed,
   pendingDeliveries,
@@ -65,6 +66,7 @@ import {
   type ProjectionTarget,
   setProjection,
 } from "./projections.ts";
+import { type PruneOptions, pruneRetained } from "./prune.ts";
 import { commentApplied, goalIdsForPull, goalsWatchingPulls, pullsWithHead } from "./pull-links.ts";
 import { queueEffects } from "./queue-effects.ts";
 import { keepHandle } from "./raw-handle.ts";
@@ -138,9 +140,12 @@ export function createStore(conn: Connection): Store {
       pendingDeliveries(db, limit, opts),
     markDeliveryProcessed: (deliveryId: string, outcome?: string) =>
       markDeliveryProcessed(db, deliveryId, outcome),
+    markDeliveriesProcessed: (marks: readonly { deliveryId: string; outcome: string }[]) =>
+      markDeliveriesProcessed(db, marks),
     markDeliveryFailed: (deliveryId: string, error: string, retryAt?: Date) =>
       markDeliveryFailed(db, deliveryId, error, retryAt),
     getDelivery: (deliveryId: string) => getDelivery(db, deliveryId),
+    pruneRetained: (opts: PruneOptions) => pruneRetained(db, opts),
 
     /** Outbox rows outside a transition (the scheduler's dispatch), at the goal's version. */
     queueEffects: (goalId: string, effects: Effect[]) => queueEffects(db, goalId, effects),

@@ -8,5 +8,7 @@ export { and, asc, eq, isNull, sql } from "drizzle-orm";
 export { type Db, rowsOf } from "./db.ts";
 /** The due sweep over a raw handle: the bench runs it inside a transaction it rolls back. */
 export { dueCandidatesQuery, takeDueDispatches } from "./due-dispatches.ts";
+/** The inbox batch statement, for the bench's EXPLAIN. */
+export { pendingQuery } from "./inbox.ts";
 export { dbOf } from "./raw-handle.ts";
 export * as tables from "./schema/index.ts";

@@ -52,7 +52,12 @@ export const inbox = pgTable(
     attempts: integer("attempts").notNull().default(0),
   },
   (t) => [
-    index("inbox_pending_idx").on(t.installationId, t.receivedAt).where(sql`processed_at IS NULL`),
+    // The batch's order within an installation, so a batch reads its first rows, not all.
+    index("inbox_pending_idx")
+      .on(t.installationId, t.receivedAt, t.deliveryId)
+      .where(sql`processed_at IS NULL`),
+    // Retention: the oldest processed rows first.
+    index("inbox_processed_idx").on(t.processedAt).where(sql`processed_at IS NOT NULL`),
   ],
 );
 
@@ -88,5 +93,8 @@ export const outbox = pgTable(
       .where(sql`goal_id IS NULL`),
     check("outbox_has_target", sql`goal_id IS NOT NULL OR installation_id IS NOT NULL`),
     index("outbox_due_idx").on(t.nextAttemptAt).where(sql`done_at IS NULL AND dead_at IS NULL`),
+    // Retention: performed and dead-lettered rows, oldest first.
+    index("outbox_done_idx").on(t.doneAt).where(sql`done_at IS NOT NULL`),
+    index("outbox_dead_idx").on(t.deadAt).where(sql`dead_at IS NOT NULL`),
   ],
 );
