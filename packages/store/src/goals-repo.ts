@@ -19,6 +19,7 @@ import {
   type LoadWindow,
   loadAggregate,
   lockAndLoad,
+  movedPastWindow,
   reachedPastWindow,
 } from "./load.ts";
 import { appendEvents, enqueueEffects, hitUnloadedRow, writeChildren } from "./persist.ts";
@@ -260,10 +261,10 @@ export async function apply(
       );
     }
     let result = transition(before, now);
-    if (window.recentFinished !== null && (reachedPastWindow(result) || finishes(before, result))) {
-      // It named a finished todo, gate or PR the window left out, or it ends the goal (whose
-      // final report lists everything delivered): decide on the whole aggregate (the goal row
-      // is locked already), as a full load would have.
+    if (window.recentFinished !== null && readsWhole(before, result)) {
+      // It named a finished todo, gate or PR the window left out, renumbered the plan, or it
+      // ends the goal (whose final report lists everything delivered): decide on the whole
+      // aggregate (the goal row is locked already), as a full load would have.
       before = await loadAggregate(tx, row, now, FULL_WINDOW);
       result = transition(before, now);
     }
@@ -275,6 +276,10 @@ export async function apply(
     }
     return commit(tx, before, result, opts);
   });
+}
+
+function readsWhole(before: GoalState, result: TransitionResult): boolean {
+  return reachedPastWindow(result) || movedPastWindow(before, result) || finishes(before, result);
 }
 
 /** The transition moves the goal to done. */

@@ -306,3 +306,28 @@ export function reachedPastWindow(result: TransitionResult): boolean {
   }
   return false;
 }
+
+/**
+ * Whether the transition gave loaded todos positions they did not hold between them (a
+ * move renumbers the whole plan). Exchanging positions among loaded todos, or placing a new
+ * one past the lowest or highest (both always loaded), cannot meet a position a todo left
+ * out of the window holds; any other new position might, so the store decides again on the
+ * whole aggregate.
+ */
+export function movedPastWindow(before: GoalState, result: TransitionResult): boolean {
+  if (!result.ok) return false;
+  const held = new Map<string, number>();
+  for (const t of before.todos) held.set(t.key, t.position);
+  const was: number[] = [];
+  const now: number[] = [];
+  for (const t of result.state.todos) {
+    const old = held.get(t.key);
+    if (old === undefined || old === t.position) continue;
+    was.push(old);
+    now.push(t.position);
+  }
+  if (now.length === 0) return false;
+  was.sort((a, b) => a - b);
+  now.sort((a, b) => a - b);
+  return now.some((p, i) => p !== was[i]);
+}
