@@ -111,11 +111,12 @@ const FINISHED_TODO = sql.raw(`('done', 'dropped')`);
  * finished ones an unfinished todo waits on or an open PR serves; the lowest and highest
  * position (new todos are placed against them); and the most recently finished (the
  * frontier's "last done", recent history). Each set is read through an index
- * (schema/work.ts), and the rows by primary key: nothing scans the goal's history.
+ * (schema/work.ts), and the rows by primary key (`= ANY (ARRAY(…))`: with `IN (…)` the
+ * planner may hash-join against every row of the goal): nothing scans the goal's history.
  */
 function todoWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`t.key IN (
+  return sql`t.key = ANY (ARRAY(
       SELECT u.key FROM todos u WHERE u.goal_id = ${id} AND u.status NOT IN ${FINISHED_TODO}
       UNION
       SELECT w.resume_when->>'todo' FROM todos w
@@ -136,18 +137,19 @@ function todoWindow(id: SQL, window: LoadWindow): SQL {
       (SELECT r.key FROM todos r
         WHERE r.goal_id = ${id} AND r.status IN ${FINISHED_TODO}
         ORDER BY r.completion->>'at' DESC NULLS LAST, r.ordinal DESC
-        LIMIT ${window.recentFinished}))`;
+        LIMIT ${window.recentFinished})))`;
 }
 
 /**
  * Which gates (`g`): open and rejected ones (they block scopes), approved ones unless bound
  * to a merged PR (a standing grant, a workflow approval, a gate a push may reopen), of
  * those bound to merged PRs the newest per scope set (what they grant), and the newest.
- * Expired gates grant and block nothing.
+ * Expired gates grant and block nothing. The newest per scope set is a skip scan of
+ * gates_approved_scopes_idx, one probe per scope set; DISTINCT ON sorts every approval.
  */
 function gateWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`g.key IN (
+  return sql`g.key = ANY (ARRAY(
       SELECT a.key FROM gates a
        WHERE a.goal_id = ${id} AND a.status IN ('open', 'rejected', 'approved')
          AND (a.status <> 'approved' OR a.pr_number IS NULL
@@ -155,18 +157,26 @@ function gateWindow(id: SQL, window: LoadWindow): SQL {
                               WHERE mp.goal_id = ${id} AND mp.number = a.pr_number
                                 AND mp.state = 'merged'))
       UNION
-      (SELECT DISTINCT ON (b.scopes) b.key FROM gates b
-        WHERE b.goal_id = ${id} AND b.status = 'approved'
-        ORDER BY b.scopes, b.ordinal DESC)
+      (WITH RECURSIVE newest (scopes, key) AS (
+         (SELECT b.scopes, b.key FROM gates b
+           WHERE b.goal_id = ${id} AND b.status = 'approved'
+           ORDER BY b.scopes, b.ordinal DESC LIMIT 1)
+         UNION ALL
+         SELECT nx.scopes, nx.key FROM newest
+          CROSS JOIN LATERAL (
+            SELECT b.scopes, b.key FROM gates b
+             WHERE b.goal_id = ${id} AND b.status = 'approved' AND b.scopes > newest.scopes
+             ORDER BY b.scopes, b.ordinal DESC LIMIT 1) nx)
+       SELECT key FROM newest)
       UNION
       (SELECT n.key FROM gates n WHERE n.goal_id = ${id}
-        ORDER BY n.ordinal DESC LIMIT ${window.recentFinished}))`;
+        ORDER BY n.ordinal DESC LIMIT ${window.recentFinished})))`;
 }
 
 /** Which pull requests (`p`): open ones, merged ones an unfinished todo waits on, the newest. */
 function pullWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`p.number IN (
+  return sql`p.number = ANY (ARRAY(
       SELECT o.number FROM pull_requests o WHERE o.goal_id = ${id} AND o.state = 'open'
       UNION
       SELECT (w.resume_when->>'pr')::int FROM todos w
@@ -174,7 +184,7 @@ function pullWindow(id: SQL, window: LoadWindow): SQL {
          AND w.resume_when->>'kind' = 'pr_merged'
       UNION
       (SELECT n.number FROM pull_requests n WHERE n.goal_id = ${id}
-        ORDER BY n.seq DESC LIMIT ${window.recentFinished}))`;
+        ORDER BY n.seq DESC LIMIT ${window.recentFinished})))`;
 }
 
 function toState(goal: GoalRow, row: unknown): GoalState {
