@@ -19,10 +19,9 @@ import {
   type LoadWindow,
   loadAggregate,
   lockAndLoad,
-  movedPastWindow,
-  reachedPastWindow,
 } from "./load.ts";
 import { appendEvents, enqueueEffects, hitUnloadedRow, writeChildren } from "./persist.ts";
+import { movedPastWindow, reachedPastWindow } from "./reached-past-window.ts";
 import * as s from "./schema/index.ts";
 
 /** A kernel transition, bound to its input; `now` is the database's transaction clock. */
