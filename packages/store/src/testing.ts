@@ -8,5 +8,6 @@ export { and, asc, eq, isNull, sql } from "drizzle-orm";
 export { type Db, rowsOf } from "./db.ts";
 /** The due sweep over a raw handle: the bench runs it inside a transaction it rolls back. */
 export { dueCandidatesQuery, takeDueDispatches } from "./due-dispatches.ts";
-export { dbOf } from "./raw-handle.ts";
+/** `keepHandle`: a test's stand-in wrapping a store (a counting proxy) keeps its raw handle. */
+export { dbOf, keepHandle } from "./raw-handle.ts";
 export * as tables from "./schema/index.ts";
