@@ -1,10 +1,15 @@
 /**
  * How many goals one GitHub App installation sustains, each ticking every `cadenceMinutes`,
- * within every limit at 80 %. GitHub's "Rate limits for the REST API": an installation gets
- * 5,000 requests an hour, plus 50 an hour for each repository past 20 (and for each user past
- * 20 on an organization, not counted here), never more than 12,500 (off Enterprise Cloud);
- * "No more than 80 content-generating requests per minute and no more than 500
- * content-generating requests per hour" (secondary limits).
+ * within every limit at 80 %. GitHub's "Rate limits for the REST API"
+ * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api), primary
+ * limit for GitHub App installations: 5,000 requests an hour; an installation with more than
+ * 20 repositories "receive[s] another 50 requests per hour for each repository" (and 50 per
+ * user past 20 on an organization, not counted here); "the rate limit cannot increase beyond
+ * 12,500 requests per hour" (15,000 flat on an Enterprise Cloud organization, not modelled).
+ * The wording leaves open whether all repositories or only those past 20 count: this counts
+ * only those past 20, the smaller figure. Secondary limits, same page: "no more than 80
+ * content-generating requests per minute and no more than 500 content-generating requests
+ * per hour".
  */
 export interface TickCount {
   /** REST requests GitHub charges (304s excluded). */

@@ -12,7 +12,7 @@ import { createNodeMiddleware, type Probot } from "probot";
 import { z } from "zod";
 import { createTickApi, type TickApiOptions } from "./api/tick-api.ts";
 import { withContentBudget } from "./content-budget.ts";
-import { createDashboard, type DashboardOptions } from "./dashboard/index.ts";
+import { createDashboard, DASHBOARD_PATH, type DashboardOptions } from "./dashboard/index.ts";
 import { intakeDeps, type Logger, type WriterDeps } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
 import { createConditionalCache, withConditionalReads } from "./github/conditional-reads.ts";
@@ -135,6 +135,10 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     serverUrl: opts.serverUrl,
     log,
     newId: opts.newId ?? randomUUID,
+    dashboardUrl:
+      opts.dashboard?.mode === "readonly" && opts.dashboard.publicUrl
+        ? `${opts.dashboard.publicUrl.replace(/\/+$/, "")}${DASHBOARD_PATH}`
+        : null,
   };
   const outbox = createOutboxWorker(deps, { ...opts.outbox, ops });
   // Only the outbox writes GitHub: everything else gets deps without the writing port.

@@ -18,6 +18,12 @@ export interface AppDeps {
   readsFor(installationId: number): Promise<GitHubReads>;
   /** Where links point (https://github.com, or the sandbox). */
   serverUrl: string;
+  /**
+   * The dashboard's public root (…/loopx) when it is on and its address is known: the
+   * checklist links a goal's page for the todos it does not list. Null: it points to
+   * `loopx status` instead.
+   */
+  dashboardUrl?: string | null;
   log: Logger;
   newId: () => string;
 }

@@ -35,6 +35,7 @@ export async function main(opts: {
             ...(settings.dashboardSignIn
               ? {
                   signIn: githubSignIn(settings.dashboardSignIn, settings.github, store.sessions),
+                  publicUrl: settings.dashboardSignIn.publicUrl,
                 }
               : {}),
           }

@@ -5,50 +5,22 @@
  * on the store's PGlite, inside transactions too, counting each aggregate statement that
  * returned a row.
  */
-import type { PGlite } from "@electric-sql/pglite";
 import { addTodo, type GoalState, type TransitionContext } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedPglite } from "../support/databases.ts";
+import { meteredPglite } from "../support/metered-pglite.ts";
 import { kernelCreate } from "./kernel-fixtures.ts";
 
 const BOB = { kind: "human", login: "bob", trusted: true } as const;
 const ctx = (now: Date): TransitionContext => ({ actor: BOB, now, newId: crypto.randomUUID });
-
-/** Every aggregate read has this column; lock-only and goal-row reads do not. */
-const AGGREGATE = /\) AS todos,/;
-
-function metered(pglite: PGlite, seen: { loads: number }): PGlite {
-  const wrap = <T extends object>(target: T): T =>
-    new Proxy(target, {
-      get(t, prop) {
-        const value: unknown = Reflect.get(t, prop, t);
-        if (typeof value !== "function") return value;
-        if (prop === "query") {
-          return async (text: string, ...rest: unknown[]) => {
-            const result: unknown = await Reflect.apply(value, t, [text, ...rest]);
-            const rows: unknown =
-              result && typeof result === "object" ? Reflect.get(result, "rows") : null;
-            if (AGGREGATE.test(text) && Array.isArray(rows) && rows.length > 0) seen.loads++;
-            return result;
-          };
-        }
-        if (prop === "transaction") {
-          return (body: (tx: object) => Promise<unknown>) =>
-            Reflect.apply(value, t, [(tx: object) => body(wrap(tx))]);
-        }
-        return value.bind(t);
-      },
-    });
-  return wrap(pglite);
-}
 
 describe("one aggregate load per request (PGlite)", () => {
   const seen = { loads: 0 };
   let store: Store;
   let goal: GoalState;
   beforeAll(async () => {
-    store = await openStore({ pglite: metered(await sharedPglite(), seen) });
+    store = await openStore({ pglite: meteredPglite(await sharedPglite(), seen) });
     await store.migrate();
     const created = await store.createGoal(kernelCreate({ todos: 2 }));
     if (!created.ok) throw new Error(created.refusal.message);

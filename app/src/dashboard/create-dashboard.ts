@@ -36,6 +36,8 @@ export type DashboardOptions =
       signIn?: SignIn;
       /** Test hook: who is signed in (null: nobody); `signIn` replaces it. */
       session?: (req: IncomingMessage) => Promise<Viewer | null>;
+      /** Where people reach it (LOOPX_PUBLIC_URL): each goal's checklist links its page. */
+      publicUrl?: string;
     }
   | {
       mode: "open";

@@ -51,7 +51,12 @@ async function statusCommentUrl(store: Store, state: GoalState, serverUrl: strin
 async function writeBody({ deps, port, state }: EffectContext): Promise<void> {
   const issue = goalIssue(state);
   const url = await statusCommentUrl(deps.store, state, deps.serverUrl);
-  const block = renderManagedBlock(state, { statusCommentUrl: url });
+  const block = renderManagedBlock(state, {
+    statusCommentUrl: url,
+    dashboardUrl: deps.dashboardUrl
+      ? `${deps.dashboardUrl}/goals/${encodeURIComponent(state.goal.id)}`
+      : null,
+  });
   const current = await port.getIssue(issue);
   const next = spliceManagedBlock(current.body, block);
   if (next === current.body) return;

@@ -19,9 +19,9 @@ import {
   type LoadWindow,
   loadAggregate,
   lockAndLoad,
-  reachedPastWindow,
 } from "./load.ts";
 import { appendEvents, enqueueEffects, hitUnloadedRow, writeChildren } from "./persist.ts";
+import { movedPastWindow, reachedPastWindow } from "./reached-past-window.ts";
 import * as s from "./schema/index.ts";
 
 /** A kernel transition, bound to its input; `now` is the database's transaction clock. */
@@ -260,10 +260,10 @@ export async function apply(
       );
     }
     let result = transition(before, now);
-    if (window.recentFinished !== null && (reachedPastWindow(result) || finishes(before, result))) {
-      // It named a finished todo, gate or PR the window left out, or it ends the goal (whose
-      // final report lists everything delivered): decide on the whole aggregate (the goal row
-      // is locked already), as a full load would have.
+    if (window.recentFinished !== null && readsWhole(before, result)) {
+      // It named a finished todo, gate or PR the window left out, renumbered the plan, or it
+      // ends the goal (whose final report lists everything delivered): decide on the whole
+      // aggregate (the goal row is locked already), as a full load would have.
       before = await loadAggregate(tx, row, now, FULL_WINDOW);
       result = transition(before, now);
     }
@@ -275,6 +275,10 @@ export async function apply(
     }
     return commit(tx, before, result, opts);
   });
+}
+
+function readsWhole(before: GoalState, result: TransitionResult): boolean {
+  return reachedPastWindow(result) || movedPastWindow(before, result) || finishes(before, result);
 }
 
 /** The transition moves the goal to done. */

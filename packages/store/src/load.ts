@@ -1,5 +1,5 @@
 /** Loading one goal's aggregate, trimmed to what decide() and the transitions need. */
-import { GoalState, type TransitionResult } from "@loopx/core";
+import { GoalState } from "@loopx/core";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
@@ -111,11 +111,12 @@ const FINISHED_TODO = sql.raw(`('done', 'dropped')`);
  * finished ones an unfinished todo waits on or an open PR serves; the lowest and highest
  * position (new todos are placed against them); and the most recently finished (the
  * frontier's "last done", recent history). Each set is read through an index
- * (schema/work.ts), and the rows by primary key: nothing scans the goal's history.
+ * (schema/work.ts), and the rows by primary key (`= ANY (ARRAY(…))`: with `IN (…)` the
+ * planner may hash-join against every row of the goal): nothing scans the goal's history.
  */
 function todoWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`t.key IN (
+  return sql`t.key = ANY (ARRAY(
       SELECT u.key FROM todos u WHERE u.goal_id = ${id} AND u.status NOT IN ${FINISHED_TODO}
       UNION
       SELECT w.resume_when->>'todo' FROM todos w
@@ -136,18 +137,19 @@ function todoWindow(id: SQL, window: LoadWindow): SQL {
       (SELECT r.key FROM todos r
         WHERE r.goal_id = ${id} AND r.status IN ${FINISHED_TODO}
         ORDER BY r.completion->>'at' DESC NULLS LAST, r.ordinal DESC
-        LIMIT ${window.recentFinished}))`;
+        LIMIT ${window.recentFinished})))`;
 }
 
 /**
  * Which gates (`g`): open and rejected ones (they block scopes), approved ones unless bound
  * to a merged PR (a standing grant, a workflow approval, a gate a push may reopen), of
  * those bound to merged PRs the newest per scope set (what they grant), and the newest.
- * Expired gates grant and block nothing.
+ * Expired gates grant and block nothing. The newest per scope set is a skip scan of
+ * gates_approved_scopes_idx, one probe per scope set; DISTINCT ON sorts every approval.
  */
 function gateWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`g.key IN (
+  return sql`g.key = ANY (ARRAY(
       SELECT a.key FROM gates a
        WHERE a.goal_id = ${id} AND a.status IN ('open', 'rejected', 'approved')
          AND (a.status <> 'approved' OR a.pr_number IS NULL
@@ -155,18 +157,26 @@ function gateWindow(id: SQL, window: LoadWindow): SQL {
                               WHERE mp.goal_id = ${id} AND mp.number = a.pr_number
                                 AND mp.state = 'merged'))
       UNION
-      (SELECT DISTINCT ON (b.scopes) b.key FROM gates b
-        WHERE b.goal_id = ${id} AND b.status = 'approved'
-        ORDER BY b.scopes, b.ordinal DESC)
+      (WITH RECURSIVE newest (scopes, key) AS (
+         (SELECT b.scopes, b.key FROM gates b
+           WHERE b.goal_id = ${id} AND b.status = 'approved'
+           ORDER BY b.scopes, b.ordinal DESC LIMIT 1)
+         UNION ALL
+         SELECT nx.scopes, nx.key FROM newest
+          CROSS JOIN LATERAL (
+            SELECT b.scopes, b.key FROM gates b
+             WHERE b.goal_id = ${id} AND b.status = 'approved' AND b.scopes > newest.scopes
+             ORDER BY b.scopes, b.ordinal DESC LIMIT 1) nx)
+       SELECT key FROM newest)
       UNION
       (SELECT n.key FROM gates n WHERE n.goal_id = ${id}
-        ORDER BY n.ordinal DESC LIMIT ${window.recentFinished}))`;
+        ORDER BY n.ordinal DESC LIMIT ${window.recentFinished})))`;
 }
 
 /** Which pull requests (`p`): open ones, merged ones an unfinished todo waits on, the newest. */
 function pullWindow(id: SQL, window: LoadWindow): SQL {
   if (window.recentFinished === null) return sql`true`;
-  return sql`p.number IN (
+  return sql`p.number = ANY (ARRAY(
       SELECT o.number FROM pull_requests o WHERE o.goal_id = ${id} AND o.state = 'open'
       UNION
       SELECT (w.resume_when->>'pr')::int FROM todos w
@@ -174,7 +184,7 @@ function pullWindow(id: SQL, window: LoadWindow): SQL {
          AND w.resume_when->>'kind' = 'pr_merged'
       UNION
       (SELECT n.number FROM pull_requests n WHERE n.goal_id = ${id}
-        ORDER BY n.seq DESC LIMIT ${window.recentFinished}))`;
+        ORDER BY n.seq DESC LIMIT ${window.recentFinished})))`;
 }
 
 function toState(goal: GoalRow, row: unknown): GoalState {
@@ -280,29 +290,4 @@ export async function lockAndLoad(
     return { row, now, state: opts.loaded };
   }
   throw new Error(`goal ${row.id} was locked but not loaded`);
-}
-
-/**
- * Whether a transition on a windowed aggregate may have needed something the window left
- * out: it found nothing by a key (which may name a finished todo, gate or PR), or an open
- * todo now waits on a todo or PR its state does not hold (only finished ones are left out).
- * Either way the store decides again on the whole aggregate.
- */
-export function reachedPastWindow(result: TransitionResult): boolean {
-  if (!result.ok) return result.refusal.code === "not_found";
-  const { todos, pullRequests } = result.state;
-  let keys: Set<string> | null = null;
-  let prs: Set<number> | null = null;
-  for (const todo of todos) {
-    const rw = todo.resumeWhen;
-    if (rw === null || todo.status === "done" || todo.status === "dropped") continue;
-    if (rw.kind === "todo_done") {
-      keys ??= new Set(todos.map((t) => t.key));
-      if (!keys.has(rw.todo)) return true;
-    } else if (rw.kind === "pr_merged") {
-      prs ??= new Set(pullRequests.map((p) => p.number));
-      if (!prs.has(rw.pr)) return true;
-    }
-  }
-  return false;
 }

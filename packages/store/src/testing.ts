@@ -10,5 +10,6 @@ export { type Db, rowsOf } from "./db.ts";
 export { dueCandidatesQuery, takeDueDispatches } from "./due-dispatches.ts";
 /** The inbox batch statement, for the bench's EXPLAIN. */
 export { pendingQuery } from "./inbox.ts";
-export { dbOf } from "./raw-handle.ts";
+/** `keepHandle`: a test's stand-in wrapping a store (a counting proxy) keeps its raw handle. */
+export { dbOf, keepHandle } from "./raw-handle.ts";
 export * as tables from "./schema/index.ts";
