@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every figure of issue 8's "Benchmarks", measured in one run, printed as
+ * `npm run bench`: every figure with a target, measured in one run, printed as
  * one table (figure, value, target, met) and written to bench/results.md with the date and
  * the machine. Figures, not pass criteria: it exits 0 whatever the figures are.
  *
@@ -58,7 +58,7 @@ const header = [
   `Machine: ${cpus.length} cores (os.cpus().length), ${cpus[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}, ${os.platform()} ${os.release()}.`,
   `Load average (1 / 5 / 15 min) at start: ${loadBefore}; at end: ${load()}. The machine is shared: wall-clock figures move with the load.`,
   "",
-  "`met` / `NOT MET` compare each figure with its target in issue 8; rows without a target give context.",
+  "`met` / `NOT MET` compare each figure with its target; rows without a target give context.",
 ];
 const notes = [
   "decide(): goals built in memory, a gate per ten todos, most todos gated so decide() reads them all; 5 repeats of 4,000 calls.",

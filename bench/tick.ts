@@ -1,5 +1,5 @@
 /**
- * `npm run bench:tick`: the tick's figures (issue 5, "Performance"), on the sandbox with the
+ * `npm run bench:tick`: the tick's figures, on the sandbox with the
  * real App and the committed action bundle as child processes. Figures, not pass criteria.
  *
  *   wait decision: action start → decision for a wait tick — `node action/dist/index.js`
