@@ -1,16 +1,8 @@
-import { readKey } from "@loopx/github";
 import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { expectWarning } from "../support/expected-warnings.ts";
-import { openPulls, playTick } from "../support/pr-ticks.ts";
+import { botComments as commentsOf, openPulls, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
-
-const Comment = z.object({
-  id: z.number(),
-  body: z.string().nullable().optional(),
-  user: z.object({ login: z.string() }).nullable().optional(),
-});
 
 /**
  * Scenario: keyed comments (the tick comment on the goal issue, the handoff on the PR) are
@@ -36,11 +28,7 @@ describe("e2e: keyed comments without listing", () => {
       (r) => r.method === "GET" && r.path === `/repos/acme/widgets/issues/${number}/comments`,
     );
   const botComments = (number: number) =>
-    z
-      .array(Comment)
-      .parse(h.sandbox.issue("acme/widgets", number).comments_list)
-      .filter((c) => c.user?.login === "loopx[bot]")
-      .map((c) => ({ id: c.id, key: readKey(c.body ?? "") ?? "", body: c.body ?? "" }));
+    commentsOf(h, number).map((c) => ({ ...c, key: c.key ?? "" }));
   const settleAll = async () => {
     await h.sandbox.idle();
     await h.settle();
