@@ -123,13 +123,15 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     ["first productive tick (opens the PR), 20-check CI", ticks.first],
     ["follow-on productive tick (same PR), 20-check CI", ticks.next],
   ] as const) {
+    const met = c.rest <= 10 && c.contentCreating <= 1 ? "met" : "NOT MET";
     console.log(
-      `${what}: ${c.rest} REST (target ≤ 10), ${c.notModified} answered 304 (not charged), ${c.contentCreating} content-creating (target ≤ 1)`,
+      `${what}: ${c.rest} REST (target ≤ 10), ${c.notModified} answered 304 (not charged), ${c.contentCreating} content-creating (target ≤ 1): ${met}`,
     );
     console.log(`  ${c.byOperation.join(", ")}`);
     const cap = capacity(c, 30);
+    const capMet = Math.min(cap.oneRepository.goals, cap.repositoryEach.goals) >= 150;
     console.log(
-      `  goals one installation sustains at a 30-minute cadence, every limit at 80 % (target ≥ 150): ${cap.oneRepository.goals} in one repository (limited by ${cap.oneRepository.limitedBy}), ${cap.repositoryEach.goals} with a repository each (limited by ${cap.repositoryEach.limitedBy})`,
+      `  goals one installation sustains at a 30-minute cadence, every limit at 80 % (target ≥ 150, ${capMet ? "met" : "NOT MET"}): ${cap.oneRepository.goals} in one repository (limited by ${cap.oneRepository.limitedBy}), ${cap.repositoryEach.goals} with a repository each (limited by ${cap.repositoryEach.limitedBy})`,
     );
   }
   console.log(

@@ -1,14 +1,11 @@
-import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
+import {
+  botComments as commentsOf,
+  openPulls,
+  personClient,
+  playTick,
+} from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
-
-const Comment = z.object({
-  id: z.number(),
-  body: z.string().nullable().optional(),
-  user: z.object({ login: z.string() }).nullable().optional(),
-});
 
 /**
  * Scenario: productive ticks with CI on the sandbox, counted from its request log. The status
@@ -32,12 +29,7 @@ describe("e2e: the GitHub requests of a productive tick", () => {
       .filter((r) => r.by?.startsWith("installation:"));
   const configReads = (from: number) =>
     app(from).filter((r) => r.path === "/repos/acme/widgets/contents/.github%2Floopx.yml");
-  const botComments = (issue: number) =>
-    z
-      .array(Comment)
-      .parse(h.sandbox.issue("acme/widgets", issue).comments_list)
-      .filter((c) => c.user?.login === "loopx[bot]")
-      .map((c) => ({ id: c.id, key: readKey(c.body ?? ""), body: c.body ?? "" }));
+  const botComments = (issue: number) => commentsOf(h, issue);
 
   let issue = 0;
 

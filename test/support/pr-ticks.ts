@@ -4,7 +4,9 @@
  * tell the App the branch was pushed. Shared by the pr-*.test.ts scenarios.
  */
 import { AskResponse, PushedResponse, ResultResponse } from "@loopx/core";
+import { readKey } from "@loopx/github";
 import { Octokit } from "@octokit/rest";
+import { z } from "zod";
 import type { TickHarness } from "./tick-api-harness.ts";
 
 export interface PlayedTick {
@@ -182,4 +184,19 @@ export async function firstPull(
   const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
   if (!pr) throw new Error(`no PR was opened for ${tick.branch}`);
   return { goal, tick, pr };
+}
+
+const Comment = z.object({
+  id: z.number(),
+  body: z.string().nullable().optional(),
+  user: z.object({ login: z.string() }).nullable().optional(),
+});
+
+/** The App's comments on an issue or PR of acme/widgets, as the sandbox holds them, with keys. */
+export function botComments(h: Pick<TickHarness, "sandbox">, issue: number) {
+  return z
+    .array(Comment)
+    .parse(h.sandbox.issue("acme/widgets", issue).comments_list)
+    .filter((c) => c.user?.login === "loopx[bot]")
+    .map((c) => ({ id: c.id, key: readKey(c.body ?? ""), body: c.body ?? "" }));
 }

@@ -1,10 +1,11 @@
 /**
- * Conditional requests for file contents and the repository (`.github/loopx.yml` and the
- * default branch are read by most effects): the
- * last answer's ETag goes out as `If-None-Match`, and GitHub's 304 is answered from the copy
- * kept here. A 304 "does not count against your primary rate limit" (GitHub's REST docs, best
- * practices, "Use conditional requests if appropriate"); a changed file answers 200 with its new
- * content and replaces the copy, so the cache never serves what GitHub no longer holds.
+ * Conditional requests for every repository read (`.github/loopx.yml` and the default branch
+ * are read by most effects, and the PR monitor reads the same branch rules, branch, commit and
+ * reviews every time a PR's CI moves): the last answer's ETag goes out as `If-None-Match`, and
+ * GitHub's 304 is answered from the copy kept here. A 304 "does not count against your primary
+ * rate limit" (GitHub's REST docs, best practices, "Use conditional requests if appropriate");
+ * a changed resource answers 200 with its new content and replaces the copy, so the cache never
+ * serves what GitHub no longer holds.
  */
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
@@ -12,8 +13,8 @@ import { z } from "zod";
 type Octokit = InstanceType<typeof ProbotOctokit>;
 type Answer = Awaited<ReturnType<Octokit["request"]>>;
 
-/** File contents, and the repository itself (its default branch): read by most effects. */
-const CONDITIONAL = /^\/repos\/[^/]+\/[^/]+(?:\/contents\/.+)?$/;
+/** A repository and anything under it. */
+const CONDITIONAL = /^\/repos\/[^/]+\/[^/]+(?:\/.+)?$/;
 const Status = z.object({ status: z.number() });
 
 export interface ConditionalCache {
@@ -46,7 +47,7 @@ export function createConditionalCache(limit = 2_000): ConditionalCache {
   };
 }
 
-/** Sends this Octokit's contents and repository reads conditionally against `cache`. */
+/** Sends this Octokit's repository reads conditionally against `cache`. */
 export function withConditionalReads(octokit: Octokit, cache: ConditionalCache): Octokit {
   octokit.hook.wrap("request", async (request, options) => {
     const endpoint = octokit.request.endpoint(options);

@@ -153,10 +153,12 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
     setIssueBody: (issue, body) => updateIssue(issue, "body", { body }),
     setIssueTitle: (issue, title) => updateIssue(issue, "title", { title }),
 
-    ensureComment: (issue, key, body) =>
+    ensureComment: (issue, key, body, opts) =>
       call(`commenting on ${issue.owner}/${issue.repo}#${issue.number}`, async () => {
-        const existing = (await ownComments(issue)).find((c) => readKey(c.body) === key);
-        if (existing) return { id: existing.id, created: false };
+        if (opts?.unwritten !== true) {
+          const existing = (await ownComments(issue)).find((c) => readKey(c.body) === key);
+          if (existing) return { id: existing.id, created: false };
+        }
         const { data } = await octokit.rest.issues.createComment({
           owner: issue.owner,
           repo: issue.repo,

@@ -2,6 +2,7 @@ import { type Effect, type GoalState, sameSha, trackPullRequest } from "@loopx/c
 import {
   GitHubError,
   type GitHubPort,
+  type IssueRef,
   type PullSnapshot,
   type RepoName,
   renderPrHandoff,
@@ -82,18 +83,37 @@ export async function openPullRequest(
   // Already tracked at this head, or the goal finished meanwhile: nothing to retry.
   if (!recorded.ok) deps.log.info(`#${opened.number}: ${recorded.refusal.message}`);
   const latest = recorded.ok ? recorded.state : state;
-  const pr = latest.pullRequests.find((p) => p.number === opened.number);
-  if (pr) {
-    await port.upsertComment(
-      { ...repo, number: opened.number },
-      `handoff:${state.goal.id}:${opened.number}`,
-      renderPrHandoff(latest, pr),
-      null,
-    );
-  }
+  await writeHandoff(deps, port, latest, { ...repo, number: opened.number }, created);
   if (created) await routeReviewers(port, repo, latest, opened);
   // Its reopening and checks may have been announced before the goal followed it again.
   if (reopened) await settleFromPull(deps, latest, at, opened);
+}
+
+/**
+ * The PR's handoff comment, edited by the id stored when it was created. A PR this very call
+ * opened has no comments yet, so its first one is posted without a list; a stored id that GitHub
+ * no longer knows (a person deleted the comment) is found again by key, or written anew.
+ */
+async function writeHandoff(
+  deps: AppDeps,
+  port: GitHubPort,
+  state: GoalState,
+  pull: IssueRef,
+  created: boolean,
+): Promise<void> {
+  const pr = state.pullRequests.find((p) => p.number === pull.number);
+  if (!pr) return;
+  const key = `handoff:${state.goal.id}:${pull.number}`;
+  const target = `comment:${key}` as const;
+  const body = renderPrHandoff(state, pr);
+  const known = await deps.store.getProjection(state.goal.id, target);
+  const ref =
+    created && known?.githubId == null
+      ? await port.ensureComment(pull, key, body, { unwritten: true })
+      : await port.upsertComment(pull, key, body, known?.githubId ?? null);
+  if (ref.id !== known?.githubId) {
+    await deps.store.setProjection(state.goal.id, target, { githubId: ref.id });
+  }
 }
 
 /**

@@ -123,7 +123,13 @@ export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): Drain
 
   return createDrainLoop(async () => {
     const batch = await store.dueOutbox(BATCH);
-    for (const item of batch) await one(item);
+    // The status comment renders the newest state: written after the batch's other effects
+    // (which often lead to transitions of their own), it is written once for all of them.
+    const statusLast = [
+      ...batch.filter((i) => i.effect.kind !== "status"),
+      ...batch.filter((i) => i.effect.kind === "status"),
+    ];
+    for (const item of statusLast) await one(item);
     return batch.length;
   }, log);
 }

@@ -17,6 +17,7 @@ import { dispatchTick } from "../scheduler/dispatch-tick.ts";
 import { approveRuns } from "./approve-runs.ts";
 import { cancelRun } from "./cancel-run.ts";
 import { createSubIssue, createTodoSubIssues } from "./create-sub-issue.ts";
+import { keyedComment } from "./keyed-comment.ts";
 import { postNotification } from "./notify-owners.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
@@ -127,7 +128,7 @@ async function writeTickComment(ctx: EffectContext, key: string, tickId: string)
   const config = await loadRepoConfig(port, repo);
   if (config.ok && config.config.comments === "quiet") return;
   const body = renderTickComment(state, tickId, { serverUrl: ctx.deps.serverUrl });
-  await port.ensureComment(goalIssue(state), key, body);
+  await keyedComment(ctx, goalIssue(state), key, body);
 }
 
 /** Performs one outbox row against GitHub, rendering from the newest state. Idempotent. */
@@ -144,14 +145,14 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return writeTickComment(ctx, effect.key, effect.tickId);
     case "gate_comment": {
       const gate = state.gates.find((g) => g.key === effect.gate);
-      if (gate) await port.ensureComment(issue, effect.key, renderGateComment(gate, state.goal));
+      if (gate) await keyedComment(ctx, issue, effect.key, renderGateComment(gate, state.goal));
       return;
     }
     case "receipt":
-      await port.ensureComment(issue, effect.key, renderReceipt(effect.text));
+      await keyedComment(ctx, issue, effect.key, renderReceipt(effect.text));
       return;
     case "patch_comment":
-      await port.ensureComment(issue, effect.key, renderPatchComment(effect));
+      await keyedComment(ctx, issue, effect.key, renderPatchComment(effect));
       return;
     case "dispatch":
       return dispatch(ctx, effect);

@@ -157,8 +157,17 @@ export interface GitHubReads {
 export interface GitHubWrites {
   setIssueBody(issue: IssueRef, body: string): Promise<void>;
   setIssueTitle(issue: IssueRef, title: string): Promise<void>;
-  /** Creates a comment carrying `key` unless the app already wrote one with that key. */
-  ensureComment(issue: IssueRef, key: string, body: string): Promise<CommentRef>;
+  /**
+   * Creates a comment carrying `key` unless the app already wrote one with that key. With
+   * `unwritten`, the caller knows no attempt at it ever reached GitHub (the first try of its
+   * write), so it is posted without listing the issue's comments first.
+   */
+  ensureComment(
+    issue: IssueRef,
+    key: string,
+    body: string,
+    opts?: { unwritten?: boolean },
+  ): Promise<CommentRef>;
   /**
    * The sticky comment: updated in place by `knownId` (an id this app got back when it created
    * or found its own comment, so no read comes first), else — no id, or that comment is gone —

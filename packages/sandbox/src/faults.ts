@@ -11,6 +11,11 @@ export interface RouteFault {
   retryAfter?: number;
   /** Real milliseconds to wait before answering. */
   latencyMs?: number;
+  /**
+   * With `status`: the request is performed first and then answered with that error, as when
+   * GitHub commits a write and the caller's connection times out before the answer arrives.
+   */
+  afterCommit?: boolean;
   /** How many requests it applies to; unlimited when absent. */
   times?: number;
 }

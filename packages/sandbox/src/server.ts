@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { authenticate, type Principal } from "./auth.ts";
 import type { Clock } from "./clock.ts";
@@ -189,7 +189,7 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
       }
       const fault = faults.take(method, route.template, route.operationId);
       if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));
-      if (fault?.status) {
+      if (fault?.status && !fault.afterCommit) {
         const headers: Record<string, string> =
           fault.retryAfter !== undefined ? { "retry-after": String(fault.retryAfter) } : {};
         if (fault.status === 429 || fault.status === 403) {
@@ -230,7 +230,18 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
         headers: req.headers,
         principal,
       });
-      return reply(out.status, out.body, { ...limitHeaders, ...out.headers });
+      if (fault?.status && fault.afterCommit) {
+        // The write happened; the caller only never hears so (a gateway timeout after commit).
+        throw new HttpError(fault.status, "Server Error");
+      }
+      const headers: Record<string, string> = { ...limitHeaders, ...out.headers };
+      if (method === "GET" && out.status === 200 && out.body !== undefined && !headers.etag) {
+        headers.etag = answerEtag(out.body);
+        if (matchesEtag(req.headers["if-none-match"], headers.etag)) {
+          return reply(304, undefined, headers);
+        }
+      }
+      return reply(out.status, out.body, headers);
     } catch (error) {
       if (error instanceof HttpError)
         return reply(error.status, error.body(), { ...limitHeaders, ...error.extra.headers });
@@ -252,6 +263,20 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", () => resolve(server));
   });
+}
+
+/**
+ * GitHub's answers to GETs carry an `ETag` of the representation; `If-None-Match` with it
+ * answers 304 with no body while nothing changed. Routes with a validator of their own set it.
+ */
+function answerEtag(body: unknown): string {
+  return `W/"${createHash("sha1").update(JSON.stringify(body)).digest("hex")}"`;
+}
+
+function matchesEtag(header: string | string[] | undefined, etag: string): boolean {
+  const strip = (t: string) => t.trim().replace(/^W\//, "");
+  const tags = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",");
+  return tags.some((t) => strip(t) === "*" || strip(t) === strip(etag));
 }
 
 function principalName(p: Principal): string | null {

@@ -2,7 +2,8 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
 
-export type ProjectionTarget = "status" | "body";
+/** `comment:<key>`: a keyed comment's id, or a row without one while its first POST is out. */
+export type ProjectionTarget = "status" | "body" | `comment:${string}`;
 
 export interface Projection {
   githubId: number | null;

@@ -11,7 +11,7 @@ export const projections = pgTable(
   "projections",
   {
     goalId: goalRef(),
-    /** `status` (the sticky comment) or `body` (the managed block in the issue body). */
+    /** `status` (the sticky comment), `body` (the managed block in the issue body) or `comment:<key>` (a keyed comment). */
     target: text("target").notNull(),
     githubId: bigint("github_id", { mode: "number" }),
     /** For `body`: the body as read just before our last PATCH. */
