@@ -7,6 +7,10 @@
  *   throughput: bursts of them, 64 in flight, sent from a worker thread; committed
  *               transitions per second, the median over BURSTS bursts
  *
+ *   mix:        the same latency and bursts for the issue's mix on PostgreSQL (60 % check
+ *               runs on watched PRs, 20 % comments on 1,000-todo goals, 10 % labels, 10 %
+ *               unrelated; bench/webhook-mix.ts), with the load average and what each did
+ *
  * backlog:    deliveries seeded straight into the inbox, drained by the inbox worker
  *               (bench/inbox-backlog.ts), and the batch statement's EXPLAIN at that backlog
  *
@@ -17,7 +21,8 @@
  * BENCH_GITHUB_READS=sandbox keeps them on the sandbox for the end-to-end figure.
  *
  *   npx tsx bench/webhooks.ts                                  # PGlite + a throwaway PostgreSQL
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts  # an existing, empty database
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts  # a role that may CREATE DATABASE
+ *   BENCH_WEBHOOKS=mix npx tsx bench/webhooks.ts               # the mix row alone
  */
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
@@ -152,13 +157,11 @@ export async function benchWebhooks(
     log: quiet,
     // Webhooks only: no workflow calls this App's tick API here.
     tickApi: { issuer: sandbox.url, audience: "https://loopx.bench.example" },
+    // The mix's PRs exist only in the store, so their reads are always answered in memory.
     wrapPort: (port) => {
-      if (!readsInMemory) return port;
-      const local: GitHubPort = {
-        ...port,
-        permission: async () => "maintain",
-        readConfig: async () => null,
-      };
+      const local: GitHubPort = readsInMemory
+        ? { ...port, permission: async () => "maintain", readConfig: async () => null }
+        : port;
       return opts.mix ? pullReadsInMemory(local) : local;
     },
   });
