@@ -9,6 +9,8 @@ export interface SignedDelivery {
   id: string;
   body: string;
   signature: string;
+  /** The `X-GitHub-Event` header; `issues` when not given. */
+  event?: string;
 }
 
 const SENDER = `
@@ -25,7 +27,7 @@ parentPort.once("message", async () => {
           method: "POST",
           headers: {
             "content-type": "application/json",
-            "x-github-event": "issues",
+            "x-github-event": r.event || "issues",
             "x-github-delivery": r.id,
             "x-hub-signature-256": r.signature,
           },

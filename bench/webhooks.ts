@@ -7,6 +7,10 @@
  *   throughput: bursts of them, 64 in flight, sent from a worker thread; committed
  *               transitions per second, the median over BURSTS bursts
  *
+ *   mix:        the same latency and bursts for the issue's mix on PostgreSQL (60 % check
+ *               runs on watched PRs, 20 % comments on 1,000-todo goals, 10 % labels, 10 %
+ *               unrelated; bench/webhook-mix.ts), with the load average and what each did
+ *
  * backlog:    deliveries seeded straight into the inbox, drained by the inbox worker
  *               (bench/inbox-backlog.ts), and the batch statement's EXPLAIN at that backlog
  *
@@ -17,18 +21,29 @@
  * BENCH_GITHUB_READS=sandbox keeps them on the sandbox for the end-to-end figure.
  *
  *   npx tsx bench/webhooks.ts                                  # PGlite + a throwaway PostgreSQL
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts  # an existing, empty database
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts  # a role that may CREATE DATABASE
+ *   BENCH_WEBHOOKS=mix npx tsx bench/webhooks.ts               # the mix row alone
  */
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
+import type { GitHubPort } from "@loopx/github";
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { Webhooks } from "@octokit/webhooks";
 import { Probot, ProbotOctokit } from "probot";
+import { z } from "zod";
 import { createLoopxApp, WEBHOOK_PATH } from "../app/src/create-loopx-app.ts";
 import { createSandbox } from "../packages/sandbox/src/index.ts";
-import { findPgBin, startPostgres } from "../test/support/postgres-server.ts";
+import { benchPostgres } from "./pg.ts";
 import { median, quantile } from "./stats.ts";
+import {
+  loadAverage,
+  MIX,
+  type MixDelivery,
+  outcomes,
+  pullReadsInMemory,
+  seedMix,
+} from "./webhook-mix.ts";
 import { type SignedDelivery, sendBurst } from "./webhook-sender.ts";
 
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 300);
@@ -43,9 +58,20 @@ export interface WebhookFigures {
   /** Median over the bursts. */
   eventsPerSec: number;
   bursts: number[];
+  /** The 1, 5 and 15 minute load averages when the bursts ended. */
+  loadAverage: string;
+  /** Per event, how many deliveries committed a change and how many changed nothing. */
+  outcomes: string;
 }
 
-export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
+/**
+ * `mix`: the issue's mix (bench/webhook-mix.ts) instead of labels only, with the PR
+ * monitor's reads answered in memory too.
+ */
+export async function benchWebhooks(
+  store: Store,
+  opts: { mix?: boolean } = {},
+): Promise<WebhookFigures> {
   const secret = "bench-secret";
   const sandbox = await createSandbox({ webhookSecret: secret, secondaryLimits: false });
   sandbox.createRepo("acme/widgets", { collaborators: { alice: "maintain" } });
@@ -61,7 +87,8 @@ export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
     request: { retries: 0 },
   });
   const total = LATENCY_EVENTS + BURST_EVENTS;
-  for (let i = 0; i < total; i++) {
+  const labels = opts.mix ? Math.ceil(total * MIX.label) : total;
+  for (let i = 0; i < labels; i++) {
     const { data } = await alice.rest.issues.create({
       owner: "acme",
       repo: "widgets",
@@ -80,13 +107,37 @@ export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
     .map((e) => JSON.stringify(e.payload));
 
   await store.migrate();
+  const installationId = z
+    .object({ installation: z.object({ id: z.number() }) })
+    .parse(JSON.parse(bodies[0] ?? "{}")).installation.id;
+  const deliveries: MixDelivery[] = opts.mix
+    ? await seedMix(store, sandbox, bodies, total, installationId)
+    : bodies.map((body, i) => ({ id: `bench-${i}`, event: "issues", body }));
   const committed = new Map<string, () => void>();
+  const done = (id: string | undefined) => committed.get(id ?? "")?.();
+  // Where a delivery's transaction commits: a transition, an intake record, or the mark of
+  // one that changed nothing.
   const timed: Store = {
     ...store,
-    createGoal: async (build, opts) => {
-      const r = await store.createGoal(build, opts);
-      committed.get(opts?.deliveryId ?? "")?.();
+    createGoal: async (build, o) => {
+      const r = await store.createGoal(build, o);
+      done(o?.deliveryId);
       return r;
+    },
+    apply: async (goalId, transition, o) => {
+      const r = await store.apply(goalId, transition, o);
+      done(o?.deliveryId);
+      return r;
+    },
+    recordIntake: async (r) => {
+      const recorded = await store.recordIntake(r);
+      done(r.deliveryId);
+      return recorded;
+    },
+    markDeliveriesProcessed: async (marks) => {
+      const n = await store.markDeliveriesProcessed(marks);
+      for (const m of marks) done(m.deliveryId);
+      return n;
     },
   };
   const probot = new Probot({
@@ -106,10 +157,13 @@ export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
     log: quiet,
     // Webhooks only: no workflow calls this App's tick API here.
     tickApi: { issuer: sandbox.url, audience: "https://loopx.bench.example" },
-    wrapPort: (port) =>
-      readsInMemory
+    // The mix's PRs exist only in the store, so their reads are always answered in memory.
+    wrapPort: (port) => {
+      const local: GitHubPort = readsInMemory
         ? { ...port, permission: async () => "maintain", readConfig: async () => null }
-        : port,
+        : port;
+      return opts.mix ? pullReadsInMemory(local) : local;
+    },
   });
   await app.outbox.stop();
   const server = createServer((req, res) => void app.handle(req, res));
@@ -123,7 +177,7 @@ export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
   const signer = new Webhooks({ secret });
   // Signed beforehand: GitHub signs, not the App, so signing is not part of what is timed.
   const signed: SignedDelivery[] = await Promise.all(
-    bodies.map(async (body, i) => ({ id: `bench-${i}`, body, signature: await signer.sign(body) })),
+    deliveries.map(async (d) => ({ ...d, signature: await signer.sign(d.body) })),
   );
   const commitOf = (id: string) => new Promise<void>((resolve) => committed.set(id, resolve));
 
@@ -134,7 +188,7 @@ export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
       method: "POST",
       headers: {
         "content-type": "application/json",
-        "x-github-event": "issues",
+        "x-github-event": d.event ?? "issues",
         "x-github-delivery": d.id,
         "x-hub-signature-256": d.signature,
       },
@@ -168,6 +222,8 @@ export async function benchWebhooks(store: Store): Promise<WebhookFigures> {
       rates.push(burst.length / ((performance.now() - started) / 1000));
     }
     return {
+      loadAverage: loadAverage(),
+      outcomes: await outcomes(store),
       p50Ms: quantile(latencies, 0.5),
       p99Ms: quantile(latencies, 0.99),
       latencySamples: latencies.length,
@@ -193,32 +249,49 @@ function print(label: string, f: WebhookFigures, targets: boolean): void {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const pglite = await openStore({ dataDir: "memory://" });
-  try {
-    print("PGlite", await benchWebhooks(pglite), false);
-  } finally {
-    await pglite.close();
+  // BENCH_WEBHOOKS=mix runs the mix row alone.
+  const mixOnly = process.env.BENCH_WEBHOOKS === "mix";
+  if (!mixOnly) {
+    const pglite = await openStore({ dataDir: "memory://" });
+    try {
+      print("PGlite", await benchWebhooks(pglite), false);
+    } finally {
+      await pglite.close();
+    }
   }
-
-  const external = process.env.BENCH_DATABASE_URL;
-  if (!external && !findPgBin()) {
+  const pg = await benchPostgres();
+  if (!pg) {
     console.log("PostgreSQL: skipped (no binaries; set BENCH_DATABASE_URL or install postgresql)");
   } else {
-    const server = external ? null : await startPostgres({ database: "loopx_bench" });
-    const pg = await openStore({ databaseUrl: external ?? server?.url ?? "", maxConnections: 16 });
+    const open = async (label: string) =>
+      openStore({ databaseUrl: await pg.freshDatabase(label), maxConnections: 16 });
     try {
-      print("PostgreSQL", await benchWebhooks(pg), true);
-      const { benchBacklog } = await import("./inbox-backlog.ts");
-      const b = await benchBacklog(pg);
-      console.log(
-        `PostgreSQL: backlog of ${b.deliveries} seeded deliveries drained at ${b.perSec.toFixed(0)}/s   target ≥ 500/s ${b.perSec >= 500 ? "met" : "NOT MET"}`,
-      );
-      console.log(
-        `PostgreSQL: batch statement at that backlog: ${b.seqScanOnInbox ? "Seq Scan on inbox (NOT MET)" : "index-backed (met)"}\n  ${b.plan.join("\n  ")}`,
-      );
+      if (!mixOnly) {
+        const store = await open("webhooks");
+        try {
+          print("PostgreSQL", await benchWebhooks(store), true);
+          const { benchBacklog } = await import("./inbox-backlog.ts");
+          const b = await benchBacklog(await open("backlog"));
+          console.log(
+            `PostgreSQL: backlog of ${b.deliveries} seeded deliveries drained at ${b.perSec.toFixed(0)}/s   target ≥ 500/s ${b.perSec >= 500 ? "met" : "NOT MET"}`,
+          );
+          console.log(
+            `PostgreSQL: batch statement at that backlog: ${b.seqScanOnInbox ? "Seq Scan on inbox (NOT MET)" : "index-backed (met)"}\n  ${b.plan.join("\n  ")}`,
+          );
+        } finally {
+          await store.close();
+        }
+      }
+      const mixed = await open("mix");
+      try {
+        const f = await benchWebhooks(mixed, { mix: true });
+        print("PostgreSQL, the mix", f, true);
+        console.log(`PostgreSQL, the mix: load average ${f.loadAverage}; ${f.outcomes}`);
+      } finally {
+        await mixed.close();
+      }
     } finally {
-      await pg.close();
-      await server?.stop();
+      await pg.stop();
     }
   }
 }

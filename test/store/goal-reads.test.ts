@@ -59,6 +59,10 @@ const linked =
       monitor: s.pullRequests[0]!.monitor,
     })),
   });
+const unwatched: Shape = (s) => ({
+  ...s,
+  pullRequests: s.pullRequests.map((p) => ({ ...p, monitor: { ...p.monitor, watching: false } })),
+});
 const all =
   (...shapes: Shape[]): Shape =>
   (s) =>
@@ -94,6 +98,19 @@ function describeGoalReads(
       expect((await store.goalIdsForPull(42, 8)).sort()).toEqual([gateOnly, linkOnly].sort());
       expect(await store.goalIdsForPull(43, 5)).toEqual([]);
       expect(await store.goalIdsForPull(42, 99)).toEqual([]);
+    });
+
+    it("goalIdsWatchingPull finds live goals whose link to the PR is watched, not gate-bound or ended ones", async () => {
+      const watching = await goal(store); // gate G1 on PR 5 and PR 5 linked, watched
+      const paused = await goal(store, withStatus("paused"));
+      await goal(store, withStatus("done"));
+      await goal(store, all(gateOn(5), linked([]))); // bound by a gate only
+      await goal(store, unwatched); // merged or closed: the watch ended
+      const elsewhere = await goal(store, inRepo(43));
+
+      expect((await store.goalIdsWatchingPull(42, 5)).sort()).toEqual([watching, paused].sort());
+      expect(await store.goalIdsWatchingPull(43, 5)).toEqual([elsewhere]);
+      expect(await store.goalIdsWatchingPull(42, 6)).toEqual([]);
     });
 
     it("goalsWatchingPulls lists live goals with an open linked PR, and honours the limit", async () => {

@@ -23,12 +23,8 @@ export async function monitorPull(
   target: PullTarget,
   deliveryId: string | null,
 ): Promise<Outcome> {
-  const ids = [];
-  for (const id of await deps.store.goalIdsForPull(target.repoId, target.number)) {
-    const state = await deps.store.loadGoal(id);
-    const pr = state?.pullRequests.find((p) => p.number === target.number);
-    if (state && pr?.monitor.watching && state.goal.status !== "done") ids.push(id);
-  }
+  // Who watches it, without loading an aggregate: each apply below loads its goal once.
+  const ids = await deps.store.goalIdsWatchingPull(target.repoId, target.number);
   if (ids.length === 0) return ignored(`no goal watches #${target.number}`);
   const port = await deps.readsFor(target.installationId);
   const config = await loadRepoConfig(port, target.repo);

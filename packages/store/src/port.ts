@@ -115,6 +115,8 @@ export interface Store {
   goalsOfRepo(repoId: number): Promise<RepoGoal[]>;
   /** Goals of this repository with a gate bound to, or a link to, pull request `pr`. */
   goalIdsForPull(repoId: number, pr: number): Promise<string[]>;
+  /** Live goals of this repository whose link to pull request `pr` is still watched. */
+  goalIdsWatchingPull(repoId: number, pr: number): Promise<string[]>;
   /** Live goals with an open linked PR (at most `limit`, default 50): what the backstop rereads. */
   goalsWatchingPulls(limit?: number): Promise<string[]>;
   /**

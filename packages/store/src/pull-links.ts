@@ -22,6 +22,29 @@ export async function goalIdsForPull(db: Db, repoId: number, pr: number): Promis
   return [...new Set(rows.map((r) => r.id))];
 }
 
+/**
+ * Goals of this repository still watching linked pull request `pr` (not done, the link's
+ * watch not ended): whom the PR monitor reads it for. One indexed statement, so a check run
+ * on a PR no goal watches, or one a finished goal followed, loads no aggregate.
+ */
+export async function goalIdsWatchingPull(db: Db, repoId: number, pr: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: s.goals.id })
+    .from(s.goals)
+    .innerJoin(s.pullRequests, eq(s.pullRequests.goalId, s.goals.id))
+    .where(
+      and(
+        eq(s.goals.repoId, repoId),
+        eq(s.pullRequests.number, pr),
+        sql`${s.goals.status} <> 'done'`,
+        // PrMonitor's default: a stored monitor without the field is still watching.
+        sql`(${s.pullRequests.monitor} -> 'watching') IS DISTINCT FROM 'false'::jsonb`,
+      ),
+    )
+    .orderBy(s.goals.id);
+  return [...new Set(rows.map((r) => r.id))];
+}
+
 /** Live goals with an open linked PR: what the PR backstop reads again. */
 export async function goalsWatchingPulls(db: Db, limit = 50): Promise<string[]> {
   const rows = await db

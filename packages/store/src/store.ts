@@ -67,7 +67,13 @@ import {
   setProjection,
 } from "./projections.ts";
 import { type PruneOptions, pruneRetained } from "./prune.ts";
-import { commentApplied, goalIdsForPull, goalsWatchingPulls, pullsWithHead } from "./pull-links.ts";
+import {
+  commentApplied,
+  goalIdsForPull,
+  goalIdsWatchingPull,
+  goalsWatchingPulls,
+  pullsWithHead,
+} from "./pull-links.ts";
 import { queueEffects } from "./queue-effects.ts";
 import { keepHandle } from "./raw-handle.ts";
 import * as s from "./schema/index.ts";
@@ -165,6 +171,7 @@ export function createStore(conn: Connection): Store {
     goalIdsByRepos: (repoIds) => goalIdsByRepos(db, repoIds),
     goalsOfRepo: (repoId) => goalsOfRepo(db, repoId),
     goalIdsForPull: (repoId, pr) => goalIdsForPull(db, repoId, pr),
+    goalIdsWatchingPull: (repoId, pr) => goalIdsWatchingPull(db, repoId, pr),
     goalsWatchingPulls: (limit) => goalsWatchingPulls(db, limit),
     pullsWithHead: (repoId, sha) => pullsWithHead(db, repoId, sha),
     commentApplied: (goalId, commentId) => commentApplied(db, goalId, commentId),
