@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPulls, playTick } from "../support/pr-ticks.ts";
+import { installationRequests, openPulls, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -16,11 +16,7 @@ describe("e2e: what a follow-on tick reads for facts the App holds", () => {
   });
   afterAll(() => h.close());
 
-  const app = (from: number) =>
-    h.sandbox
-      .requests()
-      .slice(from)
-      .filter((r) => r.by?.startsWith("installation:"));
+  const app = (from: number) => installationRequests(h, from);
 
   let issue = 0;
 

@@ -1,7 +1,12 @@
 import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectWarning } from "../support/expected-warnings.ts";
-import { botComments as commentsOf, openPulls, playTick } from "../support/pr-ticks.ts";
+import {
+  botComments as commentsOf,
+  installationRequests,
+  openPulls,
+  playTick,
+} from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -17,11 +22,7 @@ describe("e2e: keyed comments without listing", () => {
   });
   afterAll(() => h.close());
 
-  const app = (from: number) =>
-    h.sandbox
-      .requests()
-      .slice(from)
-      .filter((r) => r.by?.startsWith("installation:"));
+  const app = (from: number) => installationRequests(h, from);
   const lists = (from: number, number: number) =>
     app(from).filter(
       (r) => r.method === "GET" && r.path === `/repos/acme/widgets/issues/${number}/comments`,
