@@ -200,3 +200,11 @@ export function botComments(h: Pick<TickHarness, "sandbox">, issue: number) {
     .filter((c) => c.user?.login === "loopx[bot]")
     .map((c) => ({ id: c.id, key: readKey(c.body ?? ""), body: c.body ?? "" }));
 }
+
+/** The requests the App made with its installation token since request number `from`. */
+export function installationRequests(h: Pick<TickHarness, "sandbox">, from: number) {
+  return h.sandbox
+    .requests()
+    .slice(from)
+    .filter((r) => r.by?.startsWith("installation:"));
+}

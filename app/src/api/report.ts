@@ -12,6 +12,7 @@ import {
   redactFields,
   spendWorkflowApproval,
   type Tick,
+  type TransitionResult,
 } from "@loopx/core";
 import { chainTransitions } from "../intake/chain-transitions.ts";
 import { DEFAULT_CONFIG, type RepoFacts } from "../repo-facts.ts";
@@ -80,6 +81,21 @@ function scrub(result: HarnessResult): HarnessResult {
     );
   }
   return parsed.data;
+}
+
+/**
+ * The next tick's dispatch carries the workflow and default branch this call already
+ * authorized against, so the outbox dispatches without reading the repository again (the
+ * scheduler's dispatches do the same). An invalid config leaves it to the outbox, which skips it.
+ */
+function targeted(result: TransitionResult, facts: RepoFacts): TransitionResult {
+  const config = facts.config;
+  if (!result.ok || !config) return result;
+  const target = { workflow: config.tickWorkflow, ref: facts.defaultBranch };
+  const effects = result.effects.map((e) =>
+    e.kind === "dispatch" && e.target === undefined ? { ...e, target } : e,
+  );
+  return { ...result, effects };
 }
 
 function resultRefusal(refusal: Refusal): ApiFailure {
@@ -178,12 +194,15 @@ export async function report(
       seen.now = now;
       const tctx = { actor, now, newId: ctx.deps.newId };
       const accepted = applyTickResult(s, { tickId, leaseToken: body.leaseToken, result }, tctx);
-      if (!accepted.ok || !grant?.allowWorkflowPaths) return accepted;
+      if (!accepted.ok || !grant?.allowWorkflowPaths) return targeted(accepted, facts);
       // The push this grant allows spends the .github/ approval, with the result, at once.
-      return chainTransitions([
-        () => accepted,
-        (after, c) => spendWorkflowApproval(after, { tickId }, c),
-      ])(s, tctx);
+      return targeted(
+        chainTransitions([
+          () => accepted,
+          (after, c) => spendWorkflowApproval(after, { tickId }, c),
+        ])(s, tctx),
+        facts,
+      );
     },
     // The goal loadTickForRun read is the result's aggregate unless it changed since.
     { source: { tickId }, loaded: state },
