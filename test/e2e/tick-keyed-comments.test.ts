@@ -11,8 +11,9 @@ import { startTickHarness, type TickHarness } from "../support/tick-api-harness.
 
 /**
  * Scenario: keyed comments (the tick comment on the goal issue) are posted without listing
- * the issue's comments first; the PR's handoff is no comment but its body, edited in place. A POST that GitHub committed but whose answer was lost is retried by the
- * outbox, which then looks for the comment by its key and does not post it twice.
+ * the issue's comments first; the PR's handoff is no comment but its body, edited in place.
+ * A POST that GitHub committed but whose answer was lost is retried by the outbox, which
+ * then looks for the comment by its key and does not post it twice.
  */
 describe("e2e: keyed comments without listing", () => {
   let h: TickHarness;
