@@ -7,7 +7,7 @@ import { startTickHarness, type TickHarness } from "../support/tick-api-harness.
 const repo = { owner: "acme", repo: "widgets" } as const;
 
 /**
- * Scenario: the App owes T1's open PR an update for a new head (GitHub failed its reading of the PR),
+ * Scenario: the App owes T1's open PR an update for a new head (GitHub failed its PR listing),
  * and the PR is merged at that head before the retry; the merge's webhook never reaches the
  * App. The retried write reconciles with GitHub first: it finds its own PR merged at this very
  * head, so it opens nothing, and the merge completes T1 with the merge commit as evidence.
@@ -20,7 +20,9 @@ describe("e2e: an owed PR update finds its work merged", () => {
   afterAll(() => h.close());
 
   it("completes the todo from the merged PR and opens no second one", async () => {
-    expectWarning(/will retry: reading acme\/widgets#\d+: GitHub answered 502/);
+    expectWarning(
+      /will retry: listing acme\/widgets's pull requests from loopx\/1-T1: GitHub answered 502/,
+    );
     const goal = await h.startGoal("Catalogue the parts", ["List the gears", "List the cogs"]);
     const issue = goal.goal.issue.number;
     const first = await playTick(h, issue, { "gears.md": "- gear\n" });
@@ -28,10 +30,7 @@ describe("e2e: an owed PR update finds its work merged", () => {
     const [pr] = await openPulls(h);
     if (!pr) throw new Error("no PR was opened");
 
-    // The owed write reads its tracked PR by number; the PR monitor's reading of the same PR
-    // (for the new head's synchronize) is kept out of the way so the fault reaches the write.
-    h.sandbox.faults.webhook({ mode: "drop", event: "pull_request.synchronize", times: 1 });
-    h.sandbox.faults.route({ route: "pulls/get", status: 502, times: 1 });
+    h.sandbox.faults.route({ route: "pulls/list", status: 502, times: 1 });
     const second = await playTick(h, issue, { "gears.md": "- gear\n- cog\n" }, { complete: true });
     await h.settle();
     expect(second.branch).toBe(first.branch);

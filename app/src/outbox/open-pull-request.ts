@@ -46,9 +46,7 @@ export async function openPullRequest(
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const at = { todo: todo.key, branch: effect.branch, headSha: effect.headSha };
   const bot = await port.botLogin();
-  const pulls =
-    (await trackedOpen(port, repo, tracked, bot)) ??
-    (await port.findPullsByHead(repo, effect.branch));
+  const pulls = await port.findPullsByHead(repo, effect.branch);
   const own = pulls.filter((p) => p.author === bot);
   const title = renderPullTitle(todo);
   // The handoff as it will read once the goal tracks this head: one write carries it.
@@ -99,25 +97,6 @@ export async function openPullRequest(
   if (created) await routeReviewers(port, repo, latest, opened);
   // Its reopening and checks may have been announced before the goal followed it again.
   if (reopened) await settleFromPull(deps, latest, at, opened);
-}
-
-/**
- * The PR the goal already tracks as open on this branch, read by number: while it is still
- * LoopX's own, open, from this repository's branch, it is the one the branch's list would
- * pick (an own open PR is updated whatever else is listed), so the list is not asked for.
- * Anything else (merged, closed, another head) is null: the branch's whole list decides.
- */
-async function trackedOpen(
-  port: GitHubPort,
-  repo: RepoName,
-  tracked: PullRequest | undefined,
-  bot: string,
-): Promise<PullSnapshot[] | null> {
-  if (tracked?.state !== "open") return null;
-  const pull = await port.getPull(repo, tracked.number);
-  const here = pull.headRepo?.toLowerCase() === `${repo.owner}/${repo.repo}`.toLowerCase();
-  const own = here && pull.author === bot && pull.headRef === tracked.headRef;
-  return own && pull.state === "open" && !pull.merged ? [pull] : null;
 }
 
 /** The reviewer handoff as the LoopX-managed block of a PR's body. */
