@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   botComments as commentsOf,
-  installationRequests,
   openPulls,
   personClient,
   playTick,
@@ -23,7 +22,11 @@ describe("e2e: the GitHub requests of a productive tick", () => {
   });
   afterAll(() => h.close());
 
-  const app = (from: number) => installationRequests(h, from);
+  const app = (from: number) =>
+    h.sandbox
+      .requests()
+      .slice(from)
+      .filter((r) => r.by?.startsWith("installation:"));
   const configReads = (from: number) =>
     app(from).filter((r) => r.path === "/repos/acme/widgets/contents/.github%2Floopx.yml");
   const botComments = (issue: number) => commentsOf(h, issue);

@@ -1,19 +1,14 @@
 import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectWarning } from "../support/expected-warnings.ts";
-import {
-  botComments as commentsOf,
-  installationRequests,
-  openPulls,
-  playTick,
-} from "../support/pr-ticks.ts";
+import { botComments as commentsOf, openPulls, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
- * Scenario: keyed comments (the tick comment on the goal issue) are posted without listing
- * the issue's comments first; the PR's handoff is no comment but its body, edited in place.
- * A POST that GitHub committed but whose answer was lost is retried by the outbox, which
- * then looks for the comment by its key and does not post it twice.
+ * Scenario: keyed comments (the tick comment on the goal issue, the handoff on the PR) are
+ * posted without listing the issue's comments first, and the handoff is edited later by the id
+ * GitHub gave it. A POST that GitHub committed but whose answer was lost is retried by the
+ * outbox, which then looks for the comment by its key and does not post it twice.
  */
 describe("e2e: keyed comments without listing", () => {
   let h: TickHarness;
@@ -23,7 +18,11 @@ describe("e2e: keyed comments without listing", () => {
   });
   afterAll(() => h.close());
 
-  const app = (from: number) => installationRequests(h, from);
+  const app = (from: number) =>
+    h.sandbox
+      .requests()
+      .slice(from)
+      .filter((r) => r.by?.startsWith("installation:"));
   const lists = (from: number, number: number) =>
     app(from).filter(
       (r) => r.method === "GET" && r.path === `/repos/acme/widgets/issues/${number}/comments`,
@@ -38,7 +37,7 @@ describe("e2e: keyed comments without listing", () => {
   let issue = 0;
   let pr = 0;
 
-  it("the first tick posts its comment with no list, and its PR carries the handoff in its body", async () => {
+  it("the first tick posts its comment and the PR's handoff with no list before either", async () => {
     const goal = await h.startGoal("Keyed comments", ["Cache layout", "Document it"]);
     issue = goal.goal.issue.number;
     await h.settle();
@@ -49,24 +48,27 @@ describe("e2e: keyed comments without listing", () => {
     if (!opened) throw new Error("the tick opened no PR");
     pr = opened.number;
     expect(botComments(issue).filter((c) => c.key.startsWith("tick:"))).toHaveLength(1);
-    expect(botComments(pr)).toEqual([]);
-    expect(opened.body).toContain("LoopX reviewer handoff");
+    const handoff = botComments(pr).filter((c) => c.key.startsWith("handoff:"));
+    expect(handoff).toHaveLength(1);
     expect(lists(from, issue)).toEqual([]);
     expect(lists(from, pr)).toEqual([]);
+    // The ids GitHub answered are kept, so later edits go by id.
+    const stored = await h.store.getProjection(goal.goal.id, `comment:${handoff[0]?.key}`);
+    expect(stored?.githubId).toBe(handoff[0]?.id);
   }, 120_000);
 
-  it("a follow-on tick rewrites the handoff in the PR's body, and comments nothing there", async () => {
+  it("a follow-on tick edits the handoff by its id, unread", async () => {
+    const handoff = botComments(pr).find((c) => c.key.startsWith("handoff:"));
+    if (!handoff) throw new Error("no handoff comment");
     const from = h.sandbox.requests().length;
-    const next = await playTick(h, issue, { "src/layout.ts": "export const cache = 2;\n" });
+    await playTick(h, issue, { "src/layout.ts": "export const cache = 2;\n" });
     await settleAll();
     expect(lists(from, pr)).toEqual([]);
     const edits = app(from).filter(
-      (r) => r.method === "PATCH" && r.path === `/repos/acme/widgets/pulls/${pr}`,
+      (r) => r.method === "PATCH" && r.path === `/repos/acme/widgets/issues/comments/${handoff.id}`,
     );
     expect(edits.length).toBeGreaterThan(0);
-    expect(botComments(pr)).toEqual([]);
-    const body = (await openPulls(h)).find((p) => p.number === pr)?.body ?? "";
-    expect(body).toContain(`\`${next.sha.slice(0, 12)}\``);
+    expect(botComments(pr).filter((c) => c.key.startsWith("handoff:"))).toHaveLength(1);
   }, 120_000);
 
   it("a tick comment whose answer was lost after GitHub committed it is found, not posted again", async () => {

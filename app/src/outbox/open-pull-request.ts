@@ -1,15 +1,13 @@
-import { type Effect, type GoalState, PullRequest, sameSha, trackPullRequest } from "@loopx/core";
+import { type Effect, type GoalState, sameSha, trackPullRequest } from "@loopx/core";
 import {
-  BLOCK_BEGIN,
-  BLOCK_END,
   GitHubError,
   type GitHubPort,
+  type IssueRef,
   type PullSnapshot,
   type RepoName,
   renderPrHandoff,
   renderPullBody,
   renderPullTitle,
-  spliceManagedBlock,
 } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
 import { recordInBase, settleFromPull } from "./reconcile-branch.ts";
@@ -49,21 +47,13 @@ export async function openPullRequest(
   const pulls = await port.findPullsByHead(repo, effect.branch);
   const own = pulls.filter((p) => p.author === bot);
   const title = renderPullTitle(todo);
-  // The handoff as it will read once the goal tracks this head: one write carries it.
-  const handoff = handoffBlock(state, tracked, {
-    todo: todo.key,
-    branch: effect.branch,
-    headSha: effect.headSha,
-  });
-  const body = spliceManagedBlock(renderPullBody(state, todo), handoff);
+  const body = renderPullBody(state, todo);
   let pull = own.find((p) => p.state === "open");
   let created = false;
   let reopened = false;
   const latestOwn = own[0];
   if (pull) {
-    const kept = spliceManagedBlock(pull.body, handoff);
-    if (pull.body !== kept) await port.updatePull(repo, pull.number, { title, body: kept });
-    pull = { ...pull, body: kept };
+    if (pull.body !== body) await port.updatePull(repo, pull.number, { title, body });
   } else if (pulls.some((p) => p.state === "open")) {
     const other = pulls.find((p) => p.state === "open");
     deps.log.info(
@@ -93,44 +83,37 @@ export async function openPullRequest(
   // Already tracked at this head, or the goal finished meanwhile: nothing to retry.
   if (!recorded.ok) deps.log.info(`#${opened.number}: ${recorded.refusal.message}`);
   const latest = recorded.ok ? recorded.state : state;
-  await writeHandoff(port, latest, repo, opened);
+  await writeHandoff(deps, port, latest, { ...repo, number: opened.number }, created);
   if (created) await routeReviewers(port, repo, latest, opened);
   // Its reopening and checks may have been announced before the goal followed it again.
   if (reopened) await settleFromPull(deps, latest, at, opened);
 }
 
-/** The reviewer handoff as the LoopX-managed block of a PR's body. */
-function handoffBlock(
-  state: GoalState,
-  tracked: PullRequest | undefined,
-  head: { todo: string; branch: string; headSha: string },
-): string {
-  const pr = PullRequest.parse({
-    ...(tracked ?? { number: 1, monitor: {} }),
-    todo: tracked?.todo ?? head.todo,
-    headRef: head.branch,
-    headSha: head.headSha,
-    state: "open",
-  });
-  return `${BLOCK_BEGIN}\n${renderPrHandoff(state, pr)}\n${BLOCK_END}`;
-}
-
 /**
- * The handoff in the PR's body, rewritten in place (a person's own text around the block
- * stays) when the tracked state renders it differently from what the body already holds.
- * An edit of a PR's body is no new content on GitHub: no notification, no content budget.
+ * The PR's handoff comment, edited by the id stored when it was created. A PR this very call
+ * opened has no comments yet, so its first one is posted without a list; a stored id that GitHub
+ * no longer knows (a person deleted the comment) is found again by key, or written anew.
  */
 async function writeHandoff(
+  deps: AppDeps,
   port: GitHubPort,
   state: GoalState,
-  repo: RepoName,
-  pull: PullSnapshot,
+  pull: IssueRef,
+  created: boolean,
 ): Promise<void> {
   const pr = state.pullRequests.find((p) => p.number === pull.number);
   if (!pr) return;
-  const block = `${BLOCK_BEGIN}\n${renderPrHandoff(state, pr)}\n${BLOCK_END}`;
-  const body = spliceManagedBlock(pull.body, block);
-  if (body !== pull.body) await port.updatePull(repo, pull.number, { body });
+  const key = `handoff:${state.goal.id}:${pull.number}`;
+  const target = `comment:${key}` as const;
+  const body = renderPrHandoff(state, pr);
+  const known = await deps.store.getProjection(state.goal.id, target);
+  const ref =
+    created && known?.githubId == null
+      ? await port.ensureComment(pull, key, body, { unwritten: true })
+      : await port.upsertComment(pull, key, body, known?.githubId ?? null);
+  if (ref.id !== known?.githubId) {
+    await deps.store.setProjection(state.goal.id, target, { githubId: ref.id });
+  }
 }
 
 /**

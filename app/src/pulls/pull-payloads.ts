@@ -17,11 +17,6 @@ export const PullRequestChanged = z.object({
 });
 export type PullRequestChanged = z.infer<typeof PullRequestChanged>;
 
-/** `pull_request.edited`: what changed is the title, the body or the base branch. */
-export const PullRequestEdited = PullRequestChanged.extend({
-  changes: z.object({ base: z.unknown().optional() }).default({}),
-});
-
 /** check_run and check_suite carry the same-repository PRs of their head. */
 export const CheckRunChanged = z.object({
   action: z.string(),

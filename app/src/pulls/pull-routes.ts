@@ -11,7 +11,6 @@ import {
   CheckRunChanged,
   CheckSuiteChanged,
   PullRequestChanged,
-  PullRequestEdited,
   StatusChanged,
 } from "./pull-payloads.ts";
 import { PullRequestEvent, PullRequestReviewEvent } from "./review-payloads.ts";
@@ -94,15 +93,6 @@ const monitorChecked =
  */
 export const PULL_HANDLERS: Routes = {
   pull_request: monitorThePull,
-  // The monitor reads neither title nor body (LoopX's own handoff edits are most of these);
-  // a new base changes the checks it requires.
-  "pull_request.edited": on(PullRequestEdited, (deps, delivery, e) =>
-    e.changes.base === undefined
-      ? Promise.resolve(ignored(`#${e.pull_request.number}: only its title or body changed`))
-      : monitorAll(deps, delivery, [
-          target(e.installation.id, e.repository, e.pull_request.number),
-        ]),
-  ),
   "pull_request.synchronize": on(
     PullRequestEvent,
     andMonitor(onPullRequestPush, (e) => e.pull_request.number),

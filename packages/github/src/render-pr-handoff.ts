@@ -8,9 +8,8 @@ import { GITHUB_BODY_LIMIT, truncateBody } from "./truncate-body.ts";
 const line = (text: string, max = 300) => breakIssueRefs(neutralizeInline(text, max));
 
 /**
- * The reviewer handoff: the LoopX-managed block of the PR's body, rewritten as ticks push —
- * the goal, the todo it serves, what changed and why, the evidence, how to verify, open
- * questions.
+ * The reviewer handoff: ONE sticky comment per linked PR, rewritten as ticks push — the goal,
+ * the todo it serves, what changed and why, the evidence, how to verify, open questions.
  * Everything an agent or a person wrote is neutralised (mentions, commands, issue refs).
  */
 export function renderPrHandoff(state: GoalState, pr: PullRequest): string {
