@@ -111,10 +111,15 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
     const repo = sandbox.store.repoByName("acme", "widgets");
     const head = repo.branches.get(branch);
     expect(head).toBeDefined();
-    expect(sandbox.store.git(repo).readFile(head ?? "", "WIDGETS.md")).toBe("- gear\n");
 
     await h.settle();
     const tickId = ask?.outputs["tick-id"];
+    // The commit this tick pushed holds the slice's work; the branch may already have moved on
+    // to the next tick's, which the report dispatched.
+    const pushed = (await h.store.loadGoal(goal.goal.id))?.evidence.find(
+      (e) => e.tickId === tickId && e.kind === "commit" && e.sha !== null,
+    );
+    expect(sandbox.store.git(repo).readFile(pushed?.sha ?? "", "WIDGETS.md")).toBe("- gear\n");
     // Runner minutes are what the jobs API says, rounded up per job as GitHub bills: three
     // jobs (the report still running when it reported), each under a minute of the clock.
     const charged = (await h.store.loadGoal(goal.goal.id))?.ticks.find((t) => t.id === tickId);
