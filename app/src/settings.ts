@@ -3,13 +3,15 @@
  * zod. Every problem is reported at once, each saying what to set — an app that starts with
  * a half-right configuration fails later, far from the cause.
  */
-import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { InstallationControls } from "@loopx/store";
 import { z } from "zod";
 import { type DashboardSignIn, dashboardSignIn } from "./dashboard-sign-in.ts";
+import { type DatabaseSetting, databaseSetting } from "./database-setting.ts";
 import { githubHost } from "./github-host.ts";
 import { type OperationsSettings, operationsSettings } from "./operations-settings.ts";
+import { privateKeySetting } from "./private-key-setting.ts";
+import { boolish, httpUrl, KillSwitch, positiveInt, SpendCeiling } from "./setting-schemas.ts";
 
 /** Every variable LoopX reads; `''` counts as unset (as in shells and compose files). */
 export const SETTING_NAMES = [
@@ -50,7 +52,7 @@ export interface Settings {
   appId: number;
   privateKey: string;
   webhookSecret: string;
-  database: { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+  database: DatabaseSetting;
   github: {
     /** REST API root: https://api.github.com, https://<ghes>/api/v3, or the sandbox. */
     apiUrl: string;
@@ -99,65 +101,6 @@ export class SettingsError extends Error {
  */
 const MIN_RETENTION_DAYS = 8;
 const DEFAULT_RETENTION_DAYS = 14;
-
-const positiveInt = (name: SettingName, what: string) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be ${what} (a whole number)`)
-    .transform(Number)
-    .pipe(z.number().int().positive(`${name} must be ${what} (greater than 0)`));
-
-const httpUrl = (name: SettingName) =>
-  z.url({
-    protocol: /^https?$/,
-    error: `${name} must be an http(s) URL, e.g. https://api.github.com or https://ghes.example.com/api/v3`,
-  });
-
-const boolish = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => /^(true|1|yes)$/.test(v));
-
-/** `"50"` → every installation; `"50,123=200"` → 50 by default, 200 for installation 123. */
-const SpendCeiling = z.string().transform((raw, ctx) => {
-  let fallback: number | null = null;
-  const byInstallation: Record<string, number> = {};
-  for (const part of raw
-    .split(",")
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const m = /^(?:(\d+)=)?(\d+(?:\.\d+)?)$/.exec(part);
-    if (!m?.[2]) {
-      ctx.addIssue({
-        code: "custom",
-        message: `LOOPX_SPEND_CEILING_USD: "${part}" is neither a USD amount (50) nor installation=amount (12345=200)`,
-      });
-      return z.NEVER;
-    }
-    if (m[1]) byInstallation[m[1]] = Number(m[2]);
-    else fallback = Number(m[2]);
-  }
-  return { fallback, byInstallation };
-});
-
-const KillSwitch = z
-  .string()
-  .transform((raw) =>
-    raw
-      .split(",")
-      .map((p) => p.trim())
-      .filter(Boolean),
-  )
-  .pipe(
-    z.array(
-      z
-        .string()
-        .regex(
-          /^\d+$/,
-          "LOOPX_KILL_SWITCH must list numeric installation ids, comma-separated (e.g. 12345,67890)",
-        )
-        .transform(Number),
-    ),
-  );
 
 const Raw = z.object({
   APP_ID: positiveInt(
@@ -247,23 +190,6 @@ const Raw = z.object({
     .optional(),
 });
 
-/** A PEM as pasted into an env var: `\n` escapes (one line) become real newlines. */
-function normalisePem(value: string): string {
-  return value.includes("\\n") ? value.replaceAll("\\n", "\n").trim() : value.trim();
-}
-
-function checkPrivateKey(pem: string, from: string): string | null {
-  if (!pem.includes("-----BEGIN")) {
-    return `${from} is not a PEM private key: paste the whole .pem file GitHub gave you (from -----BEGIN RSA PRIVATE KEY----- to the END line; newlines may be written as \\n), or set PRIVATE_KEY_PATH to the file`;
-  }
-  try {
-    createPrivateKey(pem);
-    return null;
-  } catch (error) {
-    return `${from} could not be read as a private key (${error instanceof Error ? error.message : String(error)}): generate a new key in the App's settings (General → Private keys) and set it again`;
-  }
-}
-
 export interface ParseOptions {
   readFile?: (path: string) => string;
 }
@@ -292,30 +218,11 @@ export function parseSettings(
       "APP_ID is not set: set it to your GitHub App's numeric App ID (App settings → General → About)",
     );
   }
-  let privateKey = "";
-  if (input.PRIVATE_KEY && input.PRIVATE_KEY_PATH) {
-    problems.push(
-      "PRIVATE_KEY and PRIVATE_KEY_PATH are both set: keep one (the key itself, or the path to its .pem file)",
-    );
-  } else if (input.PRIVATE_KEY) {
-    privateKey = normalisePem(input.PRIVATE_KEY);
-    const problem = checkPrivateKey(privateKey, "PRIVATE_KEY");
-    if (problem) problems.push(problem);
-  } else if (input.PRIVATE_KEY_PATH) {
-    try {
-      privateKey = readFile(input.PRIVATE_KEY_PATH).trim();
-      const problem = checkPrivateKey(privateKey, `PRIVATE_KEY_PATH (${input.PRIVATE_KEY_PATH})`);
-      if (problem) problems.push(problem);
-    } catch (error) {
-      problems.push(
-        `PRIVATE_KEY_PATH (${input.PRIVATE_KEY_PATH}) cannot be read (${error instanceof Error ? error.message : String(error)}): point it at the App's .pem file, readable by this process`,
-      );
-    }
-  } else {
-    problems.push(
-      "PRIVATE_KEY is not set: set it to the App's private key (PEM; newlines may be written as \\n), or set PRIVATE_KEY_PATH to the .pem file (App settings → General → Private keys)",
-    );
-  }
+  const privateKey = privateKeySetting(
+    { PRIVATE_KEY: input.PRIVATE_KEY, PRIVATE_KEY_PATH: input.PRIVATE_KEY_PATH },
+    readFile,
+    problems,
+  );
   if (!input.WEBHOOK_SECRET) {
     problems.push(
       "WEBHOOK_SECRET is not set: set it to the webhook secret entered in the App's settings (General → Webhook secret); webhooks cannot be verified without it",
@@ -331,24 +238,11 @@ export function parseSettings(
   }
 
   const demo = raw?.LOOPX_DEMO ?? false;
-  let database: Settings["database"] | null = null;
-  if (input.DATABASE_URL) {
-    if (!/^postgres(ql)?:\/\//.test(input.DATABASE_URL)) {
-      problems.push(
-        "DATABASE_URL must be a postgres:// or postgresql:// URL (postgres://user:password@host:5432/database); unset it to use the embedded PGlite store with LOOPX_DATA_DIR",
-      );
-    } else {
-      database = { kind: "postgres", url: input.DATABASE_URL };
-    }
-  } else if (input.LOOPX_DATA_DIR) {
-    database = { kind: "pglite", dataDir: input.LOOPX_DATA_DIR };
-  } else if (demo) {
-    database = { kind: "pglite", dataDir: ".loopx/demo-db" };
-  } else {
-    problems.push(
-      "DATABASE_URL is not set, so LoopX would use the embedded PGlite store, which needs a persistent data directory: set LOOPX_DATA_DIR to a directory on a persistent volume (e.g. /var/lib/loopx), or set DATABASE_URL to a PostgreSQL server",
-    );
-  }
+  const database = databaseSetting(
+    { DATABASE_URL: input.DATABASE_URL, LOOPX_DATA_DIR: input.LOOPX_DATA_DIR },
+    demo,
+    problems,
+  );
 
   if (input.GITHUB_API_URL && input.GHE_HOST) {
     problems.push(

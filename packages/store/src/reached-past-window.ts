@@ -3,12 +3,14 @@ import type { GoalState, TransitionResult } from "@loopx/core";
 
 /**
  * Whether a transition on a windowed aggregate may have needed something the window left
- * out: it found nothing by a key (which may name a finished todo, gate or PR), or an open
- * todo now waits on a todo or PR its state does not hold (only finished ones are left out).
- * Either way the store decides again on the whole aggregate.
+ * out: it found nothing by a key (which may name a finished todo, gate or PR), whether it
+ * refused or went on without it; or an open todo now waits on a todo or PR its state does
+ * not hold (only finished ones are left out). Either way the store decides again on the
+ * whole aggregate.
  */
 export function reachedPastWindow(result: TransitionResult): boolean {
   if (!result.ok) return result.refusal.code === "not_found";
+  if (result.unresolved !== undefined && result.unresolved.length > 0) return true;
   const { todos, pullRequests } = result.state;
   let keys: Set<string> | null = null;
   let prs: Set<number> | null = null;

@@ -240,7 +240,18 @@ export interface Refusal {
 }
 
 export type TransitionResult =
-  | { ok: true; state: GoalState; events: DomainEvent[]; effects: Effect[] }
+  | {
+      ok: true;
+      state: GoalState;
+      events: DomainEvent[];
+      effects: Effect[];
+      /**
+       * Keys the transition looked up, found nowhere in the state it was given, and acted on
+       * anyway (a plan revision naming them is refused as evidence). A store that gave it a
+       * windowed aggregate decides again on the whole one, where they may be finished items.
+       */
+      unresolved?: string[];
+    }
   | { ok: false; refusal: Refusal };
 
 /** Every transition takes this: who acts, when (the one clock), and optionally the version they saw. */

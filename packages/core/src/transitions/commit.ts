@@ -54,5 +54,6 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
     state: d.state,
     events: d.events,
     effects: [...projections, ...d.effects],
+    ...(d.unresolved?.length ? { unresolved: d.unresolved } : {}),
   };
 }

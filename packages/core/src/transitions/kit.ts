@@ -27,6 +27,8 @@ export interface Draft {
   status: boolean;
   /** Agent todos were held for a writer's approval: the plan gate must list them anew. */
   planHeld?: boolean;
+  /** Keys looked up and not found, though the transition went on (see TransitionResult). */
+  unresolved?: string[];
 }
 
 export type Refused = { ok: false; refusal: Refusal };

@@ -29,6 +29,7 @@ export function revisePlan(d: Draft, plan: Todo, tickId: string, rev: PlanRevisi
   const refused: string[] = [];
   const find = (key: string) => {
     const todo = d.state.todos.find((t) => t.key === key);
+    if (!todo) d.unresolved = [...(d.unresolved ?? []), key];
     const why = revisionRefusal(todo, key);
     if (why !== null) refused.push(why);
     return why === null ? todo : undefined;
