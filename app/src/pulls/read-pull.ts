@@ -68,8 +68,9 @@ function canAwaitApproval(repo: RepoName, headRepo: string | null): boolean {
 /**
  * Reads one pull request fresh from GitHub (webhook payloads only say *that* something
  * changed): state, head, draft, mergeability, the head's checks, commit statuses and (for a
- * fork's head) runs waiting for approval, the checks its base requires (rulesets, branch protection and
- * `checks:` in .github/loopx.yml), whether the head skips CI, and the standing review.
+ * fork's head) runs waiting for approval, the checks its base requires (rulesets, branch
+ * protection and `checks:` in .github/loopx.yml), whether the head skips CI, and the standing
+ * review.
  */
 export async function readPull(
   port: GitHubReads,
