@@ -27,7 +27,8 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
     mergeCommitSha: null,
     body: "",
   };
-  const port: GitHubPort = {
+  const port: GitHubPort & { pull: PullSnapshot } = {
+    pull,
     botLogin: () => Promise.resolve("loopx[bot]"),
     permission: () => Promise.resolve("write"),
     getIssue: unused("getIssue"),
@@ -41,7 +42,7 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
     closeIssue: unused("closeIssue"),
     dispatchWorkflow: unused("dispatchWorkflow"),
     defaultBranch: unused("defaultBranch"),
-    getPull: () => Promise.resolve(pull),
+    getPull: () => Promise.resolve(port.pull),
     requestReviewers: unused("requestReviewers"),
     findPullsByHead: unused("findPullsByHead"),
     createPull: unused("createPull"),
@@ -149,6 +150,8 @@ describe("readPull: review threads and commit statuses", () => {
     expect(plain.required).toEqual(["unit", "e2e"]);
     expect(plain.skipCi).toBe(false);
     port.commitMessage = () => Promise.resolve("T1: quick fix [skip ci]");
+    // Runs wait for approval only on a fork's head (GitHub's "Approving workflow runs from forks").
+    port.pull = { ...port.pull, headRepo: "mallory/widgets" };
     port.listWaitingRuns = () =>
       Promise.resolve([
         { name: "CI", status: "action_required", url: "https://gh.example/runs/9", runId: 9 },
@@ -161,5 +164,23 @@ describe("readPull: review threads and commit statuses", () => {
       url: "https://gh.example/runs/9",
       runId: 9,
     });
+  });
+
+  it("runs awaiting approval are read for a fork's head (or a deleted fork's), never for the base repository's own", async () => {
+    const { port } = portFor({ head: NEWER, threads: { threads: [], complete: true } });
+    let asked = 0;
+    port.listWaitingRuns = () => {
+      asked += 1;
+      return Promise.resolve([]);
+    };
+    await read(port);
+    port.pull = { ...port.pull, headRepo: "ACME/Widgets" };
+    await read(port);
+    expect(asked).toBe(0);
+    port.pull = { ...port.pull, headRepo: "mallory/widgets" };
+    await read(port);
+    port.pull = { ...port.pull, headRepo: null };
+    await read(port);
+    expect(asked).toBe(2);
   });
 });

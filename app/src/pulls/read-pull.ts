@@ -56,10 +56,21 @@ async function threadsResolved(
 }
 
 /**
+ * Workflow runs wait for a maintainer's approval only when they come from a fork ("Approving
+ * workflow runs from public forks" / "… from private forks" in GitHub's Actions docs): a head
+ * in the base repository itself cannot have any, so they are not asked for. A deleted fork
+ * (no head repository) is still asked about.
+ */
+function canAwaitApproval(repo: RepoName, headRepo: string | null): boolean {
+  return headRepo?.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase();
+}
+
+/**
  * Reads one pull request fresh from GitHub (webhook payloads only say *that* something
- * changed): state, head, draft, mergeability, the head's checks, commit statuses and runs
- * waiting for approval, the checks its base requires (rulesets, branch protection and
- * `checks:` in .github/loopx.yml), whether the head skips CI, and the standing review.
+ * changed): state, head, draft, mergeability, the head's checks, commit statuses and (for a
+ * fork's head) runs waiting for approval, the checks its base requires (rulesets, branch
+ * protection and `checks:` in .github/loopx.yml), whether the head skips CI, and the standing
+ * review.
  */
 export async function readPull(
   port: GitHubReads,
@@ -83,7 +94,7 @@ export async function readPull(
     port.listChecks(repo, pull.headSha),
     // External CI often reports commit statuses instead of check runs: both count.
     port.listStatuses(repo, pull.headSha),
-    port.listWaitingRuns(repo, pull.headSha),
+    canAwaitApproval(repo, pull.headRepo) ? port.listWaitingRuns(repo, pull.headSha) : [],
     port.listReviews(repo, number),
     port.requiredChecks(repo, pull.baseRef),
     port.commitMessage(repo, pull.headSha),

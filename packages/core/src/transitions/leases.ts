@@ -62,7 +62,10 @@ export function claimNext(
       ),
     };
   }
-  expireDeadLeases(d);
+  // A claim alone leaves the status comment as the last result wrote it (it already says the
+  // loop is working): the tick's result re-renders it, so a tick costs one status write. A
+  // crashed tick expired here is news for people, so that one is shown at once.
+  d.status = expireDeadLeases(d) > 0;
   const decideOpts = {
     ...(parsed.allowance ? { allowance: parsed.allowance } : {}),
     ...(parsed.callerLimits ? { callerLimits: parsed.callerLimits } : {}),
