@@ -7,6 +7,7 @@
  * store. Also claims at 32-way contention on goals with 1,001 todos.
  *
  *   npm run bench:growth          # a throwaway server (fsync off), or BENCH_DATABASE_URL
+ *   BENCH_GROWTH=claims npx tsx bench/sections-growth.ts   # only the claims on grown goals
  */
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
@@ -267,8 +268,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const pg = await benchPostgres();
   if (!pg) throw new Error("no PostgreSQL: set BENCH_DATABASE_URL or install postgresql");
   try {
+    const claimsOnly = process.env.BENCH_GROWTH === "claims";
     const rows = [
-      ...(await guarded("goal growth", () => growthRows(pg))),
+      ...(claimsOnly ? [] : await guarded("goal growth", () => growthRows(pg))),
       ...(await guarded("claims on grown goals", () => grownClaimRows(pg))),
     ];
     for (const r of rows) {

@@ -90,10 +90,10 @@ function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, windo
                  OR k.number >= ${firstRecentTick})) AS ticks,
         (SELECT coalesce(json_agg(e ORDER BY e.seq), '[]'::json)
            FROM (SELECT * FROM evidence WHERE goal_id = ${id}
-                 ORDER BY seq DESC LIMIT ${window.recentEvidence}) e) AS evidence,
+                 ORDER BY seq DESC LIMIT ${literal(window.recentEvidence)}) e) AS evidence,
         (SELECT coalesce(json_agg(h ORDER BY h.seq), '[]'::json)
            FROM (SELECT * FROM handoffs WHERE goal_id = ${id}
-                 ORDER BY seq DESC LIMIT ${window.recentHandoffs}) h) AS handoffs,
+                 ORDER BY seq DESC LIMIT ${literal(window.recentHandoffs)}) h) AS handoffs,
         (SELECT coalesce(json_agg(n ORDER BY n.seq), '[]'::json)
            FROM notes n
           WHERE n.goal_id = ${id}
@@ -102,6 +102,20 @@ function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, windo
                                FROM notes WHERE goal_id = ${id}))) AS notes,
         (SELECT coalesce(json_agg(p ORDER BY p.seq), '[]'::json)
            FROM pull_requests p WHERE p.goal_id = ${id} AND ${pullWindow(id, window)}) AS prs`;
+}
+
+/**
+ * A window size written into the statement rather than bound: the planner prices
+ * `LIMIT $n` as 10 % of the rows, so with bound limits PostgreSQL judged the cached generic
+ * plan dearer than a fresh one and planned this large statement on every load (~3 ms,
+ * several times its execution). Literal limits price the same either way and the plan is
+ * cached per connection after the first few loads.
+ */
+function literal(n: number): SQL {
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new Error(`a load window's sizes are whole numbers ≥ 0 (got ${n}); fix the LoadWindow`);
+  }
+  return sql.raw(String(n));
 }
 
 const FINISHED_TODO = sql.raw(`('done', 'dropped')`);
@@ -137,7 +151,7 @@ function todoWindow(id: SQL, window: LoadWindow): SQL {
       (SELECT r.key FROM todos r
         WHERE r.goal_id = ${id} AND r.status IN ${FINISHED_TODO}
         ORDER BY r.completion->>'at' DESC NULLS LAST, r.ordinal DESC
-        LIMIT ${window.recentFinished})))`;
+        LIMIT ${literal(window.recentFinished)})))`;
 }
 
 /**
@@ -170,7 +184,7 @@ function gateWindow(id: SQL, window: LoadWindow): SQL {
        SELECT key FROM newest)
       UNION
       (SELECT n.key FROM gates n WHERE n.goal_id = ${id}
-        ORDER BY n.ordinal DESC LIMIT ${window.recentFinished})))`;
+        ORDER BY n.ordinal DESC LIMIT ${literal(window.recentFinished)})))`;
 }
 
 /** Which pull requests (`p`): open ones, merged ones an unfinished todo waits on, the newest. */
@@ -184,7 +198,7 @@ function pullWindow(id: SQL, window: LoadWindow): SQL {
          AND w.resume_when->>'kind' = 'pr_merged'
       UNION
       (SELECT n.number FROM pull_requests n WHERE n.goal_id = ${id}
-        ORDER BY n.seq DESC LIMIT ${window.recentFinished})))`;
+        ORDER BY n.seq DESC LIMIT ${literal(window.recentFinished)})))`;
 }
 
 function toState(goal: GoalRow, row: unknown): GoalState {
@@ -243,6 +257,13 @@ export interface LockOptions {
 }
 
 /**
+ * The setting naming the goal lockAndLoad locked, bound rather than written in: postgres.js
+ * sends a statement without parameters as a simple query, parsed and planned on every call,
+ * and only a bound one as a prepared statement whose plan the connection keeps.
+ */
+const LOCKED_GOAL = "loopx.locked_goal";
+
+/**
  * Locks one goal row matching `where` (written against `goals`), and reads it, the
  * transaction's clock and the whole aggregate, in two statements sent together (one round
  * trip: the hot paths, claims and webhook transitions, pay per round trip).
@@ -266,7 +287,7 @@ export async function lockAndLoad(
         ${opts.orderBy ? sql`ORDER BY ${opts.orderBy}` : sql``}
         LIMIT 1 FOR UPDATE${opts.skipLocked ? sql` SKIP LOCKED` : sql``})
       SELECT row_to_json(locked) AS goal, now() AS now,
-             set_config('loopx.locked_goal', locked.id::text, true) AS marked
+             set_config(${LOCKED_GOAL}, locked.id::text, true) AS marked
       FROM locked`),
     tx.execute(sql`
       SELECT ${collectionColumns(
@@ -276,7 +297,7 @@ export async function lockAndLoad(
         w,
       )}
       FROM goals lg
-      WHERE lg.id = nullif(current_setting('loopx.locked_goal', true), '')::uuid
+      WHERE lg.id = nullif(current_setting(${LOCKED_GOAL}, true), '')::uuid
         ${opts.loaded ? sql`AND lg.version <> ${opts.loaded.goal.version}` : sql``}`),
   ]);
   const [raw] = rowsOf(locked);
