@@ -24,8 +24,6 @@ export const CheckRunChanged = z.object({
   repository: Repository,
   check_run: z.object({
     head_sha: z.string(),
-    // Null until the run completes; any string GitHub adds later is not a pass.
-    conclusion: z.string().nullable().optional(),
     pull_requests: z.array(PrRef).default([]),
   }),
 });

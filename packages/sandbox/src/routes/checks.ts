@@ -41,8 +41,7 @@ export function checkRoutes(ctx: RouteContext): Route[] {
     return req.principal.app.id;
   };
   const suiteFor = (repo: Repo, app: number, sha: string) => findOrCreateSuite(ctx, repo, app, sha);
-  const settleSuite = (suite: CheckSuite, sender: User, runCompleted: boolean) =>
-    settleCheckSuite(ctx, suite, sender, runCompleted);
+  const settleSuite = (suite: CheckSuite, sender: User) => settleCheckSuite(ctx, suite, sender);
   const apply = (run: CheckRun, body: z.infer<typeof updateRun>) => {
     if (body.name) run.name = body.name;
     if (body.details_url !== undefined) run.detailsUrl = body.details_url;
@@ -111,7 +110,7 @@ export function checkRoutes(ctx: RouteContext): Route[] {
             action: "completed",
             check_run: renderCheckRun(render, run, "webhook"),
           });
-        settleSuite(suite, sender, run.status === "completed");
+        settleSuite(suite, sender);
         return ok(renderCheckRun(render, run), 201);
       },
     },
@@ -132,10 +131,7 @@ export function checkRoutes(ctx: RouteContext): Route[] {
               "` - check run can only be modified by the GitHub App that created it.",
           );
         const wasDone = run.status === "completed";
-        const body = parseBody(updateRun, req.body);
-        apply(run, body);
-        // A conclusion given completes the run, again after a re-run if it was completed.
-        const completes = body.conclusion !== undefined || body.status === "completed";
+        apply(run, parseBody(updateRun, req.body));
         const sender = actor(req.principal);
         if (!wasDone && run.status === "completed") {
           bus.emit("check_run", repo, sender, {
@@ -144,7 +140,7 @@ export function checkRoutes(ctx: RouteContext): Route[] {
           });
         }
         const suite = store.checkSuites.get(run.suiteId);
-        if (suite) settleSuite(suite, sender, completes);
+        if (suite) settleSuite(suite, sender);
         return ok(renderCheckRun(render, run));
       },
     },
