@@ -8,26 +8,15 @@ import { dbOf, eq, sql, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
 import { childRowCases } from "./child-rows.ts";
+import { describeClaimConformance } from "./claim-conformance.ts";
+import { describeDeliveryConformance } from "./delivery-conformance.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
+import { createdGoal, rowCount } from "./goal-rows.ts";
 import { describeInboxBatchConformance } from "./inbox-batch-conformance.ts";
 import { describeIntakeConformance } from "./intake-conformance.ts";
 import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
+import { describeOutboxConformance } from "./outbox-conformance.ts";
 import { describeRetentionConformance } from "./retention-conformance.ts";
-
-async function created(store: Store, over: Parameters<typeof createFixture>[0] = {}) {
-  const r = await store.createGoal(createFixture(over));
-  if (!r.ok) throw new Error(`fixture goal refused: ${r.refusal.message}`);
-  return r.state;
-}
-
-async function count(store: Store, table: "events" | "outbox", goalId: string): Promise<number> {
-  const t = table === "events" ? tables.events : tables.outbox;
-  const rows = await dbOf(store)
-    .select({ n: sql<number>`count(*)::int` })
-    .from(t)
-    .where(eq(t.goalId, goalId));
-  return rows[0]?.n ?? 0;
-}
 
 export function describeStoreConformance(
   name: string,
@@ -54,6 +43,9 @@ export function describeStoreConformance(
       describeIntakeConformance(name, () => store);
       describeRetentionConformance(name, () => store);
       describeInboxBatchConformance(name, () => store);
+      describeDeliveryConformance(name, () => store);
+      describeClaimConformance(name, () => store);
+      describeOutboxConformance(name, () => store);
 
       it("migrates idempotently", async () => {
         await store.migrate();
@@ -75,13 +67,13 @@ export function describeStoreConformance(
       });
 
       it("create → load round-trips the kernel state exactly", async () => {
-        const state = await created(store);
+        const state = await createdGoal(store);
         const loaded = await store.loadGoal(state.goal.id);
         expect(loaded).toEqual(GoalState.parse(state));
         const byIssue = await store.findGoalByIssue(state.goal.repo.id, state.goal.issue.number);
         expect(byIssue).toEqual(loaded);
         expect(await store.loadGoal("00000000-0000-4000-8000-000000000000")).toBeNull();
-        expect(await count(store, "events", state.goal.id)).toBe(1);
+        expect(await rowCount(store, "events", state.goal.id)).toBe(1);
         expect((await store.outboxForGoal(state.goal.id)).map((o) => o.key)).toEqual([
           "body",
           "status",
@@ -106,7 +98,7 @@ export function describeStoreConformance(
       });
 
       it("stores jsonb as objects, not JSON strings", async () => {
-        const state = await created(store);
+        const state = await createdGoal(store);
         const rows = await dbOf(store).execute(
           sql`SELECT jsonb_typeof(objective) AS t FROM goals WHERE id = ${state.goal.id}`,
         );
@@ -114,7 +106,7 @@ export function describeStoreConformance(
       });
 
       it("refuses a second goal for the same issue", async () => {
-        const state = await created(store, { issue: 77 });
+        const state = await createdGoal(store, { issue: 77 });
         const again = await store.createGoal(createFixture({ issue: 77 }));
         expect(again).toMatchObject({ ok: false, refusal: { code: "duplicate" } });
         const rows = await dbOf(store).select().from(tables.goals);
@@ -122,7 +114,7 @@ export function describeStoreConformance(
       });
 
       it("apply bumps the version and appends events and outbox in one transaction", async () => {
-        const state = await created(store);
+        const state = await createdGoal(store);
         const r = await store.apply(
           state.goal.id,
           claimFixture({ agent: "a1", leaseTtlMs: 60_000 }),
@@ -151,7 +143,7 @@ export function describeStoreConformance(
       });
 
       it("finishing a tick writes evidence, a handoff and the tick's cost", async () => {
-        const state = await created(store);
+        const state = await createdGoal(store);
         const claimed = await store.apply(
           state.goal.id,
           claimFixture({ agent: "a1", leaseTtlMs: 60_000 }),
@@ -176,28 +168,28 @@ export function describeStoreConformance(
       });
 
       it("refuses a stale expectedVersion and changes nothing", async () => {
-        const state = await created(store);
+        const state = await createdGoal(store);
         const r = await store.apply(state.goal.id, pauseFixture(), { expectedVersion: 0 });
         expect(r).toMatchObject({ ok: false, refusal: { code: "stale_version" } });
         expect(await store.loadGoal(state.goal.id)).toEqual(state);
-        expect(await count(store, "events", state.goal.id)).toBe(1);
+        expect(await rowCount(store, "events", state.goal.id)).toBe(1);
         const ok = await store.apply(state.goal.id, pauseFixture(), { expectedVersion: 1 });
         expect(ok.ok).toBe(true);
       });
 
       it("a refused transition writes nothing", async () => {
-        const state = await created(store);
+        const state = await createdGoal(store);
         const r = await store.apply(state.goal.id, () => ({
           ok: false,
           refusal: { code: "invalid_state", message: "no" },
         }));
         expect(r).toEqual({ ok: false, refusal: { code: "invalid_state", message: "no" } });
         expect(await store.loadGoal(state.goal.id)).toEqual(state);
-        expect(await count(store, "events", state.goal.id)).toBe(1);
+        expect(await rowCount(store, "events", state.goal.id)).toBe(1);
       });
 
       it("a transition that throws rolls everything back, delivery included", async () => {
-        const state = await created(store);
+        const state = await createdGoal(store);
         await store.recordDelivery({
           deliveryId: "d-crash",
           event: "issue_comment",
@@ -210,217 +202,10 @@ export function describeStoreConformance(
           "crash mid-transition",
         );
         expect(await store.loadGoal(state.goal.id)).toEqual(state);
-        expect(await count(store, "events", state.goal.id)).toBe(1);
-        expect(await count(store, "outbox", state.goal.id)).toBe(2);
+        expect(await rowCount(store, "events", state.goal.id)).toBe(1);
+        expect(await rowCount(store, "outbox", state.goal.id)).toBe(2);
         expect((await store.getDelivery("d-crash"))?.processedAt).toBeNull();
         expect((await store.pendingDeliveries(10)).map((d) => d.deliveryId)).toEqual(["d-crash"]);
-      });
-
-      it("records a delivery once", async () => {
-        const first = await store.recordDelivery({
-          deliveryId: "d1",
-          event: "issues",
-          action: "labeled",
-          installationId: 7,
-          payload: { x: 1 },
-        });
-        const second = await store.recordDelivery({
-          deliveryId: "d1",
-          event: "issues",
-          action: "labeled",
-          installationId: 7,
-          payload: { x: 2 },
-        });
-        expect(first).toEqual({ inserted: true });
-        expect(second).toEqual({ inserted: false });
-        const d = await store.getDelivery("d1");
-        expect(d?.payload).toEqual({ x: 1 });
-      });
-
-      it("records a delivery whose payload carries a lone surrogate, replaced by U+FFFD", async () => {
-        const r = await store.recordDelivery({
-          deliveryId: "d-surrogate",
-          event: "issues",
-          payload: { issue: { title: "bad \ud800 title" } },
-        });
-        expect(r).toEqual({ inserted: true });
-        const d = await store.getDelivery("d-surrogate");
-        expect(d?.payload).toEqual({ issue: { title: "bad \ufffd title" } });
-      });
-
-      it("marks a delivery processed in the transition's transaction, once", async () => {
-        const state = await created(store);
-        await store.recordDelivery({ deliveryId: "d2", event: "issue_comment", payload: {} });
-        const r = await store.apply(state.goal.id, pauseFixture(), { deliveryId: "d2" });
-        expect(r.ok).toBe(true);
-        const d = await store.getDelivery("d2");
-        expect(d?.processedAt).toBeInstanceOf(Date);
-        expect(d?.outcome).toBe("applied");
-        const [ev] = await dbOf(store)
-          .select()
-          .from(tables.events)
-          .where(eq(tables.events.type, "goal.paused"));
-        expect(ev?.deliveryId).toBe("d2");
-        // Processing it again is refused and changes nothing.
-        const again = await store.apply(state.goal.id, pauseFixture(), { deliveryId: "d2" });
-        expect(again).toMatchObject({ ok: false, refusal: { code: "duplicate" } });
-        expect((await store.loadGoal(state.goal.id))?.goal.version).toBe(2);
-        // An unrecorded delivery is refused with what to do.
-        const unknown = await store.apply(state.goal.id, pauseFixture(), { deliveryId: "nope" });
-        expect(unknown).toMatchObject({ ok: false, refusal: { code: "not_found" } });
-      });
-
-      it("a refused command marks its delivery processed unless told to leave it pending", async () => {
-        const state = await created(store);
-        const refuse = () => ({
-          ok: false as const,
-          refusal: { code: "not_authorized" as const, message: "not a writer" },
-        });
-        await store.recordDelivery({ deliveryId: "d3", event: "issue_comment", payload: {} });
-        await store.recordDelivery({ deliveryId: "d4", event: "issue_comment", payload: {} });
-        await store.apply(state.goal.id, refuse, { deliveryId: "d3" });
-        await store.apply(state.goal.id, refuse, { deliveryId: "d4", onRefusal: "leave_pending" });
-        expect((await store.getDelivery("d3"))?.outcome).toBe("refused:not_authorized");
-        expect((await store.getDelivery("d4"))?.processedAt).toBeNull();
-        expect(await count(store, "events", state.goal.id)).toBe(1);
-      });
-
-      it("pending deliveries are fair across installations", async () => {
-        for (let i = 0; i < 5; i++) {
-          await store.recordDelivery({
-            deliveryId: `busy-${i}`,
-            event: "check_run",
-            installationId: 1,
-            payload: {},
-          });
-        }
-        await store.recordDelivery({
-          deliveryId: "quiet-0",
-          event: "issues",
-          installationId: 2,
-          payload: {},
-        });
-        const pending = await store.pendingDeliveries(3);
-        expect(pending.map((d) => d.deliveryId)).toEqual(["busy-0", "quiet-0", "busy-1"]);
-        const capped = await store.pendingDeliveries(10, { perInstallation: 2 });
-        expect(capped.map((d) => d.deliveryId).sort()).toEqual(["busy-0", "busy-1", "quiet-0"]);
-        await store.markDeliveryFailed("busy-0", "boom", new Date(Date.now() + 3_600_000));
-        expect(await store.markDeliveryProcessed("busy-1")).toBe(true);
-        expect(await store.markDeliveryProcessed("busy-1")).toBe(false);
-        const rest = await store.pendingDeliveries(10);
-        expect(rest.map((d) => d.deliveryId)).toEqual(["busy-2", "quiet-0", "busy-3", "busy-4"]);
-        expect((await store.getDelivery("busy-0"))?.attempts).toBe(1);
-      });
-
-      it("coalesces status effects to the newest version; other keys are written once", async () => {
-        const state = await created(store);
-        const claimed = await store.apply(
-          state.goal.id,
-          claimFixture({ agent: "a", leaseTtlMs: 60_000 }),
-        );
-        if (!claimed.ok) throw new Error(claimed.refusal.message);
-        const tickId = claimed.state.ticks[0]!.id;
-        const [status] = (await store.outboxForGoal(state.goal.id)).filter(
-          (o) => o.key === "status",
-        );
-        // The worker finished version 2 before version 3 was enqueued…
-        expect(await store.markOutboxDone(status!.id, { goalVersion: 2 })).toBe(true);
-        await store.apply(
-          state.goal.id,
-          finishFixture(tickId, { usd: 0.1, tokens: 1, runnerMinutes: 1 }),
-        );
-        await store.apply(state.goal.id, (s, now) => ({
-          ok: true,
-          state: s,
-          events: [],
-          effects: [
-            { kind: "status", key: "status" },
-            { kind: "tick_comment", key: `tick:${tickId}`, tickId },
-            { kind: "dispatch", key: "dispatch:1", reason: "due", at: now },
-          ],
-        }));
-        const rows = await store.outboxForGoal(state.goal.id);
-        expect(rows.map((o) => [o.key, o.goalVersion])).toEqual([
-          ["body", 1],
-          ["status", 4],
-          [`tick:${tickId}`, 3],
-          ["dispatch:1", 4],
-        ]);
-        // …so the status row is due again, for version 4.
-        const due = await store.dueOutbox(10);
-        expect(due.map((o) => o.key)).toEqual(["body", "status", `tick:${tickId}`, "dispatch:1"]);
-        // Leased: a second drainer gets nothing until the lease lapses.
-        expect(await store.dueOutbox(10)).toEqual([]);
-        // A done for an older version does not swallow the newer render.
-        expect(await store.markOutboxDone(status!.id, { goalVersion: 3 })).toBe(false);
-        expect(await store.markOutboxDone(status!.id, { goalVersion: 4 })).toBe(true);
-      });
-
-      it("retries and dead-letters outbox rows", async () => {
-        const state = await created(store);
-        const [body, status] = await store.dueOutbox(10, { leaseMs: 0 });
-        await store.markOutboxFailed(body!.id, "502 from GitHub", new Date(Date.now() - 1000));
-        await store.deadLetter(status!.id, "404: issue deleted");
-        const due = await store.dueOutbox(10);
-        expect(due.map((o) => [o.key, o.attempts, o.lastError])).toEqual([
-          ["body", 1, "502 from GitHub"],
-        ]);
-        const dead = await store.deadLetters(state.goal.id);
-        expect(dead.map((d) => [d.key, d.lastError])).toEqual([["status", "404: issue deleted"]]);
-        expect(dead[0]?.deadAt).toBeInstanceOf(Date);
-      });
-
-      it("claimNextDue claims a due goal and skips one with a live lease", async () => {
-        const a = await created(store);
-        const claim = claimFixture({ agent: "w", leaseTtlMs: 60_000 });
-        const first = await store.claimNextDue("w", claim);
-        expect(first.ok && first.goalId).toBe(a.goal.id);
-        const second = await store.claimNextDue("w", claim);
-        expect(second).toMatchObject({ ok: false, refusal: { code: "not_found" } });
-      });
-
-      it("refuses a second claim for one workflow run attempt", async () => {
-        const a = await created(store);
-        const b = await created(store);
-        const run = { id: 555, attempt: 1 };
-        const first = await store.apply(
-          a.goal.id,
-          claimFixture({ agent: "w", leaseTtlMs: 60_000, run }),
-        );
-        expect(first.ok).toBe(true);
-        const second = await store.apply(
-          b.goal.id,
-          claimFixture({ agent: "w", leaseTtlMs: 60_000, run }),
-        );
-        expect(second).toMatchObject({ ok: false, refusal: { code: "duplicate" } });
-        expect((await store.loadGoal(b.goal.id))?.ticks).toEqual([]);
-      });
-
-      it("computes the shared allowance from finished ticks against installation ceilings", async () => {
-        const a = await created(store, { repoId: 1 });
-        const b = await created(store, { repoId: 2 });
-        expect(await store.sharedAllowance(a.goal.id)).toEqual({});
-        await store.upsertInstallation({
-          id: 7,
-          accountLogin: "octo",
-          spendCeiling: { usd: 10, ticks: 100 },
-          repoSpendCeiling: { usd: 3 },
-        });
-        for (const [g, usd] of [
-          [a, 1.25],
-          [b, 2],
-        ] as const) {
-          const c = await store.apply(g.goal.id, claimFixture({ agent: "w", leaseTtlMs: 60_000 }));
-          if (!c.ok) throw new Error(c.refusal.message);
-          await store.apply(
-            g.goal.id,
-            finishFixture(c.state.ticks[0]!.id, { usd, tokens: 10, runnerMinutes: 1 }),
-          );
-        }
-        expect(await store.sharedAllowance(a.goal.id)).toEqual({
-          repository: { usd: 1.75 },
-          installation: { usd: 6.75, ticks: 98 },
-        });
       });
 
       it("round-trips the real kernel: create, claim, result, all equal to the kernel's state", async () => {
@@ -479,7 +264,7 @@ export function describeStoreConformance(
       });
 
       it("keeps what was last written to each GitHub surface, field by field", async () => {
-        const a = await created(store);
+        const a = await createdGoal(store);
         expect(await store.getProjection(a.goal.id, "status")).toBeNull();
         await store.setProjection(a.goal.id, "status", { githubId: 4242 });
         await store.setProjection(a.goal.id, "body", { readBody: "mine", wroteBody: "mine+block" });
@@ -498,9 +283,9 @@ export function describeStoreConformance(
       });
 
       it("lists goals whose leases expired on the database clock", async () => {
-        const a = await created(store);
+        const a = await createdGoal(store);
         await store.apply(a.goal.id, claimFixture({ agent: "w", leaseTtlMs: -1000 }));
-        const b = await created(store);
+        const b = await createdGoal(store);
         await store.apply(b.goal.id, claimFixture({ agent: "w", leaseTtlMs: 60_000 }));
         expect(await store.goalsWithExpiredLeases()).toEqual([a.goal.id]);
       });
