@@ -467,7 +467,7 @@ export function describeStoreConformance(
         const held = await store.apply(
           id,
           kernelResult(claim.tickId, claim.leaseToken, plan, [
-            { title: "Build the stage", detail: "", requiredScopes: [] },
+            { title: "Build the stage", detail: "", requiredScopes: [], paths: [] },
           ]),
         );
         if (!held.ok) throw new Error(held.refusal.message);
