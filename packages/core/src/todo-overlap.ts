@@ -1,4 +1,7 @@
+import { isLeaseLive } from "./lease.ts";
 import { matchesGlob } from "./path-rules.ts";
+import { TickSlot } from "./schemas/primitives.ts";
+import type { GoalState } from "./schemas/state.ts";
 import type { Todo } from "./schemas/todo.ts";
 
 const WILD = /[*?]/;
@@ -47,4 +50,21 @@ export function pathsHeldBy(
     if (other) held.push({ path, todo: other.key });
   }
   return held;
+}
+
+/**
+ * The slot a new tick of this goal should run in: "" while the goal runs one tick at a time,
+ * else the lowest of "1".."parallel" no live lease holds; null when every slot is taken.
+ */
+export function freeTickSlot(state: GoalState, now: Date): TickSlot | null {
+  if (state.goal.parallel <= 1) return "";
+  const holding = new Set(
+    state.todos.filter((t) => isLeaseLive(t.claim, now)).map((t) => t.claim?.tickId),
+  );
+  const taken = new Set(state.ticks.filter((t) => holding.has(t.id)).map((t) => t.slot));
+  for (let n = 1; n <= state.goal.parallel; n++) {
+    const slot = TickSlot.parse(String(n));
+    if (!taken.has(slot)) return slot;
+  }
+  return null;
 }
