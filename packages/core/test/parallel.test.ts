@@ -5,6 +5,7 @@ import {
   applyTickResult,
   claimNext,
   decide,
+  freeTickSlot,
   globsOverlap,
   isLeaseLive,
   pathsHeldBy,
@@ -247,5 +248,22 @@ describe("property: overlapping todos are never leased together", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("freeTickSlot", () => {
+  it("is the goal's one slot at parallel 1, else the lowest slot no live lease holds", () => {
+    expect(freeTickSlot(state({ todos: [api("T1")] }), at(0))).toBe("");
+    const s = state(
+      { todos: [api("T1"), docs("T2"), todo("T3", { paths: ["web/**"] })] },
+      { parallel: 2 },
+    );
+    expect(freeTickSlot(s, at(0))).toBe("1");
+    const one = expectOk(claim(s, 1, "1").result).state;
+    expect(freeTickSlot(one, at(0))).toBe("2");
+    const two = expectOk(claim(one, 2, "2").result).state;
+    expect(freeTickSlot(two, at(0))).toBeNull();
+    // Once the leases lapse, the slots are free again.
+    expect(freeTickSlot(two, at(minutes(31)))).toBe("1");
   });
 });
