@@ -40405,6 +40405,12 @@ var Scope = external_exports.string().regex(
   "a scope is lowercase words joined by ':' (e.g. merge, deploy:production, write:.github)"
 );
 var Uuid = external_exports.uuid();
+var PathGlob = external_exports.string().min(1).max(200).regex(
+  /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\0\n\r\\]+$/,
+  "a path glob relative to the repository root, e.g. src/api/** (no leading / and no ..)"
+);
+var TickSlot = external_exports.enum(["", "1", "2", "3", "4", "5", "6", "7", "8"]);
+var MAX_PARALLEL = 8;
 var Login = external_exports.string().regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})(?:\[bot\])?$/, "a GitHub login (letters, digits, -)");
 var Actor = external_exports.discriminatedUnion("kind", [
   external_exports.object({
@@ -40499,6 +40505,11 @@ var Todo = external_exports.object({
   position: external_exports.number().int(),
   origin: TodoOrigin,
   requiredScopes: external_exports.array(Scope).default([]),
+  /**
+   * Globs of the files the todo will touch. Empty: it may touch anything, so it never runs
+   * beside another todo of its goal.
+   */
+  paths: external_exports.array(PathGlob).max(20).default([]),
   subIssue: external_exports.object({ id: external_exports.number().int().positive(), number: external_exports.number().int().positive() }).nullable().default(null),
   claim: Claim.nullable().default(null),
   attempts: external_exports.number().int().nonnegative().default(0),
@@ -40707,6 +40718,8 @@ var Goal = external_exports.object({
   quota: QuotaPolicy,
   /** Whether agent-proposed todos wait for a writer's approval of the plan. */
   plan: PlanPolicy.default("auto"),
+  /** How many ticks may run at once, each on a todo whose paths and scopes overlap no other's. */
+  parallel: external_exports.number().int().min(1).max(MAX_PARALLEL).default(1),
   /** Scopes granted for the whole goal (standing approvals). */
   grantedScopes: external_exports.array(Scope).default([]),
   /** Compare-and-swap counter; every accepted transition bumps it by one. */
@@ -40777,7 +40790,8 @@ var HarnessResult = external_exports.object({
     external_exports.object({
       title: Title,
       detail: ShortText.default(""),
-      requiredScopes: external_exports.array(Scope).max(10).default([])
+      requiredScopes: external_exports.array(Scope).max(10).default([]),
+      paths: external_exports.array(PathGlob).max(20).default([])
     })
   ).max(10).default([]),
   gateRequests: external_exports.array(
@@ -40835,6 +40849,8 @@ var Tick = external_exports.object({
   agent: external_exports.string().min(1),
   harness: external_exports.string().min(1),
   run: external_exports.object({ id: external_exports.number().int().positive(), attempt: external_exports.number().int().positive() }).nullable().default(null),
+  /** The goal's tick slot it ran in (its workflow concurrency group). */
+  slot: TickSlot.default(""),
   /** Binds a result to its tick; secret to the tick's workflow run. */
   leaseToken: external_exports.string().min(16),
   leaseExpiresAt: Instant,
@@ -40855,7 +40871,8 @@ var TodoDraft = external_exports.object({
   title: Title,
   detail: ShortText.default(""),
   kind: TodoKind.default("task"),
-  requiredScopes: external_exports.array(Scope).max(10).default([])
+  requiredScopes: external_exports.array(Scope).max(10).default([]),
+  paths: external_exports.array(PathGlob).max(20).default([])
 });
 var CreateGoalInput = external_exports.object({
   id: Uuid,
@@ -40870,6 +40887,7 @@ var CreateGoalInput = external_exports.object({
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
   plan: PlanPolicy.optional(),
+  parallel: external_exports.number().int().min(1).max(MAX_PARALLEL).optional(),
   todos: external_exports.array(TodoDraft).max(MAX_INITIAL_TODOS).optional(),
   /**
    * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
@@ -40889,6 +40907,7 @@ var EditTodoInput = external_exports.object({
   detail: ShortText.optional(),
   kind: TodoKind.optional(),
   requiredScopes: external_exports.array(Scope).max(10).optional(),
+  paths: external_exports.array(PathGlob).max(20).optional(),
   resumeWhen: ResumeWhen.nullable().optional(),
   status: external_exports.enum(["ready", "blocked", "deferred"]).optional(),
   blockedReason: ShortText.nullable().optional()
@@ -40910,6 +40929,8 @@ var ClaimInput = external_exports.object({
   harness: external_exports.string().min(1),
   run: external_exports.object({ id: external_exports.number().int().positive(), attempt: external_exports.number().int().positive() }).nullable(),
   leaseTtlMs: external_exports.number().int().min(6e4, "a lease lasts at least a minute").max(24 * 36e5, "a lease lasts at most 24 hours"),
+  /** The caller's tick slot: one live tick per slot. */
+  slot: TickSlot.default(""),
   /** When given, claim only this todo (refused if decide() would pick another). */
   todo: TodoKey.optional(),
   allowance: SharedAllowance.optional(),
@@ -41039,6 +41060,8 @@ var GoalState = external_exports.object({
 var AskRequest = external_exports.object({
   /** The goal's issue number (the workflow's `goal` input). */
   goal: external_exports.number().int().positive(),
+  /** The caller's `slot` input: which of the goal's concurrent ticks this run is (absent: ""). */
+  slot: TickSlot.optional(),
   /** Limits the workflow asks for; they can only lower what the App allows. */
   limits: CostLimits.optional()
 });
@@ -41479,6 +41502,8 @@ var ActionInputFields = external_exports.object({
   audience: external_exports.string().min(1).optional(),
   /** The goal's issue number (ask). */
   goal: external_exports.coerce.number().int().positive().optional(),
+  /** The caller's tick slot, "1".."8", or empty for a goal's one slot (ask). */
+  slot: TickSlot.optional(),
   /** Where the phases write and read their files (ask.json, lease.json, result.json, bundle). */
   "tick-dir": external_exports.string().min(1).optional(),
   /** The repository working copy the agent works in (agent). */
@@ -41535,6 +41560,7 @@ function getActionInputs(read = getInput) {
     "api-url": get("api-url"),
     audience: get("audience"),
     goal: get("goal"),
+    slot: get("slot"),
     "tick-dir": get("tick-dir"),
     workdir: get("workdir"),
     harness: get("harness"),
@@ -44172,7 +44198,13 @@ async function ask(ctx) {
     ...ctx.input["max-usd"] !== void 0 ? { usd: ctx.input["max-usd"] } : {},
     ...ctx.input["max-minutes"] !== void 0 ? { runnerMinutes: ctx.input["max-minutes"] } : {}
   };
-  const request = AskRequest.parse({ goal, ...Object.keys(limits).length ? { limits } : {} });
+  const slot = ctx.input.slot ?? "";
+  const request = AskRequest.parse({
+    goal,
+    // A goal's one slot sends none, so the request stays what an App before slots accepts.
+    ...slot === "" ? {} : { slot },
+    ...Object.keys(limits).length ? { limits } : {}
+  });
   const answer = await ctx.api().post("/api/v1/ticks", request, AskResponse);
   if (!answer.run) {
     const next = answer.nextWakeAt ? `next wake ${answer.nextWakeAt.toISOString()}` : "no wake planned";

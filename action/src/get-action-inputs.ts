@@ -15,6 +15,7 @@ export function getActionInputs(read: (name: string) => string = core.getInput):
     "api-url": get("api-url"),
     audience: get("audience"),
     goal: get("goal"),
+    slot: get("slot"),
     "tick-dir": get("tick-dir"),
     workdir: get("workdir"),
     harness: get("harness"),

@@ -1,4 +1,4 @@
-import { HarnessName } from "@loopx/core";
+import { HarnessName, TickSlot } from "@loopx/core";
 import { z } from "zod";
 
 /** The phases of one tick (see docs/architecture.md, "The tick"). */
@@ -34,6 +34,8 @@ export const ActionInputFields = z.object({
   audience: z.string().min(1).optional(),
   /** The goal's issue number (ask). */
   goal: z.coerce.number().int().positive().optional(),
+  /** The caller's tick slot, "1".."8", or empty for a goal's one slot (ask). */
+  slot: TickSlot.optional(),
   /** Where the phases write and read their files (ask.json, lease.json, result.json, bundle). */
   "tick-dir": z.string().min(1).optional(),
   /** The repository working copy the agent works in (agent). */

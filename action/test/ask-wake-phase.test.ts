@@ -57,6 +57,17 @@ describe("ask", () => {
     expect(w.api.calls.at(-1)?.claims.aud).toBe(w.api.url);
   });
 
+  it("sends the caller's slot, and no slot for a goal's one slot", async () => {
+    w.api.ask = runAnswer();
+    const { run } = await ask({ slot: "2" });
+    expect(run.code).toBe(0);
+    expect(w.api.bodies("/api/v1/ticks").at(-1)).toEqual({ goal: 12, slot: "2" });
+    await ask({ slot: "" });
+    expect(w.api.bodies("/api/v1/ticks").at(-1)).toEqual({ goal: 12 });
+    const bad = await ask({ slot: "9" });
+    expect(bad.run.code).not.toBe(0);
+  });
+
   it("on wait: run=false and a one-line summary (why, next wake), and no files", async () => {
     w.api.ask = {
       run: false,

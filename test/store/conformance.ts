@@ -241,6 +241,26 @@ export function describeStoreConformance(
         expect((await store.loadGoal(id))?.goal.version).toBe(done.state.goal.version);
       });
 
+      it("round-trips parallel, declared paths and tick slots", async () => {
+        const made = await store.createGoal(
+          kernelCreate({ todos: 2, parallel: 2, paths: [["src/api/**"], ["docs/*.md"]] }),
+        );
+        if (!made.ok) throw new Error(made.refusal.message);
+        const id = made.state.goal.id;
+        const first = await store.apply(id, kernelClaim({ agent: "r1", slot: "1" }).transition);
+        if (!first.ok) throw new Error(first.refusal.message);
+        const second = await store.apply(id, kernelClaim({ agent: "r2", slot: "2" }).transition);
+        if (!second.ok) throw new Error(second.refusal.message);
+        const loaded = await store.loadGoal(id);
+        expect(loaded).toEqual(second.state);
+        expect(loaded?.goal.parallel).toBe(2);
+        expect(loaded?.todos.map((t) => t.paths)).toEqual([["src/api/**"], ["docs/*.md"]]);
+        expect(loaded?.ticks.map((t) => [t.todo, t.slot])).toEqual([
+          ["T1", "1"],
+          ["T2", "2"],
+        ]);
+      });
+
       it("round-trips a held plan: plan: approve, proposed todos and the plan gate", async () => {
         const made = await store.createGoal(kernelCreate({ todos: 0, plan: "approve" }));
         if (!made.ok) throw new Error(made.refusal.message);
@@ -252,7 +272,7 @@ export function describeStoreConformance(
         const held = await store.apply(
           id,
           kernelResult(claim.tickId, claim.leaseToken, plan, [
-            { title: "Build the stage", detail: "", requiredScopes: [] },
+            { title: "Build the stage", detail: "", requiredScopes: [], paths: [] },
           ]),
         );
         if (!held.ok) throw new Error(held.refusal.message);

@@ -150,6 +150,7 @@ export function claimFixture(input: ClaimInput) {
       agent: input.agent,
       harness: state.goal.harness,
       run: input.run ?? null,
+      slot: "",
       leaseToken: randomUUID().replaceAll("-", ""),
       leaseExpiresAt,
       startedAt: now,

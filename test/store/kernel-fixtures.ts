@@ -6,8 +6,10 @@ import {
   claimTodo,
   createGoal,
   expireLeases,
+  freeTickSlot,
   type GoalState,
   type HarnessResult,
+  type TickSlot,
   type TransitionContext,
   type TransitionResult,
 } from "@loopx/core";
@@ -21,7 +23,15 @@ function ctx(actor: Actor, now: Date): TransitionContext {
 const _app: Actor = { kind: "app" };
 
 export function kernelCreate(
-  over: { repoId?: number; issue?: number; todos?: number; plan?: "approve" | "auto" } = {},
+  over: {
+    repoId?: number;
+    issue?: number;
+    todos?: number;
+    plan?: "approve" | "auto";
+    parallel?: number;
+    /** Declared paths of each todo, in order (missing: none declared). */
+    paths?: string[][];
+  } = {},
 ) {
   const issue = over.issue ?? issueSeq++;
   return (now: Date): TransitionResult =>
@@ -42,7 +52,11 @@ export function kernelCreate(
         harness: "shell",
         budget: { usd: 50 },
         ...(over.plan ? { plan: over.plan } : {}),
-        todos: Array.from({ length: over.todos ?? 3 }, (_, i) => ({ title: `Stage ${i + 1}` })),
+        ...(over.parallel ? { parallel: over.parallel } : {}),
+        todos: Array.from({ length: over.todos ?? 3 }, (_, i) => ({
+          title: `Stage ${i + 1}`,
+          paths: over.paths?.[i] ?? [],
+        })),
       },
       ctx({ kind: "human", login: "bob", trusted: true }, now),
     );
@@ -53,6 +67,7 @@ export interface KernelClaim {
   todo?: string;
   run?: { id: number; attempt: number } | null;
   leaseTtlMs?: number;
+  slot?: TickSlot;
 }
 
 /** Returns the claim transition and the tick id/lease token it will use. */
@@ -70,10 +85,18 @@ export function kernelClaim(input: KernelClaim) {
         run: input.run ?? null,
         leaseTtlMs: input.leaseTtlMs ?? 15 * 60_000,
         ...(input.todo ? { todo: input.todo } : {}),
+        ...(input.slot !== undefined ? { slot: input.slot } : {}),
       },
       ctx({ kind: "agent", tickId, harness: "shell" }, now),
     );
   return { tickId, leaseToken, transition };
+}
+
+/** A ClaimFn for claimNextDue that takes the goal's lowest free slot, as the dispatcher does. */
+export function kernelSlotClaimFn(state: GoalState, now: Date, agent: string): TransitionResult {
+  const slot = freeTickSlot(state, now);
+  if (slot === null) return { ok: false, refusal: { code: "lease_held", message: "no free slot" } };
+  return kernelClaim({ agent, slot }).transition(state, now);
 }
 
 /** A ClaimFn for claimNextDue: a fresh tick per attempt. */

@@ -37,7 +37,7 @@ function planResult(plan: string, tickId: string, leaseToken: string) {
     evidence: [],
     handoff: { done: "planned", next: "stage it", questions: [] },
     continuation: { kind: "goal_active" },
-    proposedTodos: [{ title: "Stage the rollout", detail: "", requiredScopes: [] }],
+    proposedTodos: [{ title: "Stage the rollout", detail: "", requiredScopes: [], paths: [] }],
     revisions: { drop: ["T1"], reword: [], order: [] },
     gateRequests: [],
     cost: { usd: 0.01, tokens: 10, runnerMinutes: 1 },

@@ -13,7 +13,13 @@ export async function ask(ctx: PhaseContext): Promise<PhaseResult> {
     ...(ctx.input["max-usd"] !== undefined ? { usd: ctx.input["max-usd"] } : {}),
     ...(ctx.input["max-minutes"] !== undefined ? { runnerMinutes: ctx.input["max-minutes"] } : {}),
   };
-  const request = AskRequest.parse({ goal, ...(Object.keys(limits).length ? { limits } : {}) });
+  const slot = ctx.input.slot ?? "";
+  const request = AskRequest.parse({
+    goal,
+    // A goal's one slot sends none, so the request stays what an App before slots accepts.
+    ...(slot === "" ? {} : { slot }),
+    ...(Object.keys(limits).length ? { limits } : {}),
+  });
   const answer = await ctx.api().post("/api/v1/ticks", request, AskResponse);
   if (!answer.run) {
     const next = answer.nextWakeAt

@@ -114,6 +114,7 @@ export async function ask(
           agent: `actions-run-${claims.run_id}`,
           harness: state.goal.harness,
           run: { id: claims.run_id, attempt: claims.run_attempt },
+          slot: body.slot ?? "",
           leaseTtlMs: Math.round(leaseMinutes * 60_000),
           allowance,
           ...(body.limits ? { callerLimits: body.limits } : {}),

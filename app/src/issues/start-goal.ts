@@ -92,6 +92,7 @@ export async function createGoalForIssue(
           validationCommand: cfg?.validationCommand ?? null,
           // Unset, an outsider's objective has its plan approved by a writer before it runs.
           plan: cfg?.plan ?? (objective.authorTrusted ? "auto" : "approve"),
+          parallel: cfg?.parallel ?? 1,
           todos: objective.todos,
           ...(cfg ? { budget: cfg.budgets.goal, tickCap: cfg.budgets.tick, quota: cfg.quota } : {}),
           ...(config.ok

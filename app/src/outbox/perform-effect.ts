@@ -1,4 +1,4 @@
-import { decide, type Effect, type GoalState } from "@loopx/core";
+import { decide, type Effect, freeTickSlot, type GoalState } from "@loopx/core";
 import {
   type GitHubPort,
   type IssueRef,
@@ -105,12 +105,17 @@ async function dispatch(
     if (!config.ok) return;
     target = { workflow: config.config.tickWorkflow, ref: await port.defaultBranch(repo) };
   }
+  // Every slot busy: the tick that ends first frees one, and its result dispatches again.
+  // Leases are judged on the database clock; a goal's one slot needs no clock at all.
+  const slot = state.goal.parallel > 1 ? freeTickSlot(state, await deps.store.databaseNow()) : "";
+  if (slot === null) return;
   const runId = await dispatchTick(
     deps,
     port,
     { ...repo, issueNumber: state.goal.issue.number },
     target.workflow,
     target.ref,
+    slot,
   );
   // The scheduler must not dispatch this same wake again once its grace period is over.
   await deps.store.markDispatched(state.goal.id);

@@ -2,13 +2,16 @@ import { STALLED_TICKS_ASK_HUMAN, STALLED_TICKS_REPLAN } from "./backoff.ts";
 import { costLeft, exhaustedDimensions } from "./cost-ledger.ts";
 import type { Frontier } from "./frontier.ts";
 import { analyseFrontier } from "./frontier.ts";
+import { isLeaseLive } from "./lease.ts";
 import { openPlanGate, planGateHolds } from "./plan-holds.ts";
 import type { CostLimits, SharedAllowance } from "./schemas/budget.ts";
 import type { Decision, Route } from "./schemas/decision.ts";
 import type { Gate } from "./schemas/gate.ts";
 import type { GoalState } from "./schemas/state.ts";
+import type { Todo } from "./schemas/todo.ts";
 import { blockingGatesFor } from "./scope.ts";
 import { slotUsage } from "./slot-quota.ts";
+import { todosOverlap } from "./todo-overlap.ts";
 
 export interface DecideOptions {
   /** What the repository and installation have left (the store computes it). */
@@ -46,6 +49,8 @@ function approveInstruction(gate: Gate): string {
  * What happens next for a goal, decided from its state and one clock — no model call.
  * Precedence: stopped/paused/done → blocking gate → leased elsewhere → (for work that would
  * spend a tick) over budget → backoff window → runnable todo → replan → done → wait.
+ * With `parallel` above 1, a goal with live leases may still run a task todo beside them, if
+ * its declared paths and scopes overlap none of theirs; anything else waits for the leases.
  */
 export function decide(
   state: GoalState,
@@ -81,20 +86,20 @@ export function decide(
     return askForGates(state, frontier);
   }
 
-  const lease = frontier.leased[0]?.claim;
+  const running = frontier.leased.length;
   const leasedTodo = frontier.leased[0];
-  if (lease && leasedTodo) {
-    const mine = lease.agent === agent ? " (this agent, another tick)" : "";
-    return make("wait", {
-      todo: leasedTodo.key,
-      gates: openGates,
-      reason: `${leasedTodo.key} is being worked on by ${lease.agent}${mine} under a lease until ${iso(lease.leaseExpiresAt)}.`,
-      nextWakeAt: lease.leaseExpiresAt,
-    });
+  const leaseWait = leasedTodo ? waitForLease(leasedTodo, frontier, agent, openGates) : null;
+  let work: Decision;
+  if (leaseWait) {
+    const beside = runnableBeside(goal.parallel, frontier, now);
+    if (beside.length === 0) return leaseWait;
+    work = pickWork(state, { ...frontier, runnable: beside }, now, openGates);
+    // Replanning or asking a person rewrites what the running ticks work from: not beside them.
+    if (work.route !== "run") return leaseWait;
+  } else {
+    work = pickWork(state, frontier, now, openGates);
+    if (work.route !== "run" && work.route !== "replan") return work;
   }
-
-  const work = pickWork(state, frontier, now, openGates);
-  if (work.route !== "run" && work.route !== "replan") return work;
 
   const left = costLeft(goal, opts.allowance, opts.callerLimits);
   const exhausted = exhaustedDimensions(left);
@@ -120,6 +125,8 @@ export function decide(
       userInstruction: "Raise `quota.compute` above 0 in .github/loopx.yml to let it run.",
     });
   }
+  // A running tick may yet spend a slot: one beside it must leave that slot free.
+  if (leaseWait && slots.spent + running >= slots.allowed) return leaseWait;
   if (slots.spent >= slots.allowed) {
     return make("over_budget", {
       gates: openGates,
@@ -129,6 +136,7 @@ export function decide(
   }
 
   const until = goal.backoff.until;
+  if (leaseWait && until !== null && until.getTime() > now.getTime()) return leaseWait;
   if (until !== null && until.getTime() > now.getTime()) {
     return make("wait", {
       gates: openGates,
@@ -139,6 +147,36 @@ export function decide(
     });
   }
   return work;
+}
+
+function waitForLease(
+  leasedTodo: Todo,
+  frontier: Frontier,
+  agent: string,
+  openGates: string[],
+): Decision | null {
+  const lease = leasedTodo.claim;
+  if (!lease) return null;
+  const mine = lease.agent === agent ? " (this agent, another tick)" : "";
+  const others = frontier.leased.length - 1;
+  const more = others > 0 ? ` (and ${others} other running todo${others === 1 ? "" : "s"})` : "";
+  return make("wait", {
+    todo: leasedTodo.key,
+    gates: openGates,
+    reason: `${leasedTodo.key} is being worked on by ${lease.agent}${mine} under a lease until ${iso(lease.leaseExpiresAt)}${more}.`,
+    nextWakeAt: lease.leaseExpiresAt,
+  });
+}
+
+/** Runnable task todos that may run beside the live leases: none once `parallel` are running. */
+function runnableBeside(parallel: number, frontier: Frontier, now: Date): Todo[] {
+  if (frontier.leased.length >= parallel) return [];
+  return frontier.runnable.filter(
+    (t) =>
+      t.kind !== "plan" &&
+      !isLeaseLive(t.claim, now) &&
+      frontier.leased.every((l) => !todosOverlap(t, l)),
+  );
 }
 
 function askForGates(state: GoalState, frontier: Frontier): Decision {

@@ -18,6 +18,7 @@ export * from "./schemas/index.ts";
 export * from "./scope.ts";
 export * from "./slot-quota.ts";
 export * from "./todo-order.ts";
+export * from "./todo-overlap.ts";
 export {
   AWAITING_EVIDENCE,
   AWAITING_PULL_REQUEST,

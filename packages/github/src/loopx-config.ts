@@ -127,6 +127,20 @@ export const LoopxConfig = z
         "approve: an agent's proposed todos wait for a writer to approve the plan; auto: they run at once. Unset: approve on issues a non-writer opened, auto otherwise.",
       ),
     /**
+     * How many ticks of one goal may run at once, each on a todo whose declared `paths` (and
+     * scopes) overlap no other running todo's, in its own workflow concurrency group (the
+     * caller's `slot` input). A todo that declares no paths never runs beside another.
+     */
+    parallel: z
+      .number()
+      .int()
+      .min(1)
+      .max(8)
+      .default(1)
+      .describe(
+        "How many ticks of one goal may run at once (1-8), each on a todo whose declared paths overlap no other running todo's.",
+      ),
+    /**
      * Logins that own every goal here (besides whoever labelled it): they are asked for
      * reviews and may raise budgets — only while they have write access, like anyone acting.
      */

@@ -2,6 +2,7 @@ import {
   type ChecksVerdict,
   type Decision,
   type GoalState,
+  isLeaseLive,
   openPlanGate,
   prChecksVerdict,
 } from "@loopx/core";
@@ -178,6 +179,25 @@ export function renderStatusComment(
     "",
     `Per tick at most ${formatUsd(tickCap.usd)}, ${formatCount(tickCap.tokens)} tokens, ${formatMinutes(tickCap.runnerMinutes)}; a tick that crashes is charged this cap.`,
   );
+
+  // A goal running ticks side by side lists each, so no running slice hides behind another.
+  if (goal.parallel > 1) {
+    const holding = new Set(
+      state.todos.filter((t) => isLeaseLive(t.claim, now)).map((t) => t.claim?.tickId),
+    );
+    const running = state.ticks.filter((t) => holding.has(t.id));
+    if (running.length > 0) {
+      out.push("", `#### Running (${running.length} of ${goal.parallel} slots)`, "");
+      for (const t of running) {
+        const raw = tickRunUrl(goal, t, options.serverUrl);
+        const url = raw ? safeUrl(raw) : null;
+        const name = url ? `[tick #${t.number}](${url})` : `tick #${t.number}`;
+        out.push(
+          `- ${t.todo} · ${name} · slot ${t.slot || "1"} · lease until ${formatInstant(t.leaseExpiresAt)}`,
+        );
+      }
+    }
+  }
 
   const wake = decision.nextWakeAt ?? goal.nextWakeAt;
   out.push(

@@ -17,6 +17,7 @@ const DEFAULTS = {
     goal: { usd: 25, tokens: 10_000_000, runnerMinutes: 600, ticks: 100 },
     tick: { usd: 2, tokens: 1_000_000, runnerMinutes: 30 },
   },
+  parallel: 1,
   owners: [],
   checks: [],
   gates: [
@@ -46,6 +47,16 @@ describe("parseConfig", () => {
     expect(parseConfig({ plan: "auto" })).toMatchObject({ ok: true, config: { plan: "auto" } });
     const unset = parseConfig({});
     expect(unset.ok && "plan" in unset.config).toBe(false);
+  });
+
+  it("takes parallel from 1 to 8; anything else is refused with its path", () => {
+    expect(parseConfig({ parallel: 3 })).toMatchObject({ ok: true, config: { parallel: 3 } });
+    for (const bad of [0, 9, 1.5, "2"]) {
+      expect(parseConfig({ parallel: bad })).toMatchObject({
+        ok: false,
+        errors: [{ path: "parallel" }],
+      });
+    }
   });
 
   it("takes required checks; an empty name is refused with its path", () => {

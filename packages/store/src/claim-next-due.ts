@@ -12,7 +12,7 @@ export interface ClaimNextOptions {
   installationId?: number | undefined;
   /** Goals to try in one call when the first due ones yield nothing (default 3). */
   maxGoals?: number | undefined;
-  /** Skip goals holding a live lease (one tick at a time per goal; default true). */
+  /** Skip goals running as many live leases as their `parallel` allows (default true). */
   skipLeased?: boolean | undefined;
 }
 
@@ -46,7 +46,7 @@ export async function claimNextDue(
         for (const k of skipped) conditions.push(sql`id <> ${k.goalId}`);
         if (opts.skipLeased !== false) {
           conditions.push(
-            sql`NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = goals.id AND t.finished_at IS NULL AND t.lease_expires_at > now())`,
+            sql`(SELECT count(*) FROM ticks t WHERE t.goal_id = goals.id AND t.finished_at IS NULL AND t.lease_expires_at > now()) < goals.parallel`,
           );
         }
         // Row lock (skipping rows other claimers hold), clock and aggregate in one statement.

@@ -57,8 +57,8 @@ export function dueCandidatesQuery(opts: TakeDueOptions = {}): SQL {
         LEFT JOIN tick_dispatches d ON d.goal_id = g.id
         WHERE g.status = 'active' ${repoFilter}
           AND g.next_wake_at <= now() - make_interval(secs => ${graceSecs})
-          AND NOT EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = g.id
-                          AND t.finished_at IS NULL AND t.lease_expires_at > now())
+          AND (SELECT count(*) FROM ticks t WHERE t.goal_id = g.id
+               AND t.finished_at IS NULL AND t.lease_expires_at > now()) < g.parallel
           AND (d.goal_id IS NULL OR d.wake_at IS DISTINCT FROM g.next_wake_at
                OR d.dispatched_at <= now() - make_interval(secs => ${quietSecs}))
         ORDER BY g.next_wake_at, g.id

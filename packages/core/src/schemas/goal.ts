@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { Cost, CostLimits, QuotaPolicy } from "./budget.ts";
-import { Instant, Login, Scope, ShortText, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, Login, MAX_PARALLEL, Scope, ShortText, TodoKey, Uuid } from "./primitives.ts";
 
 export const GoalStatus = z.enum(["active", "paused", "stopped", "done"]);
 export type GoalStatus = z.infer<typeof GoalStatus>;
@@ -59,6 +59,8 @@ export const Goal = z.object({
   quota: QuotaPolicy,
   /** Whether agent-proposed todos wait for a writer's approval of the plan. */
   plan: PlanPolicy.default("auto"),
+  /** How many ticks may run at once, each on a todo whose paths and scopes overlap no other's. */
+  parallel: z.number().int().min(1).max(MAX_PARALLEL).default(1),
   /** Scopes granted for the whole goal (standing approvals). */
   grantedScopes: z.array(Scope).default([]),
   /** Compare-and-swap counter; every accepted transition bumps it by one. */

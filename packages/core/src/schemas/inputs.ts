@@ -6,9 +6,12 @@ import {
   GateKey,
   Instant,
   Login,
+  MAX_PARALLEL,
+  PathGlob,
   Scope,
   Sha,
   ShortText,
+  TickSlot,
   Title,
   TodoKey,
   Uuid,
@@ -26,6 +29,7 @@ export const TodoDraft = z.object({
   detail: ShortText.default(""),
   kind: TodoKind.default("task"),
   requiredScopes: z.array(Scope).max(10).default([]),
+  paths: z.array(PathGlob).max(20).default([]),
 });
 export type TodoDraft = z.input<typeof TodoDraft>;
 
@@ -42,6 +46,7 @@ export const CreateGoalInput = z.object({
   tickCap: Cost.optional(),
   quota: QuotaPolicy.optional(),
   plan: PlanPolicy.optional(),
+  parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
   todos: z.array(TodoDraft).max(MAX_INITIAL_TODOS).optional(),
   /**
    * Start paused, with the reason shown to people — e.g. when `.github/loopx.yml` is invalid:
@@ -65,6 +70,7 @@ export const EditTodoInput = z.object({
   detail: ShortText.optional(),
   kind: TodoKind.optional(),
   requiredScopes: z.array(Scope).max(10).optional(),
+  paths: z.array(PathGlob).max(20).optional(),
   resumeWhen: ResumeWhen.nullable().optional(),
   status: z.enum(["ready", "blocked", "deferred"]).optional(),
   blockedReason: ShortText.nullable().optional(),
@@ -98,6 +104,8 @@ export const ClaimInput = z.object({
     .int()
     .min(60_000, "a lease lasts at least a minute")
     .max(24 * 3_600_000, "a lease lasts at most 24 hours"),
+  /** The caller's tick slot: one live tick per slot. */
+  slot: TickSlot.default(""),
   /** When given, claim only this todo (refused if decide() would pick another). */
   todo: TodoKey.optional(),
   allowance: SharedAllowance.optional(),

@@ -35,6 +35,31 @@ export type Scope = z.infer<typeof Scope>;
 
 export const Uuid = z.uuid();
 
+/**
+ * A repository path glob a todo declares it will touch (`src/api/**`, `docs/*.md`): `**` spans
+ * directories, `*` and `?` stay within one name. Relative, no `..`, so it names paths in the
+ * checkout only.
+ */
+export const PathGlob = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(
+    /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[^\0\n\r\\]+$/,
+    "a path glob relative to the repository root, e.g. src/api/** (no leading / and no ..)",
+  );
+export type PathGlob = z.infer<typeof PathGlob>;
+
+/**
+ * Which of a goal's concurrent tick slots a tick runs in: "" for a goal's one slot, "1".."8"
+ * when `parallel` allows several. Workflow concurrency groups are keyed by it.
+ */
+export const TickSlot = z.enum(["", "1", "2", "3", "4", "5", "6", "7", "8"]);
+export type TickSlot = z.infer<typeof TickSlot>;
+
+/** The most ticks one goal may run at once. */
+export const MAX_PARALLEL = 8;
+
 /** A GitHub login, as GitHub allows it (bots end in `[bot]`). */
 export const Login = z
   .string()

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { HarnessBrief } from "./brief.ts";
 import { CostLimits } from "./budget.ts";
 import { Route } from "./decision.ts";
-import { Instant, Scope, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, Scope, TickSlot, TodoKey, Uuid } from "./primitives.ts";
 import { HarnessResult, TickInterruption } from "./tick.ts";
 
 /**
@@ -15,6 +15,8 @@ import { HarnessResult, TickInterruption } from "./tick.ts";
 export const AskRequest = z.object({
   /** The goal's issue number (the workflow's `goal` input). */
   goal: z.number().int().positive(),
+  /** The caller's `slot` input: which of the goal's concurrent ticks this run is (absent: ""). */
+  slot: TickSlot.optional(),
   /** Limits the workflow asks for; they can only lower what the App allows. */
   limits: CostLimits.optional(),
 });

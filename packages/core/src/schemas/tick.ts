@@ -1,7 +1,17 @@
 import { z } from "zod";
 import { Cost } from "./budget.ts";
 import { EvidenceInput, HandoffInput } from "./evidence.ts";
-import { Instant, Scope, Sha, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+import {
+  Instant,
+  PathGlob,
+  Scope,
+  Sha,
+  ShortText,
+  TickSlot,
+  Title,
+  TodoKey,
+  Uuid,
+} from "./primitives.ts";
 
 /** Why a slice did not make progress. `host_failure` also covers ticks that died unseen. */
 export const FailureKind = z.enum([
@@ -96,6 +106,7 @@ export const HarnessResult = z
           title: Title,
           detail: ShortText.default(""),
           requiredScopes: z.array(Scope).max(10).default([]),
+          paths: z.array(PathGlob).max(20).default([]),
         }),
       )
       .max(10)
@@ -166,6 +177,8 @@ export const Tick = z.object({
     .object({ id: z.number().int().positive(), attempt: z.number().int().positive() })
     .nullable()
     .default(null),
+  /** The goal's tick slot it ran in (its workflow concurrency group). */
+  slot: TickSlot.default(""),
   /** Binds a result to its tick; secret to the tick's workflow run. */
   leaseToken: z.string().min(16),
   leaseExpiresAt: Instant,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Instant, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, PathGlob, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
 
 /**
  * `proposed`: an agent proposed it under `plan: approve`; it waits, never runnable or claimed,
@@ -64,6 +64,11 @@ export const Todo = z.object({
   position: z.number().int(),
   origin: TodoOrigin,
   requiredScopes: z.array(Scope).default([]),
+  /**
+   * Globs of the files the todo will touch. Empty: it may touch anything, so it never runs
+   * beside another todo of its goal.
+   */
+  paths: z.array(PathGlob).max(20).default([]),
   subIssue: z
     .object({ id: z.number().int().positive(), number: z.number().int().positive() })
     .nullable()

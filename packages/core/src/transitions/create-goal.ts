@@ -34,6 +34,7 @@ export function createGoal(input: CreateGoalInput, ctx: TransitionContext): Tran
     tickCap: parsed.tickCap ?? DEFAULT_TICK_CAP,
     quota: parsed.quota ?? DEFAULT_QUOTA,
     plan: parsed.plan ?? "auto",
+    parallel: parsed.parallel ?? 1,
     version: 0,
     nextWakeAt: ctx.now,
     backoff: { ...INITIAL_BACKOFF },

@@ -143,6 +143,7 @@ export interface NewTodo {
   detail?: string;
   kind?: TodoKind;
   requiredScopes?: string[];
+  paths?: string[];
   origin: TodoOrigin;
   position?: number;
 }
@@ -161,6 +162,7 @@ export function appendTodo(d: Draft, input: NewTodo): Todo {
     position: input.position ?? last + 1,
     origin: input.origin,
     requiredScopes: input.requiredScopes ?? [],
+    paths: input.paths ?? [],
     subIssue: null,
     claim: null,
     attempts: 0,

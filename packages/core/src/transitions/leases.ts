@@ -96,6 +96,26 @@ export function claimNext(
       ),
     };
   }
+  // One live tick per slot: the slot is the workflow concurrency group, so a second claim from
+  // one slot is a re-run or a replay, never a tick GitHub would let run beside the first.
+  // A tick holds its slot while its todo's claim is live (an interrupted tick has let go).
+  const holding = new Set(
+    d.state.todos.filter((t) => isLeaseLive(t.claim, ctx.now)).map((t) => t.claim?.tickId),
+  );
+  const sameSlot = d.state.ticks.find((t) => t.slot === parsed.slot && holding.has(t.id));
+  if (sameSlot) {
+    const which = parsed.slot === "" ? "The goal's slot" : `Slot ${parsed.slot}`;
+    const reason = `${which} is running tick #${sameSlot.number} on ${sameSlot.todo} under a lease until ${sameSlot.leaseExpiresAt.toISOString()}.`;
+    const wait: Decision = {
+      ...decision,
+      route: "wait",
+      todo: sameSlot.todo,
+      reason,
+      agentInstruction: "",
+      nextWakeAt: sameSlot.leaseExpiresAt,
+    };
+    return { decision: wait, result: refuse("lease_held", reason) };
+  }
   const todo = d.state.todos.find((t) => t.key === decision.todo);
   if (!todo) return { decision, result: refuse("not_found", `There is no todo ${decision.todo}.`) };
   const leaseExpiresAt = new Date(ctx.now.getTime() + parsed.leaseTtlMs);
@@ -111,6 +131,7 @@ export function claimNext(
     agent: parsed.agent,
     harness: parsed.harness,
     run: parsed.run,
+    slot: parsed.slot,
     leaseToken: parsed.leaseToken,
     leaseExpiresAt,
     startedAt: ctx.now,

@@ -81,6 +81,7 @@ export function editTodo(
   set("detail", parsed.detail);
   set("kind", parsed.kind);
   set("requiredScopes", parsed.requiredScopes);
+  set("paths", parsed.paths);
   set("resumeWhen", parsed.resumeWhen);
   set("status", parsed.status);
   set("blockedReason", parsed.blockedReason);

@@ -62,6 +62,8 @@ export const goals = pgTable(
     quota: jsonb("quota").notNull(),
     // Goals from before the policy existed ran their agents' plans at once, as `auto` does.
     plan: text("plan").notNull().default("auto"),
+    // How many ticks may run at once; the claim and the due sweep compare live leases with it.
+    parallel: integer("parallel").notNull().default(1),
     grantedScopes: jsonb("granted_scopes").notNull(),
     counters: jsonb("counters").notNull(),
     spent: jsonb("spent").notNull(),

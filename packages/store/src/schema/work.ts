@@ -28,6 +28,8 @@ export const todos = pgTable(
     position: integer("position").notNull(),
     origin: text("origin").notNull(),
     requiredScopes: jsonb("required_scopes").notNull(),
+    // Globs the todo declared it touches; empty (every todo before them): it may touch anything.
+    paths: jsonb("paths").notNull().default([]),
     subIssueId: bigint("sub_issue_id", { mode: "number" }),
     subIssueNumber: integer("sub_issue_number"),
     claimTickId: uuid("claim_tick_id"),
@@ -97,6 +99,8 @@ export const ticks = pgTable(
     harness: text("harness").notNull(),
     runId: bigint("run_id", { mode: "number" }),
     runAttempt: integer("run_attempt"),
+    // The tick slot (workflow concurrency group) it ran in; "" is a goal's one slot.
+    slot: text("slot").notNull().default(""),
     leaseToken: text("lease_token").notNull(),
     leaseExpiresAt: tstz("lease_expires_at").notNull(),
     startedAt: tstz("started_at").notNull(),
