@@ -41989,7 +41989,8 @@ var AgentClaim = external_exports.object({
     external_exports.object({
       title: external_exports.string().trim().min(1),
       detail: external_exports.string().default(""),
-      requiredScopes: external_exports.array(external_exports.string()).default([])
+      requiredScopes: external_exports.array(external_exports.string()).default([]),
+      paths: external_exports.array(external_exports.string()).default([])
     })
   ).default([]),
   gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([]),
@@ -43180,7 +43181,7 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
  "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
  "continuation": null,
- "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": []}],
+ "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": [], "paths": ["src/api/**"]}],
  "gateRequests": [{"question": "\u2026", "scopes": ["deploy"]}],
  "revisions": null}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
@@ -43188,6 +43189,8 @@ Use "completed" only when ${todo} is done, and then set "continuation" to exactl
 "proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
 the plan counts as a stall); give each the scopes it needs ("merge", "deploy:production",
 "write:.github"): a todo needing a scope waits until a person approves a gate covering it.
+Give each the "paths" (globs of the files it will touch) you can foresee: only todos whose
+paths overlap no running todo's may run at the same time; a todo without paths runs alone.
 A planning slice may also revise the open todos an agent proposed (never people's) with
 "revisions": {"drop": ["T4"], "reword": [{"todo": "T5", "title": "\u2026", "detail": "\u2026"}],
 "order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).
@@ -43636,7 +43639,8 @@ function toHarnessResult(report2, todo) {
     proposedTodos: (claim2?.proposedTodos ?? []).slice(0, 10).map((t) => ({
       title: clamp(t.title, 256),
       detail: clamp(t.detail, 2e3),
-      requiredScopes: validScopes(t.requiredScopes)
+      requiredScopes: validScopes(t.requiredScopes),
+      paths: validPaths(t.paths)
     })),
     gateRequests: (claim2?.gateRequests ?? []).map((g) => ({ question: clamp(g.question, 2e3), scopes: validScopes(g.scopes) })).filter((g) => g.scopes.length > 0).slice(0, 3),
     ...claim2?.revisions ? { revisions: revisions(claim2.revisions) } : {},
@@ -43677,6 +43681,9 @@ function revisions(r) {
 }
 function validScopes(scopes) {
   return scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10);
+}
+function validPaths(paths) {
+  return paths.filter((p) => PathGlob.safeParse(p).success).slice(0, 20);
 }
 function clamp(text, max) {
   if (text.length <= max) return text;

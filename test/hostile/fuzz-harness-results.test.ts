@@ -50,6 +50,9 @@ const claim: fc.Arbitrary<AgentClaim> = fc.record({
       requiredScopes: fc.array(fc.oneof(fc.constantFrom("deploy", "write:.github"), fc.string()), {
         maxLength: 12,
       }),
+      paths: fc.array(fc.oneof(fc.constantFrom("src/**", "../up", "/abs", "a\nb"), fc.string()), {
+        maxLength: 25,
+      }),
     }),
     { maxLength: 20 },
   ),

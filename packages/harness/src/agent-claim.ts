@@ -40,6 +40,7 @@ export const AgentClaim = z.object({
         title: z.string().trim().min(1),
         detail: z.string().default(""),
         requiredScopes: z.array(z.string()).default([]),
+        paths: z.array(z.string()).default([]),
       }),
     )
     .default([]),

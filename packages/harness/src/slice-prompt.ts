@@ -13,7 +13,7 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
  "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "…"}],
  "continuation": null,
- "proposedTodos": [{"title": "…", "detail": "…", "requiredScopes": []}],
+ "proposedTodos": [{"title": "…", "detail": "…", "requiredScopes": [], "paths": ["src/api/**"]}],
  "gateRequests": [{"question": "…", "scopes": ["deploy"]}],
  "revisions": null}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
@@ -21,6 +21,8 @@ Use "completed" only when ${todo} is done, and then set "continuation" to exactl
 "proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
 the plan counts as a stall); give each the scopes it needs ("merge", "deploy:production",
 "write:.github"): a todo needing a scope waits until a person approves a gate covering it.
+Give each the "paths" (globs of the files it will touch) you can foresee: only todos whose
+paths overlap no running todo's may run at the same time; a todo without paths runs alone.
 A planning slice may also revise the open todos an agent proposed (never people's) with
 "revisions": {"drop": ["T4"], "reword": [{"todo": "T5", "title": "…", "detail": "…"}],
 "order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).

@@ -2,6 +2,7 @@ import {
   type FailureKind,
   HANDOFF_MAX_CHARS,
   HarnessResult,
+  PathGlob,
   Scope,
   type TickOutcome,
   TodoKey,
@@ -85,6 +86,7 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
       title: clamp(t.title, 256),
       detail: clamp(t.detail, 2000),
       requiredScopes: validScopes(t.requiredScopes),
+      paths: validPaths(t.paths),
     })),
     gateRequests: (claim?.gateRequests ?? [])
       .map((g) => ({ question: clamp(g.question, 2000), scopes: validScopes(g.scopes) }))
@@ -140,6 +142,11 @@ function revisions(r: NonNullable<AgentClaim["revisions"]>): HarnessResult["revi
 /** Scopes as the kernel takes them: malformed ones are dropped, at most ten kept. */
 function validScopes(scopes: string[]): string[] {
   return scopes.filter((s) => Scope.safeParse(s).success).slice(0, 10);
+}
+
+/** Globs a todo declares it will touch; one that is not a repository-relative glob is dropped. */
+function validPaths(paths: string[]): string[] {
+  return paths.filter((p) => PathGlob.safeParse(p).success).slice(0, 20);
 }
 
 function clamp(text: string, max: number): string {

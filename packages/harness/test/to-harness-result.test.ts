@@ -17,7 +17,12 @@ function report(over: Partial<SliceReport> = {}): SliceReport {
       evidence: [{ kind: "test", summary: "npm test green", url: null, sha: null }],
       continuation: { kind: "no_followup", reason: "done" },
       proposedTodos: [
-        { title: "Write docs", detail: "", requiredScopes: ["deploy:docs", "NOT A SCOPE"] },
+        {
+          title: "Write docs",
+          detail: "",
+          requiredScopes: ["deploy:docs", "NOT A SCOPE"],
+          paths: ["docs/**", "../outside", "/etc/passwd"],
+        },
       ],
       gateRequests: [{ question: "Merge?", scopes: ["merge", "NOT A SCOPE"] }],
     },
@@ -88,6 +93,7 @@ describe("toHarnessResult", () => {
             title: long,
             detail: long,
             requiredScopes: [],
+            paths: [],
           })),
           gateRequests: [],
         },
@@ -126,11 +132,11 @@ describe("toHarnessResult", () => {
     expect(toHarnessResult(base, "T1").revisions).toBeUndefined();
   });
 
-  it("keeps only valid scopes in gate requests and proposed todos, and the validation as test evidence", () => {
+  it("keeps only valid scopes in gate requests and proposed todos, repository-relative paths, and the validation as test evidence", () => {
     const r = toHarnessResult(report(), "T1");
     expect(r.gateRequests).toEqual([{ question: "Merge?", scopes: ["merge"] }]);
     expect(r.proposedTodos).toEqual([
-      { title: "Write docs", detail: "", requiredScopes: ["deploy:docs"] },
+      { title: "Write docs", detail: "", requiredScopes: ["deploy:docs"], paths: ["docs/**"] },
     ]);
     expect(r.evidence[0]).toMatchObject({
       kind: "test",
