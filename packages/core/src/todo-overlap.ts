@@ -1,4 +1,4 @@
-import { isLeaseLive } from "./lease.ts";
+import { runningTicks } from "./lease.ts";
 import { matchesGlob } from "./path-rules.ts";
 import { TickSlot } from "./schemas/primitives.ts";
 import type { GoalState } from "./schemas/state.ts";
@@ -58,10 +58,7 @@ export function pathsHeldBy(
  */
 export function freeTickSlot(state: GoalState, now: Date): TickSlot | null {
   if (state.goal.parallel <= 1) return "";
-  const holding = new Set(
-    state.todos.filter((t) => isLeaseLive(t.claim, now)).map((t) => t.claim?.tickId),
-  );
-  const taken = new Set(state.ticks.filter((t) => holding.has(t.id)).map((t) => t.slot));
+  const taken = new Set(runningTicks(state, now).map((t) => t.slot));
   for (let n = 1; n <= state.goal.parallel; n++) {
     const slot = TickSlot.parse(String(n));
     if (!taken.has(slot)) return slot;

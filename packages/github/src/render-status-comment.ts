@@ -2,9 +2,9 @@ import {
   type ChecksVerdict,
   type Decision,
   type GoalState,
-  isLeaseLive,
   openPlanGate,
   prChecksVerdict,
+  runningTicks,
 } from "@loopx/core";
 import {
   formatCount,
@@ -182,10 +182,7 @@ export function renderStatusComment(
 
   // A goal running ticks side by side lists each, so no running slice hides behind another.
   if (goal.parallel > 1) {
-    const holding = new Set(
-      state.todos.filter((t) => isLeaseLive(t.claim, now)).map((t) => t.claim?.tickId),
-    );
-    const running = state.ticks.filter((t) => holding.has(t.id));
+    const running = runningTicks(state, now);
     if (running.length > 0) {
       out.push("", `#### Running (${running.length} of ${goal.parallel} slots)`, "");
       for (const t of running) {

@@ -1,5 +1,5 @@
 import { decide } from "../decide.ts";
-import { isLeaseLive } from "../lease.ts";
+import { isLeaseLive, runningTicks } from "../lease.ts";
 import type { Decision } from "../schemas/decision.ts";
 import { GoalStatus } from "../schemas/goal.ts";
 import type { ClaimInput, LeaseInput, RenewLeaseInput } from "../schemas/inputs.ts";
@@ -99,10 +99,7 @@ export function claimNext(
   // One live tick per slot: the slot is the workflow concurrency group, so a second claim from
   // one slot is a re-run or a replay, never a tick GitHub would let run beside the first.
   // A tick holds its slot while its todo's claim is live (an interrupted tick has let go).
-  const holding = new Set(
-    d.state.todos.filter((t) => isLeaseLive(t.claim, ctx.now)).map((t) => t.claim?.tickId),
-  );
-  const sameSlot = d.state.ticks.find((t) => t.slot === parsed.slot && holding.has(t.id));
+  const sameSlot = runningTicks(d.state, ctx.now).find((t) => t.slot === parsed.slot);
   if (sameSlot) {
     const which = parsed.slot === "" ? "The goal's slot" : `Slot ${parsed.slot}`;
     const reason = `${which} is running tick #${sameSlot.number} on ${sameSlot.todo} under a lease until ${sameSlot.leaseExpiresAt.toISOString()}.`;
