@@ -3,6 +3,7 @@
  * per slot it dispatched into, each with its own run id.
  */
 import type { Store } from "@loopx/store";
+import { dbOf, sql } from "@loopx/store/testing";
 import { describe, expect, it } from "vitest";
 import { createdGoal } from "./goal-rows.ts";
 import { kernelClaim } from "./kernel-fixtures.ts";
@@ -59,6 +60,25 @@ export function describeDispatchConformance(name: string, store: () => Store): v
       await store().releaseDispatch(goal.id, "1");
       expect(await store().reserveDispatchSlot(goal.id, ["1"])).toBe("1");
       expect(await store().reserveDispatchSlot(goal.id, ["1"], 0)).toBe("1");
+    });
+
+    it("a claim in the same millisecond as its dispatch frees the slot", async () => {
+      // The database keeps microseconds; the claim's start is its clock read back to the
+      // millisecond. Put the dispatch half a millisecond past the start's millisecond, as a
+      // claim close on a dispatch's heels lands.
+      const { goal } = await createdGoal(store());
+      expect(await store().reserveDispatchSlot(goal.id, ["1"])).toBe("1");
+      const claimed = await store().apply(
+        goal.id,
+        kernelClaim({ agent: "a", slot: "1" }).transition,
+      );
+      if (!claimed.ok) throw new Error(claimed.refusal.message);
+      await dbOf(store()).execute(sql`
+        UPDATE tick_dispatches d
+           SET dispatched_at = date_trunc('milliseconds', t.started_at) + interval '500 microseconds'
+          FROM ticks t
+         WHERE t.goal_id = d.goal_id AND t.slot = d.slot AND d.goal_id = ${goal.id}`);
+      expect(await store().reserveDispatchSlot(goal.id, ["1"])).toBe("1");
     });
 
     it("a slot's marker is not the goal's wake marker", async () => {

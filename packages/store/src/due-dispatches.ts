@@ -124,7 +124,9 @@ const Reserved = z.object({ slot: z.string() });
  * made until a tick claims in that slot, or for `redispatchMs` (default 15 minutes) if none
  * does (its run never started, or its ask answered "wait"). Each slot is one conditional
  * upsert on the newest marker row, so of two concurrent callers only one wins a slot: the
- * other goes on to the next.
+ * other goes on to the next. A tick's `started_at` is the database clock as the App read it
+ * back, to the millisecond, so the dispatch's is cut to the millisecond before they are
+ * compared: a claim in the same millisecond as the dispatch is not older than it.
  */
 export async function reserveDispatchSlot(
   db: Db,
@@ -143,7 +145,7 @@ export async function reserveDispatchSlot(
           WHERE tick_dispatches.dispatched_at <= now() - make_interval(secs => ${quietSecs})
              OR EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = tick_dispatches.goal_id
                         AND t.slot = tick_dispatches.slot
-                        AND t.started_at >= tick_dispatches.dispatched_at)
+                        AND t.started_at >= date_trunc('milliseconds', tick_dispatches.dispatched_at))
         RETURNING slot`),
     ).map((r) => Reserved.parse(r));
     if (won.length > 0) return slot;
