@@ -29,9 +29,32 @@ const brokenFiles = (report.testResults ?? []).filter(
 const failed = (report.numFailedTests ?? 0) + brokenFiles + extraFailed;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 
+// Name what failed, so a red CI says where to look without the whole log.
+for (const file of report.testResults ?? []) {
+  const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+  if (file.status === "failed" && failedTests.length === 0) {
+    console.log(`FAILED ${file.name}: ${firstLine(file.message)}`);
+  }
+  for (const t of failedTests) {
+    console.log(
+      `FAILED ${file.name} > ${t.fullName ?? t.title}: ${firstLine(t.failureMessages?.[0])}`,
+    );
+  }
+}
+
 const ranNone = (report.numPassedTests ?? 0) + (report.numFailedTests ?? 0) + brokenFiles === 0;
 if (ranNone) console.log("the test run executed no test");
 console.log(
   `${passed} passed, ${ranNone ? 1 + extraFailed : failed} failed${skipped ? `, ${skipped} skipped` : ""}`,
 );
 process.exit(status !== 0 ? status : failed > 0 || ranNone ? 1 : 0);
+
+function firstLine(text) {
+  return (
+    String(text ?? "no message")
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim()
+      .slice(0, 300) ?? "no message"
+  );
+}

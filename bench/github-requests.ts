@@ -89,11 +89,21 @@ export async function benchTickRequests(): Promise<{ first: TickCount; next: Tic
     h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: sticky\n" }, "alice");
     const goal = await h.startGoal("Bench: requests", ["Cache layout", "Document it"]);
     const issue = goal.goal.issue.number;
+    // Each tick runs as the workflow run the App dispatched for it, as on GitHub, so the App's
+    // reads of that run (its jobs, for runner minutes) find it.
+    const dispatched = (): number => {
+      const runs = [...h.sandbox.store.workflowRuns.values()].filter(
+        (r) => r.repoId === h.repo.id && r.inputs.goal === String(issue),
+      );
+      const newest = runs.sort((a, b) => b.id - a.id)[0];
+      if (!newest) throw new Error(`the App dispatched no tick for #${issue}`);
+      return newest.id;
+    };
     const counted = async (files: Record<string, string>): Promise<TickCount> => {
       await h.sandbox.idle();
       await h.settle();
       const from = h.sandbox.requests().length;
-      await playTick(h, issue, files);
+      await playTick(h, issue, files, { runId: dispatched() });
       await h.sandbox.idle();
       await h.settle();
       const app = h.sandbox
@@ -123,9 +133,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     ["first productive tick (opens the PR), 20-check CI", ticks.first],
     ["follow-on productive tick (same PR), 20-check CI", ticks.next],
   ] as const) {
-    const met = c.rest <= 10 && c.contentCreating <= 1 ? "met" : "NOT MET";
+    const first = c === ticks.first;
+    const met = c.rest <= 10 && c.contentCreating <= (first ? 1 : 0) ? "met" : "NOT MET";
     console.log(
-      `${what}: ${c.rest} REST (target ≤ 10), ${c.notModified} answered 304 (not charged), ${c.contentCreating} content-creating (target ≤ 1): ${met}`,
+      `${what}: ${c.rest} REST (target ≤ 10), ${c.notModified} answered 304 (not charged), ${c.contentCreating} content-creating (target ${first ? "≤ 1" : "0 unless a person must be told"}): ${met}`,
     );
     console.log(`  ${c.byOperation.join(", ")}`);
     const cap = capacity(c, 30);

@@ -31,6 +31,7 @@ function bigGoal(todoCount: number): GoalState {
       paths: [],
       subIssue: null,
       claim: null,
+      heldBy: null,
       attempts: 0,
       resumeWhen: i % 13 === 0 ? { kind: "todo_done", todo: `T${i - 1}` } : null,
       blockedReason: null,

@@ -186,9 +186,10 @@ export async function tickRows(): Promise<Row[]> {
           req,
           `${what}: content-creating`,
           String(c.contentCreating),
-          "≤ 1",
-          c.contentCreating <= 1,
+          what.startsWith("first") ? "≤ 1" : "0 (unless a person must be told)",
+          what.startsWith("first") ? c.contentCreating <= 1 : c.contentCreating === 0,
         ),
+        row(req, `${what}: App requests by route (304s included)`, c.byOperation.join(", ")),
         row(
           req,
           `${what}: goals per installation at a 30-min cadence, all limits at 80 % (one repository / one each); before: ~7 at 10 min with a 20-check CI`,

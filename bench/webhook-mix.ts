@@ -1,19 +1,25 @@
 /**
  * The webhook mix on one App (real HTTP, signature check, inbox, worker, handlers, store):
  * 60 % `check_run.completed` on PRs goals watch, 20 % comments on goals with 1,000 todos,
- * 10 % `issues.labeled` (each starts a goal), 10 % events LoopX has no handler for.
+ * 10 % `issues.labeled` (each starts a goal), 10 % events LoopX has no handler for; and on
+ * top, each head's `check_suite.completed` right after its CHECKS runs (one per 20 runs).
+ *
+ * The check runs conclude `success`, as most do. The PR monitor acts once per head and check
+ * suite: a passing run is parsed by the App's schema and marked processed with its batch (no
+ * store read, no GitHub read, no transition); its suite's completion reads the PR and its
+ * checks and commits the monitor's transition. Runs of SUITES_AT_ONCE heads interleave, as
+ * CI of several PRs does.
  *
  * An event counts when its delivery's transaction commits: the transition with its outbox
  * rows and the delivery mark, or the intake record; a delivery that changes nothing (an
- * unrelated event, a check run whose reading is not new) counts when the worker marks it
- * processed. Payloads: labels and comments as the sandbox renders them, check runs and
- * stars from @octokit/webhooks-examples with this repository, installation, head and PR.
- * Each is parsed by the App's own schemas before it is sent.
+ * unrelated event, a passing check run, a reading that is not new) counts when the worker
+ * marks it processed. Payloads: labels and comments as the sandbox renders them, check runs,
+ * suites and stars from @octokit/webhooks-examples with this repository, installation, head
+ * and PR. Each is parsed by the App's own schemas before it is sent.
  *
  * GitHub reads are answered in memory (permission, loopx.yml, and the PR monitor's: the PR,
- * its checks, statuses, waiting runs, reviews, required checks, commit message): each read
- * of a PR sees one more of its head's CHECKS checks completed, so a check run mostly brings
- * a new reading and a transition, as CI finishing one job after another does.
+ * its checks, statuses, waiting runs, reviews, required checks, commit message): a head is
+ * read when its suite has completed, so its CHECKS checks read as completed and successful.
  */
 import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
@@ -25,7 +31,7 @@ import { Octokit } from "@octokit/rest";
 import webhookExamples from "@octokit/webhooks-examples";
 import { z } from "zod";
 import { IssueCommentEvent } from "../app/src/comments/comment-payload.ts";
-import { CheckRunChanged } from "../app/src/pulls/pull-payloads.ts";
+import { CheckRunChanged, CheckSuiteChanged } from "../app/src/pulls/pull-payloads.ts";
 import type { Sandbox } from "../packages/sandbox/src/index.ts";
 import type { SignedDelivery } from "./webhook-sender.ts";
 
@@ -34,6 +40,8 @@ export const WATCHED_PULLS = 50;
 export const BIG_GOALS = 10;
 export const TODOS_PER_BIG_GOAL = 1000;
 const CHECKS = 20;
+/** Heads whose CI runs at once: their check runs interleave, then their suites complete. */
+const SUITES_AT_ONCE = 5;
 
 export interface MixDelivery {
   id: string;
@@ -160,36 +168,56 @@ export async function seedMix(
     full_name: "acme/widgets",
     owner: { login: "acme", id: repo.owner.id, type: "Organization" },
   };
-  const checkRun = (i: number) => {
-    const pr = i % WATCHED_PULLS;
+  // Run k: heads go SUITES_AT_ONCE at a time, each getting its CHECKS runs interleaved.
+  const headOf = (k: number) =>
+    (Math.floor(k / (CHECKS * SUITES_AT_ONCE)) * SUITES_AT_ONCE + (k % SUITES_AT_ONCE)) %
+    WATCHED_PULLS;
+  const pullRefs = (pr: number) => [
+    {
+      id: 70_000 + pr,
+      number: 10_000 + pr,
+      head: {
+        ref: `loopx/${pulls[pr]?.issue.number}-T1`,
+        sha: sha(pr),
+        repo: { id: repo.id, name: "widgets", url: repo.url },
+      },
+      base: {
+        ref: "main",
+        sha: sha(9999),
+        repo: { id: repo.id, name: "widgets", url: repo.url },
+      },
+      url: `${repo.url}/pulls/${10_000 + pr}`,
+    },
+  ];
+  const checkRun = (k: number) => {
+    const pr = headOf(k);
     const body = example("check_run", "completed");
     const run = body.check_run as Record<string, unknown>;
     Object.assign(run, {
-      id: 900_000 + i,
-      name: `ci-${(Math.floor(i / WATCHED_PULLS) % CHECKS) + 1}`,
+      id: 900_000 + k,
+      name: `ci-${(Math.floor(k / SUITES_AT_ONCE) % CHECKS) + 1}`,
       head_sha: sha(pr),
       status: "completed",
       conclusion: "success",
-      pull_requests: [
-        {
-          id: 70_000 + pr,
-          number: 10_000 + pr,
-          head: {
-            ref: `loopx/${pulls[pr]?.issue.number}-T1`,
-            sha: sha(pr),
-            repo: { id: repo.id, name: "widgets", url: repo.url },
-          },
-          base: {
-            ref: "main",
-            sha: sha(9999),
-            repo: { id: repo.id, name: "widgets", url: repo.url },
-          },
-          url: `${repo.url}/pulls/${10_000 + pr}`,
-        },
-      ],
+      pull_requests: pullRefs(pr),
     });
     Object.assign(body, { repository, installation });
     return JSON.stringify(CheckRunChanged.parse(body) && body);
+  };
+  const checkSuite = (pr: number) => {
+    const body = example("check_suite", "completed");
+    const suite = body.check_suite as Record<string, unknown>;
+    Object.assign(suite, {
+      id: 800_000 + pr,
+      head_sha: sha(pr),
+      head_branch: `loopx/${pulls[pr]?.issue.number}-T1`,
+      status: "completed",
+      conclusion: "success",
+      latest_check_runs_count: CHECKS,
+      pull_requests: pullRefs(pr),
+    });
+    Object.assign(body, { repository, installation });
+    return JSON.stringify(CheckSuiteChanged.parse(body) && body);
   };
   const unrelated = () => {
     const body = example("star", "created");
@@ -204,8 +232,14 @@ export async function seedMix(
   for (let i = 0; i < n; i++) {
     const slot = i % 10;
     const id = `mix-${i}`;
-    if (slot < 6) out.push({ id, event: "check_run", body: checkRun(k++) });
-    else if (slot < 8 && c < commentBodies.length)
+    if (slot < 6) {
+      const run = k++;
+      out.push({ id, event: "check_run", body: checkRun(run) });
+      // The head's last run: its suite completes.
+      if (Math.floor(run / SUITES_AT_ONCE) % CHECKS === CHECKS - 1) {
+        out.push({ id: `${id}-suite`, event: "check_suite", body: checkSuite(headOf(run)) });
+      }
+    } else if (slot < 8 && c < commentBodies.length)
       out.push({ id, event: "issue_comment", body: commentBodies[c++] ?? "" });
     else if (slot === 8 && l < labeled.length)
       out.push({ id, event: "issues", body: labeled[l++] ?? "" });
@@ -214,13 +248,11 @@ export async function seedMix(
   return out;
 }
 
-/** The PR monitor's reads, in memory: one more of the head's checks done per read of its PR. */
+/** The PR monitor's reads, in memory: a head is read once its suite is done, all green. */
 export function pullReadsInMemory(port: GitHubPort): GitHubPort {
-  const reads = new Map<number, number>();
   return {
     ...port,
     getPull: async (_repo, number) => {
-      reads.set(number, (reads.get(number) ?? 0) + 1);
       const i = number - 10_000;
       return {
         number,
@@ -239,15 +271,12 @@ export function pullReadsInMemory(port: GitHubPort): GitHubPort {
         body: "",
       };
     },
-    listChecks: async (_repo, head) => {
-      const pr = Number.parseInt(head.slice(0, 8), 16) - 0xabc00000 + 10_000;
-      const done = Math.min(reads.get(pr) ?? 0, CHECKS);
-      return Array.from({ length: CHECKS }, (_, j) => ({
+    listChecks: async () =>
+      Array.from({ length: CHECKS }, (_, j) => ({
         name: `ci-${j + 1}`,
-        status: j < done ? ("success" as const) : ("pending" as const),
+        status: "success" as const,
         url: null,
-      }));
-    },
+      })),
     listStatuses: async () => [],
     listWaitingRuns: async () => [],
     listReviews: async () => [],

@@ -78,8 +78,11 @@ export function workflowSnippets(markdown: string, file: string): WorkflowText[]
     } catch {
       doc = null; // not YAML at all: actionlint reports it below if it has a `jobs:` line
     }
+    // `.github/loopx.yml` has a `jobs:` key of its own: a block saying it is that file is none.
+    const isConfig = /^# \.github\/loopx\.yml\s*$/m.test(text.split("\n")[0] ?? "");
     const isWorkflow =
-      (typeof doc === "object" && doc !== null && "jobs" in doc) || /^jobs:/m.test(text);
+      !isConfig &&
+      ((typeof doc === "object" && doc !== null && "jobs" in doc) || /^jobs:/m.test(text));
     if (!isWorkflow) continue;
     const line = markdown.slice(0, m.index).split("\n").length + 1;
     out.push({ source: `${file}:${line}`, text });

@@ -40427,6 +40427,24 @@ var Title = external_exports.string().trim().min(1, "must not be empty").max(256
 var ShortText = external_exports.string().max(2e3);
 var Sha = external_exports.string().regex(/^[0-9a-f]{7,64}$/, "a git SHA (7 to 64 hex digits)");
 
+// ../packages/core/src/todo-overlap.ts
+function pathsHeldBy(changed, others) {
+  const held = [];
+  for (const path of changed) {
+    const other = others.find((o) => o.paths.some((g) => matchesGlob(path, g)));
+    if (other) held.push({ path, todo: other.key });
+  }
+  return held;
+}
+
+// ../packages/core/src/evidence-summary.ts
+var EVIDENCE_SUMMARY_MAX = 500;
+var AGENT_CLAIM_PREFIX = "agent's claim: ";
+var agentClaimSummary = (summary2) => `${AGENT_CLAIM_PREFIX}${summary2}`.slice(0, EVIDENCE_SUMMARY_MAX);
+
+// ../packages/core/src/repair-policy.ts
+var DEFAULT_REPAIR_ATTEMPTS = 3;
+
 // ../packages/core/src/schemas/evidence.ts
 var EvidenceKind = external_exports.enum([
   "test",
@@ -40483,7 +40501,21 @@ var TodoOrigin = external_exports.enum(["human", "agent", "pr-monitor", "config"
 var ResumeWhen = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("todo_done"), todo: TodoKey }),
   external_exports.object({ kind: external_exports.literal("pr_merged"), pr: external_exports.number().int().positive() }),
-  external_exports.object({ kind: external_exports.literal("at"), at: Instant })
+  external_exports.object({ kind: external_exports.literal("at"), at: Instant }),
+  /**
+   * A workflow run the slice handed its work to (a job listed in `.github/loopx.yml`): the
+   * todo waits, spending nothing, until that run completes. `runId` is null until GitHub says
+   * which run the dispatch started (older API versions do not; the run is then matched by
+   * workflow, branch and a creation time after `since`).
+   */
+  external_exports.object({
+    kind: external_exports.literal("job"),
+    job: external_exports.string().min(1).max(100),
+    workflow: external_exports.string().min(1).max(200),
+    branch: external_exports.string().min(1).max(255),
+    since: Instant,
+    runId: external_exports.number().int().positive().nullable().default(null)
+  })
 ]);
 var Continuation = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("successor"), todo: TodoKey }),
@@ -40494,6 +40526,17 @@ var Claim = external_exports.object({
   tickId: Uuid,
   agent: external_exports.string().min(1),
   leaseExpiresAt: Instant
+});
+var HeldBy = external_exports.object({
+  holder: Login,
+  via: external_exports.enum(["command", "assignment"]),
+  /** The sub-issue whose assignment holds it (via assignment). */
+  issue: external_exports.number().int().positive().nullable().default(null),
+  since: Instant,
+  /** Null: until released (or unassigned). */
+  until: Instant.nullable().default(null),
+  /** LoopX has said once that it skips the todo for this holder. */
+  noticed: external_exports.boolean().default(false)
 });
 var Todo = external_exports.object({
   key: TodoKey,
@@ -40512,6 +40555,7 @@ var Todo = external_exports.object({
   paths: external_exports.array(PathGlob).max(20).default([]),
   subIssue: external_exports.object({ id: external_exports.number().int().positive(), number: external_exports.number().int().positive() }).nullable().default(null),
   claim: Claim.nullable().default(null),
+  heldBy: HeldBy.nullable().default(null),
   attempts: external_exports.number().int().nonnegative().default(0),
   resumeWhen: ResumeWhen.nullable().default(null),
   blockedReason: ShortText.nullable().default(null),
@@ -40557,6 +40601,11 @@ var HarnessBrief = external_exports.object({
   deadline: Instant.nullable(),
   /** The goal's USD budget and what is left of it (null: no USD limit). */
   money: external_exports.object({ left: external_exports.number().nonnegative(), budget: external_exports.number().nonnegative() }).nullable(),
+  /**
+   * This slice's own bounds: the most it may spend on the model (the proxy refuses past it)
+   * and when the action stops it to push its work in progress (null: no checkpoint set).
+   */
+  slice: external_exports.object({ usd: external_exports.number().nonnegative(), checkpointAt: Instant.nullable() }).optional(),
   validationCommand: external_exports.string().nullable(),
   /** Writers' notes: the only human text that counts as instruction. */
   notes: external_exports.array(external_exports.object({ from: Login, text: external_exports.string() })),
@@ -40777,12 +40826,27 @@ var PlanRevisions = external_exports.object({
   reword: external_exports.array(external_exports.object({ todo: TodoKey, title: Title, detail: ShortText.default("") })).max(20).default([]),
   order: external_exports.array(TodoKey).max(50).default([])
 });
+var JobRequest = external_exports.object({
+  name: external_exports.string().trim().min(1).max(100),
+  inputs: external_exports.record(external_exports.string().min(1).max(100), external_exports.union([external_exports.string().max(1e3), external_exports.number(), external_exports.boolean()])).default({})
+});
 var HarnessResult = external_exports.object({
   todo: TodoKey,
   outcome: TickOutcome,
   failure: FailureKind.nullable().default(null),
   validation: Validation.nullable().default(null),
-  commits: external_exports.array(external_exports.object({ sha: Sha, message: external_exports.string().max(1e3) })).max(100).default([]),
+  commits: external_exports.array(
+    external_exports.object({
+      sha: Sha,
+      message: external_exports.string().max(1e3),
+      /** `git log --shortstat`'s counts; absent from older actions' reports. */
+      diffstat: external_exports.object({
+        files: external_exports.number().int().nonnegative(),
+        insertions: external_exports.number().int().nonnegative(),
+        deletions: external_exports.number().int().nonnegative()
+      }).nullish()
+    })
+  ).max(100).default([]),
   evidence: external_exports.array(EvidenceInput).max(20).default([]),
   handoff: HandoffInput,
   continuation: ContinuationInput.nullable().default(null),
@@ -40811,7 +40875,12 @@ var HarnessResult = external_exports.object({
   metering: Metering.default("unmetered"),
   /** Fields withheld because they held a credential (paths, never values), for the ledger. */
   withheld: external_exports.array(external_exports.string().max(200)).max(50).default([]),
-  sessionId: external_exports.string().max(200).nullable().default(null)
+  sessionId: external_exports.string().max(200).nullable().default(null),
+  /**
+   * A job the slice hands to GitHub instead of waiting for it: one of `jobs:` in the
+   * default branch's `.github/loopx.yml`, with inputs its schema allows. The App checks it.
+   */
+  job: JobRequest.optional()
 }).superRefine((r, ctx) => {
   if (r.outcome === "completed" && r.continuation === null) {
     ctx.addIssue({
@@ -40933,6 +41002,11 @@ var ClaimInput = external_exports.object({
   slot: TickSlot.default(""),
   /** When given, claim only this todo (refused if decide() would pick another). */
   todo: TodoKey.optional(),
+  /**
+   * `parallel` as the repository's config says it now: a change there applies to a running
+   * goal from its next claim on. Lowering it ends no running tick; it only holds new ones.
+   */
+  parallel: external_exports.number().int().min(1).max(MAX_PARALLEL).optional(),
   allowance: SharedAllowance.optional(),
   callerLimits: CostLimits.optional()
 });
@@ -40980,7 +41054,21 @@ var PrCheck = external_exports.object({
   name: external_exports.string().min(1).max(200),
   status: external_exports.enum(["pending", "success", "failure", "neutral", "skipped", "action_required"]),
   url: external_exports.url().nullable().default(null),
-  runId: external_exports.number().int().positive().nullable().default(null)
+  runId: external_exports.number().int().positive().nullable().default(null),
+  /** The App that wrote a check run (CI running agent code can name a check anything); null for a commit status. */
+  appId: external_exports.number().int().nonnegative().nullable().default(null),
+  /** A failed check's signature (failure-signature.ts), read from its output when it failed. */
+  failure: external_exports.object({
+    key: external_exports.string().min(1).max(300),
+    test: external_exports.string().max(200).nullable().default(null),
+    /** CI output: untrusted, only ever shown fenced. */
+    excerpt: external_exports.string().max(1e3).default("")
+  }).nullable().default(null)
+});
+var RepairCount = external_exports.object({
+  key: external_exports.string().min(1).max(300),
+  attempts: external_exports.number().int().nonnegative(),
+  asked: external_exports.boolean().default(false)
 });
 var ChangesRequested = external_exports.object({
   id: external_exports.number().int().positive(),
@@ -41019,7 +41107,13 @@ var PrMonitor = external_exports.object({
   threadsResolved: external_exports.boolean().default(false),
   /** Outcomes already acted on: the same failure announced again makes nothing new. */
   fingerprints: external_exports.array(external_exports.string().max(300)).max(200).default([]),
+  /** Repair todos made for this PR, every signature together. */
   repairAttempts: external_exports.number().int().nonnegative().default(0),
+  /**
+   * Repairs per failure signature: a new signature is a new problem with its own attempts.
+   * Empty on rows from before signatures: their `repairAttempts` counts for the first one.
+   */
+  repairs: external_exports.array(RepairCount).max(50).default([]),
   /** Todos the monitor made for this PR (repair, review, rebase): they work on its branch. */
   todos: external_exports.array(TodoKey).max(100).default([]),
   mergeCommitSha: Sha.nullable().default(null)
@@ -41086,6 +41180,11 @@ var AskResponse = external_exports.discriminatedUnion("run", [
     /** Binds the result to this tick; a secret of this workflow run. */
     leaseToken: external_exports.string().min(16),
     leaseExpiresAt: Instant,
+    /**
+     * When the agent step stops the slice and keeps its work: the lease's end less the time
+     * the report job needs, so work cut there is still pushed (absent: an App before it).
+     */
+    checkpointAt: Instant.optional(),
     todo: TodoKey,
     /** `loopx/<issue>-<todo>`: the only branch the slice works on and the report may push. */
     branch: external_exports.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
@@ -41114,7 +41213,12 @@ var PushGrant = external_exports.object({
       paths: external_exports.array(external_exports.string().min(1).max(200)).min(1),
       scopes: external_exports.array(Scope).min(1)
     })
-  ).max(50).default([])
+  ).max(50).default([]),
+  /**
+   * The declared paths of the goal's other running todos: a commit touching one is held, not
+   * pushed, so two ticks never race on the same files.
+   */
+  heldPaths: external_exports.array(external_exports.object({ todo: TodoKey, paths: external_exports.array(PathGlob).min(1).max(20) })).max(8).default([])
 });
 var ResultResponse = external_exports.object({
   accepted: external_exports.literal(true),
@@ -41176,10 +41280,15 @@ var EventType = external_exports.enum([
   "todo.reordered",
   "todo.completed",
   "todo.awaiting_pull_request",
+  "todo.awaiting_job",
+  "todo.job_started",
+  "todo.job_finished",
   "todo.reopened",
   "todo.claimed",
   "todo.held",
   "todo.released",
+  "todo.claim_taken",
+  "todo.claim_released",
   "lease.renewed",
   "lease.released",
   "lease.expired",
@@ -41195,6 +41304,7 @@ var EventType = external_exports.enum([
   "note.queued",
   "evidence.added",
   "goal.harness_changed",
+  "goal.parallel_changed",
   "goal.woken",
   "goal.status_requested",
   "gate.reopened",
@@ -41216,7 +41326,13 @@ var IssueTarget = external_exports.object({
   repo: external_exports.string().min(1),
   number: external_exports.number().int().positive()
 });
-var OccasionKind = external_exports.enum(["gate_opened", "stall", "budget_exhausted", "config_invalid"]);
+var OccasionKind = external_exports.enum([
+  "gate_opened",
+  "stall",
+  "budget_exhausted",
+  "config_invalid",
+  "checks_unavailable"
+]);
 var Occasion = external_exports.object({
   kind: OccasionKind,
   key: external_exports.string().min(1).max(120),
@@ -41229,6 +41345,8 @@ var Occasion = external_exports.object({
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
   external_exports.object({ kind: external_exports.literal("status"), key: external_exports.literal("status") }),
+  /** The check runs LoopX owns on its PRs' heads follow the newest state (see check-runs.ts). */
+  external_exports.object({ kind: external_exports.literal("check_runs"), key: external_exports.literal("check_runs") }),
   external_exports.object({ kind: external_exports.literal("tick_comment"), key: external_exports.string(), tickId: Uuid }),
   external_exports.object({ kind: external_exports.literal("gate_comment"), key: external_exports.string(), gate: GateKey }),
   external_exports.object({ kind: external_exports.literal("receipt"), key: external_exports.string(), text: external_exports.string().max(2e3) }),
@@ -41335,6 +41453,16 @@ var Effect = external_exports.discriminatedUnion("kind", [
     occasion: Occasion,
     reminder: external_exports.boolean()
   }),
+  /** Dispatch a listed job's workflow on a todo's branch; the todo waits for its run. */
+  external_exports.object({
+    kind: external_exports.literal("dispatch_job"),
+    key: external_exports.string(),
+    todo: TodoKey,
+    job: external_exports.string().min(1).max(100),
+    workflow: external_exports.string().min(1).max(200),
+    ref: external_exports.string().min(1).max(255),
+    inputs: external_exports.record(external_exports.string(), external_exports.string())
+  }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   external_exports.object({
     kind: external_exports.literal("open_pull_request"),
@@ -41378,6 +41506,43 @@ var HostFailureInput = external_exports.object({
   url: external_exports.url().nullable().default(null)
 });
 
+// ../packages/core/src/transitions/external-claims.ts
+var TakeClaimInput = external_exports.object({ todo: TodoKey, until: Instant.nullable().default(null) });
+var ReleaseClaimInput = external_exports.object({ todo: TodoKey });
+var AssigneesInput = external_exports.object({
+  issue: external_exports.number().int().positive(),
+  /** Everyone assigned now, in GitHub's order (empty: nobody). */
+  assignees: external_exports.array(Login).max(10)
+});
+
+// ../packages/core/src/transitions/job-wait.ts
+var AwaitJobInput = external_exports.object({
+  todo: TodoKey,
+  tickId: Uuid,
+  /** The job as the config allowed it: name, workflow file, inputs as GitHub takes them. */
+  job: external_exports.object({
+    name: external_exports.string().min(1).max(100),
+    workflow: external_exports.string().min(1).max(200),
+    inputs: external_exports.record(external_exports.string(), external_exports.string())
+  }),
+  branch: external_exports.string().min(1).max(255)
+});
+var RefuseJobInput = external_exports.object({
+  todo: TodoKey,
+  tickId: Uuid,
+  reason: external_exports.string().min(1).max(450)
+});
+var JobRunCompleted = external_exports.object({
+  todo: TodoKey,
+  run: external_exports.object({
+    id: external_exports.number().int().positive(),
+    conclusion: external_exports.string().max(50),
+    /** The run's name as GitHub shows it: CI may set it from anything, so it is data. */
+    title: external_exports.string().max(300),
+    url: external_exports.url().nullable()
+  })
+});
+
 // ../packages/core/src/transitions/leases.ts
 var ANY_STATUS = GoalStatus.options;
 
@@ -41386,6 +41551,8 @@ var RefreshInput = external_exports.object({
   reason: ShortText.min(1),
   body: external_exports.boolean().default(false),
   status: external_exports.boolean().default(false),
+  /** Writes LoopX's check runs again even though the state did not move them (a permission came). */
+  checks: external_exports.boolean().default(false),
   /** A receipt comment to post with it (e.g. "the app is back; nothing resumed by itself"). */
   receipt: external_exports.object({ key: external_exports.string().min(1), text: external_exports.string().max(2e3) }).optional()
 });
@@ -41425,6 +41592,9 @@ var LinkPullRequestInput = external_exports.object({
 
 // ../packages/core/src/transitions/observe-pull-request.ts
 var Sha2 = external_exports.string().regex(/^[0-9a-f]{7,64}$/);
+var ObservedCheck = PrCheck.omit({ failure: true }).extend({
+  output: external_exports.string().max(2e5).default("")
+});
 var PrObservation = external_exports.object({
   number: external_exports.number().int().positive(),
   state: external_exports.enum(["open", "closed", "merged"]),
@@ -41433,7 +41603,7 @@ var PrObservation = external_exports.object({
   mergeable: external_exports.boolean().nullable().optional(),
   mergeableState: external_exports.string().max(40).nullable().optional(),
   /** Checks of the given head; results for another head are ignored. */
-  checks: external_exports.object({ sha: Sha2, list: external_exports.array(PrCheck).max(100) }).optional(),
+  checks: external_exports.object({ sha: Sha2, list: external_exports.array(ObservedCheck).max(100) }).optional(),
   changesRequested: ChangesRequested.nullable().optional(),
   threadsResolved: external_exports.boolean().optional(),
   mergeCommitSha: Sha2.nullable().optional(),
@@ -41444,7 +41614,9 @@ var PrObservation = external_exports.object({
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: external_exports.boolean().default(true),
   /** Scopes the `when: merge` rules name besides `merge`: the merge gate covers them too. */
-  mergeScopes: external_exports.array(Scope).max(10).default([])
+  mergeScopes: external_exports.array(Scope).max(10).default([]),
+  /** `repair.attempts` in `.github/loopx.yml`: repair todos per failure signature (0: ask at once). */
+  repairAttempts: external_exports.number().int().min(0).max(20).default(DEFAULT_REPAIR_ATTEMPTS)
 });
 
 // ../packages/core/src/transitions/push-refused.ts
@@ -41994,6 +42166,14 @@ var AgentClaim = external_exports.object({
     })
   ).default([]),
   gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([]),
+  /**
+   * A job listed in the repository's `.github/loopx.yml` to dispatch on this todo's branch
+   * instead of waiting for it; the App checks the name and inputs.
+   */
+  job: external_exports.object({
+    name: external_exports.string(),
+    inputs: external_exports.record(external_exports.string(), external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])).default({})
+  }).nullish(),
   /** A planning slice's revisions of agents' open todos; the kernel decides which apply. */
   revisions: external_exports.object({
     drop: external_exports.array(external_exports.string()).default([]),
@@ -42090,6 +42270,13 @@ function decideOutcome(f) {
       outcome: "over_budget",
       failure: null,
       reason: `spent $${usd}, over the slice limit of $${f.limits.maxUsd}`
+    };
+  }
+  if ((f.reading.overCap ?? 0) > 0) {
+    return {
+      outcome: "over_budget",
+      failure: null,
+      reason: `spent $${usd}, the slice's ceiling of $${f.limits.maxUsd}; the metering proxy refused ${f.reading.overCap} further model call(s)`
     };
   }
   if (f.stop === "turn_limit" || f.verdict.kind === "turn_limit") {
@@ -42686,7 +42873,14 @@ async function startMeteringProxy(options) {
   const capability = `loopx-slice-${randomBytes(24).toString("hex")}`;
   const mount = options.provider === "openai" ? "/v1" : "";
   const upstream = options.upstream.replace(/\/+$/, "");
-  const reading = { usd: 0, tokens: 0, replies: 0, refused: 0, unpriced: [] };
+  const reading = {
+    usd: 0,
+    tokens: 0,
+    replies: 0,
+    refused: 0,
+    overCap: 0,
+    unpriced: []
+  };
   const spent = () => reading.usd >= options.capUsd || options.capTokens !== void 0 && reading.tokens >= options.capTokens;
   const sockets = /* @__PURE__ */ new Set();
   const server = createServer((req, res) => {
@@ -42728,6 +42922,7 @@ async function startMeteringProxy(options) {
       return;
     }
     if (req.method !== "GET" && req.method !== "HEAD" && spent()) {
+      reading.overCap += 1;
       refuse2(
         res,
         options.provider === "anthropic" ? 400 : 429,
@@ -42799,9 +42994,100 @@ async function readAll(req) {
 }
 
 // ../packages/harness/src/own-repo.ts
-import { execFile as execFile2 } from "node:child_process";
+import { execFile as execFile3 } from "node:child_process";
 import { mkdir as mkdir4, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join4 } from "node:path";
+
+// ../packages/harness/src/workspace-delta.ts
+import { execFile as execFile2 } from "node:child_process";
+import { mkdtemp, rm as rm2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join as join3 } from "node:path";
+var MAX_COMMITS = 100;
+async function snapshotWorkspace(workdir) {
+  const inside = await git(workdir, ["rev-parse", "--is-inside-work-tree"]);
+  if (inside.code !== 0 || inside.out.trim() !== "true") {
+    return { isRepo: false, head: null, tree: null };
+  }
+  const head = await git(workdir, ["rev-parse", "--verify", "--quiet", "HEAD"]);
+  const scratch = await mkdtemp(join3(tmpdir(), "loopx-index-"));
+  try {
+    const env = { GIT_INDEX_FILE: join3(scratch, "index") };
+    const add = await git(workdir, ["add", "--all", "--", "."], env);
+    const tree = add.code === 0 ? await git(workdir, ["write-tree"], env) : null;
+    return {
+      isRepo: true,
+      head: head.code === 0 ? head.out.trim() : null,
+      tree: tree && tree.code === 0 ? tree.out.trim() : null
+    };
+  } finally {
+    await rm2(scratch, { recursive: true, force: true });
+  }
+}
+async function workspaceDelta(workdir, before) {
+  if (!before.isRepo) return { known: false, changed: false, commits: [], changedFiles: [] };
+  const after = await snapshotWorkspace(workdir);
+  const commits = [];
+  if (after.head && after.head !== before.head) {
+    const range = before.head ? [`${before.head}..${after.head}`] : [after.head];
+    const log = await git(workdir, [
+      "log",
+      `--max-count=${MAX_COMMITS}`,
+      // Each commit opens with a record separator, so its --shortstat line stays with it.
+      "--format=%x1e%H%x00%s",
+      "--shortstat",
+      ...range
+    ]);
+    for (const record2 of log.out.split("")) {
+      const [head = "", ...rest] = record2.split("\n");
+      const [sha, message] = head.split("\0");
+      if (sha && message !== void 0) {
+        commits.push({
+          sha,
+          message: message.slice(0, 1e3),
+          diffstat: shortstat(rest.join("\n"))
+        });
+      }
+    }
+  }
+  let changedFiles = [];
+  if (before.tree && after.tree && before.tree !== after.tree) {
+    const diff = await git(workdir, ["diff", "--name-only", before.tree, after.tree]);
+    changedFiles = diff.out.split("\n").filter((l) => l !== "");
+  }
+  const treeChanged = before.tree !== after.tree;
+  return {
+    known: before.tree !== null && after.tree !== null,
+    changed: treeChanged || commits.length > 0,
+    commits,
+    changedFiles: changedFiles.slice(0, 200)
+  };
+}
+function git(cwd, args, env = {}) {
+  return new Promise((resolve) => {
+    execFile2(
+      "git",
+      args,
+      { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
+      (err, stdout) => {
+        const code = err ? typeof err.code === "number" ? err.code : 1 : 0;
+        resolve({ code, out: stdout });
+      }
+    );
+  });
+}
+function shortstat(text) {
+  const files = /(\d+) files? changed/.exec(text);
+  if (!files) return null;
+  const count2 = (re) => Number(re.exec(text)?.[1] ?? 0);
+  return {
+    files: Number(files[1]),
+    insertions: count2(/(\d+) insertions?\(\+\)/),
+    deletions: count2(/(\d+) deletions?\(-\)/)
+  };
+}
+
+// ../packages/harness/src/own-repo.ts
 var LOOPX_GIT_USER = { name: "loopx[bot]", email: "loopx[bot]@users.noreply.github.com" };
 var NEUTRAL_CONFIG = [
   "core.hooksPath=/dev/null",
@@ -42832,8 +43118,8 @@ var OwnRepo = class _OwnRepo {
     await mkdir4(gitDir, { recursive: true });
     const repo = new _OwnRepo(gitDir);
     await repo.git(["init", "--quiet", "--bare"]);
-    await mkdir4(join3(gitDir, "info"), { recursive: true });
-    await writeFile2(join3(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+    await mkdir4(join4(gitDir, "info"), { recursive: true });
+    await writeFile2(join4(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
     return repo;
   }
   /**
@@ -42856,7 +43142,7 @@ var OwnRepo = class _OwnRepo {
    * read with a throwaway index, `.gitignore` honoured, nothing in `workTree/.git` used.
    */
   async importTree(workTree, base) {
-    const index = join3(this.gitDir, `import-${process.pid}-${Date.now()}.index`);
+    const index = join4(this.gitDir, `import-${process.pid}-${Date.now()}.index`);
     const env = { GIT_INDEX_FILE: index, GIT_WORK_TREE: workTree };
     await this.git(["read-tree", base], env);
     await this.git(["add", "--all", "--", "."], env, workTree);
@@ -42869,6 +43155,10 @@ var OwnRepo = class _OwnRepo {
   async changedPaths(from, to) {
     const out = await this.git(["diff", "--no-renames", "--name-only", "-z", from, to]);
     return out.stdout.split("\0").filter((p) => p !== "");
+  }
+  /** Files, insertions and deletions between two trees: the slice commit's diffstat. */
+  async diffstat(from, to) {
+    return shortstat((await this.git(["diff", "--no-renames", "--shortstat", from, to])).stdout);
   }
   /** One commit of `tree` on `parent`, by LoopX, at `date` (ISO 8601); `ref` moves to it. */
   async commit(options) {
@@ -42920,7 +43210,7 @@ var OwnRepo = class _OwnRepo {
 function neutralGit(args, env = {}, cwd = "/", input2) {
   const config2 = NEUTRAL_CONFIG.flatMap((c) => ["-c", c]);
   return new Promise((resolve) => {
-    const child = execFile2(
+    const child = execFile3(
       "git",
       [...config2, ...args],
       {
@@ -43183,7 +43473,8 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "continuation": null,
  "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": [], "paths": ["src/api/**"]}],
  "gateRequests": [{"question": "\u2026", "scopes": ["deploy"]}],
- "revisions": null}
+ "revisions": null,
+ "job": null}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
 {"kind": "no_followup", "reason": "\u2026"}, {"kind": "successor", "title": "\u2026"} or {"kind": "goal_active"}.
 "proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
@@ -43196,6 +43487,10 @@ A planning slice may also revise the open todos an agent proposed (never people'
 "order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).
 "gateRequests" asks people for authority you lack (scopes like those); it blocks ${todo} and
 the todos needing those scopes until a person with write access approves, and others go on.
+"job": {"name": "\u2026", "inputs": {\u2026}} hands long work (a long test suite, a build) to a job the
+repository lists under "jobs:" in .github/loopx.yml: LoopX dispatches its workflow on this branch,
+${todo} waits for the run without spending, and its conclusion comes to the next slice. Report
+"progress" with it, never "completed"; a job that is not listed is refused, with the listed names.
 Progress counts only when the validation command passes and the work tree changed. Your own
 words are not evidence: a todo is done on a passing validation, green checks on its pull
 request or a person's tick. Leave your work in the working tree (committing is optional);
@@ -43243,76 +43538,6 @@ ${outputTail.slice(-(SUMMARY_CHARS - head.length - 1))}`.slice(
   };
 }
 
-// ../packages/harness/src/workspace-delta.ts
-import { execFile as execFile3 } from "node:child_process";
-import { mkdtemp, rm as rm2 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join as join4 } from "node:path";
-var MAX_COMMITS = 100;
-async function snapshotWorkspace(workdir) {
-  const inside = await git(workdir, ["rev-parse", "--is-inside-work-tree"]);
-  if (inside.code !== 0 || inside.out.trim() !== "true") {
-    return { isRepo: false, head: null, tree: null };
-  }
-  const head = await git(workdir, ["rev-parse", "--verify", "--quiet", "HEAD"]);
-  const scratch = await mkdtemp(join4(tmpdir(), "loopx-index-"));
-  try {
-    const env = { GIT_INDEX_FILE: join4(scratch, "index") };
-    const add = await git(workdir, ["add", "--all", "--", "."], env);
-    const tree = add.code === 0 ? await git(workdir, ["write-tree"], env) : null;
-    return {
-      isRepo: true,
-      head: head.code === 0 ? head.out.trim() : null,
-      tree: tree && tree.code === 0 ? tree.out.trim() : null
-    };
-  } finally {
-    await rm2(scratch, { recursive: true, force: true });
-  }
-}
-async function workspaceDelta(workdir, before) {
-  if (!before.isRepo) return { known: false, changed: false, commits: [], changedFiles: [] };
-  const after = await snapshotWorkspace(workdir);
-  const commits = [];
-  if (after.head && after.head !== before.head) {
-    const range = before.head ? [`${before.head}..${after.head}`] : [after.head];
-    const log = await git(workdir, [
-      "log",
-      `--max-count=${MAX_COMMITS}`,
-      "--format=%H%x00%s",
-      ...range
-    ]);
-    for (const line of log.out.split("\n")) {
-      const [sha, message] = line.split("\0");
-      if (sha && message !== void 0) commits.push({ sha, message: message.slice(0, 1e3) });
-    }
-  }
-  let changedFiles = [];
-  if (before.tree && after.tree && before.tree !== after.tree) {
-    const diff = await git(workdir, ["diff", "--name-only", before.tree, after.tree]);
-    changedFiles = diff.out.split("\n").filter((l) => l !== "");
-  }
-  const treeChanged = before.tree !== after.tree;
-  return {
-    known: before.tree !== null && after.tree !== null,
-    changed: treeChanged || commits.length > 0,
-    commits,
-    changedFiles: changedFiles.slice(0, 200)
-  };
-}
-function git(cwd, args, env = {}) {
-  return new Promise((resolve) => {
-    execFile3(
-      "git",
-      args,
-      { cwd, env: { ...process.env, ...env }, maxBuffer: 16 * 1024 * 1024 },
-      (err, stdout) => {
-        const code = err ? typeof err.code === "number" ? err.code : 1 : 0;
-        resolve({ code, out: stdout });
-      }
-    );
-  });
-}
-
 // ../packages/harness/src/slice-workspace.ts
 function hostWorkspace(workdir) {
   let before = null;
@@ -43342,11 +43567,12 @@ function ownWorkspace(o) {
         ref
       });
       const changedFiles = await o.repo.changedPaths(baseTree, tree);
+      const diffstat = await o.repo.diffstat(baseTree, tree);
       const subject = o.message.split("\n")[0] ?? o.message;
       return {
         known: true,
         changed: true,
-        commits: [{ sha, message: subject }],
+        commits: [{ sha, message: subject, diffstat }],
         changedFiles: changedFiles.slice(0, 200)
       };
     },
@@ -43434,6 +43660,9 @@ async function runSlice(adapter, input2) {
     const spec = await adapter.launch(ctx);
     const meter2 = adapter.meter(ctx);
     const { limits } = input2;
+    const untilDeadline = input2.deadline ? input2.deadline.getTime() - Date.now() : Infinity;
+    const deadlineBinds = untilDeadline < limits.wallMs;
+    const wallMs = deadlineBinds ? Math.max(1, Math.floor(untilDeadline)) : limits.wallMs;
     const reading = () => {
       const r = meter2.reading();
       return input2.metered ? { ...r, ...input2.metered() } : r;
@@ -43464,7 +43693,7 @@ async function runSlice(adapter, input2) {
         LOOPX_TODO: input2.todo,
         ...spec.env
       },
-      wallMs: limits.wallMs,
+      wallMs,
       idleMs: limits.idleMs,
       outputCapBytes: input2.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
       ...input2.killGraceMs !== void 0 ? { killGraceMs: input2.killGraceMs } : {},
@@ -43485,12 +43714,14 @@ async function runSlice(adapter, input2) {
     const verdict = meter2.verdict({ code: run2.exitCode, signal: run2.signal });
     const claim2 = await readAgentClaim(ctx.resultPath);
     const cut = run2.stop === "aborted" && !interrupted();
+    const checkpointed = run2.stop === "wall" && deadlineBinds && !interrupted();
+    const keepOnly = () => interrupted() || checkpointed;
     const ran = !cut && run2.stop !== "spawn_failed" && jailFailure === null;
     let delta = { known: false, changed: false, commits: [], changedFiles: [] };
     let validation = null;
     try {
       if (ran) delta = await workspace.after();
-      if (input2.validationCommand && ran && !interrupted()) {
+      if (input2.validationCommand && ran && !keepOnly()) {
         validation = await workspace.validate({
           command: input2.validationCommand,
           env: { ...baseEnv(), LOOPX_TODO: input2.todo },
@@ -43499,7 +43730,7 @@ async function runSlice(adapter, input2) {
           ...stopSignal ? { signal: stopSignal } : {}
         });
       }
-      if (interrupted()) validation = null;
+      if (keepOnly()) validation = null;
     } catch (error63) {
       if (!(error63 instanceof JailError)) throw error63;
       jailFailure = error63.message;
@@ -43509,6 +43740,10 @@ async function runSlice(adapter, input2) {
       outcome: "interrupted",
       failure: null,
       reason: "the workflow run was cancelled; the work tree was kept, not validated"
+    } : checkpointed ? {
+      outcome: "checkpoint",
+      failure: null,
+      reason: `cut at the tick's checkpoint (${input2.deadline?.toISOString()}), before its lease ends; the work tree was kept, not validated`
     } : decideOutcome({
       stop: run2.stop,
       exitCode: run2.exitCode,
@@ -43587,22 +43822,15 @@ var OUTCOMES = {
   turn_limit: { outcome: "failed", failure: "turn_limit" },
   over_budget: { outcome: "failed", failure: "budget_exceeded" },
   // Cut short before it could finish: a tick the App did not interrupt is charged as a timeout.
-  interrupted: { outcome: "failed", failure: "timeout" }
+  interrupted: { outcome: "failed", failure: "timeout" },
+  // Stopped by the action itself before the lease ends: a timeout the work of which is kept.
+  checkpoint: { outcome: "failed", failure: "timeout" }
 };
 function toHarnessResult(report2, todo) {
   const mapped = OUTCOMES[report2.outcome];
   const failure2 = report2.outcome === "host_failure" ? report2.failure ?? "host_failure" : mapped.failure;
   const claim2 = report2.claim;
   const observed = [];
-  if (report2.validation) {
-    const v = report2.validation;
-    observed.push({
-      kind: "test",
-      summary: clamp(`validation ${v.passed ? "passed" : "failed"}: ${v.summary}`, SUMMARY_MAX),
-      url: null,
-      sha: null
-    });
-  }
   if (mapped.outcome === "failed") {
     const detail = report2.claimError ?? report2.reason;
     const room = SUMMARY_MAX - detail.length - 8;
@@ -43617,7 +43845,7 @@ function toHarnessResult(report2, todo) {
   }
   const claimed = (claim2?.evidence ?? []).map((e) => ({
     kind: e.kind,
-    summary: clamp(e.summary, SUMMARY_MAX),
+    summary: agentClaimSummary(clamp(e.summary, SUMMARY_MAX - AGENT_CLAIM_PREFIX.length)),
     url: e.url,
     sha: e.sha
   }));
@@ -43644,10 +43872,15 @@ function toHarnessResult(report2, todo) {
     })),
     gateRequests: (claim2?.gateRequests ?? []).map((g) => ({ question: clamp(g.question, 2e3), scopes: validScopes(g.scopes) })).filter((g) => g.scopes.length > 0).slice(0, 3),
     ...claim2?.revisions ? { revisions: revisions(claim2.revisions) } : {},
+    ...jobOf(claim2?.job),
     cost: report2.cost,
     withheld: report2.withheld,
     sessionId: report2.sessionId ? clamp(report2.sessionId, 200) : null
   });
+}
+function jobOf(job) {
+  const parsed = job ? JobRequest.safeParse(job) : null;
+  return parsed?.success ? { job: parsed.data } : {};
 }
 function handoff2(report2, todo) {
   const h = report2.claim?.handoff;
@@ -44145,6 +44378,7 @@ async function agentSlice(ctx, brief, interrupt) {
       maxUsd: limits.usd
     },
     validationCommand: brief.validationCommand,
+    ...brief.checkpointAt ? { deadline: brief.checkpointAt } : {},
     env: metered.env,
     secrets: secrets.list(),
     allowedTools: brief.allowedTools,
@@ -44301,7 +44535,15 @@ function guardChanges(changes, o) {
   const rules = changes.flatMap(
     (change) => o.protectedPaths.filter((rule) => rule.paths.some((glob) => matchesGlob(change.path, glob))).map((rule) => ({ change, scopes: rule.scopes }))
   );
-  return { github, rules, workflows };
+  const others = o.heldPaths ?? [];
+  const byPath = new Map(changes.map((c) => [c.path, c]));
+  const running = others.map((h) => ({ key: h.todo, paths: [...h.paths] }));
+  const held = pathsHeldBy([...byPath.keys()], running).flatMap(({ path, todo }) => {
+    const change = byPath.get(path);
+    const globs = others.find((h) => h.todo === todo)?.paths ?? [];
+    return change ? [{ change, todo, globs }] : [];
+  });
+  return { github, rules, workflows, held };
 }
 
 // src/push-bundle.ts
@@ -44365,7 +44607,14 @@ async function pushBundle(o) {
     const refusal = refusalFor(guardChanges(parseRawDiff(diff.stdout), o));
     if (refusal) {
       const patch = refusal.workflow ? await patchOf(repo, headSha) : null;
-      return { status: "refused", headSha, reason: refusal.reason, paths: refusal.paths, patch };
+      return {
+        status: "refused",
+        headSha,
+        reason: refusal.reason,
+        paths: refusal.paths,
+        patch,
+        held: refusal.held
+      };
     }
     await remote(repo, ["push", "--quiet", o.remoteUrl, `${headSha}:${ref}`], auth, o.redact);
     return { status: "pushed", headSha };
@@ -44378,7 +44627,8 @@ function refusalFor(g) {
     return {
       reason: "its commits change .github/ and no gate approved write:.github",
       paths: names(g.github),
-      workflow: false
+      workflow: false,
+      held: false
     };
   }
   if (g.rules.length > 0) {
@@ -44386,14 +44636,26 @@ function refusalFor(g) {
     return {
       reason: `its commits change paths guarded by a gate on ${scopes}, which no gate approved`,
       paths: names(g.rules.map((r) => r.change)),
-      workflow: false
+      workflow: false,
+      held: false
+    };
+  }
+  if (g.held.length > 0) {
+    const todos = [...new Set(g.held.map((h) => h.todo))];
+    const declared = todos.map((todo) => `${todo} (${g.held.find((h) => h.todo === todo)?.globs.join(", ")})`).join(", ");
+    return {
+      reason: `held: its commits change paths that ${declared} declared, and ${todos.length === 1 ? "that todo's tick is" : "their ticks are"} still running`,
+      paths: names(g.held.map((h) => h.change)),
+      workflow: false,
+      held: true
     };
   }
   if (g.workflows.length > 0) {
     return {
       reason: "the approved change includes workflow files, which GitHub refuses from a token without the `workflows` permission (LoopX never asks for it): the change is attached as a patch to apply by hand",
       paths: names(g.workflows),
-      workflow: true
+      workflow: true,
+      held: false
     };
   }
   return null;
@@ -44510,6 +44772,7 @@ async function report(ctx) {
         token: grant.token,
         allowWorkflowPaths: grant.allowWorkflowPaths,
         protectedPaths: grant.protectedPaths,
+        heldPaths: grant.heldPaths,
         message: sliceMessage(lease.todo, lease.tickId),
         redact: (t) => secrets.redact(t)
       });
@@ -44523,6 +44786,11 @@ async function report(ctx) {
           ...pushed.patch ? { patch: pushed.patch } : {}
         });
         if (told) extra.push(`**App:** ${told}`);
+        if (pushed.held) {
+          return fail(
+            `Did not push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). The todo runs again once the ticks it overlaps have finished.`
+          );
+        }
         return fail(
           pushed.patch ? `Did not push ${grant.branch}: ${pushed.reason}. The patch is on the goal issue.` : `Refused to push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Changes under .github/ need a gate approving \`write:.github\` on the goal issue; other guarded paths need the gate their rule in .github/loopx.yml names.`
         );

@@ -1,4 +1,4 @@
-import { matchesGlob, type PathRule, UNDER_GITHUB } from "@loopx/core";
+import { matchesGlob, type PathRule, pathsHeldBy, UNDER_GITHUB } from "@loopx/core";
 
 /** One entry of `git diff-tree -r -z --raw --no-renames`: both modes, so type changes show. */
 export interface GuardedChange {
@@ -35,6 +35,14 @@ export interface Guarded {
   rules: { change: GuardedChange; scopes: readonly string[] }[];
   /** Workflow files changed under an approved gate: the App's token cannot push them. */
   workflows: GuardedChange[];
+  /** Changes to paths another running todo declared, with that todo and its globs. */
+  held: { change: GuardedChange; todo: string; globs: readonly string[] }[];
+}
+
+/** Another running todo of the goal and the paths it declared it touches. */
+export interface HeldPaths {
+  todo: string;
+  paths: readonly string[];
 }
 
 /**
@@ -43,7 +51,11 @@ export interface Guarded {
  */
 export function guardChanges(
   changes: GuardedChange[],
-  o: { allowWorkflowPaths: boolean; protectedPaths: readonly PathRule[] },
+  o: {
+    allowWorkflowPaths: boolean;
+    protectedPaths: readonly PathRule[];
+    heldPaths?: readonly HeldPaths[];
+  },
 ): Guarded {
   const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));
   const workflows = o.allowWorkflowPaths ? changes.filter((c) => UNDER_WORKFLOWS.test(c.path)) : [];
@@ -52,5 +64,13 @@ export function guardChanges(
       .filter((rule) => rule.paths.some((glob) => matchesGlob(change.path, glob)))
       .map((rule) => ({ change, scopes: rule.scopes })),
   );
-  return { github, rules, workflows };
+  const others = o.heldPaths ?? [];
+  const byPath = new Map(changes.map((c) => [c.path, c]));
+  const running = others.map((h) => ({ key: h.todo, paths: [...h.paths] }));
+  const held = pathsHeldBy([...byPath.keys()], running).flatMap(({ path, todo }) => {
+    const change = byPath.get(path);
+    const globs = others.find((h) => h.todo === todo)?.paths ?? [];
+    return change ? [{ change, todo, globs }] : [];
+  });
+  return { github, rules, workflows, held };
 }

@@ -2,14 +2,22 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OwnRepo } from "@loopx/harness";
-import { type GuardedChange, guardChanges, parseRawDiff } from "./guard-changes.ts";
+import { type GuardedChange, guardChanges, type HeldPaths, parseRawDiff } from "./guard-changes.ts";
 import { gitAuthEnv } from "./run-git.ts";
 
 export type PushOutcome =
   | { status: "pushed" | "up_to_date"; headSha: string }
   /** The slice changed nothing the remote does not already have: nothing to push. */
   | { status: "empty"; headSha: string }
-  | { status: "refused"; headSha: string; reason: string; paths: string[]; patch: string | null };
+  | {
+      status: "refused";
+      headSha: string;
+      reason: string;
+      paths: string[];
+      patch: string | null;
+      /** Held for another running todo's paths: it pushes once that todo's tick is done. */
+      held: boolean;
+    };
 
 export interface PushOptions {
   bundlePath: string;
@@ -20,6 +28,8 @@ export interface PushOptions {
   allowWorkflowPaths: boolean;
   /** Path rules of `.github/loopx.yml` whose scopes no gate approved. */
   protectedPaths: { paths: string[]; scopes: string[] }[];
+  /** The declared paths of the goal's other running todos: not to be pushed beside them. */
+  heldPaths?: HeldPaths[];
   /** LoopX's message for the slice's commit. */
   message: string;
   redact: (text: string) => string;
@@ -107,7 +117,14 @@ export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
     const refusal = refusalFor(guardChanges(parseRawDiff(diff.stdout), o));
     if (refusal) {
       const patch = refusal.workflow ? await patchOf(repo, headSha) : null;
-      return { status: "refused", headSha, reason: refusal.reason, paths: refusal.paths, patch };
+      return {
+        status: "refused",
+        headSha,
+        reason: refusal.reason,
+        paths: refusal.paths,
+        patch,
+        held: refusal.held,
+      };
     }
     // No force: if someone moved the branch meanwhile, the push fails instead of losing their work.
     await remote(repo, ["push", "--quiet", o.remoteUrl, `${headSha}:${ref}`], auth, o.redact);
@@ -119,12 +136,13 @@ export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
 
 function refusalFor(
   g: ReturnType<typeof guardChanges>,
-): { reason: string; paths: string[]; workflow: boolean } | null {
+): { reason: string; paths: string[]; workflow: boolean; held: boolean } | null {
   if (g.github.length > 0) {
     return {
       reason: "its commits change .github/ and no gate approved write:.github",
       paths: names(g.github),
       workflow: false,
+      held: false,
     };
   }
   if (g.rules.length > 0) {
@@ -133,6 +151,19 @@ function refusalFor(
       reason: `its commits change paths guarded by a gate on ${scopes}, which no gate approved`,
       paths: names(g.rules.map((r) => r.change)),
       workflow: false,
+      held: false,
+    };
+  }
+  if (g.held.length > 0) {
+    const todos = [...new Set(g.held.map((h) => h.todo))];
+    const declared = todos
+      .map((todo) => `${todo} (${g.held.find((h) => h.todo === todo)?.globs.join(", ")})`)
+      .join(", ");
+    return {
+      reason: `held: its commits change paths that ${declared} declared, and ${todos.length === 1 ? "that todo's tick is" : "their ticks are"} still running`,
+      paths: names(g.held.map((h) => h.change)),
+      workflow: false,
+      held: true,
     };
   }
   if (g.workflows.length > 0) {
@@ -141,6 +172,7 @@ function refusalFor(
         "the approved change includes workflow files, which GitHub refuses from a token without the `workflows` permission (LoopX never asks for it): the change is attached as a patch to apply by hand",
       paths: names(g.workflows),
       workflow: true,
+      held: false,
     };
   }
   return null;

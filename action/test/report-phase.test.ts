@@ -182,6 +182,49 @@ describe("report", () => {
     expect(run.summary).toContain("Push refused");
   });
 
+  it("holds a commit touching another running todo's declared paths, naming it; pushes one that does not", async () => {
+    const heldPaths = [{ todo: "T2", paths: ["docs/**", "README.md"] }];
+    const grantHeld = async () => {
+      const token = await w.installationToken({ contents: "write", pull_requests: "write" });
+      w.api.result = {
+        accepted: true,
+        push: {
+          token,
+          expiresAt: "2030-01-01T00:00:00.000Z",
+          branch: BRANCH,
+          allowWorkflowPaths: false,
+          heldPaths,
+        },
+        next: NEXT,
+      };
+    };
+    const { dir } = await tickFiles({ "docs/guide.md": "mine\n", "src/a.ts": "a\n" });
+    const branchBefore = remoteHead(BRANCH);
+    await grantHeld();
+    const before = w.api.calls.length;
+    const run = await report(dir);
+    expect(run.code).not.toBe(0);
+    const reason =
+      "held: its commits change paths that T2 (docs/**, README.md) declared, and that todo's tick is still running";
+    expect(run.errors.join()).toContain(`Did not push loopx/12-T3: ${reason} (docs/guide.md)`);
+    expect(remoteHead(BRANCH)).toBe(branchBefore);
+    expect(w.api.calls.slice(before)[1]?.body).toEqual({
+      leaseToken: LEASE,
+      branch: BRANCH,
+      refused: {
+        reason,
+        headSha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        paths: ["docs/guide.md"],
+      },
+    });
+
+    const clear = await tickFiles({ "src/b.ts": "b\n" });
+    await grantHeld();
+    const ok = await report(clear.dir);
+    expect(ok.errors).toEqual([]);
+    expect(treeOf(remoteGit(), remoteHead(BRANCH) ?? "")).toBe(treeOf(clear.workdir, clear.head));
+  });
+
   it("pushes .github/ changes when a gate allowed them, but hands workflow files over as a patch", async () => {
     git(remoteGit(), "update-ref", "-d", `refs/heads/${BRANCH}`);
     const owners = await tickFiles({ ".github/CODEOWNERS": "* @acme/core\n" });

@@ -18,6 +18,7 @@ import type { DrainLoop } from "./drain-loop.ts";
 import { createConditionalCache, withConditionalReads } from "./github/conditional-reads.ts";
 import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
+import { renewInstallationToken } from "./github/renew-installation-token.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
 import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
 import { createPruneLoop, PRUNE_INTERVAL_MS } from "./prune-loop.ts";
@@ -135,6 +136,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     serverUrl: opts.serverUrl,
     log,
     newId: opts.newId ?? randomUUID,
+    renewToken: (id) => renewInstallationToken(probot, id),
     dashboardUrl:
       opts.dashboard?.mode === "readonly" && opts.dashboard.publicUrl
         ? `${opts.dashboard.publicUrl.replace(/\/+$/, "")}${DASHBOARD_PATH}`

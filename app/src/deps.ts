@@ -26,6 +26,12 @@ export interface AppDeps {
   dashboardUrl?: string | null;
   log: Logger;
   newId: () => string;
+  /**
+   * Mints a fresh installation token in place of the one the App holds: after an owner
+   * accepts new permissions, a token minted before keeps the old ones until it expires.
+   * It writes nothing on GitHub. Absent: the held token ages out by itself within the hour.
+   */
+  renewToken?(installationId: number): Promise<void>;
 }
 
 /** The outbox worker's deps: the writing ports too. Nothing else is given them. */
@@ -45,6 +51,6 @@ export interface WriterDeps extends AppDeps {
 
 /** The intake's view of the deps: the writing ports are not on the object at all. */
 export function intakeDeps(deps: AppDeps): AppDeps {
-  const { store, readsFor, serverUrl, log, newId } = deps;
-  return { store, readsFor, serverUrl, log, newId };
+  const { store, readsFor, serverUrl, log, newId, renewToken } = deps;
+  return { store, readsFor, serverUrl, log, newId, ...(renewToken ? { renewToken } : {}) };
 }

@@ -27,7 +27,8 @@ describe("app.yml (the GitHub App manifest)", () => {
       issues: "write",
       pull_requests: "write",
       contents: "write",
-      checks: "read",
+      // LoopX writes its own check runs (`LoopX / gates`).
+      checks: "write",
       statuses: "read",
       actions: "write",
       metadata: "read",

@@ -77,6 +77,8 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
     listWaitingRuns: () => Promise.resolve([]),
     approveRun: unused("approveRun"),
     cancelRun: unused("cancelRun"),
+    createCheckRun: unused("createCheckRun"),
+    updateCheckRun: unused("updateCheckRun"),
   };
   return { port, calls };
 }
@@ -142,6 +144,44 @@ describe("readPull: review threads and commit statuses", () => {
         { name: "ext/ci", status: "failure", url: "https://ci.example/1", runId: null },
       ],
     });
+  });
+
+  it("a check run's app id and output reach the kernel, which reads a failure's signature from them", async () => {
+    const { port } = portFor({ head: NEWER, threads: { threads: [], complete: true } });
+    const output = "FAILED tests/test_cart.py::test_total - assert 9 == 10";
+    port.listChecks = () =>
+      Promise.resolve([
+        { name: "unit", status: "failure", url: null, app: "github-actions", appId: 15368, output },
+      ]);
+    const seen = await read(port);
+    expect(seen.checks?.list[0]).toEqual({
+      name: "unit",
+      status: "failure",
+      url: null,
+      runId: null,
+      appId: 15368,
+      output,
+    });
+  });
+
+  it("LoopX's own check runs are not CI, known by the App that wrote them, not by their name", async () => {
+    const { port } = portFor({ head: NEWER, threads: { threads: [], complete: true } });
+    port.listChecks = () =>
+      Promise.resolve([
+        { name: "unit", status: "success", url: null, app: "github-actions" },
+        { name: "LoopX / gates", status: "failure", url: null, app: "loopx" },
+        // CI running agent code may take LoopX's name: it is still CI's word.
+        { name: "LoopX / claim", status: "failure", url: null, app: "github-actions" },
+      ]);
+    port.requiredChecks = () => Promise.resolve(["unit", "LoopX / gates"]);
+    const seen = await read(port);
+    expect(seen.checks?.list.map((c) => [c.name, c.status])).toEqual([
+      ["unit", "success"],
+      ["LoopX / claim", "failure"],
+      ["ext/ci", "failure"],
+    ]);
+    // A ruleset may require LoopX / gates to bind the merge button; CI does not wait on it.
+    expect(seen.required).toEqual(["unit"]);
   });
 
   it("the required set joins the base's rules with checks: from the config; a skip marker is read", async () => {

@@ -1,6 +1,100 @@
+import type { GoalState } from "@loopx/core";
 import { describe, expect, it } from "vitest";
 import { goalState, NOW, todo } from "../../packages/github/test/fixtures.ts";
+import type { GoalDetail } from "../src/dashboard/dashboard-data.ts";
 import { renderGoal } from "../src/dashboard/render-goal.ts";
+
+function detail(state: GoalState): GoalDetail {
+  return {
+    now: NOW,
+    summary: {
+      id: state.goal.id,
+      repo: "acme/widgets",
+      issueNumber: 42,
+      title: "Gears",
+      status: "active",
+      statusReason: "",
+      nextWakeAt: null,
+      spent: { usd: 0, runnerMinutes: 0, ticks: 0 },
+      updatedAt: NOW,
+    },
+    state,
+    route: "wait",
+    stateWords: "waiting",
+    reason: "",
+    instruction: "",
+    gateEvents: [],
+    ticks: [],
+  };
+}
+
+const LATER = new Date(NOW.getTime() + 30 * 60_000);
+const EARLIER = new Date(NOW.getTime() - 60_000);
+
+/** The fixture goal at parallel 3 with T2 and T3 claimed by ticks #2 and #3 in slots 1 and 2. */
+function running(): GoalState {
+  const s = goalState();
+  s.goal.parallel = 3;
+  const base = s.ticks[0];
+  if (!base) throw new Error("fixture has a tick");
+  const ids = ["33333333-3333-4333-8333-333333333332", "33333333-3333-4333-8333-333333333333"];
+  ["T2", "T3"].forEach((key, i) => {
+    const id = ids[i] ?? "";
+    const t = s.todos.find((x) => x.key === key);
+    if (!t) throw new Error(`fixture has ${key}`);
+    t.status = "ready";
+    t.claim = { tickId: id, agent: "runner", leaseExpiresAt: LATER };
+    s.ticks.push({
+      ...base,
+      id,
+      number: i + 2,
+      todo: key,
+      slot: i === 0 ? "1" : "2",
+      run: { id: 600 + i, attempt: 1 },
+      leaseExpiresAt: LATER,
+      finishedAt: null,
+      outcome: null,
+      cost: null,
+      slotSpent: false,
+    });
+  });
+  return s;
+}
+
+function runningRows(page: string): string[] {
+  const part = page.split("<h2>Running now")[1]?.split("</section>")[0] ?? "";
+  return [...part.matchAll(/<tr>(.*?)<\/tr>/gs)].map((m) => (m[1] ?? "").replace(/\s+/g, " "));
+}
+
+describe("the dashboard's running ticks", () => {
+  it("lists every running tick with its todo, slot, run on the App's GitHub host and lease", () => {
+    const page = renderGoal(detail(running()), null, "https://ghe.example.com/").value;
+    expect(page).toContain("Running now (2 of 3 slots)");
+    const rows = runningRows(page);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain("<td>T2</td>");
+    expect(rows[0]).toContain(
+      '<a href="https://ghe.example.com/acme/widgets/actions/runs/600/attempts/1">tick #2</a>',
+    );
+    expect(rows[0]).toContain("slot 1");
+    expect(rows[0]).toContain(`lease until ${LATER.toISOString()}`);
+    expect(rows[1]).toContain("<td>T3</td>");
+    expect(rows[1]).toContain("/actions/runs/601/attempts/1");
+    expect(rows[1]).toContain("slot 2");
+    expect(page).not.toContain("https://github.com/acme/widgets/actions");
+  });
+
+  it("leaves out a tick whose lease has lapsed, and says when none runs", () => {
+    const s = running();
+    const lapsed = s.todos.find((t) => t.key === "T3");
+    if (lapsed?.claim) lapsed.claim.leaseExpiresAt = EARLIER;
+    const rows = runningRows(renderGoal(detail(s), null, "https://github.com").value);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toContain("<td>T2</td>");
+    const idle = renderGoal(detail(goalState()), null, "https://github.com").value;
+    expect(idle).toContain("No tick is running.");
+  });
+});
 
 describe("the dashboard's todo board", () => {
   it("shows a held plan's todos in their own column, apart from the ready ones", () => {
@@ -26,6 +120,7 @@ describe("the dashboard's todo board", () => {
         },
         state,
         route: "ask_human",
+        stateWords: "waiting for alice's decision on G1",
         reason: "The agent's plan waits for a writer.",
         instruction: "",
         gateEvents: [],

@@ -22,6 +22,8 @@ const EVERY_COMMAND = [
   "/loopx todo add Sneak in a task",
   "/loopx todo add Sneak in an issue --issue",
   "/loopx todo drop T1",
+  "/loopx claim T1",
+  "/loopx release T1",
   "/loopx replan",
   "/loopx budget usd=1",
   "/loopx harness shell",

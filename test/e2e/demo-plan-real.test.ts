@@ -35,10 +35,10 @@ describe.skipIf(!serverUrl)(
         return s;
       };
       const keyOf = (s: GoalState, title: string) => s.todos.find((t) => t.title === title)?.key;
-      /** Every check on a commit, as CI reported it. */
+      /** Every check on a commit, as CI reported it (LoopX's own checks are not CI). */
       const checksOn = (sha: string | undefined) =>
         [...live().sandbox.store.checkRuns.values()]
-          .filter((c) => c.headSha === sha)
+          .filter((c) => c.headSha === sha && !c.name.startsWith("LoopX / "))
           .map((c) => [c.name, c.conclusion]);
 
       const checks: Record<PlanStep, (f: ScenarioFacts) => Promise<void>> = {

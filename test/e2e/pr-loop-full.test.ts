@@ -1,3 +1,4 @@
+import type { GoalState } from "@loopx/core";
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
@@ -31,6 +32,15 @@ describe("e2e: the issue-fix loop across a linked PR", () => {
       await h.sandbox.idle();
       await h.settle();
     };
+    // CI on a new head reaches the App through several webhooks (the run, its suite, LoopX's
+    // own check runs); under load the last can land after one settle, so wait a bounded while.
+    const settleUntil = async (reached: (s: GoalState) => boolean) => {
+      for (let round = 0; round < 6; round++) {
+        await settle();
+        if (reached(await load())) break;
+      }
+      return load();
+    };
 
     // 1. The first tick pushes; the App opens the PR; CI fails → a repair todo.
     const t1 = await playTick(h, issue, { "src/a.ts": "broken\n" });
@@ -46,8 +56,7 @@ describe("e2e: the issue-fix loop across a linked PR", () => {
     verdict = "success";
     const t2 = await playTick(h, issue, { "src/a.ts": "fixed\n" });
     expect([t2.todo, t2.branch]).toEqual([repair?.key, t1.branch]);
-    await settle();
-    state = await load();
+    state = await settleUntil((s) => s.gates.some((g) => g.scopes.includes("merge")));
     expect(state.todos.find((t) => t.key === repair?.key)?.status).toBe("done");
     const gate = state.gates.find((g) => g.scopes.includes("merge"));
     expect(gate).toMatchObject({ status: "open", pr: { number: pr.number, headSha: t2.sha } });

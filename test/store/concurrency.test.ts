@@ -76,6 +76,30 @@ describe.skipIf(!serverUrl)(
       expect(new Set(ticks.map((t) => t.goalId)).size).toBe(goals);
     });
 
+    it("32 dispatchers on 8 goals with 4 free slots each: every slot taken once, never twice", async () => {
+      await truncateAll(admin);
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const made = await admin.createGoal(kernelCreate({ todos: 4, parallel: 4 }));
+        if (!made.ok) throw new Error(made.refusal.message);
+        ids.push(made.state.goal.id);
+      }
+      const slots = ["1", "2", "3", "4"];
+      const taken = await Promise.all(
+        sessions.map(async (s, i) => {
+          const id = ids[i % ids.length] ?? "";
+          return { id, slot: await s.reserveDispatchSlot(id, slots) };
+        }),
+      );
+      for (const id of ids) {
+        const mine = taken.filter((t) => t.id === id).map((t) => t.slot);
+        expect(mine.filter((x) => x !== null).sort()).toEqual(slots);
+        expect(mine.filter((x) => x === null)).toHaveLength(0);
+      }
+      // A ninth dispatcher per goal finds every slot's dispatch pending.
+      for (const id of ids) expect(await admin.reserveDispatchSlot(id, slots)).toBeNull();
+    });
+
     it("32 claimers on 60 goals with parallel 3: no double claim, overlapping todos never together", async () => {
       await truncateAll(admin);
       const goals = 60;

@@ -2,7 +2,8 @@
  * The store's contract, run against every driver: describeStoreConformance(name, makeStore).
  * Behaviour that needs several sessions (locks, SKIP LOCKED) lives in concurrency.test.ts.
  */
-import { GoalState } from "@loopx/core";
+import { randomUUID } from "node:crypto";
+import { GoalState, takeClaim } from "@loopx/core";
 import type { Store } from "@loopx/store";
 import { dbOf, eq, sql, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import { truncateAll } from "../support/databases.ts";
 import { childRowCases } from "./child-rows.ts";
 import { describeClaimConformance } from "./claim-conformance.ts";
 import { describeDeliveryConformance } from "./delivery-conformance.ts";
+import { describeDispatchConformance } from "./dispatch-conformance.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
 import { createdGoal, rowCount } from "./goal-rows.ts";
 import { describeInboxBatchConformance } from "./inbox-batch-conformance.ts";
@@ -46,6 +48,7 @@ export function describeStoreConformance(
       describeDeliveryConformance(name, () => store);
       describeClaimConformance(name, () => store);
       describeOutboxConformance(name, () => store);
+      describeDispatchConformance(name, () => store);
 
       it("migrates idempotently", async () => {
         await store.migrate();
@@ -259,6 +262,22 @@ export function describeStoreConformance(
           ["T1", "1"],
           ["T2", "2"],
         ]);
+      });
+
+      it("round-trips a todo someone else holds: a claim command, then an assignment", async () => {
+        const made = await store.createGoal(kernelCreate({ todos: 2 }));
+        if (!made.ok) throw new Error(made.refusal.message);
+        const id = made.state.goal.id;
+        const writer = { kind: "human" as const, login: "alice", trusted: true };
+        const until = new Date("2030-01-01T00:00:00.000Z");
+        const held = await store.apply(id, (s, now) =>
+          takeClaim(s, { todo: "T2", until }, { now, newId: () => randomUUID(), actor: writer }),
+        );
+        if (!held.ok) throw new Error(held.refusal.message);
+        const loaded = await store.loadGoal(id);
+        expect(loaded).toEqual(held.state);
+        expect(loaded?.todos[1]?.heldBy).toMatchObject({ holder: "alice", via: "command", until });
+        expect(loaded?.todos[0]?.heldBy).toBeNull();
       });
 
       it("round-trips a held plan: plan: approve, proposed todos and the plan gate", async () => {

@@ -23,9 +23,15 @@ export type TickClient = Pick<TickHarness, "post" | "token" | "sandbox" | "repo"
 
 type Claim = Extract<AskResponse, { run: true }>;
 
-/** The ask job's call: the claim of a run (anything else throws), under a new run id. */
-async function claimTick(h: TickClient, issue: number): Promise<{ runId: number; claim: Claim }> {
-  const runId = nextRun++;
+/**
+ * The ask job's call: the claim of a run (anything else throws), under `runId` when the
+ * caller names a run the sandbox recorded, else under a new run id.
+ */
+export async function claimTick(
+  h: TickClient,
+  issue: number,
+  runId: number = nextRun++,
+): Promise<{ runId: number; claim: Claim }> {
   const claim = AskResponse.parse(
     (await h.post("/api/v1/ticks", { goal: issue }, await h.token(runId))).body,
   );
@@ -48,9 +54,9 @@ export async function playTick(
   h: TickClient,
   issue: number,
   files: Record<string, string | null>,
-  opts: { complete?: boolean } = {},
+  opts: { complete?: boolean; runId?: number } = {},
 ): Promise<PlayedTick> {
-  const { runId, claim } = await claimTick(h, issue);
+  const { runId, claim } = await claimTick(h, issue, opts.runId);
   // The agent's commit on the todo branch (the sandbox commits what the report job pushes).
   const sha = h.sandbox.push(h.repo.fullName, claim.branch, files, "alice", `${claim.todo} work`);
   await report(h, runId, claim, {

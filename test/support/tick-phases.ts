@@ -46,6 +46,8 @@ export interface PlayOptions {
   agentDirs?: { runnerTemp?: string; tickDir?: string };
   /** Runs the agent step as this uid (its directories handed to it), e.g. a user without sudo. */
   agentUser?: number;
+  /** Runs once the agent job has the brief (its path), before the agent step starts. */
+  beforeAgent?: (briefPath: string) => Promise<void>;
   /** Runs between the agent and the report, as the upload and download steps would. */
   beforeReport?: () => Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function playTick(h: TickHarness, opts: PlayOptions): Promise<Playe
   await git(tmpdir(), "clone", "--quiet", h.sandbox.cloneUrl(h.repo.fullName, token), workspace);
   await git(workspace, "remote", "set-url", "origin", h.sandbox.cloneUrl(h.repo.fullName));
   copy(dirs.ask, dirs.agent, "ask.json");
+  await opts.beforeAgent?.(join(dirs.agent, "ask.json"));
   const agentEnv = { HOME: temp("loopx-home-"), ...opts.agentEnv };
   if (opts.agentUser !== undefined) {
     const owned = [dirname(workspace), dirs.agent, agentEnv.HOME, opts.agentDirs?.runnerTemp];

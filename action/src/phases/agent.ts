@@ -81,6 +81,7 @@ async function agentSlice(
       maxUsd: limits.usd,
     },
     validationCommand: brief.validationCommand,
+    ...(brief.checkpointAt ? { deadline: brief.checkpointAt } : {}),
     env: metered.env,
     secrets: secrets.list(),
     allowedTools: brief.allowedTools,

@@ -88,6 +88,7 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
         token: grant.token,
         allowWorkflowPaths: grant.allowWorkflowPaths,
         protectedPaths: grant.protectedPaths,
+        heldPaths: grant.heldPaths,
         message: sliceMessage(lease.todo, lease.tickId),
         redact: (t) => secrets.redact(t),
       });
@@ -101,6 +102,11 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
           ...(pushed.patch ? { patch: pushed.patch } : {}),
         });
         if (told) extra.push(`**App:** ${told}`);
+        if (pushed.held) {
+          return fail(
+            `Did not push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). The todo runs again once the ticks it overlaps have finished.`,
+          );
+        }
         return fail(
           pushed.patch
             ? `Did not push ${grant.branch}: ${pushed.reason}. The patch is on the goal issue.`

@@ -6,9 +6,11 @@ import {
   type ClaimOutcome,
   type CostLimits,
   claimNext,
+  costLeft,
   type Decision,
   type GoalState,
   type Refusal,
+  type SharedAllowance,
   type SliceLimits,
   todoBranch,
 } from "@loopx/core";
@@ -30,14 +32,24 @@ export function goalRepo(state: GoalState): GoalRepo {
 
 const min = (a: number, b: number | undefined) => (b === undefined ? a : Math.min(a, b));
 
-/** The slice's bounds: the goal's tick cap, lowered (never raised) by what the workflow asked. */
-function sliceLimits(ctx: TickApiContext, state: GoalState, asked: CostLimits | undefined) {
+/**
+ * The slice's bounds: the goal's tick cap, lowered (never raised) by what the workflow asked
+ * and, for USD, by what the goal's budget and the shared allowances have left: the metering
+ * proxy refuses model calls past it, so a goal reaching its budget mid-slice stops there.
+ */
+function sliceLimits(
+  ctx: TickApiContext,
+  state: GoalState,
+  asked: CostLimits | undefined,
+  allowance: SharedAllowance,
+) {
   const cap = state.goal.tickCap;
+  const left = costLeft(state.goal, allowance).usd;
   return {
     wallMinutes: Math.max(1, min(cap.runnerMinutes, asked?.runnerMinutes)),
     idleMinutes: ctx.settings.idleMinutes,
     maxTurns: ctx.settings.maxTurns,
-    usd: min(cap.usd, asked?.usd),
+    usd: Math.max(0, min(min(cap.usd, asked?.usd), left)),
   } satisfies SliceLimits;
 }
 
@@ -93,7 +105,7 @@ export async function ask(
     return waitAnswer("stopped", `LoopX is switched off for this account: ${why}.`, null);
   }
   const allowance = await store.sharedAllowance(found.goal.id);
-  const limits = sliceLimits(ctx, found, body.limits);
+  const limits = sliceLimits(ctx, found, body.limits, allowance);
   const leaseMinutes = Math.min(
     24 * 60,
     Math.max(ctx.settings.leaseTtlMinutes, limits.wallMinutes + ctx.settings.reportMinutes),
@@ -115,6 +127,8 @@ export async function ask(
           harness: state.goal.harness,
           run: { id: claims.run_id, attempt: claims.run_attempt },
           slot: body.slot ?? "",
+          // Read with this tick's config, so a change of `parallel` reaches a running goal.
+          ...(facts.config ? { parallel: facts.config.parallel } : {}),
           leaseTtlMs: Math.round(leaseMinutes * 60_000),
           allowance,
           ...(body.limits ? { callerLimits: body.limits } : {}),
@@ -140,7 +154,7 @@ export async function ask(
     return claimRefusal(applied.refusal);
   }
   ctx.committed();
-  return runAnswer(applied.state, tickId, decision, facts, limits);
+  return runAnswer(applied.state, tickId, decision, facts, limits, ctx.settings.reportMinutes);
 }
 
 function runAnswer(
@@ -149,14 +163,18 @@ function runAnswer(
   decision: Decision | null,
   facts: RepoFacts,
   limits: SliceLimits,
+  reportMinutes: number,
 ): AskResponse {
   const tick = state.ticks.find((t) => t.id === tickId);
   if (!tick) throw new Error(`the claim committed, but tick ${tickId} is not in the goal's state`);
   const instruction = decision?.agentInstruction ?? "";
   // A fresh nonce per brief: outside text in it cannot know, so cannot forge, its delimiters.
   const nonce = randomBytes(12).toString("hex");
+  // At least the slice's wall time after the claim: its lease was granted that plus the report.
+  const checkpointAt = new Date(tick.leaseExpiresAt.getTime() - reportMinutes * 60_000);
   const built = buildBrief(state, tick, {
     nonce,
+    slice: { usd: limits.usd, checkpointAt },
     ...(instruction ? { agentInstruction: instruction } : {}),
   });
   return {
@@ -166,6 +184,7 @@ function runAnswer(
     tickId,
     leaseToken: tick.leaseToken,
     leaseExpiresAt: tick.leaseExpiresAt,
+    checkpointAt,
     todo: tick.todo,
     branch: todoBranch(state, tick.todo),
     harness: tick.harness,

@@ -1,6 +1,7 @@
 import {
   type GoalState,
   type PushGrant,
+  runningTicks,
   scopeCovers,
   type Tick,
   todoBranch,
@@ -30,6 +31,24 @@ export function protectedPaths(
 }
 
 /**
+ * What the goal's other running ticks declared they touch, by todo: this tick's push may not
+ * carry a change to those paths while they run. A running todo without declared paths never
+ * runs beside another, so it has none to hold.
+ */
+export function heldPaths(
+  state: GoalState,
+  tick: Pick<Tick, "id">,
+  now: Date,
+): { todo: string; paths: string[] }[] {
+  return runningTicks(state, now)
+    .filter((t) => t.id !== tick.id)
+    .flatMap((t) => {
+      const todo = state.todos.find((x) => x.key === t.todo);
+      return todo && todo.paths.length > 0 ? [{ todo: todo.key, paths: todo.paths }] : [];
+    });
+}
+
+/**
  * Mints the token the report job pushes the todo's branch with: an installation token for
  * THIS repository only, contents + pull requests (never `workflows`), expiring within the
  * hour GitHub gives installation tokens. The job revokes it when done.
@@ -39,6 +58,7 @@ export async function mintPushGrant(
   state: GoalState,
   tick: Tick,
   rules: readonly GateRule[],
+  now: Date,
 ): Promise<PushGrant> {
   try {
     const minted = await ctx.deps.appGitHub.mintRepoToken(
@@ -53,6 +73,7 @@ export async function mintPushGrant(
       // One push per approval: the result that gets this grant spends it (report.ts).
       allowWorkflowPaths: workflowApprovals(state).length > 0,
       protectedPaths: protectedPaths(state, rules),
+      heldPaths: heldPaths(state, tick, now),
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -12,6 +12,7 @@ import {
   redactFields,
   spendWorkflowApproval,
   type Tick,
+  type TransitionContext,
   type TransitionResult,
 } from "@loopx/core";
 import { chainTransitions } from "../intake/chain-transitions.ts";
@@ -27,6 +28,7 @@ import {
 import { goalRepo } from "./ask.ts";
 import { authorizeCall, type TickApiContext } from "./authorize-call.ts";
 import { billedMinutes } from "./billed-minutes.ts";
+import { jobStep, wakeOnlyIfRunnable } from "./job-step.ts";
 import { recordLateResult } from "./late-result.ts";
 import { mintPushGrant, revokeQuietly } from "./push-grant.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
@@ -184,7 +186,7 @@ export async function report(
   const interrupted = interruptionOf(tick);
   const grant: PushGrant | null =
     live && result.commits.length > 0 && interrupted !== "stopped"
-      ? await mintPushGrant(ctx, state, tick, rules)
+      ? await mintPushGrant(ctx, state, tick, rules, dbNow)
       : null;
 
   const seen: { now: Date | null } = { now: null };
@@ -194,15 +196,22 @@ export async function report(
       seen.now = now;
       const tctx = { actor, now, newId: ctx.deps.newId };
       const accepted = applyTickResult(s, { tickId, leaseToken: body.leaseToken, result }, tctx);
-      if (!accepted.ok || !grant?.allowWorkflowPaths) return targeted(accepted, facts);
-      // The push this grant allows spends the .github/ approval, with the result, at once.
-      return targeted(
-        chainTransitions([
-          () => accepted,
-          (after, c) => spendWorkflowApproval(after, { tickId }, c),
-        ])(s, tctx),
-        facts,
-      );
+      const job = accepted.ok ? jobStep(result, tickId, facts) : null;
+      if (!accepted.ok || (!grant?.allowWorkflowPaths && job === null)) {
+        return targeted(accepted, facts);
+      }
+      const chained = chainTransitions([
+        () => accepted,
+        // The push this grant allows spends the .github/ approval, with the result, at once.
+        ...(grant?.allowWorkflowPaths
+          ? [
+              (after: GoalState, c: TransitionContext) =>
+                spendWorkflowApproval(after, { tickId }, c),
+            ]
+          : []),
+        ...(job ? [job] : []),
+      ])(s, tctx);
+      return targeted(job ? wakeOnlyIfRunnable(chained, now) : chained, facts);
     },
     // The goal loadTickForRun read is the result's aggregate unless it changed since.
     { source: { tickId }, loaded: state },

@@ -29,6 +29,7 @@ function withTypedObjective(
     author: starter,
     authorTrusted: true,
     todos: issue.todos,
+    pathsProblem: issue.pathsProblem ?? null,
   };
 }
 
@@ -67,6 +68,7 @@ export async function goallessCommand(
     trusted: actor.trusted,
     command,
     openTodos: objective?.todos.length ?? 0,
+    pathsProblem: objective?.pathsProblem ?? null,
   });
   if (plan.kind !== "create") {
     return commitPlan(deps, delivery, { installationId: e.installation.id, goal: null }, plan);

@@ -17,6 +17,8 @@ export interface GoallessCommandFacts {
   command: Extract<Command, { name: "help" | "start" }>;
   /** Open items of the issue's task list, when its author may instruct; else none. */
   openTodos: number;
+  /** Why an open item's `paths:` clause is refused (the item and what would work). */
+  pathsProblem?: string | null;
 }
 
 export const HELP_INTRO = "Here is what LoopX understands.";
@@ -61,6 +63,14 @@ export function planGoallessCommand(f: GoallessCommandFacts): StartPlan {
       seen,
       answer(
         `The task list in this issue has ${f.openTodos} open items; a goal starts with at most ${MAX_INITIAL_TODOS} todos. Nothing was started: split the work into several issues, or shorten the list, then comment \`/loopx start\` again.`,
+      ),
+    ]);
+  }
+  if (f.pathsProblem) {
+    return ignore("a task-list item with paths that are not the repository's", [
+      seen,
+      answer(
+        `${f.pathsProblem} Nothing was started: fix that item's \`paths:\`, then comment \`/loopx start\` again.`,
       ),
     ]);
   }

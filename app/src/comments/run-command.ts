@@ -7,6 +7,7 @@ import {
   linkPullRequest,
   pauseGoal,
   rejectGate,
+  releaseClaim,
   requestReplan,
   requestStatus,
   resumeGoal,
@@ -15,6 +16,7 @@ import {
   stopGoal,
   type TransitionContext,
   type TransitionResult,
+  takeClaim,
   wakeGoal,
 } from "@loopx/core";
 import { type Command, GitHubError, type GitHubReads, type RepoName } from "@loopx/github";
@@ -85,6 +87,7 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
             title: command.title,
             asSubIssue: command.asIssue,
             requiredScopes: command.needs,
+            paths: command.paths ?? [],
             origin: "human",
           },
           ctx,
@@ -94,6 +97,10 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
       return apply((s, ctx) => dropTodo(s, { todo: command.todo, reason: `dropped ${by}` }, ctx));
     case "todo_accept":
       return apply((s, ctx) => acceptTodo(s, { todo: command.todo }, ctx));
+    case "claim":
+      return apply((s, ctx) => takeClaim(s, { todo: command.todo }, ctx));
+    case "release":
+      return apply((s, ctx) => releaseClaim(s, { todo: command.todo }, ctx));
     case "replan":
       return apply((s, ctx) => requestReplan(s, { reason: `asked ${by}` }, ctx));
     case "budget": {

@@ -114,7 +114,11 @@ export function createDashboard(
     if (path === DASHBOARD_PATH) {
       const notice = extension ? extension.notice(url.searchParams) : "";
       const overview = await readOverview(store, canSee);
-      sendHtml(res, 200, renderOverview(overview, controls, notice, viewer?.login ?? null));
+      sendHtml(
+        res,
+        200,
+        renderOverview(overview, controls, notice, viewer?.login ?? null, deps.serverUrl),
+      );
       return;
     }
     const goalPage = /^\/loopx\/goals\/([0-9a-f-]{36})$/.exec(path);

@@ -1,4 +1,5 @@
 /** Read-only JSON for `loopx status` and scripts: the same model the pages render. */
+import { stateWordsOf } from "@loopx/core";
 import type { Store } from "@loopx/store";
 import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
 
@@ -25,6 +26,7 @@ export async function goalsJson(store: Store, canSee: CanSee = everyone) {
       goalId: l.goalId,
       tick: l.tick,
       todo: l.todo,
+      slot: l.slot,
       leaseExpiresAt: l.leaseExpiresAt.toISOString(),
     })),
   };
@@ -38,6 +40,7 @@ export async function goalJson(
   const id = await store.goalIdByName(goal.owner, goal.repo, goal.number);
   const d = id ? await readGoal(store, id, canSee) : null;
   if (!d) return null;
+  const words = stateWordsOf(d.state, d.now);
   return {
     id: d.summary.id,
     repo: d.summary.repo,
@@ -45,11 +48,18 @@ export async function goalJson(
     title: d.summary.title,
     status: d.summary.status,
     route: d.route,
+    /** The goal's state in words for people (status stays for scripts). */
+    state: d.stateWords,
     reason: d.reason,
     instruction: d.instruction,
     nextWakeAt: d.summary.nextWakeAt?.toISOString() ?? null,
     spent: d.summary.spent,
-    todos: d.state.todos.map((t) => ({ key: t.key, title: t.title, status: t.status })),
+    todos: d.state.todos.map((t) => ({
+      key: t.key,
+      title: t.title,
+      status: t.status,
+      state: words(t),
+    })),
     gates: d.state.gates.map((g) => ({
       key: g.key,
       status: g.status,

@@ -2,7 +2,7 @@
  * What the dashboard shows, read from the store and judged by the kernel's own decide():
  * the pages and the JSON API render the same model, so they cannot disagree.
  */
-import { decide, type Gate, type GoalState, type Route } from "@loopx/core";
+import { decide, type Gate, type GoalState, goalStateWords, type Route } from "@loopx/core";
 import {
   FULL_WINDOW,
   type GoalEvent,
@@ -92,6 +92,8 @@ export interface GoalDetail {
   summary: GoalSummary;
   state: GoalState;
   route: Route;
+  /** The goal's state in the kernel's words for people. */
+  stateWords: string;
   reason: string;
   instruction: string;
   gateEvents: GoalEvent[];
@@ -117,6 +119,7 @@ export async function readGoal(
     summary,
     state,
     route: d.route,
+    stateWords: goalStateWords(state, d, now),
     reason: d.reason,
     instruction: d.userInstruction,
     gateEvents: await store.goalEvents(goalId, "gate."),

@@ -1,4 +1,6 @@
-/** One goal: its todo board, gate history with receipts, tick timeline and cost. */
+/** One goal: its running ticks, todo board, gate history with receipts, tick timeline and cost. */
+import { distinctEvidence, evidenceView, runningTicks, stateWordsOf } from "@loopx/core";
+import { tickRunUrl } from "@loopx/github";
 import type { GoalEvent } from "@loopx/store";
 import { costChart } from "./cost-chart.ts";
 import type { GoalDetail } from "./dashboard-data.ts";
@@ -18,6 +20,17 @@ function issueUrl(serverUrl: string, repo: string, issueNumber: number): string 
   return `${serverUrl.replace(/\/+$/, "")}/${repo}/issues/${issueNumber}`;
 }
 
+/** One evidence item: its line (marked when only the agent says so), the raw text collapsed. */
+function evidenceRow(e: GoalDetail["state"]["evidence"][number]): SafeHtml {
+  const v = evidenceView(e);
+  const claim = v.claimed ? html` <span class="muted">(the agent's claim, not checked)</span>` : "";
+  const raw =
+    v.detail === null
+      ? ""
+      : html`<details><summary>output</summary><pre>${v.detail}</pre></details>`;
+  return html`<div>[${e.kind}] ${v.line}${claim}${raw}</div>`;
+}
+
 export function renderGoal(
   d: GoalDetail,
   controls: GateControls,
@@ -25,11 +38,12 @@ export function renderGoal(
   signedInAs: string | null = null,
 ): SafeHtml {
   const { state, summary: g, now } = d;
+  const words = stateWordsOf(state, now);
   const board = COLUMNS.map((status) => {
     const todos = state.todos.filter((t) => t.status === status);
     return html`<td><b>${status}</b>${todos.map(
       (t) =>
-        html`<div class="${status === "done" ? "done" : ""}">${t.key} ${t.title}${t.blockedReason ? html`<br><span class="muted">${t.blockedReason}</span>` : ""}</div>`,
+        html`<div class="${status === "done" ? "done" : ""}">${t.key} ${t.title}${status === "done" ? "" : html`<br><span class="muted">${words(t)}</span>`}</div>`,
     )}</td>`;
   });
   const gates = state.gates.map(
@@ -42,19 +56,29 @@ export function renderGoal(
     (e) =>
       html`<tr><td>${e.at.toISOString()}</td><td>${e.type}</td><td>${who(e)}</td><td><code>${JSON.stringify(e.data)}</code></td></tr>`,
   );
+  // Every tick holding a lease, one per slot: parallel ticks each show where they run.
+  const running = runningTicks(state, now).map((t) => {
+    const url = tickRunUrl(state.goal, t, serverUrl);
+    const tick = url ? html`<a href="${url}">tick #${t.number}</a>` : html`tick #${t.number}`;
+    return html`<tr><td>${t.todo}</td><td>${tick}</td><td>slot ${t.slot || "1"}</td>
+<td>lease until ${t.leaseExpiresAt.toISOString()} (${when(t.leaseExpiresAt, now)})</td></tr>`;
+  });
   const timeline = [...d.ticks].reverse().map((t) => {
     const tick = state.ticks.find((k) => k.number === t.number);
-    const evidence = tick ? state.evidence.filter((e) => e.tickId === tick.id) : [];
+    const evidence = tick
+      ? distinctEvidence(state.evidence.filter((e) => e.tickId === tick.id))
+      : [];
     const handoff = tick ? state.handoffs.find((h) => h.tickId === tick.id) : undefined;
     return html`<tr class="${t.outcome ?? ""}"><td>#${t.number}</td><td>${t.todo}</td>
 <td>${t.outcome ?? "running"}${t.failure ? html` (${t.failure})` : ""}<br><span class="muted">${when(t.startedAt, now)}</span></td>
-<td>${evidence.map((e) => html`<div>[${e.kind}] ${e.summary}</div>`)}${handoff ? html`<pre>done: ${handoff.done}\nnext: ${handoff.next}</pre>` : ""}</td>
+<td>${evidence.map(evidenceRow)}${handoff ? html`<pre>done: ${handoff.done}\nnext: ${handoff.next}</pre>` : ""}</td>
 <td>${t.cost ? `${usd(t.cost.usd)} · ${t.cost.runnerMinutes.toFixed(1)} min` : "—"}</td></tr>`;
   });
   return page(
     `${g.repo}#${g.issueNumber}`,
-    html`<section><h2>${g.title}</h2><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${g.status}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
+    html`<section><h2>${g.title}</h2><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${d.stateWords}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
 <p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p></section>
+${section(`Running now (${running.length} of ${state.goal.parallel} slots)`, "No tick is running.", running)}
 <section><h2>Todo board</h2><table><tr>${board}</tr></table></section>
 ${section("Gates", "No gate was ever opened.", gates)}
 ${section("Gate history (receipts)", "No gate event yet.", receipts)}

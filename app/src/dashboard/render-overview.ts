@@ -15,7 +15,9 @@ export function renderOverview(
   o: Overview,
   controls: GateControls,
   notice: string,
-  signedInAs: string | null = null,
+  signedInAs: string | null,
+  /** The host LoopX talks to (github.com, GHES, the sandbox): run links point there. */
+  serverUrl: string,
 ): SafeHtml {
   const gates = o.openGates.map(
     ({ goal, gate }) =>
@@ -31,10 +33,14 @@ export function renderOverview(
     (g) =>
       html`<tr><td>${goalLink(g)}</td><td>paused: ${g.statusReason || "no reason given"}</td></tr>`,
   );
-  const running = o.running.map(
-    (l) =>
-      html`<tr><td>${goalLink(l.goal)}</td><td>tick ${l.tick} on ${l.todo}</td><td>started ${when(l.startedAt, o.now)}, lease ends ${when(l.leaseExpiresAt, o.now)}</td></tr>`,
-  );
+  const base = serverUrl.replace(/\/+$/, "");
+  const running = o.running.map((l) => {
+    const url = l.run
+      ? `${base}/${l.goal.repo}/actions/runs/${l.run.id}/attempts/${l.run.attempt}`
+      : null;
+    const tick = url ? html`<a href="${url}">tick ${l.tick}</a>` : html`tick ${l.tick}`;
+    return html`<tr><td>${goalLink(l.goal)}</td><td>${tick} on ${l.todo} · slot ${l.slot || "1"}</td><td>started ${when(l.startedAt, o.now)}, lease ends ${when(l.leaseExpiresAt, o.now)}</td></tr>`;
+  });
   const scheduled = o.scheduled.map(
     (g) => html`<tr><td>${goalLink(g)}</td><td>next wake ${when(g.nextWakeAt, o.now)}</td></tr>`,
   );

@@ -2,6 +2,7 @@ import { GitHubError, type GitHubPort, type IssueRef, readKey, withKey } from "@
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
 import { ConfigUnreadable, configUnreadable } from "./config-unreadable.ts";
+import { createCheckVerbs } from "./octokit-checks.ts";
 import { createCiVerbs } from "./octokit-ci.ts";
 import { createDispatchVerb } from "./octokit-dispatch.ts";
 import { createPullVerbs } from "./octokit-pulls.ts";
@@ -279,6 +280,7 @@ export function createOctokitPort(octokit: Octokit, bot: string): GitHubPort {
     ...createDispatchVerb(octokit, call),
     ...createPullVerbs(octokit, call),
     ...createCiVerbs(octokit, call),
+    ...createCheckVerbs(octokit, call),
     ...createReviewThreadVerbs(octokit, call),
 
     requestReviewers: (repo, number, logins) =>

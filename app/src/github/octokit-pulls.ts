@@ -90,7 +90,25 @@ const CheckRun = z.object({
   conclusion: z.string().nullable().optional(),
   details_url: z.string().nullable().optional(),
   html_url: z.string().nullable().optional(),
+  app: z.object({ slug: z.string(), id: z.number().optional() }).nullable().optional(),
+  output: z
+    .object({
+      title: z.string().nullable().optional(),
+      summary: z.string().nullable().optional(),
+      text: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 });
+
+/** A check run's own account of itself, as one text (what a failure's signature is read from). */
+function outputText(run: z.infer<typeof CheckRun>): string {
+  const o = run.output;
+  return [o?.title, o?.summary, o?.text]
+    .filter((part): part is string => typeof part === "string" && part !== "")
+    .join("\n")
+    .slice(0, 200_000);
+}
 
 /**
  * A completed run's conclusion as the PR monitor weighs it: success alone passes; neutral and
@@ -116,6 +134,7 @@ const CombinedStatus = z.object({
       context: z.string(),
       state: z.enum(["error", "failure", "pending", "success"]),
       target_url: z.string().nullable().optional(),
+      description: z.string().nullable().optional(),
     }),
   ),
 });
@@ -209,6 +228,9 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
           name: run.name,
           status: checkStatus(run),
           url: run.details_url ?? run.html_url ?? null,
+          app: run.app?.slug ?? null,
+          appId: run.app?.id ?? null,
+          output: outputText(run),
         }));
       }),
 
@@ -224,6 +246,7 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
           name: s.context,
           status: STATUS_OF[s.state],
           url: s.target_url ?? null,
+          output: s.description ?? "",
         }));
       }),
 

@@ -16,6 +16,8 @@ export interface LabelFacts {
   existing: GoalState | null;
   /** Open items of the body's task list, when its author may instruct; else none. */
   openTodos: number;
+  /** Why an open item's `paths:` clause is refused (the item and what would work). */
+  pathsProblem?: string | null;
 }
 
 /** Start a new goal: the handler builds it (it needs the config and the clock). */
@@ -61,6 +63,16 @@ export function planStart(f: LabelFacts): StartPlan {
         `The task list in this issue has ${f.openTodos} open items; a goal starts with at most ` +
           `${MAX_INITIAL_TODOS} todos. Nothing was started: split the work into several issues, ` +
           "or shorten the list, then add the label again.",
+        to,
+      ),
+    ]);
+  }
+  if (f.pathsProblem) {
+    return ignore("a task-list item with paths that are not the repository's", [
+      reply(
+        f.issue,
+        `task-list-paths:${f.issue.number}`,
+        `${neutralizeInline(f.pathsProblem, 600)} Nothing was started: fix that item's \`paths:\`, then add the label again.`,
         to,
       ),
     ]);

@@ -20,7 +20,9 @@ export interface IssueObjective {
   author: string;
   authorTrusted: boolean;
   /** A writer's own task list is the plan, already made; anyone else's, the agent plans. */
-  todos: { title: string }[];
+  todos: { title: string; paths?: string[] }[];
+  /** Why an open item's `paths:` clause is refused: the goal starts only once it is fixed. */
+  pathsProblem?: string | null;
 }
 
 /**
@@ -38,12 +40,13 @@ export async function issueObjective(
     author === starter ||
     (await actorFor(port, repo, { login: author, type: issue.user?.type ?? "User" })).trusted;
   const body = issue.body ?? "";
-  const todos = authorTrusted
-    ? parseTaskList(body)
-        .filter((item) => !item.checked)
-        .map((item) => ({ title: item.title }))
-    : [];
-  return { title: issue.title, body, author, authorTrusted, todos };
+  const open = authorTrusted ? parseTaskList(body).filter((item) => !item.checked) : [];
+  const todos = open.map((item) =>
+    item.paths ? { title: item.title, paths: item.paths } : { title: item.title },
+  );
+  const problem = open.find((item) => item.pathsProblem !== undefined);
+  const pathsProblem = problem ? `"${problem.title}": ${problem.pathsProblem}` : null;
+  return { title: issue.title, body, author, authorTrusted, todos, pathsProblem };
 }
 
 /** Everything a new goal is built from, whichever act started it (the label, `/loopx start`). */
@@ -149,6 +152,7 @@ export async function startGoal(
     trusted: actor?.trusted === true,
     existing,
     openTodos: objective?.todos.length ?? 0,
+    pathsProblem: objective?.pathsProblem ?? null,
   });
   const about = { installationId: e.installation.id, goal: existing };
   if (plan.kind !== "create") return commitPlan(deps, delivery, about, plan);

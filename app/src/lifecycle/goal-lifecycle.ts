@@ -4,6 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { type Step, withoutEffects } from "../intake/chain-transitions.ts";
 import { transitionContext } from "../intake/goal-context.ts";
 import type { IssuesEvent } from "../issues/issue-payloads.ts";
+import { acceptedMarker, UNAVAILABLE } from "../outbox/checks-refusal.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import type { InstallationEvent, RepositoryEvent } from "./lifecycle-payloads.ts";
 
@@ -39,7 +40,7 @@ const stop =
   (s, ctx) =>
     stopGoal(s, { reason }, ctx);
 
-/** `installation.deleted|suspend|unsuspend`. */
+/** `installation.deleted|suspend|unsuspend|new_permissions_accepted`. */
 export async function installationChanged(
   deps: AppDeps,
   _delivery: Delivery,
@@ -93,6 +94,33 @@ export async function installationChanged(
         { silent: false },
       );
       return ignored(`unsuspended: told ${n} paused goals how to resume`);
+    }
+    case "new_permissions_accepted": {
+      // A token the App minted before holds the old permissions; without a fresh one the
+      // retry below is refused again and waits for the hour.
+      try {
+        await deps.renewToken?.(e.installation.id);
+      } catch (error) {
+        deps.log.warn(
+          `installation ${e.installation.id}: could not drop its held token, check runs may wait for the hour: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      for (const id of ids) {
+        const marker = await deps.store.getProjection(id, UNAVAILABLE);
+        if (marker !== null)
+          await deps.store.setProjection(id, UNAVAILABLE, {
+            wroteBody: acceptedMarker(marker.wroteBody),
+          });
+      }
+      const n = await eachGoal(
+        deps,
+        ids,
+        `new permissions accepted by @${e.sender.login}`,
+        (s, ctx) =>
+          refreshProjections(s, { reason: "new permissions accepted", checks: true }, ctx),
+        { silent: false },
+      );
+      return ignored(`new permissions accepted: ${n} goals write their checks again`);
     }
     default:
       return ignored(`installation.${e.action}: nothing to do`);

@@ -14,6 +14,7 @@ export const LIFECYCLE_HANDLERS: Routes = {
   "installation.deleted": on(InstallationEvent, installationChanged),
   "installation.suspend": on(InstallationEvent, installationChanged),
   "installation.unsuspend": on(InstallationEvent, installationChanged),
+  "installation.new_permissions_accepted": on(InstallationEvent, installationChanged),
   "installation_repositories.removed": on(InstallationEvent, repositoriesRemoved),
   "repository.renamed": on(RepositoryEvent, repositoryChanged),
   "repository.transferred": on(RepositoryEvent, repositoryChanged),

@@ -10,6 +10,7 @@ import {
   renderPullTitle,
 } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { monitorPull, type PullTarget } from "../pulls/monitor-pull.ts";
 import { recordInBase, settleFromPull } from "./reconcile-branch.ts";
 import { routeReviewers } from "./route-reviewers.ts";
 
@@ -84,9 +85,60 @@ export async function openPullRequest(
   if (!recorded.ok) deps.log.info(`#${opened.number}: ${recorded.refusal.message}`);
   const latest = recorded.ok ? recorded.state : state;
   await writeHandoff(deps, port, latest, { ...repo, number: opened.number }, created);
-  if (created) await routeReviewers(port, repo, latest, opened);
+  const read = created ? await routeReviewers(port, repo, latest, opened) : null;
   // Its reopening and checks may have been announced before the goal followed it again.
-  if (reopened) await settleFromPull(deps, latest, at, opened);
+  if (reopened) return settleFromPull(deps, latest, at, opened);
+  // Deliveries about it (a check suite that completed already) found no goal watching until
+  // now: a glance catches up. Its pulls/get also starts GitHub's mergeability job, so the
+  // next reading (the suite's completion) finds mergeability computed. A PR opened just now
+  // was read a moment ago for its reviewers: that read is the glance's (a review request
+  // changes neither its state nor its head), and starts the mergeability job as well.
+  if (recorded.ok) await catchUp(deps, port, state, opened.number, read);
+}
+
+/**
+ * The PR is open and followed whatever this read says: GitHub failing it fails nothing, and a
+ * retried effect would not read again (the PR is tracked by then). Suite deliveries and the
+ * backstop read it later. Only a PR that is no longer open or a CI check that already
+ * finished can have been announced before the goal followed it: the monitor's full reading
+ * (seven calls) is made only then, and a check still running announces itself when it ends.
+ */
+async function catchUp(
+  deps: AppDeps,
+  port: GitHubPort,
+  state: GoalState,
+  number: number,
+  read: PullSnapshot | null,
+): Promise<void> {
+  const target = pullTarget(state, number);
+  try {
+    if (!(await missedAnything(port, target, read))) return;
+    await monitorPull(deps, target, null);
+  } catch (error) {
+    if (!(error instanceof GitHubError)) throw error;
+    deps.log.info(
+      `#${number} is tracked; reading it failed (${error.message}), later reads catch up`,
+    );
+  }
+}
+
+async function missedAnything(
+  port: GitHubPort,
+  target: PullTarget,
+  read: PullSnapshot | null,
+): Promise<boolean> {
+  const pull = read ?? (await port.getPull(target.repo, target.number));
+  if (pull.merged || pull.state !== "open") return true;
+  const bot = await port.botLogin();
+  const checks = await port.listChecks(target.repo, pull.headSha);
+  // The monitor reads nothing for LoopX's own check runs: none of theirs was missed.
+  return checks.some((c) => c.status !== "pending" && !(c.app != null && `${c.app}[bot]` === bot));
+}
+
+function pullTarget(state: GoalState, number: number): PullTarget {
+  const { goal } = state;
+  const repo = { owner: goal.repo.owner, repo: goal.repo.name };
+  return { installationId: goal.installationId, repoId: goal.repo.id, repo, number };
 }
 
 /**

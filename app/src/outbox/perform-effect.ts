@@ -1,4 +1,4 @@
-import { decide, type Effect, freeTickSlot, type GoalState } from "@loopx/core";
+import { decide, type Effect, freeTickSlots, type GoalState } from "@loopx/core";
 import {
   type GitHubPort,
   type IssueRef,
@@ -17,11 +17,13 @@ import { dispatchTick } from "../scheduler/dispatch-tick.ts";
 import { approveRuns } from "./approve-runs.ts";
 import { cancelRun } from "./cancel-run.ts";
 import { createSubIssue, createTodoSubIssues } from "./create-sub-issue.ts";
+import { dispatchJob } from "./dispatch-job.ts";
 import { keyedComment } from "./keyed-comment.ts";
 import { postNotification } from "./notify-owners.ts";
 import { openPullRequest } from "./open-pull-request.ts";
 import { requestReview } from "./request-review.ts";
 import { updateSubIssueTitle } from "./update-sub-issue-title.ts";
+import { writeCheckRuns } from "./write-check-runs.ts";
 
 export interface EffectContext {
   deps: AppDeps;
@@ -49,11 +51,12 @@ async function statusCommentUrl(store: Store, state: GoalState, serverUrl: strin
  * body as read is recorded first: if a person edits between our read and our PATCH, the
  * echo of our own edit shows it in `changes.body.from`, and the app restores their text.
  */
-async function writeBody({ deps, port, state }: EffectContext): Promise<void> {
+async function writeBody({ deps, port, state, now }: EffectContext): Promise<void> {
   const issue = goalIssue(state);
   const url = await statusCommentUrl(deps.store, state, deps.serverUrl);
   const block = renderManagedBlock(state, {
     statusCommentUrl: url,
+    now,
     dashboardUrl: deps.dashboardUrl
       ? `${deps.dashboardUrl}/goals/${encodeURIComponent(state.goal.id)}`
       : null,
@@ -106,20 +109,35 @@ async function dispatch(
     target = { workflow: config.config.tickWorkflow, ref: await port.defaultBranch(repo) };
   }
   // Every slot busy: the tick that ends first frees one, and its result dispatches again.
-  // Leases are judged on the database clock; a goal's one slot needs no clock at all.
-  const slot = state.goal.parallel > 1 ? freeTickSlot(state, await deps.store.databaseNow()) : "";
+  // Leases are judged on the database clock; a goal's one slot needs no clock at all. A
+  // free slot another dispatch already went to (its run has not claimed yet) is skipped:
+  // a second run there would only queue behind the first in its concurrency group.
+  const slot =
+    state.goal.parallel > 1
+      ? await deps.store.reserveDispatchSlot(
+          state.goal.id,
+          freeTickSlots(state, await deps.store.databaseNow()),
+        )
+      : "";
   if (slot === null) return;
-  const runId = await dispatchTick(
-    deps,
-    port,
-    { ...repo, issueNumber: state.goal.issue.number },
-    target.workflow,
-    target.ref,
-    slot,
-  );
+  let runId: number | null;
+  try {
+    runId = await dispatchTick(
+      deps,
+      port,
+      { ...repo, issueNumber: state.goal.issue.number },
+      target.workflow,
+      target.ref,
+      slot,
+    );
+  } catch (error) {
+    // Nothing was dispatched into the slot: the outbox's retry may take it again.
+    if (slot !== "") await deps.store.releaseDispatch(state.goal.id, slot);
+    throw error;
+  }
   // The scheduler must not dispatch this same wake again once its grace period is over.
   await deps.store.markDispatched(state.goal.id);
-  if (runId !== null) await deps.store.recordDispatchRun(state.goal.id, runId);
+  if (runId !== null) await deps.store.recordDispatchRun(state.goal.id, runId, slot);
 }
 
 /**
@@ -132,7 +150,7 @@ async function writeTickComment(ctx: EffectContext, key: string, tickId: string)
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const config = await loadRepoConfig(port, repo);
   if (config.ok && config.config.comments === "quiet") return;
-  const body = renderTickComment(state, tickId, { serverUrl: ctx.deps.serverUrl });
+  const body = renderTickComment(state, tickId, { serverUrl: ctx.deps.serverUrl, now: ctx.now });
   await keyedComment(ctx, goalIssue(state), key, body);
 }
 
@@ -146,6 +164,8 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return writeBody(ctx);
     case "status":
       return writeStatus(ctx);
+    case "check_runs":
+      return writeCheckRuns(ctx);
     case "tick_comment":
       return writeTickComment(ctx, effect.key, effect.tickId);
     case "gate_comment": {
@@ -192,6 +212,8 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return cancelRun(port, state, effect, ctx.item.lastError, ctx.now);
     case "notify":
       return postNotification(port, state, effect, ctx.now, ctx.deps.serverUrl);
+    case "dispatch_job":
+      return dispatchJob(ctx.deps, port, state, effect, ctx.now);
   }
 }
 

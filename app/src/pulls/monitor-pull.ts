@@ -34,6 +34,7 @@ export async function monitorPull(
     mergeGate: merges.length > 0,
     mergeScopes: [...new Set(merges.flatMap((r) => r.scopes))].filter((s) => s !== "merge"),
     checks: config.ok ? config.config.checks : [],
+    ...(config.ok ? { repairAttempts: config.config.repair.attempts } : {}),
   });
   let outcome: Outcome = ignored(`nothing new on #${target.number}`);
   for (const [i, id] of ids.entries()) {

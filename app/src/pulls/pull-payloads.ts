@@ -8,6 +8,8 @@ import { Repository } from "../webhooks/envelope.ts";
  */
 const Installation = z.object({ id: z.number() });
 const PrRef = z.object({ number: z.number().int().positive() });
+/** The App that wrote a check: LoopX's own runs are not CI. */
+const CheckApp = z.object({ slug: z.string() }).nullable().default(null);
 
 export const PullRequestChanged = z.object({
   action: z.string(),
@@ -24,7 +26,10 @@ export const CheckRunChanged = z.object({
   repository: Repository,
   check_run: z.object({
     head_sha: z.string(),
+    // Null until the run completes; any string GitHub adds later is not a pass.
+    conclusion: z.string().nullable().optional(),
     pull_requests: z.array(PrRef).default([]),
+    app: CheckApp,
   }),
 });
 export type CheckRunChanged = z.infer<typeof CheckRunChanged>;
@@ -36,6 +41,7 @@ export const CheckSuiteChanged = z.object({
   check_suite: z.object({
     head_sha: z.string(),
     pull_requests: z.array(PrRef).default([]),
+    app: CheckApp,
   }),
 });
 export type CheckSuiteChanged = z.infer<typeof CheckSuiteChanged>;

@@ -73,19 +73,50 @@ const monitorThePull = on(PullRequestChanged, (deps, delivery, e) =>
   monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
 );
 
-/** A finished check run or suite: the monitor reads every PR it is about. */
+type Check = {
+  head_sha: string;
+  pull_requests: { number: number }[];
+  app: { slug: string } | null;
+};
+
+/**
+ * A finished check run or suite: the monitor reads every PR it is about. LoopX's own (its
+ * gates check) says nothing the monitor reads, so it reads nothing for them.
+ */
 const monitorChecked =
-  <E extends { installation: { id: number }; repository: Repository }>(
-    check: (e: E) => { head_sha: string; pull_requests: { number: number }[] },
-  ) =>
-  async (deps: AppDeps, delivery: Delivery, e: E): Promise<Outcome> =>
-    monitorAll(
+  <E extends { installation: { id: number }; repository: Repository }>(check: (e: E) => Check) =>
+  async (deps: AppDeps, delivery: Delivery, e: E): Promise<Outcome> => {
+    const { app } = check(e);
+    if (app !== null) {
+      const bot = await (await deps.readsFor(e.installation.id)).botLogin();
+      if (`${app.slug}[bot]` === bot) return ignored("LoopX's own check");
+    }
+    return monitorAll(
       deps,
       delivery,
       (await checkedPulls(deps, e.repository.id, check(e))).map((n) =>
         target(e.installation.id, e.repository, n),
       ),
     );
+  };
+
+/**
+ * Conclusions that cannot start a repair: a run ending so is not the last word on its head.
+ * GitHub sends `check_suite.completed` once every run of a suite has completed (again after
+ * a re-run reopens it), to every app with read access to checks, GitHub Actions' suites
+ * included; that delivery reads the head's verdict. Anything else (failure, timed_out,
+ * cancelled, action_required, stale, startup_failure, a value GitHub adds) acts at once, so
+ * a repair starts without waiting for the rest of CI. packages/sandbox/README.md cites the docs.
+ */
+const PASSING = new Set(["success", "neutral", "skipped"]);
+
+const checkRunCompleted = on(CheckRunChanged, async (deps, delivery, e) => {
+  const conclusion = e.check_run.conclusion ?? null;
+  if (conclusion !== null && PASSING.has(conclusion)) {
+    return ignored(`check run ${conclusion}: its suite's completion reads the head`);
+  }
+  return monitorChecked((c: CheckRunChanged) => c.check_run)(deps, delivery, e);
+});
 
 /**
  * The PR monitor's webhooks. `pull_request.synchronize` and
@@ -104,14 +135,13 @@ export const PULL_HANDLERS: Routes = {
   pull_request_review: monitorThePull,
   pull_request_review_comment: monitorThePull,
   pull_request_review_thread: monitorThePull,
-  "check_run.completed": on(
-    CheckRunChanged,
-    monitorChecked((e) => e.check_run),
-  ),
+  "check_run.completed": checkRunCompleted,
   "check_suite.completed": on(
     CheckSuiteChanged,
     monitorChecked((e) => e.check_suite),
   ),
+  // A commit status has no suite and nothing announces that a commit's statuses are all in,
+  // so each may be the last word: every one is read.
   status: on(StatusChanged, async (deps, delivery, e) => {
     const numbers = await deps.store.pullsWithHead(e.repository.id, e.sha);
     return monitorAll(

@@ -1,4 +1,10 @@
-import { type ChangesRequested, type PrObservation, sameSha, skipsCi } from "@loopx/core";
+import {
+  type ChangesRequested,
+  isLoopxCheck,
+  type PrObservation,
+  sameSha,
+  skipsCi,
+} from "@loopx/core";
 import type { GitHubReads, RepoName, ReviewSnapshot } from "@loopx/github";
 import { actorFor } from "../authority.ts";
 
@@ -76,7 +82,13 @@ export async function readPull(
   port: GitHubReads,
   repo: RepoName,
   number: number,
-  opts: { mergeGate: boolean; mergeScopes?: readonly string[]; checks: readonly string[] },
+  opts: {
+    mergeGate: boolean;
+    mergeScopes?: readonly string[];
+    checks: readonly string[];
+    /** `repair.attempts` in loopx.yml (the kernel's default when absent). */
+    repairAttempts?: number;
+  },
 ): Promise<PrObservation> {
   const pull = await port.getPull(repo, number);
   const state = pull.merged ? "merged" : pull.state;
@@ -88,6 +100,7 @@ export async function readPull(
       mergeCommitSha: pull.mergeCommitSha,
       mergeGate: opts.mergeGate,
       mergeScopes: [...(opts.mergeScopes ?? [])],
+      ...(opts.repairAttempts !== undefined ? { repairAttempts: opts.repairAttempts } : {}),
     };
   }
   const [checks, statuses, waiting, reviews, required, message] = await Promise.all([
@@ -100,6 +113,10 @@ export async function readPull(
     port.commitMessage(repo, pull.headSha),
   ]);
   const review = await standingChangeRequest(port, repo, reviews);
+  // LoopX's own check runs say what LoopX decided, not what CI found: never evidence. They are
+  // known by the App that wrote them, since CI running agent code can name a check anything.
+  const bot = await port.botLogin();
+  const ci = checks.filter((c) => !(c.app != null && `${c.app}[bot]` === bot));
   return {
     number,
     state,
@@ -109,18 +126,25 @@ export async function readPull(
     mergeableState: pull.mergeableState,
     checks: {
       sha: pull.headSha,
-      list: [...checks, ...statuses, ...waiting].slice(0, 100).map((c) => ({
+      list: [...ci, ...statuses, ...waiting].slice(0, 100).map((c) => ({
         name: c.name.slice(0, 200),
         status: c.status,
         url: c.url,
         runId: c.runId ?? null,
+        // What a failure's signature is read from (check, app, first failing test or error line).
+        ...(c.appId != null ? { appId: c.appId } : {}),
+        ...(c.output ? { output: c.output } : {}),
       })),
     },
-    required: [...new Set([...required, ...opts.checks])].slice(0, 100),
+    // A ruleset may require LoopX's own checks to bind the merge button; CI is not to wait on them.
+    required: [...new Set([...required, ...opts.checks])]
+      .filter((name) => !isLoopxCheck(name))
+      .slice(0, 100),
     skipCi: skipsCi(message),
     changesRequested: review,
     threadsResolved: await threadsResolved(port, repo, number, pull.headSha, review),
     mergeGate: opts.mergeGate,
     mergeScopes: [...(opts.mergeScopes ?? [])],
+    ...(opts.repairAttempts !== undefined ? { repairAttempts: opts.repairAttempts } : {}),
   };
 }

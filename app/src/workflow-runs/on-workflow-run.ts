@@ -7,6 +7,7 @@ import { loadRepoConfig } from "../repo-config.ts";
 import { DEFAULT_CONFIG } from "../repo-facts.ts";
 import { Repository } from "../webhooks/envelope.ts";
 import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
+import { wakeJobTodo } from "./wake-job-todo.ts";
 
 /** The parts of `workflow_run.completed` this handler reads. */
 export const WorkflowRunCompleted = z.object({
@@ -20,7 +21,10 @@ export const WorkflowRunCompleted = z.object({
     event: z.string(),
     conclusion: z.string().nullable(),
     display_title: z.string().optional(),
+    name: z.string().nullable().optional(),
     html_url: z.url().optional(),
+    head_branch: z.string().nullable().optional(),
+    created_at: z.coerce.date().optional(),
   }),
 });
 export type WorkflowRunCompleted = z.infer<typeof WorkflowRunCompleted>;
@@ -45,8 +49,9 @@ async function goalOfRun(deps: AppDeps, e: WorkflowRunCompleted): Promise<GoalSt
 }
 
 /**
- * `workflow_run.completed`: a tick run that failed before it reached the tick API (bad
- * YAML, a missing secret, never started) becomes `host_failure` evidence on its goal and
+ * `workflow_run.completed`: the run of a job a todo waits on wakes that todo. Otherwise, a
+ * tick run that failed before it reached the tick API (bad YAML, a missing secret, never
+ * started) becomes `host_failure` evidence on its goal and
  * backs the loop off — never a silent stall. A run that did reach the API is covered by its
  * lease (or needed none: a wait), so it is left alone.
  */
@@ -56,6 +61,8 @@ export async function onWorkflowRun(
   e: WorkflowRunCompleted,
 ): Promise<Outcome> {
   const run = e.workflow_run;
+  const job = await wakeJobTodo(deps, delivery, e);
+  if (job !== null) return job;
   if (!FAILED.has(run.conclusion ?? "")) return ignored(`run concluded ${run.conclusion}`);
   if (run.event !== "workflow_dispatch" && run.event !== "schedule") {
     return ignored(`a ${run.event} run is not a tick`);

@@ -64,6 +64,15 @@ describe("planGoallessCommand: help and start where there is no goal", () => {
       kind: "create",
     });
   });
+
+  it("a start over a task-list item with paths outside the repository starts nothing and says why", () => {
+    const plan = planGoallessCommand(
+      facts({ pathsProblem: '"/etc/**" is not a path in this repository' }),
+    );
+    expect(kinds(plan)).toEqual(["react", "reply"]);
+    expect(JSON.stringify(plan)).toContain("Nothing was started");
+    expect(planGoallessCommand(facts({ pathsProblem: null }))).toEqual({ kind: "create" });
+  });
 });
 
 describe("parseCommand: start", () => {

@@ -71,6 +71,21 @@ describe("planStart: who may start a goal", () => {
     ]);
     expect(planStart(facts({ openTodos: MAX_INITIAL_TODOS }))).toEqual({ kind: "create" });
   });
+
+  it("a task-list item whose paths are not the repository's starts nothing and says why", () => {
+    const why = '"Copy it paths: /etc/**": "/etc/**" is not a path in this repository';
+    const plan = planStart(facts({ pathsProblem: why }));
+    expect(plan.kind).toBe("ignore");
+    if (plan.kind !== "ignore") return;
+    expect(plan.effects).toEqual([
+      expect.objectContaining({
+        kind: "reply",
+        key: "task-list-paths:42",
+        body: expect.stringMatching(/is not a path in this repository.*Nothing was started/),
+      }),
+    ]);
+    expect(planStart(facts({ pathsProblem: null }))).toEqual({ kind: "create" });
+  });
 });
 
 describe("planReopened", () => {

@@ -41,7 +41,16 @@ export const GoalResponse = z.object({
   instruction: z.string(),
   nextWakeAt: z.string().nullable(),
   spent: Spent,
-  todos: z.array(z.object({ key: z.string(), title: z.string(), status: z.string() })),
+  /** Absent from apps older than the state words: the status stands in. */
+  state: z.string().optional(),
+  todos: z.array(
+    z.object({
+      key: z.string(),
+      title: z.string(),
+      status: z.string(),
+      state: z.string().optional(),
+    }),
+  ),
   gates: z.array(
     z.object({
       key: z.string(),

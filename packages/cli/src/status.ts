@@ -39,12 +39,12 @@ export async function status(args: StatusArgs, print: (line: string) => void): P
       print(JSON.stringify(g, null, 2));
       return EXIT.ok;
     }
-    print(`${g.repo}#${g.issueNumber} ${g.status}: ${g.title}`);
+    print(`${g.repo}#${g.issueNumber} ${g.state ?? g.status}: ${g.title}`);
     print(`  ${g.route}: ${g.reason}${g.instruction ? ` ${g.instruction}` : ""}`);
     print(
       `  ${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} min · ${usd(g.spent.usd)}`,
     );
-    for (const t of g.todos) print(`  ${t.key} [${t.status}] ${t.title}`);
+    for (const t of g.todos) print(`  ${t.key} ${t.title}: ${t.state ?? t.status}`);
     for (const gate of g.gates) {
       print(
         `  ${gate.key} ${gate.status}${gate.resolvedBy ? ` by ${gate.resolvedBy}` : ""}: ${gate.question}`,

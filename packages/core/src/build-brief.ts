@@ -47,6 +47,8 @@ export interface BriefOptions {
   logs?: DataBlock[];
   /** Exact secret values to hide from everything the brief quotes. */
   secrets?: string[];
+  /** The slice's model spend ceiling and checkpoint, as the tick API set them. */
+  slice?: { usd: number; checkpointAt: Date | null };
   maxBytes?: number;
 }
 
@@ -135,6 +137,7 @@ export function buildBrief(
       goal.budget.usd === undefined
         ? null
         : { left: Math.max(0, goal.budget.usd - goal.spent.usd), budget: goal.budget.usd },
+    ...(opts.slice ? { slice: opts.slice } : {}),
     validationCommand: goal.validationCommand,
     notes: notes.filter((n) => n.trusted).map((n) => ({ from: n.from, text: n.text })),
     decisions: state.gates
@@ -196,6 +199,12 @@ function renderBrief(
       : "",
     brief.money
       ? `Money left: $${brief.money.left.toFixed(2)} of $${brief.money.budget.toFixed(2)} for this goal`
+      : "",
+    brief.slice?.checkpointAt
+      ? `Checkpoint: ${brief.slice.checkpointAt.toISOString()} (the slice is stopped then and its work in progress pushed with a handoff: commit as you go)`
+      : "",
+    brief.slice
+      ? `This slice may spend $${brief.slice.usd.toFixed(2)} on the model; calls past it are refused`
       : "",
   ]
     .filter((l) => l !== "")

@@ -60,3 +60,36 @@ export function exhaustedDimensions(left: CostLimits): LimitDimension[] {
     return v !== undefined && v <= 0;
   });
 }
+
+/**
+ * Whether one more tick fits beside `running` live ticks: each of them may still spend up to
+ * its cap, so that much of what is left is already committed, and the new tick needs a whole
+ * cap of its own in every limited dimension (one tick, for the tick count). Without this, N
+ * parallel ticks claimed on the last of a budget could together spend N caps past it.
+ */
+export function roomBeside(left: CostLimits, running: number, cap: Cost): boolean {
+  const perTick: Record<LimitDimension, number> = { ...cap, ticks: 1 };
+  return LIMIT_DIMENSIONS.every((dim) => {
+    const v = left[dim];
+    return v === undefined || v - running * perTick[dim] >= perTick[dim];
+  });
+}
+
+/**
+ * The most one slice may spend now: the tick cap, lowered to what the goal's own budget has
+ * left. The metering proxy refuses model calls past it, and a slice that cannot account for
+ * itself is charged this much, never a whole cap the budget no longer holds, so no charge
+ * takes the ledger past the budget the owners approved.
+ */
+export function sliceCeiling(goal: Pick<Goal, "budget" | "spent" | "tickCap">): Cost {
+  const left = costLeft(goal);
+  const bound = (cap: number, dim: keyof Cost) => {
+    const l = left[dim];
+    return l === undefined ? cap : Math.min(cap, Math.max(0, l));
+  };
+  return {
+    usd: bound(goal.tickCap.usd, "usd"),
+    tokens: bound(goal.tickCap.tokens, "tokens"),
+    runnerMinutes: bound(goal.tickCap.runnerMinutes, "runnerMinutes"),
+  };
+}

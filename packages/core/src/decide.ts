@@ -1,5 +1,6 @@
 import { STALLED_TICKS_ASK_HUMAN, STALLED_TICKS_REPLAN } from "./backoff.ts";
-import { costLeft, exhaustedDimensions } from "./cost-ledger.ts";
+import { earliest, heldByText, heldUntil } from "./claims.ts";
+import { costLeft, exhaustedDimensions, roomBeside } from "./cost-ledger.ts";
 import type { Frontier } from "./frontier.ts";
 import { analyseFrontier } from "./frontier.ts";
 import { isLeaseLive } from "./lease.ts";
@@ -11,6 +12,7 @@ import type { GoalState } from "./schemas/state.ts";
 import type { Todo } from "./schemas/todo.ts";
 import { blockingGatesFor } from "./scope.ts";
 import { slotUsage } from "./slot-quota.ts";
+import { stateWordsOf } from "./state-words.ts";
 import { todosOverlap } from "./todo-overlap.ts";
 
 export interface DecideOptions {
@@ -112,10 +114,14 @@ export function decide(
     });
     return make("over_budget", {
       gates: openGates,
-      reason: `The cost budget is used up: ${parts.join(", ")}.`,
+      // Paused, not stopped: the goal keeps its todos, branches and handoff for when it resumes.
+      reason: `Paused: budget reached. The cost budget is used up: ${parts.join(", ")}.`,
       userInstruction: `An owner can raise it with \`/loopx budget ${exhausted[0]}=<amount>\` (up to the ceiling in .github/loopx.yml).`,
     });
   }
+
+  // Running ticks have not been charged yet: a tick beside them must fit with all their caps.
+  if (leaseWait && !roomBeside(left, running, goal.tickCap)) return leaseWait;
 
   const slots = slotUsage(goal.quota, state.ticks, now);
   if (slots.allowed === 0) {
@@ -286,14 +292,23 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
   const people = frontier.open.filter((t) => t.kind === "user_action");
   if (people.length > 0) waits.push(`people to finish ${people.map((t) => t.key).join(", ")}`);
   const parked = frontier.open.filter((t) => t.status === "blocked" || t.status === "deferred");
-  if (parked.length > 0) waits.push(`${parked.map((t) => t.key).join(", ")} (blocked or deferred)`);
+  const words = stateWordsOf(state, now);
+  for (const t of parked) waits.push(`${t.key} (${words(t)})`);
+  if (frontier.heldByOthers.length > 0) {
+    const held = frontier.heldByOthers.map((t) => `${t.key} (${heldByText(t)})`).join(", ");
+    waits.push(`${held} to be released by whoever holds them`);
+  }
   if (frontier.resumeAt !== null) waits.push(`a todo's resume time ${iso(frontier.resumeAt)}`);
+  const jobs = frontier.open.flatMap((t) =>
+    t.resumeWhen?.kind === "job" ? [`${t.key}'s job ${t.resumeWhen.job} to finish`] : [],
+  );
+  if (jobs.length > 0) waits.push(jobs.join(", "));
   if (frontier.open.some((t) => t.kind === "monitor")) waits.push("monitors to report a change");
   return make("wait", {
     gates: openGates,
     reason: `Nothing to run now; waiting for ${waits.length > 0 ? waits.join("; ") : "an event"}.`,
     userInstruction:
       people.length > 0 ? `Finish ${people.map((t) => `${t.key} "${t.title}"`).join(", ")}.` : "",
-    nextWakeAt: frontier.resumeAt,
+    nextWakeAt: earliest(frontier.resumeAt, heldUntil(frontier.heldByOthers)),
   });
 }

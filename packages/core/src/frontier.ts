@@ -1,3 +1,4 @@
+import { isHeldByOther } from "./claims.ts";
 import { isLeaseLive } from "./lease.ts";
 import type { GoalState } from "./schemas/state.ts";
 import type { Continuation, Todo } from "./schemas/todo.ts";
@@ -14,6 +15,11 @@ export interface Frontier {
   runnable: Todo[];
   /** Candidates an unresolved gate blocks (see blockingGatesFor for which gates). */
   blocked: Todo[];
+  /**
+   * Ready agent todos someone else holds (a `/loopx claim`, an assignee), best first: never
+   * runnable, and not candidates either, so they neither run nor ask for gates.
+   */
+  heldByOthers: Todo[];
   /** Todos with a live lease, soonest expiry first. */
   leased: Todo[];
   /** Todos still open (ready, blocked, deferred) of any kind. */
@@ -47,6 +53,9 @@ function resumeSatisfied(
     }
     case "pr_merged":
       return lookups(state, cache).merged.has(rw.pr);
+    case "job":
+      // Only the run's completion (a webhook) clears it: no clock or state can.
+      return false;
   }
 }
 
@@ -69,6 +78,7 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
   const runnable: Todo[] = [];
   const blocked: Todo[] = [];
   const leased: Todo[] = [];
+  const heldByOthers: Todo[] = [];
   const open: Todo[] = [];
   let resumeAt: Date | null = null;
   let last: Todo | null = null;
@@ -96,11 +106,16 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
       }
       continue;
     }
+    if (isHeldByOther(todo.heldBy, now)) {
+      heldByOthers.push(todo);
+      continue;
+    }
     candidates.push(todo);
     if (blockingGatesFor(scopes, todo.requiredScopes).length > 0) blocked.push(todo);
     else runnable.push(todo);
   }
   runnable.sort(compareTodos);
+  heldByOthers.sort(compareTodos);
   leased.sort(
     (a, b) => (a.claim?.leaseExpiresAt.getTime() ?? 0) - (b.claim?.leaseExpiresAt.getTime() ?? 0),
   );
@@ -109,6 +124,7 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
     candidates,
     runnable,
     blocked,
+    heldByOthers,
     leased,
     open,
     resumeAt,

@@ -1,9 +1,7 @@
 import { type ChecksVerdict, checksVerdict } from "./checks-verdict.ts";
+import { DEFAULT_REPAIR_ATTEMPTS, signaturesId, splitFailing } from "./repair-policy.ts";
 import type { PrCheck } from "./schemas/pr-monitor.ts";
 import type { PullRequest } from "./schemas/state.ts";
-
-/** At most this many repair todos per PR; after that a person decides. */
-export const MAX_REPAIR_ATTEMPTS = 3;
 
 /**
  * The ONE thing the PR monitor does about a pull request, in precedence order (loopx
@@ -15,7 +13,8 @@ export type PrOutcome =
   | { kind: "merged"; fingerprint: string }
   | { kind: "closed"; fingerprint: string }
   | { kind: "repair"; fingerprint: string; failing: PrCheck[] }
-  | { kind: "repairs_exhausted"; fingerprint: string; failing: PrCheck[] }
+  /** `failing`: the failures out of attempts that no question asked about yet. */
+  | { kind: "repairs_exhausted"; fingerprint: string; failing: PrCheck[]; limit: number }
   | { kind: "review"; fingerprint: string }
   | { kind: "rebase"; fingerprint: string; why: "conflicts" | "behind" }
   | { kind: "draft"; fingerprint: string }
@@ -71,21 +70,34 @@ export function prChecksVerdict(pr: PullRequest, now: Date): ChecksVerdict {
   });
 }
 
-export function prOutcome(pr: PullRequest, now: Date): PrOutcome {
+/**
+ * `repairLimit`: repair todos per failure signature (`repair.attempts` in loopx.yml); a
+ * signature past it is asked about once, and a failing head with nothing left to repair or
+ * ask is quiet until a person acts or the failure changes.
+ */
+export function prOutcome(
+  pr: PullRequest,
+  now: Date,
+  repairLimit: number = DEFAULT_REPAIR_ATTEMPTS,
+): PrOutcome {
   const n = pr.number;
   if (pr.state === "merged") return { kind: "merged", fingerprint: `pr:${n}:merged` };
   if (pr.state === "closed") return { kind: "closed", fingerprint: `pr:${n}:closed` };
 
   const verdict = prChecksVerdict(pr, now);
   if (verdict.kind === "failing") {
-    const failing = verdict.failing;
-    // One fingerprint per PR, head and set of failing checks: redelivery adds nothing.
-    const names = failing.map((c) => c.name).sort();
-    const fingerprint = `pr:${n}:repair:${head(pr)}:${names.join(",")}`;
-    if (pr.monitor.repairAttempts >= MAX_REPAIR_ATTEMPTS) {
-      return { kind: "repairs_exhausted", fingerprint: `pr:${n}:repairs_exhausted`, failing };
+    const { repairable, exhausted } = splitFailing(pr, verdict.failing, repairLimit);
+    if (repairable.length > 0) {
+      // One fingerprint per PR, head and set of failures: redelivery adds nothing.
+      const names = [...new Set(repairable.map((c) => c.name))].sort().join(",").slice(0, 200);
+      const fingerprint = `pr:${n}:repair:${head(pr)}:${names}:${signaturesId(repairable)}`;
+      return { kind: "repair", fingerprint, failing: repairable };
     }
-    return { kind: "repair", fingerprint, failing };
+    if (exhausted.length > 0) {
+      const fingerprint = `pr:${n}:repairs_exhausted:${signaturesId(exhausted)}`;
+      return { kind: "repairs_exhausted", fingerprint, failing: exhausted, limit: repairLimit };
+    }
+    return { kind: "quiet", reason: "the owners were asked about these failures" };
   }
   if (verdict.kind === "awaiting_approval") {
     const fingerprint = `pr:${n}:ci_approval:${head(pr)}`;

@@ -58,10 +58,17 @@ export function pathsHeldBy(
  */
 export function freeTickSlot(state: GoalState, now: Date): TickSlot | null {
   if (state.goal.parallel <= 1) return "";
+  return freeTickSlots(state, now)[0] ?? null;
+}
+
+/** Every slot of "1".."parallel" no live lease holds, lowest first ([""] at parallel 1). */
+export function freeTickSlots(state: GoalState, now: Date): TickSlot[] {
+  if (state.goal.parallel <= 1) return [""];
   const taken = new Set(runningTicks(state, now).map((t) => t.slot));
+  const free: TickSlot[] = [];
   for (let n = 1; n <= state.goal.parallel; n++) {
     const slot = TickSlot.parse(String(n));
-    if (!taken.has(slot)) return slot;
+    if (!taken.has(slot)) free.push(slot);
   }
-  return null;
+  return free;
 }

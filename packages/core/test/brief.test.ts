@@ -155,3 +155,26 @@ describe("redactSecrets", () => {
     expect(redactSecrets("nothing", [""])).toBe("nothing");
   });
 });
+
+describe("the slice's own bounds in the brief", () => {
+  it("says the goal's money left, the slice's ceiling and its checkpoint, in words", () => {
+    const s = state({ todos: [todo("T1")] }, { budget: { usd: 10 } });
+    s.goal.spent = { ...s.goal.spent, usd: 9.25 };
+    const checkpointAt = new Date("2026-01-05T12:35:00.000Z");
+    const built = buildBrief(s, tick(1), { nonce: NONCE, slice: { usd: 0.75, checkpointAt } });
+    expect(built.text).toContain("Money left: $0.75 of $10.00 for this goal");
+    expect(built.text).toContain(
+      "This slice may spend $0.75 on the model; calls past it are refused",
+    );
+    expect(built.text).toContain(
+      "Checkpoint: 2026-01-05T12:35:00.000Z (the slice is stopped then and its work in progress pushed with a handoff: commit as you go)",
+    );
+    expect(HarnessBrief.parse(built.brief).slice).toEqual({ usd: 0.75, checkpointAt });
+  });
+  it("says nothing of a slice it was not told about", () => {
+    const built = buildBrief(state({ todos: [todo("T1")] }), tick(1), { nonce: NONCE });
+    expect(built.text).not.toContain("This slice may spend");
+    expect(built.text).not.toContain("Checkpoint:");
+    expect(built.brief.slice).toBeUndefined();
+  });
+});

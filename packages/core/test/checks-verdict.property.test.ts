@@ -17,6 +17,8 @@ const check = fc.record({
   status: fc.constantFrom(...STATUSES),
   url: fc.constant(null),
   runId: fc.constant(null),
+  appId: fc.constant(null),
+  failure: fc.constant(null),
 });
 /** One result per name, as the app reports the latest run of each. */
 const checks = fc

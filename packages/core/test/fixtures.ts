@@ -89,6 +89,7 @@ export function todo(key: string, over: Partial<Todo> = {}): Todo {
     paths: [],
     subIssue: null,
     claim: null,
+    heldBy: null,
     attempts: 0,
     resumeWhen: null,
     blockedReason: null,

@@ -267,3 +267,161 @@ describe("freeTickSlot", () => {
     expect(freeTickSlot(two, at(minutes(31)))).toBe("1");
   });
 });
+
+describe("budget with parallel ticks", () => {
+  const four = () => [
+    api("T1"),
+    docs("T2"),
+    todo("T3", { paths: ["web/**"] }),
+    todo("T4", { paths: ["lib/**"] }),
+  ];
+  const spent = (usd: number, ticks = 0) => ({ usd, tokens: 0, runnerMinutes: 0, ticks });
+  // The fixtures' tick cap is $2, 1000 tokens, 30 runner minutes.
+  const table: {
+    name: string;
+    budget: Record<string, number>;
+    usd?: number;
+    ticks?: number;
+    live: number;
+  }[] = [
+    { name: "$3 left holds one $2 cap", budget: { usd: 3 }, live: 1 },
+    { name: "$4 left holds two caps", budget: { usd: 4 }, live: 2 },
+    { name: "$7.99 left holds three caps", budget: { usd: 10 }, usd: 2.01, live: 3 },
+    { name: "a lone tick still runs on the last cent", budget: { usd: 1 }, usd: 0.99, live: 1 },
+    { name: "no limit: parallel bounds it", budget: {}, live: 4 },
+    { name: "one tick left in the count", budget: { ticks: 3 }, ticks: 2, live: 1 },
+    { name: "two ticks left in the count", budget: { ticks: 3 }, ticks: 1, live: 2 },
+    { name: "tokens for two caps", budget: { tokens: 2500 }, live: 2 },
+    { name: "runner minutes for three caps", budget: { runnerMinutes: 90 }, live: 3 },
+  ];
+  for (const row of table) {
+    it(`${row.name}: ${row.live} live`, () => {
+      let s = state(
+        { todos: four() },
+        { parallel: 4, budget: row.budget, spent: spent(row.usd ?? 0, row.ticks ?? 0) },
+      );
+      for (let n = 1; n <= 4; n++) {
+        const out = claim(s, n, String(n));
+        if (n <= row.live) s = expectOk(out.result).state;
+        else {
+          expect(expectRefused(out.result).code).toBe("lease_held");
+          expect(out.decision?.route).toBe("wait");
+        }
+      }
+      expect(s.todos.filter((t) => isLeaseLive(t.claim, at(0)))).toHaveLength(row.live);
+    });
+  }
+
+  it("property: beside a running tick, spent plus every live cap stays within the budget", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(
+          fc.oneof(
+            fc.record({ op: fc.constant("claim" as const) }),
+            fc.record({
+              op: fc.constant("finish" as const),
+              which: fc.nat(3),
+              usd: fc.integer({ min: 0, max: 200 }),
+            }),
+          ),
+          { maxLength: 20 },
+        ),
+        (budgetCents, parallel, ops) => {
+          const budget = budgetCents / 100;
+          const cap = 2;
+          let s = state({ todos: four() }, { parallel, budget: { usd: budget } });
+          let n = 0;
+          const now = at(0);
+          for (const op of ops) {
+            if (op.op === "claim") {
+              n += 1;
+              const live = s.ticks.filter((t) => t.finishedAt === null);
+              const slot = [1, 2, 3, 4].find((k) => !live.some((t) => t.slot === String(k)));
+              const out = claim(s, n, String(slot ?? 1));
+              if (out.result.ok) s = out.result.state;
+            } else {
+              const live = s.ticks.filter((t) => t.finishedAt === null);
+              const t = live[op.which % Math.max(1, live.length)];
+              if (t) {
+                // A slice spends at most its cap: the action stops it there.
+                const r = applyTickResult(
+                  s,
+                  {
+                    tickId: t.id,
+                    leaseToken: t.leaseToken,
+                    result: result({
+                      todo: t.todo,
+                      cost: { usd: op.usd / 100, tokens: 0, runnerMinutes: 0 },
+                    }),
+                  },
+                  ctx(now),
+                );
+                if (r.ok) s = r.state;
+              }
+            }
+            const live = s.todos.filter((t) => isLeaseLive(t.claim, now)).length;
+            const left = budget - s.goal.spent.usd;
+            if (live >= 2) {
+              expect(live).toBeLessThanOrEqual(Math.floor(left / cap + 1e-9));
+              expect(s.goal.spent.usd + live * cap).toBeLessThanOrEqual(budget + 1e-9);
+            }
+            // Parallel or not, the ledger passes the budget by at most the one lone tick's cap.
+            expect(s.goal.spent.usd).toBeLessThanOrEqual(budget + cap + 1e-9);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("a change of parallel reaches a running goal at its next claim", () => {
+  const three = () => [api("T1"), docs("T2"), todo("T3", { paths: ["web/**"] })];
+  const claimWith = (s: GoalState, n: number, slot: string, parallel: number) =>
+    claimNext(s, claimInput(n, { slot, parallel }), ctx(at(0)));
+
+  it("raised, a tick runs beside the running one and the goal keeps the new value", () => {
+    const one = expectOk(claim(state({ todos: three() }), 1, "").result).state;
+    const out = claimWith(one, 2, "1", 3);
+    const two = expectOk(out.result);
+    expect(two.state.goal.parallel).toBe(3);
+    expect(two.events.filter((e) => e.type === "goal.parallel_changed")).toMatchObject([
+      { data: { before: 1, after: 3 } },
+    ]);
+    expect(two.state.todos.filter((t) => isLeaseLive(t.claim, at(0))).map((t) => t.key)).toEqual([
+      "T1",
+      "T2",
+    ]);
+  });
+
+  it("lowered, no new tick starts and the running ticks keep their leases", () => {
+    const s = state({ todos: three() }, { parallel: 3 });
+    const one = expectOk(claim(s, 1, "1").result).state;
+    const two = expectOk(claim(one, 2, "2").result).state;
+    const out = claimWith(two, 3, "3", 1);
+    expect(expectRefused(out.result).code).toBe("lease_held");
+    expect(out.decision?.route).toBe("wait");
+    expect(two.todos.filter((t) => isLeaseLive(t.claim, at(0))).map((t) => t.key)).toEqual([
+      "T1",
+      "T2",
+    ]);
+    // Lowered to the number running: still no third.
+    const lowered = claimWith(two, 4, "3", 2);
+    expect(expectRefused(lowered.result).code).toBe("lease_held");
+  });
+
+  it("unchanged, the claim records no change", () => {
+    const s = state({ todos: three() }, { parallel: 2 });
+    const out = expectOk(claimWith(s, 1, "1", 2).result);
+    expect(out.events.some((e) => e.type === "goal.parallel_changed")).toBe(false);
+    expect(out.state.goal.parallel).toBe(2);
+  });
+
+  it("refuses a parallel outside 1..8", () => {
+    const s = state({ todos: three() });
+    expect(expectRefused(claimWith(s, 1, "", 0).result).code).toBe("invalid_input");
+    expect(expectRefused(claimWith(s, 1, "", 9).result).code).toBe("invalid_input");
+  });
+});

@@ -130,5 +130,18 @@ describe("refreshProjections", () => {
     expect(withReceipt.effects.map((e) => e.kind)).toEqual(
       expect.arrayContaining(["status", "receipt"]),
     );
+    expect(withReceipt.effects.map((e) => e.kind)).not.toContain("check_runs");
+  });
+
+  it("queues LoopX's check runs once when asked, though the state did not move them", () => {
+    const s = state({ todos: [todo("T1")] });
+    const r = expectOk(
+      refreshProjections(s, { reason: "checks: write accepted", checks: true }, ctx()),
+    );
+    expect(r.effects.filter((e) => e.kind === "check_runs")).toEqual([
+      { kind: "check_runs", key: "check_runs" },
+    ]);
+    expect(r.effects.map((e) => e.kind)).not.toContain("notify");
+    expect(r.state.todos).toEqual(s.todos);
   });
 });

@@ -4,6 +4,7 @@
  * LoopX, the tick workflow's jobs and CI to do their part. Each step's condition comes from
  * LoopX's rules for the issue-fix loop, read from the goal's state and the sandbox.
  */
+import { isLoopxCheck } from "@loopx/core";
 import type { DemoOptions } from "./demo-options.ts";
 import { FIRST_TODO, ISSUE } from "./demo-project.ts";
 import { approve, awaitCompletion, fileGoal, mergeGate, releaseRunner } from "./scenario-steps.ts";
@@ -132,8 +133,10 @@ export async function runScenario(
   return facts;
 }
 
-/** Every check on the commit completed successfully. */
+/** Every CI check on the commit completed successfully (LoopX's own checks are not CI). */
 function green(stack: Stack, sha: string): boolean {
-  const checks = [...stack.sandbox.store.checkRuns.values()].filter((c) => c.headSha === sha);
+  const checks = [...stack.sandbox.store.checkRuns.values()].filter(
+    (c) => c.headSha === sha && !isLoopxCheck(c.name),
+  );
   return checks.length > 0 && checks.every((c) => c.conclusion === "success");
 }

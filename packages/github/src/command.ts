@@ -1,4 +1,4 @@
-import { GateKey, HarnessName, Scope, ShortText, Title, TodoKey } from "@loopx/core";
+import { GateKey, HarnessName, PathGlob, Scope, ShortText, Title, TodoKey } from "@loopx/core";
 import { z } from "zod";
 
 export { HarnessName };
@@ -21,10 +21,15 @@ export const Command = z.discriminatedUnion("name", [
     asIssue: z.boolean(),
     /** Scopes the todo needs (`--needs deploy`): it waits for a gate covering them. */
     needs: z.array(Scope).max(10).default([]),
+    /** Paths the todo touches (`paths: docs/**`): it runs beside todos that touch others. */
+    paths: z.array(PathGlob).min(1).max(20).optional(),
   }),
   z.object({ name: z.literal("todo_drop"), todo: TodoKey }),
   /** A writer takes an agent's proposed todo on as theirs: its text then instructs. */
   z.object({ name: z.literal("todo_accept"), todo: TodoKey }),
+  /** The commenter works on the todo themselves: LoopX skips it until it is released. */
+  z.object({ name: z.literal("claim"), todo: TodoKey }),
+  z.object({ name: z.literal("release"), todo: TodoKey }),
   z.object({ name: z.literal("replan") }),
   z.object({
     name: z.literal("budget"),
@@ -54,6 +59,7 @@ export const CommandErrorCode = z.enum([
   "bad_link",
   "too_long",
   "bad_scope",
+  "bad_paths",
 ]);
 export type CommandErrorCode = z.infer<typeof CommandErrorCode>;
 
@@ -86,7 +92,9 @@ export const COMMAND_USAGE = {
   resume: "/loopx resume: start ticking again",
   stop: "/loopx stop: end the goal",
   run: "/loopx run: wake the loop now",
-  todo: "/loopx todo add <text> [--issue] [--needs <scope>] | /loopx todo drop T3 | /loopx todo accept T3 (an agent's proposal becomes yours)",
+  todo: "/loopx todo add <text> [paths: docs/**, README.md] [--issue] [--needs <scope>] | /loopx todo drop T3 | /loopx todo accept T3 (an agent's proposal becomes yours)",
+  claim: "/loopx claim T3: you work on T3 yourself; LoopX skips it until it is released",
+  release: "/loopx release T3: let LoopX work on T3 again (its claimer or a writer)",
   replan: "/loopx replan: ask the next slice to revise the todos",
   budget: "/loopx budget ticks=N minutes=N usd=N tokens=N: set this goal's limits (any of them)",
   harness: `/loopx harness <${HarnessName.options.join("|")}>: switch the agent`,

@@ -52,12 +52,11 @@ export function quoteUntrusted(text: string, max = 3000): string {
     .join("\n");
 }
 
-/** The Actions run page of a tick, or null when the tick never reached a run. */
-export function tickRunUrl(
-  goal: Goal,
-  tick: Tick,
-  serverUrl = "https://github.com",
-): string | null {
+/**
+ * The Actions run page of a tick, or null when the tick never reached a run. The web root is
+ * the host LoopX talks to (github.com, GHES, the sandbox), so every caller must name it.
+ */
+export function tickRunUrl(goal: Goal, tick: Tick, serverUrl: string): string | null {
   if (tick.run === null) return null;
   const base = serverUrl.replace(/\/+$/, "");
   return `${base}/${goal.repo.owner}/${goal.repo.name}/actions/runs/${tick.run.id}/attempts/${tick.run.attempt}`;

@@ -1,6 +1,9 @@
 export * from "./command.ts";
 export * from "./config-json-schema.ts";
 export * from "./find-managed-block.ts";
+export { tickRunUrl } from "./format.ts";
+export * from "./job-config.ts";
+export * from "./job-request.ts";
 export * from "./loopx-config.ts";
 export { BLOCK_BEGIN, BLOCK_END, todoMarker } from "./markers.ts";
 export * from "./neutralize.ts";
@@ -8,6 +11,7 @@ export * from "./parse-checklist.ts";
 export * from "./parse-command.ts";
 export * from "./parse-config.ts";
 export * from "./parse-task-list.ts";
+export * from "./paths-clause.ts";
 export * from "./port.ts";
 export * from "./render-gate-comment.ts";
 export * from "./render-managed-block.ts";

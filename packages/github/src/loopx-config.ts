@@ -1,6 +1,7 @@
 import { Login, Scope } from "@loopx/core";
 import { z } from "zod";
 import { HarnessName } from "./command.ts";
+import { JobsConfig } from "./job-config.ts";
 
 // No .refine/.superRefine anywhere in this file: z.toJSONSchema cannot express them, and the
 // editor schema must say everything the parser checks. Every object is strict so a typo
@@ -154,6 +155,25 @@ export const LoopxConfig = z
       .max(100)
       .default([])
       .describe("Checks that must pass on a PR's head, besides those the base branch requires."),
+    /**
+     * How often LoopX repairs a PR's failing check before asking its owners. Attempts are
+     * counted per failure signature (check, app, and the first failing test the check's output
+     * names, else its first error line): a different failure is a new problem with its own.
+     */
+    repair: z
+      .strictObject({
+        attempts: z
+          .number()
+          .int()
+          .min(0)
+          .max(20)
+          .default(3)
+          .describe(
+            "Repair todos per failing check and failure signature before one question to the owners; 0 asks at once.",
+          ),
+      })
+      .prefault({})
+      .describe("Repairs of failing checks on LoopX's pull requests."),
     /** Gates LoopX opens by itself. Replaces the default list when given. */
     gates: z
       .array(GateRule)
@@ -210,6 +230,12 @@ export const LoopxConfig = z
       .enum(["sticky", "quiet"])
       .default("sticky")
       .describe("sticky: status comment plus tick comments; quiet: status comment only."),
+    /**
+     * Workflows a slice may hand long work to: the App dispatches one on the todo's branch and
+     * the todo waits, spending nothing, until that run completes. Read from the default branch
+     * only, so only a writer can list one.
+     */
+    jobs: JobsConfig,
     /** How LoopX tells the goal's owners it needs them: one comment, one reminder. */
     notify: z
       .strictObject({

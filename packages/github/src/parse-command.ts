@@ -8,6 +8,7 @@ import {
   HELP_TEXT,
 } from "./command.ts";
 import { neutralizeInline } from "./neutralize.ts";
+import { takePathsClause } from "./paths-clause.ts";
 
 // `/loopx` must be followed by whitespace or the end of the line: `/loopxapprove` is some
 // other text, and a zero-width or lookalike character means the text was neutralised or
@@ -114,6 +115,10 @@ function parseTodo(rest: string, args: string[]): CommandParse {
       asIssue = true;
       words = words.slice(1);
     }
+    // `paths: docs/**, README.md` says what the todo touches, so it may run beside others.
+    const clause = takePathsClause(words);
+    if (!clause.ok) return error("bad_paths", clause.message, usage);
+    words = clause.words;
     // `--needs <scope>` (repeatable) closes the line; the text before it is the title.
     const needs: string[] = [];
     const at = words.findIndex((w) => w.toLowerCase() === "--needs");
@@ -149,9 +154,25 @@ function parseTodo(rest: string, args: string[]): CommandParse {
       return error("missing_text", "Say what the todo is: /loopx todo add <text>.", usage);
     if (title.length > 256)
       return error("too_long", "A todo title is at most 256 characters.", usage);
-    return ok({ name: "todo_add", title, asIssue, needs });
+    const paths = clause.paths.length > 0 ? { paths: clause.paths } : {};
+    return ok({ name: "todo_add", title, asIssue, needs, ...paths });
   }
   return error("unknown_subcommand", "todo takes add, drop or accept.", usage);
+}
+
+function parseOneTodo(sub: "claim" | "release", args: string[]): CommandParse {
+  const usage = COMMAND_USAGE[sub];
+  if (args.length !== 1) {
+    return error(
+      args.length === 0 ? "bad_todo_key" : "unexpected_arguments",
+      `Name one todo. ${TODO_FORMAT}`,
+      usage,
+    );
+  }
+  const key = TodoKey.safeParse((args[0] ?? "").toUpperCase());
+  if (!key.success)
+    return error("bad_todo_key", `"${echo(args[0])}" is not a todo key. ${TODO_FORMAT}`, usage);
+  return ok({ name: sub, todo: key.data });
 }
 
 /**
@@ -226,6 +247,9 @@ export function parseCommand(commentBody: string): CommandParse | null {
     }
     case "todo":
       return parseTodo(tail, more);
+    case "claim":
+    case "release":
+      return parseOneTodo(sub, more);
     case "budget":
       return parseBudget(more);
     case "harness": {

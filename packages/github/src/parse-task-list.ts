@@ -1,10 +1,15 @@
 import { findManagedBlocks } from "./find-managed-block.ts";
 import { fencedCode, splitLines, TODO_MARKER } from "./markers.ts";
+import { takePathsClause } from "./paths-clause.ts";
 
 /** A task-list item the issue's author wrote: `- [ ] text` (open) or `- [x] text` (ticked). */
 export interface TaskItem {
   title: string;
   checked: boolean;
+  /** What the item declared it touches (`paths: docs/**, README.md`), when it did. */
+  paths?: string[];
+  /** Why its `paths:` clause is refused; its title is then the whole text. */
+  pathsProblem?: string;
 }
 
 // GitHub renders any bullet with `[ ]`/`[x]` as a task, nested ones too.
@@ -31,8 +36,13 @@ export function parseTaskList(body: string): TaskItem[] {
     const task = TASK.exec(line.text);
     if (task === null || line.text.search(TODO_MARKER) >= 0) continue;
     const text = (task[2] ?? "").trim();
-    const title = text.length <= TITLE_MAX ? text : `${text.slice(0, TITLE_MAX - 1)}…`;
-    items.push({ title, checked: task[1] !== " " });
+    const clause = takePathsClause(text.split(/\s+/));
+    const named = clause.ok && clause.paths.length > 0 ? clause.words.join(" ") : text;
+    const title = named.length <= TITLE_MAX ? named : `${named.slice(0, TITLE_MAX - 1)}…`;
+    const item: TaskItem = { title, checked: task[1] !== " " };
+    if (!clause.ok) item.pathsProblem = clause.message;
+    else if (clause.paths.length > 0) item.paths = clause.paths;
+    items.push(item);
   }
   return items;
 }

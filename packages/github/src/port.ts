@@ -54,6 +54,12 @@ export interface CheckSnapshot {
   status: "pending" | "success" | "failure" | "neutral" | "skipped" | "action_required";
   url: string | null;
   runId?: number;
+  /** The slug of the App that wrote a check run; commit statuses have none. */
+  app?: string | null;
+  /** The id of the App that wrote a check run (what a failure's signature names). */
+  appId?: number | null;
+  /** What the check says about itself: a check run's output title, summary and text; a status's description. */
+  output?: string;
 }
 
 /** One submitted review on a pull request. */
@@ -153,8 +159,21 @@ export interface GitHubReads {
   listRunJobs(repo: RepoName, runId: number): Promise<RunJob[]>;
 }
 
+/** A completed check run as LoopX writes it. */
+export interface CheckRunWrite {
+  name: string;
+  conclusion: "success" | "failure" | "neutral";
+  title: string;
+  summary: string;
+  detailsUrl: string;
+}
+
 /** The verbs that change GitHub: only the outbox worker holds them. */
 export interface GitHubWrites {
+  /** A completed check run on `headSha`; needs `checks: write` (without it GitHub answers 403). */
+  createCheckRun(repo: RepoName, headSha: string, run: CheckRunWrite): Promise<{ id: number }>;
+  /** Rewrites a check run this App created (GitHub refuses another App's, 403). */
+  updateCheckRun(repo: RepoName, id: number, run: CheckRunWrite): Promise<void>;
   setIssueBody(issue: IssueRef, body: string): Promise<void>;
   setIssueTitle(issue: IssueRef, title: string): Promise<void>;
   /**

@@ -1,10 +1,14 @@
 import {
+  awaitingMergeWords,
+  claimOfTodo,
   type GoalState,
   isAwaitingEvidence,
   isAwaitingPullRequest,
   openPlanGate,
   type Todo,
+  todoStateWords,
 } from "@loopx/core";
+import { formatInstant } from "./format.ts";
 import { BLOCK_BEGIN, BLOCK_END, todoMarker } from "./markers.ts";
 import { neutralizeInline } from "./neutralize.ts";
 import { safeUrl } from "./safe-url.ts";
@@ -27,6 +31,11 @@ export interface ManagedBlockOptions {
    * render the same block.
    */
   recentFinished?: number;
+  /**
+   * The clock the block is rendered at: with it, an open todo someone holds says who and
+   * until when (LoopX's tick under its lease, a person's claim, an assignee).
+   */
+  now?: Date;
 }
 
 /** Open todos listed after the ones being worked; the rest are counted. */
@@ -41,7 +50,27 @@ function byPosition(a: Todo, b: Todo): number {
   return a.position - b.position || keyNumber(a.key) - keyNumber(b.key);
 }
 
-function item(todo: Todo, planGate: string | null): string {
+/** Who holds an open todo, in words; the login is not an @-mention, so no one is pinged. */
+function heldText(state: GoalState, todo: Todo, now: Date | undefined): string {
+  if (now === undefined || todo.status === "done" || todo.status === "dropped") return "";
+  const claim = claimOfTodo(state, todo, now);
+  if (claim === null) return "";
+  if (claim.kind === "lease") {
+    const tick = claim.tickNumber === null ? "a tick" : `tick #${claim.tickNumber}`;
+    return ` (being worked by LoopX, ${tick}, until ${formatInstant(claim.until)})`;
+  }
+  const who = neutralizeInline(claim.holder, 40).replace(/^@/, "");
+  const how =
+    claim.via === "assignment"
+      ? `assigned to ${who}${claim.issue !== null ? ` on #${claim.issue}` : ""}`
+      : `claimed by ${who}`;
+  const until = claim.until === null ? "" : ` until ${formatInstant(claim.until)}`;
+  const free =
+    claim.via === "assignment" ? "unassign to free it" : `\`/loopx release ${todo.key}\` frees it`;
+  return ` (${how}${until}; LoopX skips it, ${free})`;
+}
+
+function item(state: GoalState, todo: Todo, planGate: string | null, held: string): string {
   const title = neutralizeInline(todo.title);
   const sub = todo.subIssue ? ` (#${todo.subIssue.number})` : "";
   // Dropped todos stay visible (struck through) so a person sees the plan changed, but get
@@ -49,10 +78,12 @@ function item(todo: Todo, planGate: string | null): string {
   if (todo.status === "dropped") return `- ~~${todo.key} ${title}~~${sub} (dropped)`;
   const box = todo.status === "done" ? "[x]" : "[ ]";
   // Finished on its branch but not delivered: a person sees why the box is still empty.
+  // The body is rewritten only when the checklist changes, not when the PR opens, so the
+  // checklist does not name the PR: a number would be missing or stale in between.
   const waiting = isAwaitingPullRequest(todo)
-    ? " (waiting for its pull request to merge)"
+    ? ` (${awaitingMergeWords(null)})`
     : isAwaitingEvidence(todo)
-      ? " (claimed, awaiting evidence: tick it if it is done)"
+      ? ` (${todoStateWords(state, todo, todo.updatedAt)}: tick it if it is done)`
       : "";
   // Its text reaches slices only as data until a writer takes it on.
   const proposed =
@@ -61,7 +92,7 @@ function item(todo: Todo, planGate: string | null): string {
       : todo.origin === "agent" && todo.status !== "done"
         ? ` (proposed by an agent; \`/loopx todo accept ${todo.key}\` makes it yours)`
         : "";
-  return `- ${box} ${todo.key} ${title}${sub}${waiting}${proposed} ${todoMarker(todo.key)}`;
+  return `- ${box} ${todo.key} ${title}${sub}${held}${waiting}${proposed} ${todoMarker(todo.key)}`;
 }
 
 /**
@@ -84,7 +115,7 @@ export function renderManagedBlock(state: GoalState, options: ManagedBlockOption
   const more = hidden > 0 ? `\n\n${hiddenLine(hidden, options.dashboardUrl ?? null)}` : "";
   const items =
     todos.length > 0
-      ? `${todos.map((t) => item(t, planGate)).join("\n")}${more}`
+      ? `${todos.map((t) => item(state, t, planGate, heldText(state, t, options.now))).join("\n")}${more}`
       : "_No todos yet._";
   const inner = truncateBody(
     `${heading}\n\n${items}`,

@@ -2,6 +2,7 @@ import {
   type ChecksVerdict,
   type Decision,
   type GoalState,
+  goalStateWords,
   openPlanGate,
   prChecksVerdict,
   runningTicks,
@@ -34,8 +35,8 @@ export interface StatusCommentOptions {
   /** The workflow run of the latest tick, when the caller knows it better than the state. */
   runUrl?: string | null;
   deadLetters?: readonly DeadLetterNotice[];
-  /** GitHub's web root (GHES, the sandbox). */
-  serverUrl?: string;
+  /** GitHub's web root (github.com, GHES, the sandbox): where run links point. */
+  serverUrl: string;
 }
 
 const ROUTE_LINE: Record<Decision["route"], string> = {
@@ -104,6 +105,7 @@ export function renderStatusComment(
     `### LoopX · ${ROUTE_LINE[decision.route]} · goal ${goal.status}`,
     "",
     `**Goal:** ${neutralizeInline(goal.objective.title)}`,
+    `**State:** ${neutralizeInline(goalStateWords(state, decision, now), 300)}`,
     `**Why:** ${neutralizeInline(decision.reason, 500)}`,
   ];
   if (goal.status !== "active" && goal.statusReason) {

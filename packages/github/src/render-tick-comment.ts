@@ -1,12 +1,14 @@
-import type { GoalState } from "@loopx/core";
+import { distinctEvidence, evidenceView, type GoalState, todoStateWords } from "@loopx/core";
 import { formatCount, formatMinutes, formatUsd, quoteUntrusted, tickRunUrl } from "./format.ts";
-import { neutralizeInline } from "./neutralize.ts";
+import { escapeTags, neutralize, neutralizeInline } from "./neutralize.ts";
 import { safeUrl } from "./safe-url.ts";
 import { GITHUB_BODY_LIMIT, truncateBody } from "./truncate-body.ts";
 
 export interface TickCommentOptions {
-  /** GitHub's web root (GHES, the sandbox). */
-  serverUrl?: string;
+  /** GitHub's web root (github.com, GHES, the sandbox): where the run link points. */
+  serverUrl: string;
+  /** When the comment is written: a todo's state (running, waiting) is read at this instant. */
+  now?: Date;
 }
 
 const MAX_EVIDENCE = 30;
@@ -19,7 +21,7 @@ const MAX_EVIDENCE = 30;
 export function renderTickComment(
   state: GoalState,
   tickId: string,
-  options: TickCommentOptions = {},
+  options: TickCommentOptions,
 ): string {
   const { goal } = state;
   const tick = state.ticks.find((t) => t.id === tickId);
@@ -38,21 +40,18 @@ export function renderTickComment(
   for (const t of state.todos) {
     if (t.completion?.tickId === tick.id) changed.push(`- ${t.key} done`);
   }
-  if (todo && todo.completion?.tickId !== tick.id) changed.push(`- ${todo.key} is ${todo.status}`);
-  const evidence = state.evidence.filter((e) => e.tickId === tick.id);
+  if (todo && todo.completion?.tickId !== tick.id) {
+    const now = options.now ?? tick.finishedAt ?? tick.startedAt;
+    changed.push(`- ${todo.key}: ${todoStateWords(state, todo, now)}`);
+  }
+  const evidence = distinctEvidence(state.evidence.filter((e) => e.tickId === tick.id));
   const commits = evidence.filter((e) => e.kind === "commit").length;
   if (commits > 0) changed.push(`- ${commits} commit${commits === 1 ? "" : "s"}`);
   out.push("**What changed**", "", ...(changed.length > 0 ? changed : ["- nothing material"]));
 
   if (evidence.length > 0) {
     out.push("", `<details><summary>Evidence (${evidence.length})</summary>`, "");
-    for (const e of evidence.slice(0, MAX_EVIDENCE)) {
-      const url = e.url ? safeUrl(e.url) : null;
-      const summary = neutralizeInline(e.summary, 500);
-      const sha = e.sha ? ` \`${e.sha.slice(0, 12)}\`` : "";
-      const stale = e.stale ? " (stale)" : "";
-      out.push(`- **${e.kind}**${sha} ${url ? `[${summary}](${url})` : summary}${stale}`);
-    }
+    for (const e of evidence.slice(0, MAX_EVIDENCE)) out.push(...evidenceItem(e));
     if (evidence.length > MAX_EVIDENCE) out.push(`- …and ${evidence.length - MAX_EVIDENCE} more`);
     out.push("", "</details>");
   }
@@ -79,4 +78,26 @@ export function renderTickComment(
     out.push(`**Usage:** not reported yet · harness ${harness}`);
   }
   return truncateBody(out.join("\n"), GITHUB_BODY_LIMIT - 200);
+}
+
+/**
+ * One evidence item: its one-line summary (marked when it is only the agent's word), and the
+ * raw text behind it collapsed, in a <pre> with blank lines dropped (a blank line would end
+ * the HTML block) and every line indented into the list item (an unindented one would leave
+ * it, and `# pass 4` would render as a heading).
+ */
+function evidenceItem(e: GoalState["evidence"][number]): string[] {
+  const view = evidenceView(e);
+  const url = e.url ? safeUrl(e.url) : null;
+  const line = neutralizeInline(view.line, 300);
+  const sha = e.sha ? ` \`${e.sha.slice(0, 12)}\`` : "";
+  const stale = e.stale ? " (stale)" : "";
+  const claimed = view.claimed ? " _(the agent's claim, not checked)_" : "";
+  const item = `- **${e.kind}**${sha} ${url ? `[${line}](${url})` : line}${claimed}${stale}`;
+  if (view.detail === null) return [item];
+  const raw = escapeTags(neutralize(view.detail).replace(/&/g, "&amp;"))
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .join("\n  ");
+  return [item, `  <details><summary>output</summary><pre>${raw}</pre></details>`];
 }

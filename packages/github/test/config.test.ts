@@ -20,6 +20,7 @@ const DEFAULTS = {
   parallel: 1,
   owners: [],
   checks: [],
+  repair: { attempts: 3 },
   gates: [
     { when: "merge", scopes: ["merge"] },
     { paths: [".github/**"], scopes: ["write:.github"] },
@@ -29,6 +30,27 @@ const DEFAULTS = {
   notify: { remind: "24h" },
   todos: "checklist",
 };
+
+describe("parseConfig: repair", () => {
+  it.each([
+    [{ repair: { attempts: 5 } }, 5],
+    [{ repair: { attempts: 0 } }, 0],
+    [{ repair: {} }, 3],
+  ])("%j gives %i attempts", (input, attempts) => {
+    const parsed = parseConfig(input);
+    expect(parsed.ok && parsed.config.repair).toEqual({ attempts });
+  });
+
+  it.each([
+    { repair: { attempts: -1 } },
+    { repair: { attempts: 1.5 } },
+    { repair: { attempts: 21 } },
+    { repair: { attempts: "3" } },
+    { repair: { tries: 3 } },
+  ])("refuses %j", (input) => {
+    expect(parseConfig(input).ok).toBe(false);
+  });
+});
 
 describe("parseConfig", () => {
   it.each([

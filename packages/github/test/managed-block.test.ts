@@ -60,7 +60,10 @@ describe("renderManagedBlock", () => {
       "(proposed by an agent, not run until a writer approves the plan with `/loopx approve G4`)",
     );
     expect(lines.find((l) => l.includes("T3"))).toContain("`/loopx todo accept T3` makes it yours");
-    const status = renderStatusComment(state, decision(), { now: NOW });
+    const status = renderStatusComment(state, decision(), {
+      now: NOW,
+      serverUrl: "https://github.com",
+    });
     expect(status).toContain("**Proposed, not run until a writer approves the plan (G4):** T2");
   });
 

@@ -52,4 +52,26 @@ describe("parseTaskList: the author's own task list", () => {
     expect(items.filter((i) => !i.checked).at(-1)?.title).toBe("item 204");
     expect(parseTaskList("")).toEqual([]);
   });
+
+  it("reads the paths an item declares, and keeps a refused clause's text with why", () => {
+    const body = [
+      "- [ ] Write the docs paths: `docs/**`, `README.md`",
+      "- [ ] Build the API paths: src/api/**",
+      "- [x] Fix the paths: parser",
+      "- [ ] Read the host paths: /etc/hosts",
+      "- [ ] Plain work",
+    ].join("\n");
+    const [docs, api, done, host, plain] = parseTaskList(body);
+    expect(docs).toEqual({
+      title: "Write the docs",
+      checked: false,
+      paths: ["docs/**", "README.md"],
+    });
+    expect(api).toEqual({ title: "Build the API", checked: false, paths: ["src/api/**"] });
+    expect(done).toEqual({ title: "Fix the", checked: true, paths: ["parser"] });
+    expect(host?.title).toBe("Read the host paths: /etc/hosts");
+    expect(host?.paths).toBeUndefined();
+    expect(host?.pathsProblem).toMatch(/"\/etc\/hosts" is not a path in this repository/);
+    expect(plain).toEqual({ title: "Plain work", checked: false });
+  });
 });

@@ -37,7 +37,10 @@ function running(parallel: number): GoalState {
 
 describe("status comment: running ticks", () => {
   it("lists every running tick of a parallel goal, with its slot and run", () => {
-    const body = renderStatusComment(running(2), decision(), { now: NOW });
+    const body = renderStatusComment(running(2), decision(), {
+      now: NOW,
+      serverUrl: "https://github.com",
+    });
     expect(body).toContain("#### Running (2 of 2 slots)");
     expect(body).toContain(
       "- T2 · [tick #2](https://github.com/acme/widgets/actions/runs/600/attempts/1) · slot 1",
@@ -48,9 +51,13 @@ describe("status comment: running ticks", () => {
   });
 
   it("adds nothing for a goal that runs one tick at a time, or when nothing runs", () => {
-    expect(renderStatusComment(running(1), decision(), { now: NOW })).not.toContain("#### Running");
+    expect(
+      renderStatusComment(running(1), decision(), { now: NOW, serverUrl: "https://github.com" }),
+    ).not.toContain("#### Running");
     const idle = goalState();
     idle.goal.parallel = 2;
-    expect(renderStatusComment(idle, decision(), { now: NOW })).not.toContain("#### Running");
+    expect(
+      renderStatusComment(idle, decision(), { now: NOW, serverUrl: "https://github.com" }),
+    ).not.toContain("#### Running");
   });
 });

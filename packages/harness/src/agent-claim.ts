@@ -47,6 +47,16 @@ export const AgentClaim = z.object({
   gateRequests: z
     .array(z.object({ question: z.string().trim().min(1), scopes: z.array(z.string()).min(1) }))
     .default([]),
+  /**
+   * A job listed in the repository's `.github/loopx.yml` to dispatch on this todo's branch
+   * instead of waiting for it; the App checks the name and inputs.
+   */
+  job: z
+    .object({
+      name: z.string(),
+      inputs: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
+    })
+    .nullish(),
   /** A planning slice's revisions of agents' open todos; the kernel decides which apply. */
   revisions: z
     .object({

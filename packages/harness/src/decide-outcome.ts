@@ -69,6 +69,15 @@ export function decideOutcome(f: OutcomeFacts): DecidedOutcome {
       reason: `spent $${usd}, over the slice limit of $${f.limits.maxUsd}`,
     };
   }
+  // The proxy refused the model once the ceiling was spent: the harness's failure after that
+  // is the budget's doing, not its own.
+  if ((f.reading.overCap ?? 0) > 0) {
+    return {
+      outcome: "over_budget",
+      failure: null,
+      reason: `spent $${usd}, the slice's ceiling of $${f.limits.maxUsd}; the metering proxy refused ${f.reading.overCap} further model call(s)`,
+    };
+  }
   if (f.stop === "turn_limit" || f.verdict.kind === "turn_limit") {
     return {
       outcome: "turn_limit",

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { shortstat } from "./workspace-delta.ts";
 
 /** Identity of LoopX's commits: the slice's one commit, rebuilt by the report job. */
 export const LOOPX_GIT_USER = { name: "loopx[bot]", email: "loopx[bot]@users.noreply.github.com" };
@@ -92,6 +93,11 @@ export class OwnRepo {
   async changedPaths(from: string, to: string): Promise<string[]> {
     const out = await this.git(["diff", "--no-renames", "--name-only", "-z", from, to]);
     return out.stdout.split("\0").filter((p) => p !== "");
+  }
+
+  /** Files, insertions and deletions between two trees: the slice commit's diffstat. */
+  async diffstat(from: string, to: string): Promise<ReturnType<typeof shortstat>> {
+    return shortstat((await this.git(["diff", "--no-renames", "--shortstat", from, to])).stdout);
   }
 
   /** One commit of `tree` on `parent`, by LoopX, at `date` (ISO 8601); `ref` moves to it. */

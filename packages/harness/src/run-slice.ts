@@ -96,6 +96,10 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
     const spec = await adapter.launch(ctx);
     const meter = adapter.meter(ctx);
     const { limits } = input;
+    // The checkpoint binds when it comes before the wall limit: the harness is stopped there.
+    const untilDeadline = input.deadline ? input.deadline.getTime() - Date.now() : Infinity;
+    const deadlineBinds = untilDeadline < limits.wallMs;
+    const wallMs = deadlineBinds ? Math.max(1, Math.floor(untilDeadline)) : limits.wallMs;
     const reading = (): MeterReading => {
       const r = meter.reading();
       return input.metered ? { ...r, ...input.metered() } : r;
@@ -128,7 +132,7 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
             LOOPX_TODO: input.todo,
             ...spec.env,
           },
-          wallMs: limits.wallMs,
+          wallMs,
           idleMs: limits.idleMs,
           outputCapBytes: input.outputCapBytes ?? DEFAULT_OUTPUT_CAP,
           ...(input.killGraceMs !== undefined ? { killGraceMs: input.killGraceMs } : {}),
@@ -149,6 +153,10 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
     const verdict = meter.verdict({ code: run.exitCode, signal: run.signal });
     const claim = await readAgentClaim(ctx.resultPath);
     const cut = run.stop === "aborted" && !interrupted();
+    // Cut at the checkpoint, like an interrupt: the tree is kept as work in progress and the
+    // next slice validates it; validation now would spend the report's share of the lease.
+    const checkpointed = run.stop === "wall" && deadlineBinds && !interrupted();
+    const keepOnly = () => interrupted() || checkpointed;
     const ran = !cut && run.stop !== "spawn_failed" && jailFailure === null;
     let delta: WorkspaceDelta = { known: false, changed: false, commits: [], changedFiles: [] };
     let validation: ValidationRun | null = null;
@@ -157,7 +165,7 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
       // Validation runs even after a limit: its result is evidence for the next slice.
       // An interrupted slice has seconds left before the runner kills it: its tree is kept as
       // work in progress, and the next slice validates it.
-      if (input.validationCommand && ran && !interrupted()) {
+      if (input.validationCommand && ran && !keepOnly()) {
         validation = await workspace.validate({
           command: input.validationCommand,
           env: { ...baseEnv(), LOOPX_TODO: input.todo },
@@ -166,7 +174,7 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
           ...(stopSignal ? { signal: stopSignal } : {}),
         });
       }
-      if (interrupted()) validation = null;
+      if (keepOnly()) validation = null;
     } catch (error) {
       if (!(error instanceof JailError)) throw error;
       jailFailure = error.message;
@@ -180,17 +188,23 @@ export async function runSlice(adapter: HarnessAdapter, input: SliceInput): Prom
             failure: null,
             reason: "the workflow run was cancelled; the work tree was kept, not validated",
           }
-        : decideOutcome({
-            stop: run.stop,
-            exitCode: run.exitCode,
-            spawnError: run.spawnError,
-            verdict,
-            reading: final,
-            limits,
-            claim,
-            validation,
-            delta,
-          });
+        : checkpointed
+          ? {
+              outcome: "checkpoint" as const,
+              failure: null,
+              reason: `cut at the tick's checkpoint (${input.deadline?.toISOString()}), before its lease ends; the work tree was kept, not validated`,
+            }
+          : decideOutcome({
+              stop: run.stop,
+              exitCode: run.exitCode,
+              spawnError: run.spawnError,
+              verdict,
+              reading: final,
+              limits,
+              claim,
+              validation,
+              delta,
+            });
     const rawTail = claim.ok || claim.raw === "" ? "" : `\n--- result file ---\n${claim.raw}`;
     const report: SliceReport = {
       harness: adapter.name,

@@ -15,7 +15,8 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "continuation": null,
  "proposedTodos": [{"title": "…", "detail": "…", "requiredScopes": [], "paths": ["src/api/**"]}],
  "gateRequests": [{"question": "…", "scopes": ["deploy"]}],
- "revisions": null}
+ "revisions": null,
+ "job": null}
 Use "completed" only when ${todo} is done, and then set "continuation" to exactly one of
 {"kind": "no_followup", "reason": "…"}, {"kind": "successor", "title": "…"} or {"kind": "goal_active"}.
 "proposedTodos" are the todos you propose (a planning slice's whole result: at least one, or
@@ -28,6 +29,10 @@ A planning slice may also revise the open todos an agent proposed (never people'
 "order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).
 "gateRequests" asks people for authority you lack (scopes like those); it blocks ${todo} and
 the todos needing those scopes until a person with write access approves, and others go on.
+"job": {"name": "…", "inputs": {…}} hands long work (a long test suite, a build) to a job the
+repository lists under "jobs:" in .github/loopx.yml: LoopX dispatches its workflow on this branch,
+${todo} waits for the run without spending, and its conclusion comes to the next slice. Report
+"progress" with it, never "completed"; a job that is not listed is refused, with the listed names.
 Progress counts only when the validation command passes and the work tree changed. Your own
 words are not evidence: a todo is done on a passing validation, green checks on its pull
 request or a person's tick. Leave your work in the working tree (committing is optional);

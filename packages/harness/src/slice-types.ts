@@ -13,6 +13,7 @@ export const SLICE_OUTCOMES = [
   "turn_limit",
   "over_budget",
   "interrupted",
+  "checkpoint",
 ] as const;
 export type SliceOutcome = (typeof SLICE_OUTCOMES)[number];
 
@@ -56,6 +57,11 @@ export interface SliceInput {
    * progress and the agent's handoff reach the report job.
    */
   interrupt?: AbortSignal;
+  /**
+   * The tick's checkpoint: the harness is stopped then, whatever its wall limit, and its work
+   * tree is observed, not validated, so the report job still pushes it inside the lease.
+   */
+  deadline?: Date;
   validationTimeoutMs?: number;
   /** SIGTERM → SIGKILL grace when a limit kills the process group. */
   killGraceMs?: number;
@@ -70,7 +76,7 @@ export interface SliceInput {
   /** How the work tree is observed and validated afterwards (default: in place, on the host). */
   workspace?: SliceWorkspace;
   /** USD and tokens from a source the harness cannot reach (the metering proxy), if any. */
-  metered?: () => { usd: number; tokens: number };
+  metered?: () => { usd: number; tokens: number; overCap?: number };
   /** Where the slice's directory is made (default: the OS temp dir). */
   sliceRoot?: string;
 }
@@ -88,6 +94,8 @@ export type StopReason =
 export interface MeterReading {
   usd: number;
   tokens: number;
+  /** Model calls the metering proxy refused because this slice's ceiling was spent. */
+  overCap?: number;
   turns: number;
   sessionId: string | null;
 }
@@ -141,7 +149,12 @@ export interface WorkspaceDelta {
   /** False when the work dir is not a git repository: changes cannot be seen. */
   known: boolean;
   changed: boolean;
-  commits: { sha: string; message: string }[];
+  commits: {
+    sha: string;
+    message: string;
+    /** Absent where the commits were not read from git log (a stand-in, a test). */
+    diffstat?: { files: number; insertions: number; deletions: number } | null;
+  }[];
   changedFiles: string[];
 }
 

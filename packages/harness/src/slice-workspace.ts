@@ -65,11 +65,12 @@ export function ownWorkspace(o: OwnWorkspaceOptions): SliceWorkspace {
         ref,
       });
       const changedFiles = await o.repo.changedPaths(baseTree, tree);
+      const diffstat = await o.repo.diffstat(baseTree, tree);
       const subject = o.message.split("\n")[0] ?? o.message;
       return {
         known: true,
         changed: true,
-        commits: [{ sha, message: subject }],
+        commits: [{ sha, message: subject, diffstat }],
         changedFiles: changedFiles.slice(0, 200),
       };
     },

@@ -1,7 +1,10 @@
 import {
+  AGENT_CLAIM_PREFIX,
+  agentClaimSummary,
   type FailureKind,
   HANDOFF_MAX_CHARS,
   HarnessResult,
+  JobRequest,
   PathGlob,
   Scope,
   type TickOutcome,
@@ -25,12 +28,15 @@ const OUTCOMES: Record<SliceOutcome, { outcome: TickOutcome; failure: FailureKin
   over_budget: { outcome: "failed", failure: "budget_exceeded" },
   // Cut short before it could finish: a tick the App did not interrupt is charged as a timeout.
   interrupted: { outcome: "failed", failure: "timeout" },
+  // Stopped by the action itself before the lease ends: a timeout the work of which is kept.
+  checkpoint: { outcome: "failed", failure: "timeout" },
 };
 
 /**
  * The report as the tick API takes it (core's HarnessResult). Pure. The agent's words fill
- * the handoff and evidence, clamped to the schema's bounds; outcome, failure, validation,
- * commits and cost come from what the adapter observed.
+ * the handoff and evidence, clamped to the schema's bounds and marked as its claim; outcome,
+ * failure, validation, commits and cost come from what the adapter observed. The validation
+ * run travels once, as `validation`: the kernel records it as evidence.
  */
 export function toHarnessResult(report: SliceReport, todo: string): HarnessResult {
   const mapped = OUTCOMES[report.outcome];
@@ -38,15 +44,6 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
     report.outcome === "host_failure" ? (report.failure ?? "host_failure") : mapped.failure;
   const claim = report.claim;
   const observed: HarnessResult["evidence"] = [];
-  if (report.validation) {
-    const v = report.validation;
-    observed.push({
-      kind: "test",
-      summary: clamp(`validation ${v.passed ? "passed" : "failed"}: ${v.summary}`, SUMMARY_MAX),
-      url: null,
-      sha: null,
-    });
-  }
   if (mapped.outcome === "failed") {
     const detail = report.claimError ?? report.reason;
     const room = SUMMARY_MAX - detail.length - 8;
@@ -60,7 +57,7 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
   }
   const claimed = (claim?.evidence ?? []).map((e) => ({
     kind: e.kind,
-    summary: clamp(e.summary, SUMMARY_MAX),
+    summary: agentClaimSummary(clamp(e.summary, SUMMARY_MAX - AGENT_CLAIM_PREFIX.length)),
     url: e.url,
     sha: e.sha,
   }));
@@ -93,10 +90,19 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
       .filter((g) => g.scopes.length > 0)
       .slice(0, 3),
     ...(claim?.revisions ? { revisions: revisions(claim.revisions) } : {}),
+    ...jobOf(claim?.job),
     cost: report.cost,
     withheld: report.withheld,
     sessionId: report.sessionId ? clamp(report.sessionId, 200) : null,
   });
+}
+
+/** A job request the tick API can take; one it cannot is left out rather than failing the result. */
+function jobOf(
+  job: { name: string; inputs: Record<string, string | number | boolean> } | null | undefined,
+) {
+  const parsed = job ? JobRequest.safeParse(job) : null;
+  return parsed?.success ? { job: parsed.data } : {};
 }
 
 /** The agent's handoff when it gave one, clamped to the shared budget; otherwise ours. */

@@ -45,18 +45,27 @@ export async function workspaceDelta(
 ): Promise<WorkspaceDelta> {
   if (!before.isRepo) return { known: false, changed: false, commits: [], changedFiles: [] };
   const after = await snapshotWorkspace(workdir);
-  const commits: { sha: string; message: string }[] = [];
+  const commits: WorkspaceDelta["commits"] = [];
   if (after.head && after.head !== before.head) {
     const range = before.head ? [`${before.head}..${after.head}`] : [after.head];
     const log = await git(workdir, [
       "log",
       `--max-count=${MAX_COMMITS}`,
-      "--format=%H%x00%s",
+      // Each commit opens with a record separator, so its --shortstat line stays with it.
+      "--format=%x1e%H%x00%s",
+      "--shortstat",
       ...range,
     ]);
-    for (const line of log.out.split("\n")) {
-      const [sha, message] = line.split("\0");
-      if (sha && message !== undefined) commits.push({ sha, message: message.slice(0, 1000) });
+    for (const record of log.out.split("\x1e")) {
+      const [head = "", ...rest] = record.split("\n");
+      const [sha, message] = head.split("\0");
+      if (sha && message !== undefined) {
+        commits.push({
+          sha,
+          message: message.slice(0, 1000),
+          diffstat: shortstat(rest.join("\n")),
+        });
+      }
     }
   }
   let changedFiles: string[] = [];
@@ -89,4 +98,16 @@ function git(
       },
     );
   });
+}
+
+/** ` 2 files changed, 10 insertions(+), 2 deletions(-)`; git leaves out a count that is zero. */
+export function shortstat(text: string): WorkspaceDelta["commits"][number]["diffstat"] {
+  const files = /(\d+) files? changed/.exec(text);
+  if (!files) return null;
+  const count = (re: RegExp) => Number(re.exec(text)?.[1] ?? 0);
+  return {
+    files: Number(files[1]),
+    insertions: count(/(\d+) insertions?\(\+\)/),
+    deletions: count(/(\d+) deletions?\(-\)/),
+  };
 }

@@ -44,3 +44,30 @@ describe("decideOutcome: an unchanged tree", () => {
     );
   });
 });
+
+describe("decideOutcome: the metering proxy refused past the ceiling", () => {
+  it("is over_budget, not the harness's own failure, however the harness exited", () => {
+    const f = facts(done, true);
+    const refused = {
+      ...f,
+      exitCode: 1,
+      verdict: { kind: "error" as const, message: "API Error: 400 budget spent" },
+      reading: { ...f.reading, usd: 1, overCap: 2 },
+    };
+    const decided = decideOutcome(refused);
+    expect(decided.outcome).toBe("over_budget");
+    expect(decided.reason).toBe(
+      "spent $1.0000, the slice's ceiling of $1; the metering proxy refused 2 further model call(s)",
+    );
+  });
+  it("a harness error with nothing refused stays a harness error", () => {
+    const f = facts(done, true);
+    const failed = {
+      ...f,
+      exitCode: 1,
+      verdict: { kind: "error" as const, message: "boom" },
+      reading: { ...f.reading, overCap: 0 },
+    };
+    expect(decideOutcome(failed).outcome).toBe("host_failure");
+  });
+});

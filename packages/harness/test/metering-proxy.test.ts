@@ -84,6 +84,8 @@ describe("metering proxy", () => {
       error: { type: "invalid_request_error" },
     });
     expect(proxy.reading().refused).toBe(2);
+    // Only the refusal past the cap says the budget stopped the slice; the stranger's does not.
+    expect(proxy.reading().overCap).toBe(1);
     // Refused requests never reach the provider.
     expect(server.requests.filter((r) => r.path === "/v1/messages")).toHaveLength(1);
   });

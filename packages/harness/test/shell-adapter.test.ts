@@ -254,4 +254,34 @@ describe("shell adapter", () => {
     expect(result.failure).toBe("timeout");
     expect(result.handoff.done).toContain("[interrupted]");
   });
+  it("the checkpoint stops the slice before its wall limit and keeps the work tree, unvalidated", async () => {
+    const work = gitWorkdir();
+    const deadline = new Date(Date.now() + 1500);
+    const report = await runSlice(
+      shellAdapter({ command: "echo half > half.txt; while true; do echo busy; sleep 0.1; done" }),
+      sliceInput(work, { deadline, validationCommand: "touch validated" }),
+    );
+    expect(report.outcome).toBe("checkpoint");
+    expect(report.reason).toContain(`cut at the tick's checkpoint (${deadline.toISOString()})`);
+    expect(report.validation).toBeNull();
+    expect(existsSync(join(work, "validated"))).toBe(false);
+    expect(report.delta.changedFiles).toEqual(["half.txt"]);
+    expect(await waitGone(report.process.pid ?? -1)).toBe(true);
+    const result = toHarnessResult(report, "T1");
+    expect(result.outcome).toBe("failed");
+    expect(result.failure).toBe("timeout");
+    expect(result.handoff.done).toContain("[checkpoint] cut at the tick's checkpoint");
+  });
+  it("a checkpoint after the wall limit leaves the wall limit in charge", async () => {
+    const work = gitWorkdir();
+    const report = await runSlice(
+      shellAdapter({ command: "echo half > half.txt; while true; do echo busy; sleep 0.1; done" }),
+      sliceInput(work, {
+        deadline: new Date(Date.now() + 3_600_000),
+        limits: { wallMs: 1500, idleMs: 15_000, maxTurns: 10, maxUsd: 5 },
+      }),
+    );
+    expect(report.outcome).toBe("timeout");
+    expect(report.reason).toContain("wall-clock limit");
+  });
 });

@@ -1,3 +1,4 @@
+import { agentClaimSummary } from "@loopx/core";
 import { describe, expect, it } from "vitest";
 import { type SliceOutcome, type SliceReport, toHarnessResult } from "../src/index.ts";
 
@@ -132,16 +133,16 @@ describe("toHarnessResult", () => {
     expect(toHarnessResult(base, "T1").revisions).toBeUndefined();
   });
 
-  it("keeps only valid scopes in gate requests and proposed todos, repository-relative paths, and the validation as test evidence", () => {
+  it("keeps only valid scopes in gate requests and proposed todos, repository-relative paths, and the validation once, as the validation", () => {
     const r = toHarnessResult(report(), "T1");
     expect(r.gateRequests).toEqual([{ question: "Merge?", scopes: ["merge"] }]);
     expect(r.proposedTodos).toEqual([
       { title: "Write docs", detail: "", requiredScopes: ["deploy:docs"], paths: ["docs/**"] },
     ]);
-    expect(r.evidence[0]).toMatchObject({
-      kind: "test",
-      summary: expect.stringContaining("validation passed"),
-    });
+    // The kernel records the validation as evidence; a copy here would list it twice.
+    expect(r.evidence).toEqual([
+      { kind: "test", summary: agentClaimSummary("npm test green"), url: null, sha: null },
+    ]);
     expect(r.validation).toEqual({
       command: "npm test",
       exitCode: 0,
@@ -157,5 +158,26 @@ describe("toHarnessResult", () => {
     );
     expect(r.handoff.done).toContain("[timeout] wall-clock limit");
     expect(r.handoff.next).toContain("T1");
+  });
+});
+
+describe("toHarnessResult: a job the agent names", () => {
+  const base = report();
+  const claim = base.claim;
+  if (!claim) throw new Error("the fixture has a claim");
+
+  it("passes a job request on for the App to check", () => {
+    const r = toHarnessResult(
+      report({ claim: { ...claim, job: { name: "long-tests", inputs: { suite: "e2e", n: 2 } } } }),
+      "T1",
+    );
+    expect(r.job).toEqual({ name: "long-tests", inputs: { suite: "e2e", n: 2 } });
+  });
+
+  it("leaves out a job the tick API cannot take, and no job at all when none is named", () => {
+    expect(
+      toHarnessResult(report({ claim: { ...claim, job: { name: "", inputs: {} } } }), "T1").job,
+    ).toBeUndefined();
+    expect(toHarnessResult(report(), "T1").job).toBeUndefined();
   });
 });

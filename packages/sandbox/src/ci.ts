@@ -120,7 +120,7 @@ export class Ci {
           check_run: renderCheckRun(render, run, "webhook"),
         });
       }
-      settleCheckSuite(this.ctx, suite, sender);
+      settleCheckSuite(this.ctx, suite, sender, true);
     })().catch((error: unknown) => console.error("[sandbox] CI failed", error));
     this.running.add(work);
     void work.finally(() => this.running.delete(work));

@@ -184,6 +184,13 @@ export async function createSandbox(options: SandboxOptions = {}) {
       get dispatchRunDetails() {
         return ctx.dispatchRunDetails !== false;
       },
+      /** true: a merge the base's rulesets do not allow is refused (405), as on GitHub. */
+      set enforceRulesetsAtMerge(on: boolean) {
+        ctx.enforceRulesetsAtMerge = on;
+      },
+      get enforceRulesetsAtMerge() {
+        return ctx.enforceRulesetsAtMerge === true;
+      },
       set secondaryLimits(on: boolean) {
         faults.secondaryLimits = on;
       },

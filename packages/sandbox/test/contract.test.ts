@@ -80,6 +80,8 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       state_reason: "not_planned",
     });
     await bot.rest.issues.update({ ...o, issue_number: sub2.number, state: "open" });
+    await bot.rest.issues.update({ ...o, issue_number: sub2.number, assignees: ["alice", "bob"] });
+    await bot.rest.issues.update({ ...o, issue_number: sub2.number, assignees: ["bob"] });
     sandbox.push("acme/widgets", "loopx/1-T1", { "src/a.ts": "export {};\n" });
     const pr = (
       await bot.rest.pulls.create({
@@ -371,6 +373,8 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       "issues.edited",
       "issues.closed",
       "issues.reopened",
+      "issues.assigned",
+      "issues.unassigned",
       "issue_comment.created",
       "issue_comment.edited",
       "issue_comment.deleted",

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { errorsText, examples, setup, webhookValidator } from "./helpers.ts";
+import { client, errorsText, examples, setup, webhookValidator } from "./helpers.ts";
 
 type SandboxSetup = Awaited<ReturnType<typeof setup>>;
 
-/** Fidelity of the lifecycle acts tests perform: uninstall and repository rename. */
-describe("sandbox lifecycle: uninstall and rename", () => {
+/** Fidelity of the lifecycle acts tests perform: uninstall, permissions accepted, rename. */
+describe("sandbox lifecycle: uninstall, new permissions and rename", () => {
   let t: SandboxSetup;
   beforeAll(async () => {
     t = await setup();
@@ -37,6 +37,48 @@ describe("sandbox lifecycle: uninstall and rename", () => {
       repository: { id: repo.id, name: "gadgets", full_name: "acme/gadgets" },
     });
     t.sandbox.renameRepo("acme/gadgets", "widgets", "alice");
+  });
+
+  it("installation.new_permissions_accepted: new tokens carry the permission, tokens minted before do not", async () => {
+    const id = t.installation.id;
+    t.sandbox.store.installations.get(id)!.permissions.checks = "read";
+    const mint = async () => {
+      const { data } = await t.appOctokit.rest.apps.createInstallationAccessToken({
+        installation_id: id,
+      });
+      return client(t.sandbox, data.token);
+    };
+    const before = await mint();
+    const { data: main } = await t.alice.rest.repos.getBranch({
+      owner: "acme",
+      repo: "widgets",
+      branch: "main",
+    });
+    const create = (octokit: Awaited<ReturnType<typeof mint>>) =>
+      octokit.rest.checks.create({
+        owner: "acme",
+        repo: "widgets",
+        name: "LoopX / gates",
+        head_sha: main.commit.sha,
+      });
+    await expect(create(before)).rejects.toMatchObject({
+      status: 403,
+      message: expect.stringContaining("Resource not accessible by integration"),
+    });
+    expect(() => t.sandbox.acceptPermissions(id, { checks: "admin" }, "alice")).toThrow(
+      /does not request/,
+    );
+
+    t.sandbox.acceptPermissions(id, { checks: "write" }, "alice");
+    const [accepted] = check("installation", "new_permissions_accepted");
+    expect(accepted?.payload).toMatchObject({
+      action: "new_permissions_accepted",
+      installation: { id, permissions: { checks: "write" } },
+      sender: { login: "alice" },
+    });
+    await expect(create(before)).rejects.toMatchObject({ status: 403 });
+    const { status } = await create(await mint());
+    expect(status).toBe(201);
   });
 
   it("installation.deleted is sent, then the installation is gone", async () => {

@@ -190,4 +190,43 @@ describe("refusals", () => {
     expect(await title({ goal: "3", slot: "2" })).toBe("Tick #3 slot 2 by acme");
     await sandbox.idle();
   });
+  it("refuses to dispatch a workflow without a workflow_dispatch trigger; a branch dispatch's run carries its head_branch to workflow_run.completed", async () => {
+    sandbox.push("acme/widgets", "main", {
+      ".github/workflows/job.yml":
+        "name: job\non:\n  workflow_dispatch: {}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: true\n",
+    });
+    sandbox.push("acme/widgets", "loopx/9-T1", { "work.txt": "w\n" });
+    const token = sandbox.createUserToken("acme");
+    const dispatch = (file: string, body: unknown) =>
+      fetch(`${sandbox.url}/repos/acme/widgets/actions/workflows/${file}/dispatches`, {
+        method: "POST",
+        headers: { authorization: `token ${token}` },
+        body: JSON.stringify(body),
+      });
+    const before = sandbox.store.workflowRuns.size;
+    const pushOnly = await dispatch("push.yml", { ref: "main" });
+    expect(pushOnly.status).toBe(422);
+    expect(((await pushOnly.json()) as { message: string }).message).toBe(
+      "Workflow does not have 'workflow_dispatch' trigger",
+    );
+    expect(sandbox.store.workflowRuns.size).toBe(before);
+
+    const res = await dispatch("job.yml", { ref: "loopx/9-T1", return_run_details: true });
+    const { workflow_run_id: id } = (await res.json()) as { workflow_run_id: number };
+    sandbox.updateRun(id, "completed", "failure");
+    const sent = sandbox
+      .deliveries()
+      .filter((d) => d.event === "workflow_run" && d.action === "completed")
+      .at(-1);
+    expect(sent?.payload).toMatchObject({
+      workflow_run: {
+        id,
+        event: "workflow_dispatch",
+        head_branch: "loopx/9-T1",
+        path: ".github/workflows/job.yml",
+        conclusion: "failure",
+      },
+    });
+    await sandbox.idle();
+  });
 });

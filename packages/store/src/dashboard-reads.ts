@@ -46,6 +46,10 @@ export interface LiveLease {
   goalId: string;
   tick: number;
   todo: string;
+  /** The tick slot (workflow concurrency group) it runs in; "" is a goal's one slot. */
+  slot: string;
+  /** The workflow run it runs in, when the tick said. */
+  run: { id: number; attempt: number } | null;
   startedAt: Date;
   leaseExpiresAt: Date;
 }
@@ -61,6 +65,8 @@ export async function liveLeases(db: Db): Promise<LiveLease[]> {
     goalId: r.goalId,
     tick: r.number,
     todo: r.todo,
+    slot: r.slot,
+    run: r.runId === null ? null : { id: r.runId, attempt: r.runAttempt ?? 1 },
     startedAt: r.startedAt,
     leaseExpiresAt: r.leaseExpiresAt,
   }));

@@ -3,7 +3,7 @@
  * run this: candidate rows are taken with `FOR UPDATE SKIP LOCKED`, and a conditional upsert
  * of the goal's dispatch marker decides, on the latest committed row, who dispatches.
  */
-import { eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, rowsOf } from "./db.ts";
 import * as s from "./schema/index.ts";
@@ -54,7 +54,7 @@ export function dueCandidatesQuery(opts: TakeDueOptions = {}): SQL {
         SELECT g.id, g.installation_id, g.repo_id, g.repo_owner, g.repo_name, g.issue_number,
                g.next_wake_at
         FROM goals g
-        LEFT JOIN tick_dispatches d ON d.goal_id = g.id
+        LEFT JOIN tick_dispatches d ON d.goal_id = g.id AND d.slot = ''
         WHERE g.status = 'active' ${repoFilter}
           AND g.next_wake_at <= now() - make_interval(secs => ${graceSecs})
           AND (SELECT count(*) FROM ticks t WHERE t.goal_id = g.id
@@ -82,9 +82,9 @@ export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Prom
       // Re-checked on the newest marker row: a replica that raced us past the SELECT loses here.
       const won = rowsOf(
         await tx.execute(sql`
-          INSERT INTO tick_dispatches (goal_id, wake_at, dispatched_at, run_id)
-          SELECT g.id, g.next_wake_at, now(), NULL FROM goals g WHERE g.id = ${c.id}
-          ON CONFLICT (goal_id) DO UPDATE
+          INSERT INTO tick_dispatches (goal_id, slot, wake_at, dispatched_at, run_id)
+          SELECT g.id, '', g.next_wake_at, now(), NULL FROM goals g WHERE g.id = ${c.id}
+          ON CONFLICT (goal_id, slot) DO UPDATE
             SET wake_at = EXCLUDED.wake_at, dispatched_at = now(), run_id = NULL
             WHERE tick_dispatches.wake_at IS DISTINCT FROM EXCLUDED.wake_at
                OR tick_dispatches.dispatched_at <= now() - make_interval(secs => ${quietSecs})
@@ -110,20 +110,67 @@ export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Prom
  */
 export async function markDispatched(db: Db, goalId: string): Promise<void> {
   await db.execute(sql`
-    INSERT INTO tick_dispatches (goal_id, wake_at, dispatched_at, run_id)
-    SELECT g.id, g.next_wake_at, now(), NULL FROM goals g WHERE g.id = ${goalId}
-    ON CONFLICT (goal_id) DO UPDATE
+    INSERT INTO tick_dispatches (goal_id, slot, wake_at, dispatched_at, run_id)
+    SELECT g.id, '', g.next_wake_at, now(), NULL FROM goals g WHERE g.id = ${goalId}
+    ON CONFLICT (goal_id, slot) DO UPDATE
       SET wake_at = EXCLUDED.wake_at, dispatched_at = now(), run_id = NULL`);
 }
 
+const Reserved = z.object({ slot: z.string() });
+
+/**
+ * Takes the first of `slots` (in order) that no dispatch is pending for, marking it
+ * dispatched; null when every one is pending. A slot's dispatch is pending from when it was
+ * made until a tick claims in that slot, or for `redispatchMs` (default 15 minutes) if none
+ * does (its run never started, or its ask answered "wait"). Each slot is one conditional
+ * upsert on the newest marker row, so of two concurrent callers only one wins a slot: the
+ * other goes on to the next. A tick's `started_at` is the database clock as the App read it
+ * back, to the millisecond, so the dispatch's is cut to the millisecond before they are
+ * compared: a claim in the same millisecond as the dispatch is not older than it.
+ */
+export async function reserveDispatchSlot(
+  db: Db,
+  goalId: string,
+  slots: readonly string[],
+  redispatchMs = 15 * 60_000,
+): Promise<string | null> {
+  const quietSecs = redispatchMs / 1000;
+  for (const slot of slots) {
+    const won = rowsOf(
+      await db.execute(sql`
+        INSERT INTO tick_dispatches (goal_id, slot, wake_at, dispatched_at, run_id)
+        VALUES (${goalId}, ${slot}, NULL, now(), NULL)
+        ON CONFLICT (goal_id, slot) DO UPDATE
+          SET dispatched_at = now(), run_id = NULL
+          WHERE tick_dispatches.dispatched_at <= now() - make_interval(secs => ${quietSecs})
+             OR EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = tick_dispatches.goal_id
+                        AND t.slot = tick_dispatches.slot
+                        AND t.started_at >= date_trunc('milliseconds', tick_dispatches.dispatched_at))
+        RETURNING slot`),
+    ).map((r) => Reserved.parse(r));
+    if (won.length > 0) return slot;
+  }
+  return null;
+}
+
 /** The dispatch did not happen (GitHub refused or was down): the next pass may try again. */
-export async function releaseDispatch(db: Db, goalId: string): Promise<void> {
-  await db.delete(s.tickDispatches).where(eq(s.tickDispatches.goalId, goalId));
+export async function releaseDispatch(db: Db, goalId: string, slot = ""): Promise<void> {
+  await db
+    .delete(s.tickDispatches)
+    .where(and(eq(s.tickDispatches.goalId, goalId), eq(s.tickDispatches.slot, slot)));
 }
 
 /** Remembers the run GitHub started for a dispatch, so a failed run can be traced to its goal. */
-export async function recordDispatchRun(db: Db, goalId: string, runId: number): Promise<void> {
-  await db.update(s.tickDispatches).set({ runId }).where(eq(s.tickDispatches.goalId, goalId));
+export async function recordDispatchRun(
+  db: Db,
+  goalId: string,
+  runId: number,
+  slot = "",
+): Promise<void> {
+  await db
+    .update(s.tickDispatches)
+    .set({ runId })
+    .where(and(eq(s.tickDispatches.goalId, goalId), eq(s.tickDispatches.slot, slot)));
 }
 
 /** The goal whose dispatch started this run, if the app recorded it. */

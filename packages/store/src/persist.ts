@@ -202,8 +202,8 @@ export async function appendEvents(
   await (viaJson(tx, s.events, rows, "") ?? tx.insert(s.events).values(rows));
 }
 
-/** Body and status always render the newest goal version: one row each, moved forward. */
-const COALESCED = new Set(["body", "status"]);
+/** Body, status and check runs always render the newest goal version: one row each, moved forward. */
+const COALESCED = new Set(["body", "status", "check_runs"]);
 
 /** The coalesced upsert's SET below, as plain SQL for the json insert. */
 const COALESCE_TAIL = `ON CONFLICT ("goal_id", "key") DO UPDATE SET "payload" = excluded."payload", "goal_version" = greatest("outbox"."goal_version", excluded."goal_version"), "attempts" = 0, "next_attempt_at" = now(), "done_at" = NULL, "dead_at" = NULL, "last_error" = NULL, "updated_at" = now()`;

@@ -152,10 +152,23 @@ export interface Store {
   takeDueDispatches(opts?: TakeDueOptions): Promise<DueGoal[]>;
   /** Records a dispatch made elsewhere (the outbox), so the timer does not repeat that wake. */
   markDispatched(goalId: string): Promise<void>;
-  /** The dispatch did not happen (GitHub refused or was down): the next pass may try again. */
-  releaseDispatch(goalId: string): Promise<void>;
-  /** Remembers the run GitHub started for a dispatch, so a failed run traces to its goal. */
-  recordDispatchRun(goalId: string, runId: number): Promise<void>;
+  /**
+   * Of a parallel goal's `slots` (in order), takes the first no dispatch is pending for
+   * (made, and not yet claimed by a tick in that slot nor older than `redispatchMs`); null
+   * when each one is pending. Concurrent callers never take one slot twice.
+   */
+  reserveDispatchSlot(
+    goalId: string,
+    slots: readonly string[],
+    redispatchMs?: number,
+  ): Promise<string | null>;
+  /**
+   * The dispatch did not happen (GitHub refused or was down): the next pass may try again.
+   * `slot` defaults to the goal's wake marker (`""`).
+   */
+  releaseDispatch(goalId: string, slot?: string): Promise<void>;
+  /** Remembers the run GitHub started for a dispatch (into `slot`), so a failed run traces to its goal. */
+  recordDispatchRun(goalId: string, runId: number, slot?: string): Promise<void>;
   /** The goal whose dispatch started this run, if the App recorded it. */
   goalOfDispatchedRun(runId: number): Promise<string | null>;
 

@@ -2,8 +2,11 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
 
-/** `comment:<key>`: a keyed comment's id, or a row without one while its first POST is out. */
-export type ProjectionTarget = "status" | "body" | `comment:${string}`;
+/**
+ * `comment:<key>`: a keyed comment's id, or a row without one while its first POST is out.
+ * `check:<name>:<sha>`: a check run LoopX created on that head and what it last wrote there.
+ */
+export type ProjectionTarget = "status" | "body" | `comment:${string}` | `check:${string}`;
 
 export interface Projection {
   githubId: number | null;

@@ -22,6 +22,7 @@ import {
   markDispatched,
   recordDispatchRun,
   releaseDispatch,
+  reserveDispatchSlot,
   takeDueDispatches,
 } from "./due-dispatches.ts";
 import { endedSessions } from "./ended-sessions.ts";
@@ -184,8 +185,10 @@ export function createStore(conn: Connection): Store {
 
     takeDueDispatches: (opts) => takeDueDispatches(db, opts),
     markDispatched: (goalId) => markDispatched(db, goalId),
-    releaseDispatch: (goalId) => releaseDispatch(db, goalId),
-    recordDispatchRun: (goalId, runId) => recordDispatchRun(db, goalId, runId),
+    reserveDispatchSlot: (goalId, slots, redispatchMs) =>
+      reserveDispatchSlot(db, goalId, slots, redispatchMs),
+    releaseDispatch: (goalId, slot) => releaseDispatch(db, goalId, slot),
+    recordDispatchRun: (goalId, runId, slot) => recordDispatchRun(db, goalId, runId, slot),
     goalOfDispatchedRun: (runId) => goalOfDispatchedRun(db, runId),
 
     listGoalSummaries: (limit) => listGoalSummaries(db, limit),

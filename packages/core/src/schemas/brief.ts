@@ -37,6 +37,11 @@ export const HarnessBrief = z.object({
   deadline: Instant.nullable(),
   /** The goal's USD budget and what is left of it (null: no USD limit). */
   money: z.object({ left: z.number().nonnegative(), budget: z.number().nonnegative() }).nullable(),
+  /**
+   * This slice's own bounds: the most it may spend on the model (the proxy refuses past it)
+   * and when the action stops it to push its work in progress (null: no checkpoint set).
+   */
+  slice: z.object({ usd: z.number().nonnegative(), checkpointAt: Instant.nullable() }).optional(),
   validationCommand: z.string().nullable(),
   /** Writers' notes: the only human text that counts as instruction. */
   notes: z.array(z.object({ from: Login, text: z.string() })),

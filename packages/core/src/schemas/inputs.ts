@@ -108,6 +108,11 @@ export const ClaimInput = z.object({
   slot: TickSlot.default(""),
   /** When given, claim only this todo (refused if decide() would pick another). */
   todo: TodoKey.optional(),
+  /**
+   * `parallel` as the repository's config says it now: a change there applies to a running
+   * goal from its next claim on. Lowering it ends no running tick; it only holds new ones.
+   */
+  parallel: z.number().int().min(1).max(MAX_PARALLEL).optional(),
   allowance: SharedAllowance.optional(),
   callerLimits: CostLimits.optional(),
 });

@@ -12,8 +12,28 @@ export const PrCheck = z.object({
   status: z.enum(["pending", "success", "failure", "neutral", "skipped", "action_required"]),
   url: z.url().nullable().default(null),
   runId: z.number().int().positive().nullable().default(null),
+  /** The App that wrote a check run (CI running agent code can name a check anything); null for a commit status. */
+  appId: z.number().int().nonnegative().nullable().default(null),
+  /** A failed check's signature (failure-signature.ts), read from its output when it failed. */
+  failure: z
+    .object({
+      key: z.string().min(1).max(300),
+      test: z.string().max(200).nullable().default(null),
+      /** CI output: untrusted, only ever shown fenced. */
+      excerpt: z.string().max(1000).default(""),
+    })
+    .nullable()
+    .default(null),
 });
 export type PrCheck = z.infer<typeof PrCheck>;
+
+/** Repairs spent on one failure signature of a PR, and whether its owners were asked about it. */
+export const RepairCount = z.object({
+  key: z.string().min(1).max(300),
+  attempts: z.number().int().nonnegative(),
+  asked: z.boolean().default(false),
+});
+export type RepairCount = z.infer<typeof RepairCount>;
 
 /** The latest "changes requested" review by a person with write access, read at the time of the act. */
 export const ChangesRequested = z.object({
@@ -59,7 +79,13 @@ export const PrMonitor = z.object({
   threadsResolved: z.boolean().default(false),
   /** Outcomes already acted on: the same failure announced again makes nothing new. */
   fingerprints: z.array(z.string().max(300)).max(200).default([]),
+  /** Repair todos made for this PR, every signature together. */
   repairAttempts: z.number().int().nonnegative().default(0),
+  /**
+   * Repairs per failure signature: a new signature is a new problem with its own attempts.
+   * Empty on rows from before signatures: their `repairAttempts` counts for the first one.
+   */
+  repairs: z.array(RepairCount).max(50).default([]),
   /** Todos the monitor made for this PR (repair, review, rebase): they work on its branch. */
   todos: z.array(TodoKey).max(100).default([]),
   mergeCommitSha: Sha.nullable().default(null),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { HarnessBrief } from "./brief.ts";
 import { CostLimits } from "./budget.ts";
 import { Route } from "./decision.ts";
-import { Instant, Scope, TickSlot, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, PathGlob, Scope, TickSlot, TodoKey, Uuid } from "./primitives.ts";
 import { HarnessResult, TickInterruption } from "./tick.ts";
 
 /**
@@ -46,6 +46,11 @@ export const AskResponse = z.discriminatedUnion("run", [
     /** Binds the result to this tick; a secret of this workflow run. */
     leaseToken: z.string().min(16),
     leaseExpiresAt: Instant,
+    /**
+     * When the agent step stops the slice and keeps its work: the lease's end less the time
+     * the report job needs, so work cut there is still pushed (absent: an App before it).
+     */
+    checkpointAt: Instant.optional(),
     todo: TodoKey,
     /** `loopx/<issue>-<todo>`: the only branch the slice works on and the report may push. */
     branch: z.string().regex(/^loopx\/[0-9]+-T[0-9]+$/),
@@ -83,6 +88,14 @@ export const PushGrant = z.object({
       }),
     )
     .max(50)
+    .default([]),
+  /**
+   * The declared paths of the goal's other running todos: a commit touching one is held, not
+   * pushed, so two ticks never race on the same files.
+   */
+  heldPaths: z
+    .array(z.object({ todo: TodoKey, paths: z.array(PathGlob).min(1).max(20) }))
+    .max(8)
     .default([]),
 });
 export type PushGrant = z.infer<typeof PushGrant>;

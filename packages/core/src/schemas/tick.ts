@@ -87,6 +87,15 @@ export type PlanRevisions = z.infer<typeof PlanRevisions>;
  * What the agent job reports for one slice. Parsed at the API edge; everything in it is the
  * agent's claim, which the kernel checks (validation decides progress, not the agent's prose).
  */
+/** A slice's request to dispatch a listed job: its name and inputs, checked by the App. */
+export const JobRequest = z.object({
+  name: z.string().trim().min(1).max(100),
+  inputs: z
+    .record(z.string().min(1).max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
+    .default({}),
+});
+export type JobRequest = z.infer<typeof JobRequest>;
+
 export const HarnessResult = z
   .object({
     todo: TodoKey,
@@ -94,7 +103,20 @@ export const HarnessResult = z
     failure: FailureKind.nullable().default(null),
     validation: Validation.nullable().default(null),
     commits: z
-      .array(z.object({ sha: Sha, message: z.string().max(1000) }))
+      .array(
+        z.object({
+          sha: Sha,
+          message: z.string().max(1000),
+          /** `git log --shortstat`'s counts; absent from older actions' reports. */
+          diffstat: z
+            .object({
+              files: z.number().int().nonnegative(),
+              insertions: z.number().int().nonnegative(),
+              deletions: z.number().int().nonnegative(),
+            })
+            .nullish(),
+        }),
+      )
       .max(100)
       .default([]),
     evidence: z.array(EvidenceInput).max(20).default([]),
@@ -132,6 +154,11 @@ export const HarnessResult = z
     /** Fields withheld because they held a credential (paths, never values), for the ledger. */
     withheld: z.array(z.string().max(200)).max(50).default([]),
     sessionId: z.string().max(200).nullable().default(null),
+    /**
+     * A job the slice hands to GitHub instead of waiting for it: one of `jobs:` in the
+     * default branch's `.github/loopx.yml`, with inputs its schema allows. The App checks it.
+     */
+    job: JobRequest.optional(),
   })
   .superRefine((r, ctx) => {
     if (r.outcome === "completed" && r.continuation === null) {

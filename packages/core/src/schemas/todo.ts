@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Instant, PathGlob, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
+import { Instant, Login, PathGlob, Scope, ShortText, Title, TodoKey, Uuid } from "./primitives.ts";
 
 /**
  * `proposed`: an agent proposed it under `plan: approve`; it waits, never runnable or claimed,
@@ -32,6 +32,20 @@ export const ResumeWhen = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("todo_done"), todo: TodoKey }),
   z.object({ kind: z.literal("pr_merged"), pr: z.number().int().positive() }),
   z.object({ kind: z.literal("at"), at: Instant }),
+  /**
+   * A workflow run the slice handed its work to (a job listed in `.github/loopx.yml`): the
+   * todo waits, spending nothing, until that run completes. `runId` is null until GitHub says
+   * which run the dispatch started (older API versions do not; the run is then matched by
+   * workflow, branch and a creation time after `since`).
+   */
+  z.object({
+    kind: z.literal("job"),
+    job: z.string().min(1).max(100),
+    workflow: z.string().min(1).max(200),
+    branch: z.string().min(1).max(255),
+    since: Instant,
+    runId: z.number().int().positive().nullable().default(null),
+  }),
 ]);
 export type ResumeWhen = z.infer<typeof ResumeWhen>;
 
@@ -54,6 +68,23 @@ export const Claim = z.object({
 });
 export type Claim = z.infer<typeof Claim>;
 
+/**
+ * A todo someone other than LoopX holds: a person or another agent said they work on it, with
+ * `/loopx claim` or by being assigned its sub-issue. LoopX skips it until it is let go.
+ */
+export const HeldBy = z.object({
+  holder: Login,
+  via: z.enum(["command", "assignment"]),
+  /** The sub-issue whose assignment holds it (via assignment). */
+  issue: z.number().int().positive().nullable().default(null),
+  since: Instant,
+  /** Null: until released (or unassigned). */
+  until: Instant.nullable().default(null),
+  /** LoopX has said once that it skips the todo for this holder. */
+  noticed: z.boolean().default(false),
+});
+export type HeldBy = z.infer<typeof HeldBy>;
+
 export const Todo = z.object({
   key: TodoKey,
   title: Title,
@@ -74,6 +105,7 @@ export const Todo = z.object({
     .nullable()
     .default(null),
   claim: Claim.nullable().default(null),
+  heldBy: HeldBy.nullable().default(null),
   attempts: z.number().int().nonnegative().default(0),
   resumeWhen: ResumeWhen.nullable().default(null),
   blockedReason: ShortText.nullable().default(null),

@@ -18,10 +18,15 @@ export const EventType = z.enum([
   "todo.reordered",
   "todo.completed",
   "todo.awaiting_pull_request",
+  "todo.awaiting_job",
+  "todo.job_started",
+  "todo.job_finished",
   "todo.reopened",
   "todo.claimed",
   "todo.held",
   "todo.released",
+  "todo.claim_taken",
+  "todo.claim_released",
   "lease.renewed",
   "lease.released",
   "lease.expired",
@@ -37,6 +42,7 @@ export const EventType = z.enum([
   "note.queued",
   "evidence.added",
   "goal.harness_changed",
+  "goal.parallel_changed",
   "goal.woken",
   "goal.status_requested",
   "gate.reopened",
@@ -80,7 +86,13 @@ const IssueTarget = z.object({
  * used up, an invalid `.github/loopx.yml`. `key` is stable for the occasion (the same gate
  * opening, the same stall), so it is told once; a new occasion has a new key.
  */
-export const OccasionKind = z.enum(["gate_opened", "stall", "budget_exhausted", "config_invalid"]);
+export const OccasionKind = z.enum([
+  "gate_opened",
+  "stall",
+  "budget_exhausted",
+  "config_invalid",
+  "checks_unavailable",
+]);
 export type OccasionKind = z.infer<typeof OccasionKind>;
 export const Occasion = z.object({
   kind: OccasionKind,
@@ -96,6 +108,8 @@ export type Occasion = z.infer<typeof Occasion>;
 export const Effect = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("body"), key: z.literal("body") }),
   z.object({ kind: z.literal("status"), key: z.literal("status") }),
+  /** The check runs LoopX owns on its PRs' heads follow the newest state (see check-runs.ts). */
+  z.object({ kind: z.literal("check_runs"), key: z.literal("check_runs") }),
   z.object({ kind: z.literal("tick_comment"), key: z.string(), tickId: Uuid }),
   z.object({ kind: z.literal("gate_comment"), key: z.string(), gate: GateKey }),
   z.object({ kind: z.literal("receipt"), key: z.string(), text: z.string().max(2000) }),
@@ -201,6 +215,16 @@ export const Effect = z.discriminatedUnion("kind", [
     key: z.string(),
     occasion: Occasion,
     reminder: z.boolean(),
+  }),
+  /** Dispatch a listed job's workflow on a todo's branch; the todo waits for its run. */
+  z.object({
+    kind: z.literal("dispatch_job"),
+    key: z.string(),
+    todo: TodoKey,
+    job: z.string().min(1).max(100),
+    workflow: z.string().min(1).max(200),
+    ref: z.string().min(1).max(255),
+    inputs: z.record(z.string(), z.string()),
   }),
   /** Open the todo branch's PR with the app's identity, or update the one already open. */
   z.object({

@@ -1,3 +1,4 @@
+import { checkRunsSignature } from "../check-runs.ts";
 import type { DecideOptions } from "../decide.ts";
 import { decide } from "../decide.ts";
 import type { Effect, TransitionResult } from "../schemas/transition.ts";
@@ -49,6 +50,9 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
   const projections: Effect[] = [];
   if (d.checklist) projections.push({ kind: "body", key: "body" });
   if (d.status) projections.push({ kind: "status", key: "status" });
+  const checks = checkRunsSignature(d.state, ctx.now);
+  if (checks !== (d.checksBefore ?? "[]") && !d.effects.some((e) => e.kind === "check_runs"))
+    projections.push({ kind: "check_runs", key: "check_runs" });
   return {
     ok: true,
     state: d.state,

@@ -10,7 +10,16 @@ import type { GoalState } from "../schemas/state.ts";
 import type { EventType, TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { commit } from "./commit.ts";
 import { interruptRunningTicks } from "./interrupt-tick.ts";
-import { begin, emit, isRefused, parseInput, refuse, requireTrusted, resetBackoff } from "./kit.ts";
+import {
+  addEffect,
+  begin,
+  emit,
+  isRefused,
+  parseInput,
+  refuse,
+  requireTrusted,
+  resetBackoff,
+} from "./kit.ts";
 
 function moveStatus(
   state: GoalState,
@@ -95,6 +104,7 @@ export function setBudget(
   const before = state.goal.budget;
   const after: CostLimits = { ...before };
   const raised: string[] = [];
+  const moved: string[] = [];
   let changed = 0;
   for (const dim of LIMIT_DIMENSIONS) {
     const next = parsed.limits[dim];
@@ -108,7 +118,10 @@ export function setBudget(
     }
     const old = before[dim];
     if (old !== undefined && next > old) raised.push(`${dim} ${old} → ${next}`);
-    if (old !== next) changed += 1;
+    if (old !== next) {
+      changed += 1;
+      moved.push(`${dim} ${old ?? "unlimited"} → ${next}`);
+    }
     after[dim] = next;
   }
   if (changed === 0)
@@ -131,5 +144,16 @@ export function setBudget(
   if (isRefused(d)) return d;
   d.state.goal.budget = after;
   emit(d, "goal.budget_changed", { before, after });
+  // Who moved the money, from what to what, where the owners read: the raise is a gate's act.
+  const who = ctx.actor.kind === "human" ? `@${ctx.actor.login}` : "LoopX";
+  addEffect(d, {
+    kind: "receipt",
+    key: `receipt:budget:v${state.goal.version}`,
+    text: `${who} ${raised.length > 0 ? "raised" : "changed"} the budget: ${moved.join(", ")}`.slice(
+      0,
+      2000,
+    ),
+  });
+  if (raised.length > 0) resetBackoff(d, "budget raised");
   return commit(d);
 }

@@ -1,7 +1,17 @@
 export { createGoal } from "./create-goal.ts";
+export { releaseClaim, syncAssignees, takeClaim } from "./external-claims.ts";
 export { approveGate, openGate, rejectGate } from "./gates.ts";
 export { pauseGoal, requestReplan, resumeGoal, setBudget, stopGoal } from "./goal-control.ts";
 export { interruptionOf } from "./interrupt-tick.ts";
+export {
+  AwaitJobInput,
+  awaitJob,
+  finishJob,
+  JobRunCompleted,
+  jobNotDispatched,
+  jobStarted,
+  refuseJob,
+} from "./job-wait.ts";
 export { isTrustedActor } from "./kit.ts";
 export type { ClaimOutcome } from "./leases.ts";
 export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./leases.ts";

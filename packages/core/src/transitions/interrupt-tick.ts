@@ -1,4 +1,5 @@
-import { reportedSummary } from "../pushed-commit.ts";
+import { sliceCeiling } from "../cost-ledger.ts";
+import { commitSummary } from "../evidence-summary.ts";
 import type { Cost } from "../schemas/budget.ts";
 import type { HarnessResult, Tick, TickInterruption } from "../schemas/tick.ts";
 import type { Todo } from "../schemas/todo.ts";
@@ -76,10 +77,9 @@ export function settleInterrupted(
 ): TransitionResult {
   if (how === "paused") {
     for (const c of result.commits) {
-      const first = c.message.split("\n")[0]?.trim() || `commit ${c.sha.slice(0, 7)}`;
       appendEvidence(d, {
         kind: "commit",
-        summary: reportedSummary(first),
+        summary: commitSummary(c),
         sha: c.sha,
         todo: todo.key,
         tickId: tick.id,
@@ -91,6 +91,6 @@ export function settleInterrupted(
     }
   }
   tick.sessionId = result.sessionId;
-  finishTick(d, tick, "failed", how, measured(result, d.state.goal.tickCap));
+  finishTick(d, tick, "failed", how, measured(result, sliceCeiling(d.state.goal)));
   return commit(d);
 }

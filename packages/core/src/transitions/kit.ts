@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { prettifyError } from "zod";
 import { INITIAL_BACKOFF, isInitialBackoff } from "../backoff.ts";
+import { checkRunsSignature } from "../check-runs.ts";
 import type { EvidenceKind } from "../schemas/evidence.ts";
 import type { GoalStatus } from "../schemas/goal.ts";
 import type { Actor } from "../schemas/primitives.ts";
@@ -29,6 +30,8 @@ export interface Draft {
   planHeld?: boolean;
   /** Keys looked up and not found, though the transition went on (see TransitionResult). */
   unresolved?: string[];
+  /** What LoopX's check runs showed before the transition: a change writes them again. */
+  checksBefore?: string;
 }
 
 export type Refused = { ok: false; refusal: Refusal };
@@ -81,6 +84,7 @@ export function begin(
     effects: [],
     checklist: false,
     status: true,
+    checksBefore: checkRunsSignature(state, ctx.now),
   };
 }
 
@@ -165,6 +169,7 @@ export function appendTodo(d: Draft, input: NewTodo): Todo {
     paths: input.paths ?? [],
     subIssue: null,
     claim: null,
+    heldBy: null,
     attempts: 0,
     resumeWhen: null,
     blockedReason: null,

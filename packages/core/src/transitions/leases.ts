@@ -1,4 +1,5 @@
 import { decide } from "../decide.ts";
+import { analyseFrontier } from "../frontier.ts";
 import { isLeaseLive, runningTicks } from "../lease.ts";
 import type { Decision } from "../schemas/decision.ts";
 import { GoalStatus } from "../schemas/goal.ts";
@@ -10,7 +11,9 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { RefusalCode, TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { compareTodos } from "../todo-order.ts";
 import { commit } from "./commit.ts";
+import { noticeSkippedHolds } from "./external-claims.ts";
 import { interruptionOf } from "./interrupt-tick.ts";
 import { appendTodo, begin, emit, isRefused, parseInput, refuse } from "./kit.ts";
 import { abandonTick, expireDeadLeases, findLiveTick } from "./tick-ledger.ts";
@@ -66,6 +69,11 @@ export function claimNext(
   // loop is working): the tick's result re-renders it, so a tick costs one status write. A
   // crashed tick expired here is news for people, so that one is shown at once.
   d.status = expireDeadLeases(d) > 0;
+  const parallel = parsed.parallel;
+  if (parallel !== undefined && parallel !== d.state.goal.parallel) {
+    emit(d, "goal.parallel_changed", { before: d.state.goal.parallel, after: parallel });
+    d.state.goal.parallel = parallel;
+  }
   const decideOpts = {
     ...(parsed.allowance ? { allowance: parsed.allowance } : {}),
     ...(parsed.callerLimits ? { callerLimits: parsed.callerLimits } : {}),
@@ -119,6 +127,8 @@ export function claimNext(
   const number = d.state.goal.counters.tick;
   d.state.goal.counters.tick += 1;
   todo.claim = { tickId: parsed.tickId, agent: parsed.agent, leaseExpiresAt };
+  // Everyone sees on the checklist which tick works the todo and until when.
+  d.checklist = true;
   todo.attempts += 1;
   todo.updatedAt = ctx.now;
   d.state.ticks.push({
@@ -139,6 +149,12 @@ export function claimNext(
     slotSpent: false,
     sessionId: null,
   });
+  if (d.state.todos.some((t) => t.heldBy !== null)) {
+    const skipped = analyseFrontier(d.state, ctx.now).heldByOthers.filter(
+      (t) => compareTodos(t, todo) < 0,
+    );
+    noticeSkippedHolds(d, skipped, todo.key);
+  }
   // Notes waiting in the inbox ride along with this tick's brief, once.
   for (const note of d.state.notes) if (note.deliveredTo === null) note.deliveredTo = parsed.tickId;
   emit(d, "todo.claimed", {

@@ -37,5 +37,7 @@ export function occasionWaits(state: GoalState, occasion: Occasion): boolean {
       return goal.status === "active" && exhaustedDimensions(costLeft(goal)).length > 0;
     case "config_invalid":
       return goal.status === "paused" && goal.statusReason.startsWith(occasion.text);
+    case "checks_unavailable":
+      return goal.status !== "done";
   }
 }

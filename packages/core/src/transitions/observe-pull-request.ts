@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { failureSignature } from "../failure-signature.ts";
 import { finalReportText } from "../final-report.ts";
 import { prChecksVerdict, prOutcome, sameSha } from "../pr-outcome.ts";
+import { DEFAULT_REPAIR_ATTEMPTS } from "../repair-policy.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
 import { Scope } from "../schemas/primitives.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
@@ -23,6 +25,20 @@ import { actOnPrOutcome } from "./pr-outcome-actions.ts";
 
 const Sha = z.string().regex(/^[0-9a-f]{7,64}$/);
 
+/** A check as read: its output (title, summary, text) is read for a failure's signature, then dropped. */
+const ObservedCheck = PrCheck.omit({ failure: true }).extend({
+  output: z.string().max(200_000).default(""),
+});
+
+function toPrCheck(c: z.output<typeof ObservedCheck>): PrCheck {
+  const { output, ...check } = c;
+  const failure =
+    check.status === "failure"
+      ? failureSignature({ name: check.name, appId: check.appId, output })
+      : null;
+  return { ...check, failure };
+}
+
 /**
  * What the app read about a linked PR (webhook payloads re-read through the API, or the
  * reconcile backstop). Absent fields are unchanged; the app decides who counts as an
@@ -36,7 +52,7 @@ export const PrObservation = z.object({
   mergeable: z.boolean().nullable().optional(),
   mergeableState: z.string().max(40).nullable().optional(),
   /** Checks of the given head; results for another head are ignored. */
-  checks: z.object({ sha: Sha, list: z.array(PrCheck).max(100) }).optional(),
+  checks: z.object({ sha: Sha, list: z.array(ObservedCheck).max(100) }).optional(),
   changesRequested: ChangesRequested.nullable().optional(),
   threadsResolved: z.boolean().optional(),
   mergeCommitSha: Sha.nullable().optional(),
@@ -48,6 +64,8 @@ export const PrObservation = z.object({
   mergeGate: z.boolean().default(true),
   /** Scopes the `when: merge` rules name besides `merge`: the merge gate covers them too. */
   mergeScopes: z.array(Scope).max(10).default([]),
+  /** `repair.attempts` in `.github/loopx.yml`: repair todos per failure signature (0: ask at once). */
+  repairAttempts: z.number().int().min(0).max(20).default(DEFAULT_REPAIR_ATTEMPTS),
 });
 export type PrObservation = z.input<typeof PrObservation>;
 
@@ -76,7 +94,7 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   if (o.mergeable !== undefined) m.mergeable = o.mergeable;
   if (o.mergeableState !== undefined) m.mergeableState = o.mergeableState;
   if (o.checks && sameSha(o.checks.sha, pr.headSha)) {
-    m.checks = o.checks.list;
+    m.checks = o.checks.list.map(toPrCheck);
     m.checksSha = o.checks.sha;
   }
   if (o.changesRequested !== undefined) m.changesRequested = o.changesRequested;
@@ -163,7 +181,7 @@ export function observePullRequest(
   const answered = pr.state === "open" && expireAnswered(d, pr);
   const settled = repaired || answered;
   const changed = absorbed || settled;
-  const outcome = prOutcome(pr, d.ctx.now);
+  const outcome = prOutcome(pr, d.ctx.now, parsed.repairAttempts);
   const fresh = outcome.kind !== "quiet" && !pr.monitor.fingerprints.includes(outcome.fingerprint);
   if (!changed && !fresh) return refuse("duplicate", `Nothing new on #${pr.number}.`);
   // Mirroring GitHub's facts is quiet; only an outcome LoopX acts on shows on the status.

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { renderDataBlock } from "../brief-text.ts";
 import type { PrOutcome } from "../pr-outcome.ts";
+import { countRepair, markAsked } from "../repair-policy.ts";
 import type { PrCheck } from "../schemas/pr-monitor.ts";
 import type { PullRequest } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
@@ -12,7 +13,34 @@ import { appendEvidence, appendTodo, emit, resetBackoff } from "./kit.ts";
 import { expireWhere, openGateIn } from "./open-gate.ts";
 
 function checkLines(failing: z.output<typeof PrCheck>[]): string {
-  return failing.map((c) => `${c.name}: failed${c.url ? ` (${c.url})` : ""}`).join("\n");
+  return failing
+    .map((c) => {
+      const head = `${c.name}: failed${c.url ? ` (${c.url})` : ""}`;
+      const test = c.failure?.test ? `\nfirst failing test: ${c.failure.test}` : "";
+      const excerpt = c.failure?.excerpt ? `\n${c.failure.excerpt}` : "";
+      return `${head}${test}${excerpt}`;
+    })
+    .join("\n\n");
+}
+
+/** The question past the limit; the CI output in it is fenced, never prose LoopX wrote. */
+function exhaustedQuestion(pr: PullRequest, failing: PrCheck[], limit: number): string {
+  const n = pr.number;
+  const names = [...new Set(failing.map((c) => c.name))].join(", ");
+  const why =
+    limit === 0
+      ? `#${n} fails its checks (${names}) and this repository's \`repair: {attempts: 0}\` asks LoopX never to repair, so it asks you.`
+      : `#${n} still fails its checks (${names}) with the same failure after ${limit} repair attempts, so LoopX stops repairing it.`;
+  const ask =
+    "Fix it yourself, or tell LoopX how (a comment, or /loopx todo add …); this question closes when the checks are green.";
+  const prose = `${why} ${ask}`;
+  // The gate's question holds 2000 characters: the excerpt gets what the prose leaves.
+  const excerpt = renderDataBlock(
+    `failing checks of #${n}`,
+    checkLines(failing),
+    1990 - prose.length - 2,
+  );
+  return excerpt === "" ? prose : `${prose}\n\n${excerpt}`;
 }
 
 /** The gates bound to a PR that ends: nothing is left to approve on it. */
@@ -120,7 +148,7 @@ export function actOnPrOutcome(
       onClosed(d, pr);
       return;
     case "repair": {
-      pr.monitor.repairAttempts += 1;
+      countRepair(pr, outcome.failing);
       for (const c of outcome.failing) {
         appendEvidence(d, {
           kind: "check",
@@ -144,8 +172,9 @@ export function actOnPrOutcome(
       return;
     }
     case "repairs_exhausted":
+      markAsked(pr, outcome.failing);
       openGateIn(d, {
-        question: `#${n} still fails its checks (${outcome.failing.map((c) => c.name).join(", ")}) after ${pr.monitor.repairAttempts} repair attempts, so LoopX stops repairing it. Fix it yourself, or tell LoopX how (a comment, or /loopx todo add …); this question closes when the checks are green.`,
+        question: exhaustedQuestion(pr, outcome.failing, outcome.limit),
         scopes: [`repair:${n}`],
         todo: pr.todo,
       });

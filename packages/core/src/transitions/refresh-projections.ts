@@ -9,6 +9,8 @@ const RefreshInput = z.object({
   reason: ShortText.min(1),
   body: z.boolean().default(false),
   status: z.boolean().default(false),
+  /** Writes LoopX's check runs again even though the state did not move them (a permission came). */
+  checks: z.boolean().default(false),
   /** A receipt comment to post with it (e.g. "the app is back; nothing resumed by itself"). */
   receipt: z.object({ key: z.string().min(1), text: z.string().max(2000) }).optional(),
 });
@@ -30,6 +32,7 @@ export function refreshProjections(
   if (isRefused(d)) return d;
   d.checklist = parsed.body;
   d.status = parsed.status;
+  if (parsed.checks) addEffect(d, { kind: "check_runs", key: "check_runs" });
   if (parsed.receipt) addEffect(d, { kind: "receipt", ...parsed.receipt });
   emit(d, "goal.projections_refreshed", {
     reason: parsed.reason,

@@ -1,4 +1,4 @@
-import { addCost, costLeft, exhaustedDimensions } from "../cost-ledger.ts";
+import { addCost, costLeft, exhaustedDimensions, sliceCeiling } from "../cost-ledger.ts";
 import type { Cost } from "../schemas/budget.ts";
 import type { FailureKind, Tick, TickOutcome } from "../schemas/tick.ts";
 import type { Draft, Refused } from "./kit.ts";
@@ -67,7 +67,11 @@ export function finishTick(
     });
   }
   const todo = d.state.todos.find((t) => t.key === tick.todo);
-  if (todo?.claim?.tickId === tick.id) todo.claim = null;
+  if (todo?.claim?.tickId === tick.id) {
+    todo.claim = null;
+    // The checklist showed this tick working the todo: it must stop saying so.
+    d.checklist = true;
+  }
   emit(d, "tick.finished", {
     tickId: tick.id,
     number: tick.number,
@@ -90,7 +94,7 @@ export function abandonTick(
   since: Date = d.ctx.now,
 ): void {
   appendEvidence(d, { kind: "host_failure", summary, todo: tick.todo, tickId: tick.id });
-  finishTick(d, tick, "failed", failure, d.state.goal.tickCap);
+  finishTick(d, tick, "failed", failure, sliceCeiling(d.state.goal));
   stall(d, summary, since);
 }
 

@@ -1,3 +1,5 @@
+import { sliceCeiling } from "../cost-ledger.ts";
+import { commitSummary, testRunEvidence } from "../evidence-summary.ts";
 import { reportedSummary } from "../pushed-commit.ts";
 import type { Cost } from "../schemas/budget.ts";
 import { GoalStatus } from "../schemas/goal.ts";
@@ -76,17 +78,14 @@ function recordEvidence(d: Draft, result: HarnessResult, tickId: string, todo: s
     appendEvidence(d, { ...e, summary: reportedSummary(e.summary), todo, tickId });
   }
   for (const c of result.commits) {
-    const summary = reportedSummary(
-      c.message.split("\n")[0]?.trim() || `commit ${c.sha.slice(0, 7)}`,
-    );
+    const summary = commitSummary(c);
     support.push(appendEvidence(d, { kind: "commit", summary, sha: c.sha, todo, tickId }));
   }
   const v = result.validation;
   if (v !== null) {
-    const verdict = v.passed ? "passed" : `failed (exit ${v.exitCode ?? "none"})`;
     const id = appendEvidence(d, {
       kind: "test",
-      summary: `\`${v.command}\` ${verdict}${v.summary ? `: ${v.summary}` : ""}`,
+      summary: testRunEvidence({ ...v, output: v.summary }),
       todo,
       tickId,
     });
@@ -184,7 +183,13 @@ export function applyTickResult(
     tick.slotSpent = true;
     emit(d, "quota.slot_spent", { tickId: tick.id, number: tick.number, todo: tick.todo });
   }
-  finishTick(d, tick, result.outcome, result.failure, chargeFor(result, d.state.goal.tickCap));
+  finishTick(
+    d,
+    tick,
+    result.outcome,
+    result.failure,
+    chargeFor(result, sliceCeiling(d.state.goal)),
+  );
   if (result.withheld.length > 0) {
     emit(d, "credential.withheld", { tickId: tick.id, fields: result.withheld });
   }

@@ -12,7 +12,10 @@ export interface MeteringOptions {
   upstream: string;
   /** The model key. It stays in this process: the harness only ever gets `capability`. */
   key: string;
-  /** The slice's USD cap: once spent, every further request is refused. */
+  /**
+   * The slice's USD ceiling (its tick cap, lowered to what the goal's budget has left): once
+   * spent, every further request is refused.
+   */
   capUsd: number;
   /** The slice's token cap, likewise. */
   capTokens?: number;
@@ -30,6 +33,8 @@ export interface MeteringReading {
   replies: number;
   /** Requests refused: past the cap, or without this slice's capability. */
   refused: number;
+  /** Of those, the ones refused because the cap was spent: the slice was stopped by its budget. */
+  overCap: number;
   /** Models that replied without a price in the table (each charged the cap). */
   unpriced: string[];
 }
@@ -73,7 +78,14 @@ export async function startMeteringProxy(options: MeteringOptions): Promise<Mete
   const capability = `loopx-slice-${randomBytes(24).toString("hex")}`;
   const mount = options.provider === "openai" ? "/v1" : "";
   const upstream = options.upstream.replace(/\/+$/, "");
-  const reading: MeteringReading = { usd: 0, tokens: 0, replies: 0, refused: 0, unpriced: [] };
+  const reading: MeteringReading = {
+    usd: 0,
+    tokens: 0,
+    replies: 0,
+    refused: 0,
+    overCap: 0,
+    unpriced: [],
+  };
   const spent = () =>
     reading.usd >= options.capUsd ||
     (options.capTokens !== undefined && reading.tokens >= options.capTokens);
@@ -126,6 +138,7 @@ export async function startMeteringProxy(options: MeteringOptions): Promise<Mete
       return;
     }
     if (req.method !== "GET" && req.method !== "HEAD" && spent()) {
+      reading.overCap += 1;
       refuse(
         res,
         options.provider === "anthropic" ? 400 : 429,

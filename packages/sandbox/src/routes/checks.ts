@@ -41,7 +41,8 @@ export function checkRoutes(ctx: RouteContext): Route[] {
     return req.principal.app.id;
   };
   const suiteFor = (repo: Repo, app: number, sha: string) => findOrCreateSuite(ctx, repo, app, sha);
-  const settleSuite = (suite: CheckSuite, sender: User) => settleCheckSuite(ctx, suite, sender);
+  const settleSuite = (suite: CheckSuite, sender: User, runCompleted: boolean) =>
+    settleCheckSuite(ctx, suite, sender, runCompleted);
   const apply = (run: CheckRun, body: z.infer<typeof updateRun>) => {
     if (body.name) run.name = body.name;
     if (body.details_url !== undefined) run.detailsUrl = body.details_url;
@@ -110,7 +111,7 @@ export function checkRoutes(ctx: RouteContext): Route[] {
             action: "completed",
             check_run: renderCheckRun(render, run, "webhook"),
           });
-        settleSuite(suite, sender);
+        settleSuite(suite, sender, run.status === "completed");
         return ok(renderCheckRun(render, run), 201);
       },
     },
@@ -132,15 +133,18 @@ export function checkRoutes(ctx: RouteContext): Route[] {
           );
         const wasDone = run.status === "completed";
         apply(run, parseBody(updateRun, req.body));
+        // Only a run that was not completed completes its suite anew: a conclusion or output
+        // written again on a completed run announces nothing.
+        const completes = !wasDone && run.status === "completed";
         const sender = actor(req.principal);
-        if (!wasDone && run.status === "completed") {
+        if (completes) {
           bus.emit("check_run", repo, sender, {
             action: "completed",
             check_run: renderCheckRun(render, run, "webhook"),
           });
         }
         const suite = store.checkSuites.get(run.suiteId);
-        if (suite) settleSuite(suite, sender);
+        if (suite) settleSuite(suite, sender, completes);
         return ok(renderCheckRun(render, run));
       },
     },

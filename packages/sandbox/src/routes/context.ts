@@ -21,6 +21,11 @@ export interface RouteContext {
    * a GitHub Enterprise Server that answers every dispatch 204.
    */
   dispatchRunDetails?: boolean;
+  /**
+   * Whether `pulls/merge` refuses a PR whose head fails the base's ruleset-required checks,
+   * as GitHub does. Off by default: scenarios written before it merge without CI reporting.
+   */
+  enforceRulesetsAtMerge?: boolean;
   /** Called after a workflow_dispatch created a run (the runner hooks in here). */
   onDispatch?: (run: WorkflowRun) => void;
   /** CI and the runner hook in here; only events not caused by a GITHUB_TOKEN reach them. */

@@ -9,6 +9,7 @@ import {
   emitIssue,
   newIssue,
   reopenIssue,
+  setAssignees,
   setLabels,
 } from "../state/issue-ops.ts";
 import { issueOf, ok, okPage, parseBody, type RouteContext, repoOf } from "./context.ts";
@@ -109,10 +110,11 @@ export function issueRoutes(ctx: RouteContext): Route[] {
           changes.body = { from: issue.body ?? "" };
           issue.body = body.body;
         }
-        if (body.assignees) issue.assigneeIds = userIds(body.assignees);
+        const assignees = body.assignees ? userIds(body.assignees) : null;
         issue.updatedAt = clock.now();
         if (Object.keys(changes).length > 0) emitIssue(ctx, issue, "edited", sender, { changes });
         if (body.labels) setLabels(ctx, issue, body.labels, sender);
+        if (assignees) setAssignees(ctx, issue, assignees, sender);
         if (body.state === "closed") {
           const reason =
             body.state_reason === "not_planned" || body.state_reason === "duplicate"

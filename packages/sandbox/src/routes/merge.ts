@@ -5,6 +5,7 @@ import { HttpError } from "../http-error.ts";
 import type { Route } from "../router.ts";
 import { closeIssue } from "../state/issue-ops.ts";
 import { ok, parseBody, type RouteContext } from "./context.ts";
+import { requireRulesetChecks } from "./merge-rules.ts";
 import { pullState } from "./pulls.ts";
 
 const mergeBody = z.object({
@@ -32,6 +33,7 @@ export function mergeRoutes(ctx: RouteContext): Route[] {
         if (body.sha && body.sha !== pull.headSha) {
           throw new HttpError(409, "Head branch was modified. Review and try the merge again.");
         }
+        requireRulesetChecks(ctx, repo, pull);
         // A real merge: git's merge of the head into the base branch's current head.
         const git = store.git(repo);
         const baseHead = repo.branches.get(pull.baseRef) ?? pull.baseSha;

@@ -56,6 +56,38 @@ export function emitIssue(
   });
 }
 
+/**
+ * Replaces the assignee set, announcing each change as GitHub does: one `unassigned` per
+ * login removed and one `assigned` per login added, each naming its `assignee`.
+ */
+export function setAssignees(
+  ctx: RouteContext,
+  issue: Issue,
+  userIds: number[],
+  sender: User,
+): void {
+  const wanted = userIds.filter((id, i, all) => all.indexOf(id) === i);
+  const before = issue.assigneeIds;
+  if (wanted.length === before.length && wanted.every((id) => before.includes(id))) return;
+  const removed = before.filter((id) => !wanted.includes(id));
+  const added = wanted.filter((id) => !before.includes(id));
+  issue.updatedAt = ctx.clock.now();
+  let current = [...before];
+  for (const id of removed) {
+    current = current.filter((c) => c !== id);
+    issue.assigneeIds = current;
+    emitIssue(ctx, issue, "unassigned", sender, {
+      assignee: ctx.render.userById(id, "webhook"),
+    });
+  }
+  for (const id of added) {
+    current = [...current, id];
+    issue.assigneeIds = current;
+    emitIssue(ctx, issue, "assigned", sender, { assignee: ctx.render.userById(id, "webhook") });
+  }
+  issue.assigneeIds = wanted;
+}
+
 /** Replaces the label set, announcing each label added and removed. */
 export function setLabels(ctx: RouteContext, issue: Issue, names: string[], sender: User): void {
   const repo = ctx.store.repo(issue.repoId);

@@ -35,6 +35,8 @@ export const todos = pgTable(
     claimTickId: uuid("claim_tick_id"),
     claimedBy: text("claimed_by"),
     leaseExpiresAt: tstz("lease_expires_at"),
+    // Someone other than LoopX holds it (a claim command, an assignee of its sub-issue).
+    heldBy: jsonb("held_by"),
     attempts: integer("attempts").notNull().default(0),
     resumeWhen: jsonb("resume_when"),
     blockedReason: text("blocked_reason"),

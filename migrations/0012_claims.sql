@@ -1,0 +1,1 @@
+ALTER TABLE "todos" ADD COLUMN "held_by" jsonb;
