@@ -23,7 +23,7 @@ function detail(state: GoalState): GoalDetail {
     stateWords: "waiting",
     reason: "",
     instruction: "",
-    gateEvents: [],
+    receiptEvents: [],
     ticks: [],
   };
 }
@@ -123,7 +123,7 @@ describe("the dashboard's todo board", () => {
         stateWords: "waiting for alice's decision on G1",
         reason: "The agent's plan waits for a writer.",
         instruction: "",
-        gateEvents: [],
+        receiptEvents: [],
         ticks: [],
       },
       null,
@@ -134,5 +134,56 @@ describe("the dashboard's todo board", () => {
     expect(column("proposed")).toContain("T2 Measure every gear");
     expect(column("proposed")).not.toContain("T3");
     expect(column("ready")).toContain("T3 Ship it");
+  });
+});
+
+describe("the dashboard's receipts", () => {
+  const ACT = "https://github.com/acme/widgets/issues/42#issuecomment-7";
+  const alice = { kind: "human", login: "alice", trusted: true } as const;
+  const events = [
+    {
+      type: "gate.approved",
+      actor: alice,
+      at: NOW,
+      data: { gate: "G1", scopes: ["merge"], head: "abcdef0123", note: null, act: ACT },
+    },
+    { type: "lease.renewed", actor: { kind: "app" } as const, at: NOW, data: { tick: "x" } },
+    {
+      type: "gate.rejected",
+      actor: alice,
+      at: LATER,
+      data: { gate: "G2", scopes: ["deploy"], reason: "<b>no</b>", act: "javascript:alert(1)" },
+    },
+  ];
+
+  it("says each act in words, newest first, linked to it, with raw data only behind a toggle", () => {
+    const page = renderGoal(
+      { ...detail(goalState()), receiptEvents: events },
+      null,
+      "https://github.com",
+    ).value;
+    const section = page.slice(
+      page.indexOf("<h2>Receipts</h2>"),
+      page.indexOf("<h2>Tick timeline"),
+    );
+    const rejected = section.indexOf("alice rejected G2 (deploy)");
+    const approved = section.indexOf("alice approved G1 (merge) for head abcdef0");
+    expect(rejected).toBeGreaterThan(-1);
+    expect(approved).toBeGreaterThan(rejected);
+    expect(section).toContain(`<a href="${ACT}">the act</a>`);
+    // A person's reason is text, never markup; a non-web link is no link.
+    expect(section).toContain("&lt;b&gt;no&lt;/b&gt;");
+    expect(section).not.toContain(`href="javascript:`);
+    expect(section.match(/<a href=/g)).toHaveLength(1);
+    // Machinery is not a receipt; the raw data sits inside <details> only.
+    expect(section).not.toContain("lease.renewed");
+    const outside = section.replace(/<details>[\s\S]*?<\/details>/g, "");
+    expect(outside).not.toContain("gate.approved");
+    expect(section).toContain("<details><summary>details</summary><code>gate.approved");
+  });
+
+  it("says when nothing was decided yet", () => {
+    const page = renderGoal(detail(goalState()), null, "https://github.com").value;
+    expect(page).toContain("No decision has been made yet.");
   });
 });

@@ -137,6 +137,17 @@ describe("e2e: dashboard pages (demo)", () => {
     });
     const receipts = (await botComments(h, number)).map((c) => c.key);
     expect(receipts).toContain("receipt:gate:G1:approved");
+
+    // The goal page says it in words, links to the comment that approved, and keeps the
+    // ledger's raw data behind a toggle.
+    const approval = data.find((c) => c.user?.login === "alice" && c.body === "/loopx approve G1");
+    const goalPage = await get(`${h.appUrl}/loopx/goals/${goalId}`);
+    const section = goalPage.body.slice(goalPage.body.indexOf("<h2>Receipts</h2>"));
+    expect(section).toMatch(/alice approved G1 \([^)]*\) at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(section).toContain(`<a href="${approval?.html_url}">the act</a>`);
+    const outsideToggles = section.replace(/<details>[\s\S]*?<\/details>/g, "");
+    expect(outsideToggles).not.toContain("gate.approved");
+    expect(outsideToggles).not.toContain("{&quot;");
   });
 });
 

@@ -3,7 +3,7 @@
  * by number and a commit by sha, per repository; only the goal rows know which of them LoopX
  * gates or watches. Run on both drivers: the SQL must mean the same on PostgreSQL and PGlite.
  */
-import type { DomainEvent, GoalState, TransitionResult } from "@loopx/core";
+import { type DomainEvent, EventType, type GoalState, type TransitionResult } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { freshDatabase, sharedPglite, truncateAll } from "../support/databases.ts";
@@ -137,6 +137,44 @@ function describeGoalReads(
       expect((await store.pullsWithHead(42, head)).sort((a, b) => a - b)).toEqual([5, 7]);
       expect(await store.pullsWithHead(43, head)).toEqual([11]);
       expect(await store.pullsWithHead(42, "fedcba9")).toEqual([]);
+    });
+
+    it("goalEvents filters by prefixes and keeps the newest, in the database, oldest first", async () => {
+      const types = [
+        "gate.opened",
+        "lease.renewed",
+        "goal.budget_changed",
+        "todo.sub_issue_unlinked",
+        "gate.approved",
+        "lease.renewed",
+        "todo.sub_issue_linked",
+        "gate.rejected",
+      ];
+      const r = await store.createGoal((now): TransitionResult => {
+        const state = goalState(now);
+        const events: DomainEvent[] = types.map((type, i) => ({
+          type: EventType.parse(type),
+          goalId: state.goal.id,
+          actor: { kind: "app" },
+          at: now,
+          data: { i },
+        }));
+        return { ok: true, state, events, effects: [] };
+      });
+      if (!r.ok) throw new Error(r.refusal.message);
+      const id = r.state.goal.id;
+      const order = (es: { data: Record<string, unknown> }[]) => es.map((e) => e.data.i);
+
+      expect(order(await store.goalEvents(id, ["gate.", "goal.budget_changed"]))).toEqual([
+        0, 2, 4, 7,
+      ]);
+      // The newest two of them, still oldest first.
+      expect(order(await store.goalEvents(id, ["gate.", "goal.budget_changed"], 2))).toEqual([
+        4, 7,
+      ]);
+      // A whole type is a prefix of itself only.
+      expect(order(await store.goalEvents(id, "todo.sub_issue_linked"))).toEqual([6]);
+      expect(await store.goalEvents(id, [])).toEqual([]);
     });
 
     it("commentApplied is true only for the goal whose event carries that comment id", async () => {

@@ -13,6 +13,8 @@ export const IssueCommentEvent = z.object({
     user: z.object({ login: z.string(), type: z.string() }).nullable(),
     /** GitHub's time of writing: what an approval by comment is judged on. */
     created_at: z.coerce.date().optional(),
+    /** Where the comment is on GitHub: a receipt links to the act. */
+    html_url: z.string().optional(),
   }),
 });
 export type IssueCommentEvent = z.infer<typeof IssueCommentEvent>;

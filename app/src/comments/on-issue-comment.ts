@@ -1,3 +1,4 @@
+import { actLinkOf } from "@loopx/core";
 import { type Command, type CommandParse, parseCommand } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
 import { actorFor, isBot } from "../authority.ts";
@@ -92,7 +93,15 @@ export async function onIssueComment(
   let command: CommandPlan | null = null;
   if (actor.trusted && parsed?.kind === "command" && parsed.command.name !== "help") {
     command = await planCommand(
-      { port, repo, goal, config, login: actor.login, commentAt: e.comment.created_at ?? null },
+      {
+        port,
+        repo,
+        goal,
+        config,
+        login: actor.login,
+        commentAt: e.comment.created_at ?? null,
+        act: actLinkOf(e.comment.html_url),
+      },
       parsed.command,
     );
   }

@@ -39,6 +39,8 @@ export interface CommandContext {
   login: string;
   /** When GitHub says the command's comment was written (null: it did not say). */
   commentAt: Date | null;
+  /** The comment's link on GitHub, for the receipt (null: none given, or not a web link). */
+  act: string | null;
 }
 
 const apply = (transition: CommandTransition): CommandPlan => ({ kind: "apply", transition });
@@ -64,7 +66,9 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
     case "approve":
       return planApprove(cx, command.gate, command.note);
     case "reject":
-      return apply((s, ctx) => rejectGate(s, { gate: command.gate, reason: command.reason }, ctx));
+      return apply((s, ctx) =>
+        rejectGate(s, { gate: command.gate, reason: command.reason, act: cx.act }, ctx),
+      );
     case "pause":
       return apply((s, ctx) => pauseGoal(s, { reason: `paused ${by}` }, ctx));
     case "resume":
@@ -111,7 +115,7 @@ export async function planCommand(cx: CommandContext, command: Command): Promise
         );
       }
       const ceiling = cx.config.config.budgets.goal;
-      return apply((s, ctx) => setBudget(s, { limits: command.limits, ceiling }, ctx));
+      return apply((s, ctx) => setBudget(s, { limits: command.limits, ceiling, act: cx.act }, ctx));
     }
     case "harness":
       return apply((s, ctx) => setHarness(s, { harness: command.harness }, ctx));
@@ -132,11 +136,12 @@ async function planApprove(
   note: string | null,
 ): Promise<CommandPlan> {
   const gate = cx.goal.gates.find((g) => g.key === gateKey);
-  if (!gate?.pr) return apply((s, ctx) => approveGate(s, { gate: gateKey, note }, ctx));
+  const act = cx.act;
+  if (!gate?.pr) return apply((s, ctx) => approveGate(s, { gate: gateKey, note, act }, ctx));
   const pull = await cx.port.getPull(cx.repo, gate.pr.number);
   const commentAt = cx.commentAt ?? new Date(0);
   return apply((s, ctx) =>
-    approveGate(s, { gate: gateKey, note, headSha: pull.headSha, commentAt }, ctx),
+    approveGate(s, { gate: gateKey, note, headSha: pull.headSha, commentAt, act }, ctx),
   );
 }
 

@@ -2,7 +2,14 @@
  * What the dashboard shows, read from the store and judged by the kernel's own decide():
  * the pages and the JSON API render the same model, so they cannot disagree.
  */
-import { decide, type Gate, type GoalState, goalStateWords, type Route } from "@loopx/core";
+import {
+  decide,
+  type Gate,
+  type GoalState,
+  goalStateWords,
+  RECEIPT_EVENT_TYPES,
+  type Route,
+} from "@loopx/core";
 import {
   FULL_WINDOW,
   type GoalEvent,
@@ -87,6 +94,9 @@ export async function readOverview(store: Store, canSee: CanSee = everyone): Pro
   };
 }
 
+/** Receipts a goal page lists: the newest, enough for weeks of decisions. */
+const RECEIPTS_SHOWN = 200;
+
 export interface GoalDetail {
   now: Date;
   summary: GoalSummary;
@@ -96,7 +106,8 @@ export interface GoalDetail {
   stateWords: string;
   reason: string;
   instruction: string;
-  gateEvents: GoalEvent[];
+  /** People's acts and the decisions about them (gates, budget, checklist, claims), newest 200. */
+  receiptEvents: GoalEvent[];
   ticks: TickRecord[];
 }
 
@@ -122,7 +133,7 @@ export async function readGoal(
     stateWords: goalStateWords(state, d, now),
     reason: d.reason,
     instruction: d.userInstruction,
-    gateEvents: await store.goalEvents(goalId, "gate."),
+    receiptEvents: await store.goalEvents(goalId, RECEIPT_EVENT_TYPES, RECEIPTS_SHOWN),
     ticks: await store.goalTicks(goalId),
   };
 }

@@ -1,5 +1,11 @@
-/** One goal: its running ticks, todo board, gate history with receipts, tick timeline and cost. */
-import { distinctEvidence, evidenceView, runningTicks, stateWordsOf } from "@loopx/core";
+/** One goal: its running ticks, todo board, gates, receipts, tick timeline and cost. */
+import {
+  distinctEvidence,
+  evidenceView,
+  receiptWords,
+  runningTicks,
+  stateWordsOf,
+} from "@loopx/core";
 import { tickRunUrl } from "@loopx/github";
 import type { GoalEvent } from "@loopx/store";
 import { costChart } from "./cost-chart.ts";
@@ -10,10 +16,16 @@ import type { GateControls } from "./render-overview.ts";
 
 const COLUMNS = ["proposed", "ready", "blocked", "deferred", "done", "dropped"] as const;
 
-function who(e: GoalEvent): string {
-  if (e.actor.kind === "human") return e.actor.login;
-  if (e.actor.kind === "agent") return `agent (${e.actor.harness})`;
-  return "LoopX";
+/**
+ * One receipt: the act in a sentence, linked to where it happened, with the ledger's raw
+ * data only behind a toggle (for whoever audits it). An event the kernel has no words for
+ * is not listed.
+ */
+function receiptRow(e: GoalEvent): SafeHtml | null {
+  const line = receiptWords(e);
+  if (line === null) return null;
+  const act = line.link ? html` · <a href="${line.link}">the act</a>` : "";
+  return html`<tr><td>${line.text}${act}<details><summary>details</summary><code>${e.type} ${JSON.stringify(e.data)}</code></details></td></tr>`;
 }
 
 function issueUrl(serverUrl: string, repo: string, issueNumber: number): string {
@@ -52,10 +64,10 @@ export function renderGoal(
 <td>${gate.status}${gate.resolvedBy ? html` by ${gate.resolvedBy} ${when(gate.resolvedAt, now)}` : ""}${gate.note ? html`: “${gate.note}”` : ""}</td>
 <td>${gate.status === "open" && controls ? controls(state.goal.id, gate.key) : ""}</td></tr>`,
   );
-  const receipts = d.gateEvents.map(
-    (e) =>
-      html`<tr><td>${e.at.toISOString()}</td><td>${e.type}</td><td>${who(e)}</td><td><code>${JSON.stringify(e.data)}</code></td></tr>`,
-  );
+  const receipts = [...d.receiptEvents]
+    .reverse()
+    .map(receiptRow)
+    .filter((r) => r !== null);
   // Every tick holding a lease, one per slot: parallel ticks each show where they run.
   const running = runningTicks(state, now).map((t) => {
     const url = tickRunUrl(state.goal, t, serverUrl);
@@ -81,7 +93,7 @@ export function renderGoal(
 ${section(`Running now (${running.length} of ${state.goal.parallel} slots)`, "No tick is running.", running)}
 <section><h2>Todo board</h2><table><tr>${board}</tr></table></section>
 ${section("Gates", "No gate was ever opened.", gates)}
-${section("Gate history (receipts)", "No gate event yet.", receipts)}
+${section("Receipts", "No decision has been made yet.", receipts)}
 ${section("Tick timeline", "No tick has run yet.", timeline)}
 <section><h2>Cost over time</h2>${costChart(d.ticks)}</section>`,
     signedInAs,

@@ -1,4 +1,4 @@
-import type { GoalState } from "@loopx/core";
+import { actLinkOf, type GoalState } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { actorFor, isBot } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
@@ -43,6 +43,7 @@ export async function onPullRequestReview(
     trusted,
     reviewed,
     head,
+    act: actLinkOf(e.review.html_url),
   });
   const about = { installationId: e.installation.id };
   if (decided.kind === "ignore") {

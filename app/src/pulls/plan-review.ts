@@ -24,6 +24,8 @@ export interface ReviewFacts {
   /** The commit reviewed, and the PR's head read fresh from GitHub (null: not read). */
   reviewed: string;
   head: string | null;
+  /** The review's link on GitHub, for the receipt. */
+  act: string | null;
 }
 
 /** One plan per goal whose gate the review decides; `first` carries the delivery's answer. */
@@ -79,7 +81,12 @@ export function planReview(f: ReviewFacts): ReviewPlan {
       transition: (s, ctx) =>
         approveGate(
           s,
-          { gate: gate.key, headSha: f.reviewed, note: `approving review of ${short(f.reviewed)}` },
+          {
+            gate: gate.key,
+            headSha: f.reviewed,
+            note: `approving review of ${short(f.reviewed)}`,
+            act: f.act,
+          },
           ctx,
         ),
       effects: [],

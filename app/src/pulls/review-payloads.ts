@@ -28,6 +28,8 @@ export const PullRequestReviewEvent = z.object({
     state: z.string(),
     commit_id: z.string().nullable().optional(),
     user: z.object({ login: z.string(), type: z.string() }).nullable(),
+    /** Where the review is on GitHub: the approval's receipt links to it. */
+    html_url: z.string().optional(),
   }),
 });
 export type PullRequestReviewEvent = z.infer<typeof PullRequestReviewEvent>;

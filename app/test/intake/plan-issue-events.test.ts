@@ -197,6 +197,7 @@ describe("planSubIssueClosed: who may settle a todo by closing its sub-issue", (
 
 describe("planReview: what an approving review resolves", () => {
   const head = "a".repeat(40);
+  const REVIEW_URL = "https://github.com/acme/widgets/pull/7#pullrequestreview-55";
   const bound = state({
     gates: [gate("G1", ["merge"], { pr: { number: 7, headSha: head, seenAt: null } })],
   });
@@ -210,6 +211,7 @@ describe("planReview: what an approving review resolves", () => {
     trusted: true,
     reviewed: head,
     head,
+    act: REVIEW_URL,
     ...over,
   });
 
@@ -221,6 +223,9 @@ describe("planReview: what an approving review resolves", () => {
     expect(only.plan.effects).toEqual([]);
     const r = expectOk(only.plan.transition(bound, ctx(undefined, only.plan.actor)));
     expect(r.state.gates[0]?.status).toBe("approved");
+    // The receipt names the head approved and links to the review that approved it.
+    const approved = r.events.find((e) => e.type === "gate.approved");
+    expect(approved?.data).toMatchObject({ head, act: REVIEW_URL });
   });
 
   it("a second approval of an approved gate says nothing; another refusal is answered", () => {

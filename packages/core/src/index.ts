@@ -18,6 +18,7 @@ export * from "./plan-holds.ts";
 export * from "./pr-outcome.ts";
 export * from "./proposed-todos.ts";
 export * from "./pushed-commit.ts";
+export * from "./receipt-words.ts";
 export * from "./redact-secrets.ts";
 export * from "./repair-policy.ts";
 export * from "./schemas/index.ts";

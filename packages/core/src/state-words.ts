@@ -1,5 +1,6 @@
 import { claimOfTodo } from "./claims.ts";
 import { openPlanGate } from "./plan-holds.ts";
+import { minuteUtc } from "./receipt-words.ts";
 import type { Decision } from "./schemas/decision.ts";
 import type { GoalState } from "./schemas/state.ts";
 import type { Todo } from "./schemas/todo.ts";
@@ -73,7 +74,7 @@ function waitingOn(todo: Todo): string | null {
   if (r.kind === "todo_done") return `waiting for ${r.todo} to be done`;
   if (r.kind === "pr_merged") return `waiting for #${r.pr} to merge`;
   if (r.kind === "job") return `waiting for its ${r.job} job (${r.workflow}) to finish`;
-  return `waiting until ${r.at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return `waiting until ${minuteUtc(r.at)}`;
 }
 
 /** Whose decision a gate waits for: the goal's owner (no @, so no one is pinged). */

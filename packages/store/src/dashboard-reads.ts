@@ -3,7 +3,7 @@
  * goal's full history (the aggregate keeps only a recent window). Nothing here writes.
  */
 import { Actor, Cost } from "@loopx/core";
-import { and, desc, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, isNull, like, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
@@ -109,21 +109,39 @@ export interface GoalEvent {
 
 const EventData = z.record(z.string(), z.unknown());
 
-/** A goal's events of some types, oldest first (gate history: `gate.` prefix). */
-export async function goalEvents(db: Db, goalId: string, typePrefix: string): Promise<GoalEvent[]> {
+/** The most events `goalEvents` returns when not told: a page's worth, not a goal's life. */
+export const GOAL_EVENTS_LIMIT = 500;
+
+/**
+ * A goal's newest `limit` events whose type starts with one of `typePrefixes`, oldest first
+ * (the gate history: `gate.`). Filtered and cut in the database: a goal that ran for weeks
+ * has hundreds of thousands of events, and a page wants a few of them.
+ */
+export async function goalEvents(
+  db: Db,
+  goalId: string,
+  typePrefixes: string | readonly string[],
+  limit = GOAL_EVENTS_LIMIT,
+): Promise<GoalEvent[]> {
+  const prefixes = typeof typePrefixes === "string" ? [typePrefixes] : [...typePrefixes];
+  if (prefixes.length === 0) return [];
   const rows = await db
     .select()
     .from(s.events)
-    .where(eq(s.events.goalId, goalId))
-    .orderBy(s.events.id);
-  return rows
-    .filter((r) => r.type.startsWith(typePrefix))
-    .map((r) => ({
-      type: r.type,
-      actor: Actor.parse(r.actor),
-      at: r.at,
-      data: EventData.parse(r.data),
-    }));
+    .where(
+      and(
+        eq(s.events.goalId, goalId),
+        or(...prefixes.map((p) => like(s.events.type, `${p.replace(/[\\%_]/g, "\\$&")}%`))),
+      ),
+    )
+    .orderBy(desc(s.events.id))
+    .limit(limit);
+  return rows.reverse().map((r) => ({
+    type: r.type,
+    actor: Actor.parse(r.actor),
+    at: r.at,
+    data: EventData.parse(r.data),
+  }));
 }
 
 /** The goal of one issue by repository name (the CLI and the API name goals as owner/repo#N). */

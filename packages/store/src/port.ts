@@ -179,8 +179,15 @@ export interface Store {
   liveLeases(): Promise<LiveLease[]>;
   /** Every tick of a goal, oldest first. */
   goalTicks(goalId: string): Promise<TickRecord[]>;
-  /** A goal's events whose type starts with `typePrefix`, oldest first. */
-  goalEvents(goalId: string, typePrefix: string): Promise<GoalEvent[]>;
+  /**
+   * A goal's newest events (500 unless `limit` says) whose type starts with `typePrefixes`
+   * (one prefix or several), oldest first.
+   */
+  goalEvents(
+    goalId: string,
+    typePrefixes: string | readonly string[],
+    limit?: number,
+  ): Promise<GoalEvent[]>;
   /** The goal of one issue by repository name (goals are named owner/repo#N outside). */
   goalIdByName(owner: string, repo: string, issueNumber: number): Promise<string | null>;
 }

@@ -194,7 +194,7 @@ export function createStore(conn: Connection): Store {
     listGoalSummaries: (limit) => listGoalSummaries(db, limit),
     liveLeases: () => liveLeases(db),
     goalTicks: (goalId) => goalTicks(db, goalId),
-    goalEvents: (goalId, typePrefix) => goalEvents(db, goalId, typePrefix),
+    goalEvents: (goalId, typePrefixes, limit) => goalEvents(db, goalId, typePrefixes, limit),
     goalIdByName: (owner, repo, issueNumber) => goalIdByName(db, owner, repo, issueNumber),
   };
   return keepHandle(store, db);

@@ -3,6 +3,7 @@ import { Cost, CostLimits, QuotaPolicy, SharedAllowance } from "./budget.ts";
 import { EvidenceInput } from "./evidence.ts";
 import { Objective, PlanPolicy, RepoRef } from "./goal.ts";
 import {
+  ActLink,
   GateKey,
   Instant,
   Login,
@@ -155,12 +156,16 @@ export const ApproveGateInput = z.object({
    * counts it only if that is after GitHub reported the head the gate names.
    */
   commentAt: Instant.optional(),
+  /** The comment or review that approved: the receipt links to it. */
+  act: ActLink.nullable().default(null),
 });
 export type ApproveGateInput = z.input<typeof ApproveGateInput>;
 
 export const RejectGateInput = z.object({
   gate: GateKey,
   reason: ShortText.min(1, "a rejection needs a reason"),
+  /** The comment that rejected: the receipt links to it. */
+  act: ActLink.nullable().default(null),
 });
 export type RejectGateInput = z.input<typeof RejectGateInput>;
 
@@ -168,6 +173,8 @@ export const SetBudgetInput = z.object({
   limits: CostLimits,
   /** The most `.github/loopx.yml` allows; no limit may be set above it. */
   ceiling: CostLimits.default({}),
+  /** The comment that changed it: the receipt links to it. */
+  act: ActLink.nullable().default(null),
 });
 export type SetBudgetInput = z.input<typeof SetBudgetInput>;
 

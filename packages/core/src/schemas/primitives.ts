@@ -80,6 +80,12 @@ export const Actor = z.discriminatedUnion("kind", [
 ]);
 export type Actor = z.infer<typeof Actor>;
 
+/** A link to a person's act (a comment, a review): a web URL, never `javascript:` or `data:`. */
+export const ActLink = z
+  .string()
+  .max(500)
+  .regex(/^https?:\/\/[^\s"'<>]+$/, "an http(s) URL");
+
 /** Short free text shown to people; bounded so a body or comment stays under GitHub's limit. */
 export const Title = z.string().trim().min(1, "must not be empty").max(256);
 export const ShortText = z.string().max(2000);

@@ -106,6 +106,8 @@ export function approveGate(
     by: who.login,
     scopes: gate.scopes,
     note: parsed.note,
+    head: gate.pr?.headSha ?? null,
+    act: parsed.act,
   });
   const note = parsed.note ? `: ${parsed.note}` : "";
   addEffect(d, {
@@ -115,7 +117,10 @@ export function approveGate(
     key: gate.pr
       ? `receipt:gate:${gate.key}:approved@${gate.pr.headSha}`
       : `receipt:gate:${gate.key}:approved`,
-    text: `@${who.login} approved ${gate.key} (${gate.scopes.join(", ")})${note}`.slice(0, 2000),
+    text: `@${who.login} approved ${gate.key} (${gate.scopes.join(", ")})${note}${gate.pr ? ` (head ${gate.pr.headSha.slice(0, 7)} of #${gate.pr.number})` : ""}`.slice(
+      0,
+      2000,
+    ),
   });
   approveWaitingRuns(d, gate);
   openHeldPullRequest(d, gate);
@@ -165,6 +170,7 @@ export function rejectGate(
     by: who.login,
     scopes: gate.scopes,
     reason: parsed.reason,
+    act: parsed.act,
   });
   addEffect(d, {
     kind: "receipt",

@@ -143,7 +143,7 @@ export function setBudget(
   const d = begin(state, ctx);
   if (isRefused(d)) return d;
   d.state.goal.budget = after;
-  emit(d, "goal.budget_changed", { before, after });
+  emit(d, "goal.budget_changed", { before, after, act: parsed.act });
   // Who moved the money, from what to what, where the owners read: the raise is a gate's act.
   const who = ctx.actor.kind === "human" ? `@${ctx.actor.login}` : "LoopX";
   addEffect(d, {
