@@ -8,8 +8,11 @@ import { Repository } from "../webhooks/envelope.ts";
  */
 const Installation = z.object({ id: z.number() });
 const PrRef = z.object({ number: z.number().int().positive() });
-/** The App that wrote a check: LoopX's own runs are not CI. */
-const CheckApp = z.object({ slug: z.string() }).nullable().default(null);
+/**
+ * The App that wrote a check: LoopX's own runs are not CI. GitHub's schema for an App makes
+ * `slug` optional (its own check_suite example has none), so a check without one is CI.
+ */
+const CheckApp = z.object({ slug: z.string().optional() }).nullable().default(null);
 
 export const PullRequestChanged = z.object({
   action: z.string(),

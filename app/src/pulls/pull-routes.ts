@@ -76,7 +76,7 @@ const monitorThePull = on(PullRequestChanged, (deps, delivery, e) =>
 type Check = {
   head_sha: string;
   pull_requests: { number: number }[];
-  app: { slug: string } | null;
+  app: { slug?: string | undefined } | null;
 };
 
 /**
@@ -86,10 +86,10 @@ type Check = {
 const monitorChecked =
   <E extends { installation: { id: number }; repository: Repository }>(check: (e: E) => Check) =>
   async (deps: AppDeps, delivery: Delivery, e: E): Promise<Outcome> => {
-    const { app } = check(e);
-    if (app !== null) {
+    const slug = check(e).app?.slug;
+    if (slug !== undefined) {
       const bot = await (await deps.readsFor(e.installation.id)).botLogin();
-      if (`${app.slug}[bot]` === bot) return ignored("LoopX's own check");
+      if (`${slug}[bot]` === bot) return ignored("LoopX's own check");
     }
     return monitorAll(
       deps,
