@@ -40371,30 +40371,6 @@ var KIND_PRIORITY = Object.freeze({
   user_action: 6
 });
 
-// ../packages/core/src/path-rules.ts
-function matchesGlob(path, glob) {
-  return globToRegExp(glob).test(path);
-}
-var UNDER_GITHUB = /^\.github(\/|$)/i;
-function globToRegExp(glob) {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] ?? "";
-    if (c === "*" && glob[i + 1] === "*") {
-      const slash = glob[i + 2] === "/";
-      re += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (c === "*") {
-      re += "[^/]*";
-    } else if (c === "?") {
-      re += "[^/]";
-    } else {
-      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${re}$`);
-}
-
 // ../packages/core/src/schemas/primitives.ts
 var Instant = external_exports.coerce.date();
 var HarnessName = external_exports.enum(["claude-code", "codex", "shell"]);
@@ -40423,9 +40399,52 @@ var Actor = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("app") }),
   external_exports.object({ kind: external_exports.literal("system"), reason: external_exports.string().min(1) })
 ]);
+var ActLink = external_exports.string().max(500).regex(/^https?:\/\/[^\s"'<>]+$/, "an http(s) URL");
 var Title = external_exports.string().trim().min(1, "must not be empty").max(256);
 var ShortText = external_exports.string().max(2e3);
 var Sha = external_exports.string().regex(/^[0-9a-f]{7,64}$/, "a git SHA (7 to 64 hex digits)");
+
+// ../packages/core/src/receipt-words.ts
+var Fields = external_exports.object({
+  gate: external_exports.string().optional(),
+  todo: external_exports.string().optional(),
+  scopes: external_exports.array(external_exports.string()).optional(),
+  note: external_exports.string().nullable().optional(),
+  reason: external_exports.string().nullable().optional(),
+  head: external_exports.string().nullable().optional(),
+  pr: external_exports.number().nullable().optional(),
+  from: external_exports.string().nullable().optional(),
+  to: external_exports.string().nullable().optional(),
+  holder: external_exports.string().optional(),
+  via: external_exports.string().optional(),
+  before: external_exports.record(external_exports.string(), external_exports.number().nullable().optional()).optional(),
+  after: external_exports.record(external_exports.string(), external_exports.number().nullable().optional()).optional(),
+  act: external_exports.string().nullable().optional()
+});
+
+// ../packages/core/src/path-rules.ts
+function matchesGlob(path, glob) {
+  return globToRegExp(glob).test(path);
+}
+var UNDER_GITHUB = /^\.github(\/|$)/i;
+function globToRegExp(glob) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? "";
+    if (c === "*" && glob[i + 1] === "*") {
+      const slash = glob[i + 2] === "/";
+      re += slash ? "(?:.*/)?" : ".*";
+      i += slash ? 2 : 1;
+    } else if (c === "*") {
+      re += "[^/]*";
+    } else if (c === "?") {
+      re += "[^/]";
+    } else {
+      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${re}$`);
+}
 
 // ../packages/core/src/todo-overlap.ts
 function pathsHeldBy(changed, others) {
@@ -41034,16 +41053,22 @@ var ApproveGateInput = external_exports.object({
    * For an approval by comment: when GitHub says the comment was created. A PR-bound gate
    * counts it only if that is after GitHub reported the head the gate names.
    */
-  commentAt: Instant.optional()
+  commentAt: Instant.optional(),
+  /** The comment or review that approved: the receipt links to it. */
+  act: ActLink.nullable().default(null)
 });
 var RejectGateInput = external_exports.object({
   gate: GateKey,
-  reason: ShortText.min(1, "a rejection needs a reason")
+  reason: ShortText.min(1, "a rejection needs a reason"),
+  /** The comment that rejected: the receipt links to it. */
+  act: ActLink.nullable().default(null)
 });
 var SetBudgetInput = external_exports.object({
   limits: CostLimits,
   /** The most `.github/loopx.yml` allows; no limit may be set above it. */
-  ceiling: CostLimits.default({})
+  ceiling: CostLimits.default({}),
+  /** The comment that changed it: the receipt links to it. */
+  act: ActLink.nullable().default(null)
 });
 var QueueNoteInput = external_exports.object({ text: external_exports.string().trim().min(1).max(4e3) });
 var AddEvidenceInput = EvidenceInput.extend({ todo: TodoKey.nullable().default(null) });
