@@ -106,25 +106,10 @@ describe("the dashboard's todo board", () => {
     });
     const page = renderGoal(
       {
-        now: NOW,
-        summary: {
-          id: state.goal.id,
-          repo: "acme/widgets",
-          issueNumber: 42,
-          title: "Gears",
-          status: "active",
-          statusReason: "",
-          nextWakeAt: null,
-          spent: { usd: 0, runnerMinutes: 0, ticks: 0 },
-          updatedAt: NOW,
-        },
-        state,
+        ...detail(state),
         route: "ask_human",
         stateWords: "waiting for alice's decision on G1",
         reason: "The agent's plan waits for a writer.",
-        instruction: "",
-        receiptEvents: [],
-        ticks: [],
       },
       null,
       "https://github.com",
