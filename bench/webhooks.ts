@@ -33,7 +33,7 @@ import { Webhooks } from "@octokit/webhooks";
 import { Probot, ProbotOctokit } from "probot";
 import { z } from "zod";
 import { createLoopxApp, WEBHOOK_PATH } from "../app/src/create-loopx-app.ts";
-import { createSandbox } from "../packages/sandbox/src/index.ts";
+import { createSandbox, type Sandbox } from "../packages/sandbox/src/index.ts";
 import { benchPostgres } from "./pg.ts";
 import { median, quantile } from "./stats.ts";
 import {
@@ -74,6 +74,21 @@ export async function benchWebhooks(
 ): Promise<WebhookFigures> {
   const secret = "bench-secret";
   const sandbox = await createSandbox({ webhookSecret: secret, secondaryLimits: false });
+  // Stopped whatever fails on the way (a payload the App's schema refuses, say): a sandbox
+  // left listening keeps `npm run bench` from exiting after it wrote its results.
+  try {
+    return await benchOnSandbox(sandbox, secret, store, opts);
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function benchOnSandbox(
+  sandbox: Sandbox,
+  secret: string,
+  store: Store,
+  opts: { mix?: boolean },
+): Promise<WebhookFigures> {
   sandbox.createRepo("acme/widgets", { collaborators: { alice: "maintain" } });
   const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
   if (!privateKey) throw new Error("the sandbox made no private key");
@@ -233,7 +248,6 @@ export async function benchWebhooks(
   } finally {
     await app.close();
     await new Promise((resolve) => server.close(resolve));
-    await sandbox.stop();
   }
 }
 
