@@ -110,6 +110,21 @@ export function goalStateWords(state: GoalState, decision: Decision, now: Date):
     case "done":
       return "done";
     default:
-      return "waiting";
+      return waitingWords(state, now);
   }
+}
+
+/**
+ * A goal with nothing to run waits on something one of its todos names ("waiting for #2 to
+ * merge", "waiting for its long-tests job (e2e.yml) to finish"): the first open one that
+ * says so, else plain "waiting".
+ */
+function waitingWords(state: GoalState, now: Date): string {
+  const words = stateWordsOf(state, now);
+  for (const todo of state.todos) {
+    if (todo.status === "done" || todo.status === "dropped") continue;
+    const w = words(todo);
+    if (w.startsWith("waiting")) return w;
+  }
+  return "waiting";
 }

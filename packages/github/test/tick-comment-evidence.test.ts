@@ -147,4 +147,16 @@ describe("state words", () => {
     paused.goal.statusReason = "paused by alice.";
     expect(goalStateWords(paused, over, NOW)).toBe("paused: paused by alice");
   });
+
+  it("say what a goal with nothing to run waits on, from the first todo that waits", () => {
+    const s = goalState({ gates: [] });
+    const wait = { ...decide(s, NOW, "test"), route: "wait" as const };
+    for (const t of s.todos) t.status = "done";
+    expect(goalStateWords(s, wait, NOW)).toBe("waiting");
+    const last = s.todos.at(-1);
+    if (!last) throw new Error("the fixture has todos");
+    last.status = "blocked";
+    last.resumeWhen = { kind: "pr_merged", pr: 2 };
+    expect(goalStateWords(s, wait, NOW)).toBe("waiting for #2 to merge");
+  });
 });
