@@ -26,6 +26,7 @@ function overview(running: Overview["running"]): Overview {
     paused: [],
     running,
     scheduled: [],
+    watched: [],
     done: [],
     goals: [goal],
   };
@@ -78,5 +79,17 @@ describe("the overview's running ticks", () => {
     ).value;
     expect(page).toContain("<td>tick 1 on T1 · slot 1</td>");
     expect(page).not.toContain("/actions/runs/");
+  });
+});
+
+describe("the overview's waiting goals", () => {
+  it("lists an active goal listed nowhere else, with what it waits on in words", () => {
+    const waiting = { ...overview([]), watched: [{ goal, words: "waiting for #2 to merge" }] };
+    const page = renderOverview(waiting, null, "", null, "https://github.com").value;
+    const section = page.slice(page.indexOf("<h2>Waiting on GitHub"), page.indexOf("<h2>Done"));
+    expect(section).toContain("acme/widgets#42");
+    expect(section).toContain("waiting for #2 to merge");
+    const none = renderOverview(overview([]), null, "", null, "https://github.com").value;
+    expect(none).toContain("Nothing else is waiting.");
   });
 });

@@ -34,6 +34,13 @@ export interface Stalled {
   instruction: string;
 }
 
+/** An active goal that is not running, due or asking anyone: it waits on CI, a merge, a job. */
+export interface Watched {
+  goal: GoalSummary;
+  /** What it waits for, in the kernel's words ("waiting for #2 to merge"). */
+  words: string;
+}
+
 export interface Overview {
   now: Date;
   openGates: OpenGate[];
@@ -41,6 +48,7 @@ export interface Overview {
   paused: GoalSummary[];
   running: (LiveLease & { goal: GoalSummary })[];
   scheduled: GoalSummary[];
+  watched: Watched[];
   done: GoalSummary[];
   goals: GoalSummary[];
 }
@@ -66,13 +74,17 @@ export async function readOverview(store: Store, canSee: CanSee = everyone): Pro
   const byId = new Map(goals.map((g) => [g.id, g]));
   const openGates: OpenGate[] = [];
   const stalled: Stalled[] = [];
+  const quiet: Watched[] = [];
   for (const goal of goals.filter((g) => g.status === "active")) {
     const state = await store.loadGoal(goal.id);
     if (!state) continue;
-    for (const gate of state.gates) if (gate.status === "open") openGates.push({ goal, gate });
+    const gates = state.gates.filter((g) => g.status === "open");
+    for (const gate of gates) openGates.push({ goal, gate });
     const d = decide(state, now, "dashboard");
     if (STALLED.includes(d.route)) {
       stalled.push({ goal, route: d.route, reason: d.reason, instruction: d.userInstruction });
+    } else if (gates.length === 0 && goal.nextWakeAt === null) {
+      quiet.push({ goal, words: goalStateWords(state, d, now) });
     }
   }
   const running = (await store.liveLeases()).flatMap((l) => {
@@ -82,6 +94,10 @@ export async function readOverview(store: Store, canSee: CanSee = everyone): Pro
   const scheduled = goals
     .filter((g) => g.status === "active" && g.nextWakeAt !== null)
     .sort((a, b) => (a.nextWakeAt?.getTime() ?? 0) - (b.nextWakeAt?.getTime() ?? 0));
+  // A goal listed nowhere else still shows, with what it waits on: one waiting for its PR to
+  // merge has no gate, no lease and no wake, and would vanish from the page.
+  const runningIds = new Set(running.map((l) => l.goalId));
+  const watched = quiet.filter((w) => !runningIds.has(w.goal.id));
   return {
     now,
     openGates,
@@ -89,6 +105,7 @@ export async function readOverview(store: Store, canSee: CanSee = everyone): Pro
     paused: goals.filter((g) => g.status === "paused"),
     running,
     scheduled,
+    watched,
     done: goals.filter((g) => g.status === "done" || g.status === "stopped"),
     goals,
   };

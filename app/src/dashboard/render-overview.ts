@@ -44,6 +44,9 @@ export function renderOverview(
   const scheduled = o.scheduled.map(
     (g) => html`<tr><td>${goalLink(g)}</td><td>next wake ${when(g.nextWakeAt, o.now)}</td></tr>`,
   );
+  const watched = o.watched.map(
+    (w) => html`<tr><td>${goalLink(w.goal)}</td><td>${w.words}</td></tr>`,
+  );
   const done = o.done.map(
     (g) =>
       html`<tr><td>${goalLink(g)}</td><td>${g.status}</td><td>${g.spent.ticks} ticks · ${usd(g.spent.usd)}</td></tr>`,
@@ -56,6 +59,7 @@ ${section("Stalled goals", "Nothing is stalled.", stalled)}
 ${section("Paused (invalid configs and pauses)", "Nothing is paused.", paused)}
 ${section("Running now", "No slice holds a lease.", running)}
 ${section("Scheduled", "No wake is scheduled.", scheduled)}
+${section("Waiting on GitHub (CI, a merge, a job)", "Nothing else is waiting.", watched)}
 ${section("Done", "No goal has finished yet.", done)}`,
     signedInAs,
   );
