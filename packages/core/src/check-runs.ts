@@ -32,7 +32,11 @@ function gatesCovering(state: GoalState, pr: PullRequest): Gate[] {
   );
 }
 
-/** Why a gate still stands between this head and the merge, or null when it does not. */
+/**
+ * Why a gate still stands between this head and the merge, or null when it does not. An
+ * expired gate asks nothing any more (a merge question withdrawn when CI turned red is asked
+ * again by a new gate): it cannot be approved, so counting it would fail the check for good.
+ */
 function blocking(gate: Gate, headSha: string): string | null {
   const approvedHere = gate.status === "approved" && gate.pr?.headSha === headSha;
   if (approvedHere) return null;
@@ -44,7 +48,7 @@ function blocking(gate: Gate, headSha: string): string | null {
     case "rejected":
       return `${gate.key} was rejected`;
     case "expired":
-      return `${gate.key} expired`;
+      return null;
   }
 }
 

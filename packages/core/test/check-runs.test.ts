@@ -99,6 +99,29 @@ describe("LoopX / gates", () => {
     expect(conclusion(gated("rejected"))).toBe("failure");
   });
 
+  it("an expired gate asks nothing: the merge gate asked again decides, approved or not", () => {
+    // The merge gate expired when a status turned red; once green, LoopX asks again with G2.
+    const asked = gated("open");
+    const [g1] = asked.gates;
+    if (!g1) throw new Error("fixture has G1");
+    g1.status = "expired";
+    g1.resolvedAt = T0;
+    asked.gates.push(
+      gate("G2", ["merge"], { todo: "T1", pr: { number: 5, headSha: HEAD, seenAt: null } }),
+    );
+    expect(plannedCheckRuns(asked, T0)[0]).toMatchObject({
+      conclusion: "failure",
+      title: "Waiting for G2",
+    });
+    const approved = expectOk(
+      approveGate(asked, { gate: "G2", headSha: HEAD }, ctx(T0, WRITER)),
+    ).state;
+    expect(plannedCheckRuns(approved, T0)[0]).toMatchObject({
+      conclusion: "success",
+      title: "G2 approved",
+    });
+  });
+
   it("an open gate of the PR's todo not yet bound to a PR blocks it too", () => {
     const s = gated("open");
     s.gates = [gate("G3", ["deploy"], { todo: "T1", pr: null })];
