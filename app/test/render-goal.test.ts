@@ -1,6 +1,12 @@
 import type { GoalState } from "@loopx/core";
 import { describe, expect, it } from "vitest";
-import { goalState, NOW, todo } from "../../packages/github/test/fixtures.ts";
+import {
+  goalState,
+  LEASE_END,
+  NOW,
+  runningGoal as running,
+  todo,
+} from "../../packages/github/test/fixtures.ts";
 import type { GoalDetail } from "../src/dashboard/dashboard-data.ts";
 import { renderGoal } from "../src/dashboard/render-goal.ts";
 
@@ -28,38 +34,8 @@ function detail(state: GoalState): GoalDetail {
   };
 }
 
-const LATER = new Date(NOW.getTime() + 30 * 60_000);
+const LATER = LEASE_END;
 const EARLIER = new Date(NOW.getTime() - 60_000);
-
-/** The fixture goal at parallel 3 with T2 and T3 claimed by ticks #2 and #3 in slots 1 and 2. */
-function running(): GoalState {
-  const s = goalState();
-  s.goal.parallel = 3;
-  const base = s.ticks[0];
-  if (!base) throw new Error("fixture has a tick");
-  const ids = ["33333333-3333-4333-8333-333333333332", "33333333-3333-4333-8333-333333333333"];
-  ["T2", "T3"].forEach((key, i) => {
-    const id = ids[i] ?? "";
-    const t = s.todos.find((x) => x.key === key);
-    if (!t) throw new Error(`fixture has ${key}`);
-    t.status = "ready";
-    t.claim = { tickId: id, agent: "runner", leaseExpiresAt: LATER };
-    s.ticks.push({
-      ...base,
-      id,
-      number: i + 2,
-      todo: key,
-      slot: i === 0 ? "1" : "2",
-      run: { id: 600 + i, attempt: 1 },
-      leaseExpiresAt: LATER,
-      finishedAt: null,
-      outcome: null,
-      cost: null,
-      slotSpent: false,
-    });
-  });
-  return s;
-}
 
 function runningRows(page: string): string[] {
   const part = page.split("<h2>Running now")[1]?.split("</section>")[0] ?? "";
@@ -68,7 +44,7 @@ function runningRows(page: string): string[] {
 
 describe("the dashboard's running ticks", () => {
   it("lists every running tick with its todo, slot, run on the App's GitHub host and lease", () => {
-    const page = renderGoal(detail(running()), null, "https://ghe.example.com/").value;
+    const page = renderGoal(detail(running(3)), null, "https://ghe.example.com/").value;
     expect(page).toContain("Running now (2 of 3 slots)");
     const rows = runningRows(page);
     expect(rows).toHaveLength(2);
@@ -85,7 +61,7 @@ describe("the dashboard's running ticks", () => {
   });
 
   it("leaves out a tick whose lease has lapsed, and says when none runs", () => {
-    const s = running();
+    const s = running(3);
     const lapsed = s.todos.find((t) => t.key === "T3");
     if (lapsed?.claim) lapsed.claim.leaseExpiresAt = EARLIER;
     const rows = runningRows(renderGoal(detail(s), null, "https://github.com").value);

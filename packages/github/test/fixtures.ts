@@ -138,3 +138,36 @@ export function decision(extra: Partial<Decision> = {}): Decision {
     ...extra,
   };
 }
+
+/** When the fixture's running ticks' leases end: half an hour after NOW. */
+export const LEASE_END = new Date(NOW.getTime() + 30 * 60_000);
+
+/** The fixture goal at `parallel` with T2 and T3 claimed by ticks #2 and #3 in slots 1 and 2. */
+export function runningGoal(parallel: number): GoalState {
+  const s = goalState();
+  s.goal.parallel = parallel;
+  const base = s.ticks[0];
+  if (!base) throw new Error("fixture has a tick");
+  const ids = ["33333333-3333-4333-8333-333333333332", "33333333-3333-4333-8333-333333333333"];
+  ["T2", "T3"].forEach((key, i) => {
+    const id = ids[i] ?? "";
+    const todo = s.todos.find((t) => t.key === key);
+    if (!todo) throw new Error(`fixture has ${key}`);
+    todo.status = "ready";
+    todo.claim = { tickId: id, agent: "runner", leaseExpiresAt: LEASE_END };
+    s.ticks.push({
+      ...base,
+      id,
+      number: i + 2,
+      todo: key,
+      slot: i === 0 ? "1" : "2",
+      run: { id: 600 + i, attempt: 1 },
+      leaseExpiresAt: LEASE_END,
+      finishedAt: null,
+      outcome: null,
+      cost: null,
+      slotSpent: false,
+    });
+  });
+  return s;
+}
