@@ -9,6 +9,8 @@ describe("e2e: a productive tick through the tick API", () => {
   let h: TickHarness;
   beforeAll(async () => {
     h = await startTickHarness();
+    // The tick's own comment is part of what this scenario checks.
+    h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: sticky\n" }, "alice");
   });
   afterAll(() => h.close());
 

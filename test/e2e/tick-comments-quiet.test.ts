@@ -11,21 +11,21 @@ const PROGRESS = {
 };
 
 /**
- * Scenario: the same productive tick under `comments: sticky` (the default) and `quiet`: the
- * sticky repository gets a tick comment beside its status comment, the quiet one only the
- * status comment, which still shows the tick's handoff.
+ * Scenario: the same productive tick with no `.github/loopx.yml` (`comments: quiet`, the
+ * default) and under `comments: sticky`: the default repository gets only the status comment,
+ * which shows the tick's handoff; the sticky one a tick comment beside it.
  */
-describe("e2e: comments: quiet keeps to the status comment", () => {
+describe("e2e: comments: quiet (the default) keeps to the status comment", () => {
   let h: TickHarness;
   beforeAll(async () => {
     h = await startTickHarness();
   });
   afterAll(() => h.close());
 
+  const commentsOn = (issue: number) => h.sandbox.issue("acme/widgets", issue).comments_list;
   const keysOn = (issue: number) =>
-    h.sandbox
-      .issue("acme/widgets", issue)
-      .comments_list.map((c) => readKey(String(c.body ?? "")))
+    commentsOn(issue)
+      .map((c) => readKey(String(c.body ?? "")))
       .filter((k) => k !== null);
 
   async function productiveTick(title: string, runId: number) {
@@ -37,18 +37,14 @@ describe("e2e: comments: quiet keeps to the status comment", () => {
     return { issue, tickId: claim.tickId };
   }
 
-  it("posts a tick comment when sticky and none when quiet", async () => {
-    const sticky = await productiveTick("Speed up rendering", 6001);
-    expect(keysOn(sticky.issue)).toContain(`tick:${sticky.tickId}`);
-
-    h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: quiet\n" });
-    const quiet = await productiveTick("Speed up parsing", 6002);
-    const keys = keysOn(quiet.issue);
-    expect(keys).not.toContain(`tick:${quiet.tickId}`);
-    expect(keys).toContain("status");
-    const status = h.sandbox
-      .issue("acme/widgets", quiet.issue)
-      .comments_list.find((c) => readKey(String(c.body ?? "")) === "status");
+  it("posts no tick comment by default and one under comments: sticky", async () => {
+    const quiet = await productiveTick("Speed up parsing", 6001);
+    expect(keysOn(quiet.issue)).toEqual(["status"]);
+    const status = commentsOn(quiet.issue).find((c) => readKey(String(c.body ?? "")) === "status");
     expect(String(status?.body)).toContain("Profiled.");
+
+    h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: sticky\n" });
+    const sticky = await productiveTick("Speed up rendering", 6002);
+    expect(keysOn(sticky.issue)).toContain(`tick:${sticky.tickId}`);
   }, 120_000);
 });

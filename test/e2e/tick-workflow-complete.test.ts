@@ -49,6 +49,8 @@ describe("e2e: a completing tick through the workflow shows on the issue", () =>
         "  default: claude-code",
         "  allowedTools: [Write, Bash]",
         "validationCommand: test -s GEARS.md",
+        // The tick's own comment is what this scenario reads.
+        "comments: sticky",
         "",
       ].join("\n"),
       vars: { ANTHROPIC_BASE_URL: model.url },

@@ -52,6 +52,8 @@ describe("e2e: a tick through the reusable workflow and the real action", () => 
         "  default: claude-code",
         "  allowedTools: [Write, Bash]",
         "validationCommand: test -s WIDGETS.md",
+        // The tick's own comment is what this scenario reads.
+        "comments: sticky",
         "",
       ].join("\n"),
     });

@@ -26,6 +26,8 @@ describe("fault: 5xx, 429 and 403-with-retry-after on every route, during a full
   beforeAll(async () => {
     // No ruleset: the harness's own setup request would count among the routes LoopX used.
     h = await startTickHarness({ requiredChecks: [] });
+    // Each tick's comment is among the writes that must land exactly once.
+    h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: sticky\n" }, "alice");
     alice = new Octokit({
       baseUrl: h.sandbox.url,
       auth: h.sandbox.createUserToken("alice"),

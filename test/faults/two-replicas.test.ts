@@ -24,6 +24,8 @@ describe.skipIf(!serverUrl)("fault: two replicas on one PostgreSQL", () => {
     const db = await freshDatabase(serverUrl ?? "");
     drop = db.drop;
     r = await startReplicas(db.url, 2);
+    // Each tick's comment is among the writes that must land exactly once.
+    r.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: sticky\n" }, "alice");
     alice = new Octokit({
       baseUrl: r.sandbox.url,
       auth: r.sandbox.createUserToken("alice"),

@@ -71,7 +71,9 @@ describe("hostile: on the runner, the slice reaches no credential and nothing of
       ].join(" "),
     ].join("\n");
     useTickWorkflow(h, {
-      config: "harness:\n  default: shell\nvalidationCommand: test -f probes/ok\n",
+      // The tick's own comment shows what the agent reported.
+      config:
+        "harness:\n  default: shell\nvalidationCommand: test -f probes/ok\ncomments: sticky\n",
       vars: { LOOPX_SHELL_COMMAND: probe },
     });
     h.sandbox.push("acme/widgets", "main", { "probe.sh": PROBE_SCRIPT });

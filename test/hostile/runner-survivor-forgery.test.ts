@@ -62,7 +62,8 @@ describe("hostile: on the runner, a slice's survivors cannot rewrite the result 
       `printf '%s' '{"outcome":"progress","handoff":{"done":"left helpers behind","next":"-"}}' > "$LOOPX_RESULT"`,
     ].join("\n");
     useTickWorkflow(h, {
-      config: "harness:\n  default: shell\nvalidationCommand: 'false'\n",
+      // The tick's own comment shows what LoopX recorded.
+      config: "harness:\n  default: shell\nvalidationCommand: 'false'\ncomments: sticky\n",
       vars: { LOOPX_SHELL_COMMAND: command },
     });
   });

@@ -141,15 +141,15 @@ async function dispatch(
 }
 
 /**
- * A comment per productive tick, unless `.github/loopx.yml` says `comments: quiet`: then the
- * status comment alone tells the story. An invalid config keeps the default (its goal pauses
- * where the config is read).
+ * A comment per productive tick only where `.github/loopx.yml` says `comments: sticky`;
+ * otherwise the status comment alone tells the story. An invalid config keeps the default
+ * (its goal pauses where the config is read).
  */
 async function writeTickComment(ctx: EffectContext, key: string, tickId: string): Promise<void> {
   const { port, state } = ctx;
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const config = await loadRepoConfig(port, repo);
-  if (config.ok && config.config.comments === "quiet") return;
+  if (!config.ok || config.config.comments !== "sticky") return;
   const body = renderTickComment(state, tickId, { serverUrl: ctx.deps.serverUrl, now: ctx.now });
   await keyedComment(ctx, goalIssue(state), key, body);
 }

@@ -225,11 +225,18 @@ export const LoopxConfig = z
       .describe(
         "checklist: todos live in the goal issue's checklist; sub-issues: every task todo also becomes a sub-issue once it may run.",
       ),
-    /** `sticky`: one status comment edited in place plus a comment per productive tick; `quiet`: the status comment only. */
+    /**
+     * `quiet` (the default): the status comment, edited in place, tells the story, and a new
+     * comment is posted only when a person is needed, since every new comment notifies
+     * everyone watching the issue and counts against GitHub's content-creation limits;
+     * `sticky`: a comment per productive tick as well.
+     */
     comments: z
       .enum(["sticky", "quiet"])
-      .default("sticky")
-      .describe("sticky: status comment plus tick comments; quiet: status comment only."),
+      .default("quiet")
+      .describe(
+        "quiet (default): the status comment only, plus a comment when a person is needed; sticky: also a comment per productive tick.",
+      ),
     /**
      * Workflows a slice may hand long work to: the App dispatches one on the todo's branch and
      * the todo waits, spending nothing, until that run completes. Read from the default branch
