@@ -32,7 +32,13 @@ const goal = state({
  */
 function harness(marker: string | null, answer: "refuse" | "create") {
   const rows = new Map<string, Projection>();
-  if (marker !== null) rows.set(UNAVAILABLE, { githubId: null, readBody: null, wroteBody: marker });
+  if (marker !== null)
+    rows.set(UNAVAILABLE, {
+      githubId: null,
+      readBody: null,
+      wroteBody: marker,
+      wroteIsCurrent: false,
+    });
   const creates: string[] = [];
   const port: Pick<GitHubPort, "createCheckRun"> = {
     createCheckRun: (_repo, _sha, run) => {
@@ -44,7 +50,12 @@ function harness(marker: string | null, answer: "refuse" | "create") {
   const store = {
     getProjection: (_goal: string, target: string) => Promise.resolve(rows.get(target) ?? null),
     setProjection: (_goal: string, target: string, fields: Partial<Projection>) => {
-      const was = rows.get(target) ?? { githubId: null, readBody: null, wroteBody: null };
+      const was = rows.get(target) ?? {
+        githubId: null,
+        readBody: null,
+        wroteBody: null,
+        wroteIsCurrent: false,
+      };
       rows.set(target, { ...was, ...fields });
       return Promise.resolve();
     },

@@ -307,17 +307,29 @@ export function describeStoreConformance(
         expect(await store.getProjection(a.goal.id, "status")).toBeNull();
         await store.setProjection(a.goal.id, "status", { githubId: 4242 });
         await store.setProjection(a.goal.id, "body", { readBody: "mine", wroteBody: "mine+block" });
-        await store.setProjection(a.goal.id, "body", { wroteBody: "mine+block v2" });
+        await store.setProjection(a.goal.id, "body", {
+          wroteBody: "mine+block v2",
+          wroteIsCurrent: true,
+        });
         expect(await store.getProjection(a.goal.id, "status")).toEqual({
           githubId: 4242,
           readBody: null,
           wroteBody: null,
+          wroteIsCurrent: false,
         });
         // Undefined fields keep their value: the read body survives a later write's record.
         expect(await store.getProjection(a.goal.id, "body")).toEqual({
           githubId: null,
           readBody: "mine",
           wroteBody: "mine+block v2",
+          wroteIsCurrent: true,
+        });
+        // A person's edit clears only the flag: the record an echo is checked against stays.
+        await store.setProjection(a.goal.id, "body", { wroteIsCurrent: false });
+        expect(await store.getProjection(a.goal.id, "body")).toMatchObject({
+          readBody: "mine",
+          wroteBody: "mine+block v2",
+          wroteIsCurrent: false,
         });
       });
 

@@ -30,6 +30,10 @@ export async function editGoalBody(
     return commitPlan(deps, delivery, about, await ownWrite(deps, port, goal, delivery, e));
   }
   const from = e.changes?.body?.from;
+  // Someone else wrote the body: LoopX's next write reads it first instead of trusting its own.
+  if (from !== undefined) {
+    await deps.store.setProjection(goal.goal.id, "body", { wroteIsCurrent: false });
+  }
   const edit = from === undefined ? null : readBodyEdit(from ?? "", e.issue.body ?? "");
   const titleChanged = e.changes?.title !== undefined;
   const touched = edit !== null && (edit.blockChanged || edit.outsideChanged);

@@ -48,8 +48,10 @@ async function statusCommentUrl(store: Store, state: GoalState, serverUrl: strin
 
 /**
  * Rewrites the managed block only when it changed (status lives in the sticky comment). The
- * body as read is recorded first: if a person edits between our read and our PATCH, the
- * echo of our own edit shows it in `changes.body.from`, and the app restores their text.
+ * body is read first only when someone else may have edited it since our last write (their
+ * edit's webhook says so); otherwise our last write is what GitHub holds. The body the write
+ * is based on is recorded first: if anyone edits before our PATCH lands, the echo of our own
+ * edit shows it in `changes.body.from`, and the app restores their text.
  */
 async function writeBody({ deps, port, state, now }: EffectContext): Promise<void> {
   const issue = goalIssue(state);
@@ -61,12 +63,17 @@ async function writeBody({ deps, port, state, now }: EffectContext): Promise<voi
       ? `${deps.dashboardUrl}/goals/${encodeURIComponent(state.goal.id)}`
       : null,
   });
-  const current = await port.getIssue(issue);
-  const next = spliceManagedBlock(current.body, block);
-  if (next === current.body) return;
+  const known = await deps.store.getProjection(state.goal.id, "body");
+  const current =
+    known?.wroteIsCurrent && known.wroteBody !== null
+      ? known.wroteBody
+      : (await port.getIssue(issue)).body;
+  const next = spliceManagedBlock(current, block);
+  if (next === current) return;
   await deps.store.setProjection(state.goal.id, "body", {
-    readBody: current.body,
+    readBody: current,
     wroteBody: next,
+    wroteIsCurrent: true,
   });
   await port.setIssueBody(issue, next);
 }

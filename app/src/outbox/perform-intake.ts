@@ -59,6 +59,7 @@ export async function performIntake(
       await deps.store.setProjection(item.goalId, "body", {
         readBody: current,
         wroteBody: effect.body,
+        wroteIsCurrent: true,
       });
       await port.setIssueBody(issue, effect.body);
       deps.log.info(

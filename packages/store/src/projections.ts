@@ -5,13 +5,20 @@ import * as s from "./schema/index.ts";
 /**
  * `comment:<key>`: a keyed comment's id, or a row without one while its first POST is out.
  * `check:<name>:<sha>`: a check run LoopX created on that head and what it last wrote there.
+ * `pull:<number>`: a pull request LoopX opened (or reopened) and the body it last wrote there.
  */
-export type ProjectionTarget = "status" | "body" | `comment:${string}` | `check:${string}`;
+export type ProjectionTarget =
+  | "status"
+  | "body"
+  | `comment:${string}`
+  | `check:${string}`
+  | `pull:${number}`;
 
 export interface Projection {
   githubId: number | null;
   readBody: string | null;
   wroteBody: string | null;
+  wroteIsCurrent: boolean;
 }
 
 export async function getProjection(
@@ -24,6 +31,7 @@ export async function getProjection(
       githubId: s.projections.githubId,
       readBody: s.projections.readBody,
       wroteBody: s.projections.wroteBody,
+      wroteIsCurrent: s.projections.wroteIsCurrent,
     })
     .from(s.projections)
     .where(and(eq(s.projections.goalId, goalId), eq(s.projections.target, target)));

@@ -1,4 +1,4 @@
-import { bigint, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, boolean, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { tstz } from "./columns.ts";
 import { goalRef } from "./goal-ref.ts";
 
@@ -18,6 +18,11 @@ export const projections = pgTable(
     readBody: text("read_body"),
     /** For `body`: the body our last PATCH wrote. */
     wroteBody: text("wrote_body"),
+    /**
+     * For `body`: no edit by anyone else has been seen since our last PATCH, so GitHub holds
+     * `wroteBody` and the next write needs no read first. A person's edit clears it.
+     */
+    wroteIsCurrent: boolean("wrote_is_current").notNull().default(false),
     updatedAt: tstz("updated_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.goalId, t.target] })],

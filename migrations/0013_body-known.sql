@@ -1,0 +1,1 @@
+ALTER TABLE "projections" ADD COLUMN "wrote_is_current" boolean DEFAULT false NOT NULL;
