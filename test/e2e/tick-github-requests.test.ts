@@ -81,6 +81,23 @@ describe("e2e: the GitHub requests of a productive tick", () => {
     expect(botComments(issue).filter((c) => c.key?.startsWith("tick:"))).toHaveLength(1);
   }, 120_000);
 
+  it("new work on LoopX's own open PR lists no pull requests and reads no issue body", async () => {
+    const pr = (await openPulls(h))[0];
+    if (!pr) throw new Error("no open PR");
+    const from = h.sandbox.requests().length;
+    const played = await playTick(h, issue, { "src/layout.ts": "export const cache = 3;\n" });
+    await h.sandbox.idle();
+    await h.settle();
+    expect(played.branch).toBe(pr.head.ref);
+    const made = app(from);
+    expect(made.filter((r) => r.operationId === "pulls/list")).toEqual([]);
+    expect(made.filter((r) => r.operationId === "issues/get")).toEqual([]);
+    // The PR follows the new head all the same.
+    expect((await openPulls(h)).map((p) => [p.number, p.head.sha])).toEqual([
+      [pr.number, played.sha],
+    ]);
+  }, 120_000);
+
   it("a status comment a person deleted is written anew, and the new id is kept", async () => {
     const old = botComments(issue).find((c) => c.key === "status");
     if (!old) throw new Error("no status comment");

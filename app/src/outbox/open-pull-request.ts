@@ -44,17 +44,26 @@ export async function openPullRequest(
   }
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const at = { todo: todo.key, branch: effect.branch, headSha: effect.headSha };
+  const title = renderPullTitle(todo);
+  const body = renderPullBody(state, todo);
+  // New work on LoopX's own open PR, as the goal knows it: nothing to reconcile, no list read.
+  if (tracked?.state === "open" && (await ownPullBody(deps, state, tracked.number)) !== null) {
+    await writePullText(deps, port, state, tracked.number, { title, body });
+    return follow(deps, port, state, todo.key, effect.branch, {
+      number: tracked.number,
+      headSha: effect.headSha,
+    });
+  }
   const bot = await port.botLogin();
   const pulls = await port.findPullsByHead(repo, effect.branch);
   const own = pulls.filter((p) => p.author === bot);
-  const title = renderPullTitle(todo);
-  const body = renderPullBody(state, todo);
   let pull = own.find((p) => p.state === "open");
   let created = false;
   let reopened = false;
   const latestOwn = own[0];
   if (pull) {
     if (pull.body !== body) await port.updatePull(repo, pull.number, { title, body });
+    await deps.store.setProjection(state.goal.id, `pull:${pull.number}`, { wroteBody: body });
   } else if (pulls.some((p) => p.state === "open")) {
     const other = pulls.find((p) => p.state === "open");
     deps.log.info(
@@ -65,35 +74,95 @@ export async function openPullRequest(
     return settleFromPull(deps, state, at, latestOwn);
   } else if (latestOwn && !latestOwn.merged) {
     pull = await reopen(port, repo, latestOwn, { title, body });
+    await deps.store.setProjection(state.goal.id, `pull:${pull.number}`, { wroteBody: body });
     reopened = true;
   } else {
     const base = await port.defaultBranch(repo);
     const made = await port.createPull(repo, { title, head: effect.branch, base, body });
     if ("nothingToPull" in made) return recordInBase(deps, state, at, base);
+    await deps.store.setProjection(state.goal.id, `pull:${made.number}`, { wroteBody: body });
     pull = made;
     created = true;
   }
   const opened = pull;
+  if (reopened) {
+    const latest = await track(deps, state, todo.key, effect.branch, opened);
+    await writeHandoff(deps, port, latest ?? state, { ...repo, number: opened.number }, false);
+    // Its reopening and checks may have been announced before the goal followed it again.
+    return settleFromPull(deps, latest ?? state, at, opened);
+  }
+  if (!created) return follow(deps, port, state, todo.key, effect.branch, opened);
+  const latest = await track(deps, state, todo.key, effect.branch, opened);
+  await writeHandoff(deps, port, latest ?? state, { ...repo, number: opened.number }, true);
+  const read = await routeReviewers(port, repo, latest ?? state, opened);
+  // A PR opened just now was read a moment ago for its reviewers: that read is the glance's (a
+  // review request changes neither its state nor its head), and starts the mergeability job.
+  if (latest !== null) await catchUp(deps, port, state, opened.number, read);
+}
+
+/** The body LoopX last wrote on its own PR `number`, or null when it has no record of one. */
+async function ownPullBody(deps: AppDeps, state: GoalState, number: number) {
+  return (await deps.store.getProjection(state.goal.id, `pull:${number}`))?.wroteBody ?? null;
+}
+
+/** Rewrites the PR's title and body only when what LoopX renders differs from what it wrote. */
+async function writePullText(
+  deps: AppDeps,
+  port: GitHubPort,
+  state: GoalState,
+  number: number,
+  text: { title: string; body: string },
+): Promise<void> {
+  if ((await ownPullBody(deps, state, number)) === text.body) return;
+  const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
+  await port.updatePull(repo, number, text);
+  await deps.store.setProjection(state.goal.id, `pull:${number}`, { wroteBody: text.body });
+}
+
+/** The goal follows the PR at its head; null when it already did (or finished meanwhile). */
+async function track(
+  deps: AppDeps,
+  state: GoalState,
+  todo: string,
+  headRef: string,
+  pull: { number: number; headSha: string },
+): Promise<GoalState | null> {
   const recorded = await deps.store.apply(state.goal.id, (s, now) =>
     trackPullRequest(
       s,
-      { number: opened.number, todo: todo.key, headRef: effect.branch, headSha: opened.headSha },
+      { number: pull.number, todo, headRef, headSha: pull.headSha },
       { actor: { kind: "app" }, now, newId: deps.newId },
     ),
   );
   // Already tracked at this head, or the goal finished meanwhile: nothing to retry.
-  if (!recorded.ok) deps.log.info(`#${opened.number}: ${recorded.refusal.message}`);
-  const latest = recorded.ok ? recorded.state : state;
-  await writeHandoff(deps, port, latest, { ...repo, number: opened.number }, created);
-  const read = created ? await routeReviewers(port, repo, latest, opened) : null;
-  // Its reopening and checks may have been announced before the goal followed it again.
-  if (reopened) return settleFromPull(deps, latest, at, opened);
-  // Deliveries about it (a check suite that completed already) found no goal watching until
-  // now: a glance catches up. Its pulls/get also starts GitHub's mergeability job, so the
-  // next reading (the suite's completion) finds mergeability computed. A PR opened just now
-  // was read a moment ago for its reviewers: that read is the glance's (a review request
-  // changes neither its state nor its head), and starts the mergeability job as well.
-  if (recorded.ok) await catchUp(deps, port, state, opened.number, read);
+  if (!recorded.ok) deps.log.info(`#${pull.number}: ${recorded.refusal.message}`);
+  return recorded.ok ? recorded.state : null;
+}
+
+/**
+ * New work on a PR LoopX already has open: the goal follows its new head and the reviewer
+ * handoff says what changed. Deliveries about the head (a check suite that completed already)
+ * may have found the goal watching the old one: a glance catches up, and its pulls/get also
+ * starts GitHub's mergeability job, so the suite's completion finds mergeability computed.
+ */
+async function follow(
+  deps: AppDeps,
+  port: GitHubPort,
+  state: GoalState,
+  todo: string,
+  headRef: string,
+  pull: { number: number; headSha: string },
+): Promise<void> {
+  const latest = await track(deps, state, todo, headRef, pull);
+  const { owner, name } = state.goal.repo;
+  await writeHandoff(
+    deps,
+    port,
+    latest ?? state,
+    { owner, repo: name, number: pull.number },
+    false,
+  );
+  if (latest !== null) await catchUp(deps, port, state, pull.number, null);
 }
 
 /**
