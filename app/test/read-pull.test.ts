@@ -190,6 +190,8 @@ describe("readPull: review threads and commit statuses", () => {
     expect(plain.required).toEqual(["unit", "e2e"]);
     expect(plain.skipCi).toBe(false);
     port.commitMessage = () => Promise.resolve("T1: quick fix [skip ci]");
+    // CI did not run on a skipped head: no required check has a result there.
+    port.listChecks = () => Promise.resolve([]);
     // Runs wait for approval only on a fork's head (GitHub's "Approving workflow runs from forks").
     port.pull = { ...port.pull, headRepo: "mallory/widgets" };
     port.listWaitingRuns = () =>
@@ -204,6 +206,21 @@ describe("readPull: review threads and commit statuses", () => {
       url: "https://gh.example/runs/9",
       runId: 9,
     });
+  });
+
+  it("reads the head commit for a skip marker only when a required check has no result", async () => {
+    const { port } = portFor({ head: NEWER, threads: { threads: [], complete: true } });
+    let reads = 0;
+    port.commitMessage = () => {
+      reads += 1;
+      return Promise.resolve("T1: tidy [skip ci]");
+    };
+    // Every required check reported on this head: CI ran whatever the message says.
+    const ran = await readPull(port, repo, 5, { mergeGate: true, checks: [] });
+    expect([ran.skipCi, reads]).toEqual([false, 0]);
+    // A required check never reported: the marker may be why.
+    const missing = await readPull(port, repo, 5, { mergeGate: true, checks: ["e2e"] });
+    expect([missing.skipCi, reads]).toEqual([true, 1]);
   });
 
   it("runs awaiting approval are read for a fork's head (or a deleted fork's), never for the base repository's own", async () => {

@@ -75,8 +75,8 @@ function canAwaitApproval(repo: RepoName, headRepo: string | null): boolean {
  * Reads one pull request fresh from GitHub (webhook payloads only say *that* something
  * changed): state, head, draft, mergeability, the head's checks, commit statuses and (for a
  * fork's head) runs waiting for approval, the checks its base requires (rulesets, branch
- * protection and `checks:` in .github/loopx.yml), whether the head skips CI, and the standing
- * review.
+ * protection and `checks:` in .github/loopx.yml), whether the head skips CI (read only when a
+ * required check has no result), and the standing review.
  */
 export async function readPull(
   port: GitHubReads,
@@ -103,20 +103,28 @@ export async function readPull(
       ...(opts.repairAttempts !== undefined ? { repairAttempts: opts.repairAttempts } : {}),
     };
   }
-  const [checks, statuses, waiting, reviews, required, message] = await Promise.all([
+  const [checks, statuses, waiting, reviews, baseRequired] = await Promise.all([
     port.listChecks(repo, pull.headSha),
     // External CI often reports commit statuses instead of check runs: both count.
     port.listStatuses(repo, pull.headSha),
     canAwaitApproval(repo, pull.headRepo) ? port.listWaitingRuns(repo, pull.headSha) : [],
     port.listReviews(repo, number),
     port.requiredChecks(repo, pull.baseRef),
-    port.commitMessage(repo, pull.headSha),
   ]);
   const review = await standingChangeRequest(port, repo, reviews);
   // LoopX's own check runs say what LoopX decided, not what CI found: never evidence. They are
   // known by the App that wrote them, since CI running agent code can name a check anything.
   const bot = await port.botLogin();
   const ci = checks.filter((c) => !(c.app != null && `${c.app}[bot]` === bot));
+  // A ruleset may require LoopX's own checks to bind the merge button; CI is not to wait on them.
+  const required = [...new Set([...baseRequired, ...opts.checks])]
+    .filter((name) => !isLoopxCheck(name))
+    .slice(0, 100);
+  // A skip marker only explains required checks that never reported: when each has a result
+  // on this head, CI ran, and the head commit is not read.
+  const reported = new Set([...ci, ...statuses].map((c) => c.name));
+  const unexplained = required.some((name) => !reported.has(name));
+  const skipCi = unexplained && skipsCi(await port.commitMessage(repo, pull.headSha));
   return {
     number,
     state,
@@ -136,11 +144,8 @@ export async function readPull(
         ...(c.output ? { output: c.output } : {}),
       })),
     },
-    // A ruleset may require LoopX's own checks to bind the merge button; CI is not to wait on them.
-    required: [...new Set([...required, ...opts.checks])]
-      .filter((name) => !isLoopxCheck(name))
-      .slice(0, 100),
-    skipCi: skipsCi(message),
+    required,
+    skipCi,
     changesRequested: review,
     threadsResolved: await threadsResolved(port, repo, number, pull.headSha, review),
     mergeGate: opts.mergeGate,
