@@ -8,6 +8,8 @@
  */
 import { pathToFileURL } from "node:url";
 import { openGate } from "@loopx/core";
+import { readKey } from "@loopx/github";
+import { z } from "zod";
 import { startHarness } from "../test/support/app-harness.ts";
 import { playTick } from "../test/support/pr-ticks.ts";
 import { startTickHarness } from "../test/support/tick-api-harness.ts";
@@ -74,6 +76,16 @@ export async function benchRequests(): Promise<{ start: Count; approval: Count }
   }
 }
 
+/**
+ * A comment that asks a person for something: a gate's question (opened, or asked again about
+ * a new head) or the notice mentioning the owners. Known by the key LoopX writes into it.
+ */
+function tellsPerson(body: unknown): boolean {
+  const text = z.object({ body: z.string() }).safeParse(body);
+  const key = text.success ? readKey(text.data.body) : null;
+  return key !== null && (key.startsWith("gate:") || key.startsWith("notify:"));
+}
+
 /** Checks the sandbox's CI reports on every push: `ci` (required) and 19 more. */
 export const CI_CHECKS = ["ci", ...Array.from({ length: 19 }, (_, i) => `check-${i + 1}`)];
 
@@ -85,8 +97,12 @@ export const CI_CHECKS = ["ci", ...Array.from({ length: 19 }, (_, i) => `check-$
 export async function benchTickRequests(): Promise<{ first: TickCount; next: TickCount }> {
   const h = await startTickHarness({ api: { rateLimit: { perMinute: 100_000, burst: 1000 } } });
   try {
+    // CI runs on every push to a PR branch and passes: each head gets 20 check runs and a
+    // completed check suite, whose webhooks reach the App as GitHub's would.
     h.sandbox.ci.checks = CI_CHECKS;
-    h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: sticky\n" }, "alice");
+    h.sandbox.ci.rule = () => "success";
+    // The defaults, committed: reads of it are conditional (304) once the App has a copy.
+    h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: quiet\n" }, "alice");
     const goal = await h.startGoal("Bench: requests", ["Cache layout", "Document it"]);
     const issue = goal.goal.issue.number;
     // Each tick runs as the workflow run the App dispatched for it, as on GitHub, so the App's
@@ -103,17 +119,20 @@ export async function benchTickRequests(): Promise<{ first: TickCount; next: Tic
       await h.sandbox.idle();
       await h.settle();
       const from = h.sandbox.requests().length;
-      await playTick(h, issue, files, { runId: dispatched() });
+      // A slice takes minutes: the outbox has long drained the ask's writes before it reports.
+      await playTick(h, issue, files, { runId: dispatched(), duringSlice: () => h.settle() });
       await h.sandbox.idle();
       await h.settle();
       const app = h.sandbox
         .requests()
         .slice(from)
         .filter((r) => r.by?.startsWith("installation:") || r.by?.startsWith("app:"));
+      const created = app.filter((r) => r.contentCreating && r.status < 400);
       return {
         rest: app.filter((r) => r.status !== 304).length,
         notModified: app.filter((r) => r.status === 304).length,
-        contentCreating: app.filter((r) => r.contentCreating && r.status < 400).length,
+        contentCreating: created.length,
+        tellsPerson: created.filter((r) => tellsPerson(r.body)).length,
         byOperation: [...new Set(app.map((r) => r.operationId ?? r.path))].map(
           (op) => `${app.filter((r) => (r.operationId ?? r.path) === op).length}× ${op}`,
         ),
@@ -134,9 +153,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     ["follow-on productive tick (same PR), 20-check CI", ticks.next],
   ] as const) {
     const first = c === ticks.first;
-    const met = c.rest <= 10 && c.contentCreating <= (first ? 1 : 0) ? "met" : "NOT MET";
+    const unasked = c.contentCreating - c.tellsPerson;
+    const met = c.rest <= 10 && unasked <= (first ? 1 : 0) ? "met" : "NOT MET";
     console.log(
-      `${what}: ${c.rest} REST (target ≤ 10), ${c.notModified} answered 304 (not charged), ${c.contentCreating} content-creating (target ${first ? "≤ 1" : "0 unless a person must be told"}): ${met}`,
+      `${what}: ${c.rest} REST (target ≤ 10), ${c.notModified} answered 304 (not charged), ${c.contentCreating} content-creating, ${c.tellsPerson} of them asking a person (target: others ${first ? "≤ 1" : "0"}): ${met}`,
     );
     console.log(`  ${c.byOperation.join(", ")}`);
     const cap = capacity(c, 30);

@@ -184,10 +184,10 @@ export async function tickRows(): Promise<Row[]> {
         ),
         row(
           req,
-          `${what}: content-creating`,
-          String(c.contentCreating),
-          what.startsWith("first") ? "≤ 1" : "0 (unless a person must be told)",
-          what.startsWith("first") ? c.contentCreating <= 1 : c.contentCreating === 0,
+          `${what}: content-creating (of them asking a person: a gate's question about the new head, a notice)`,
+          `${c.contentCreating} (${c.tellsPerson})`,
+          what.startsWith("first") ? "≤ 1 besides asking a person" : "0 besides asking a person",
+          c.contentCreating - c.tellsPerson <= (what.startsWith("first") ? 1 : 0),
         ),
         row(req, `${what}: App requests by route (304s included)`, c.byOperation.join(", ")),
         row(

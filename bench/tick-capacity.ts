@@ -17,6 +17,8 @@ export interface TickCount {
   /** Conditional reads answered 304: not charged against the primary limit. */
   notModified: number;
   contentCreating: number;
+  /** Of those, comments asking a person for something (a gate's question, a notice). */
+  tellsPerson: number;
   byOperation: string[];
 }
 

@@ -54,9 +54,15 @@ export async function playTick(
   h: TickClient,
   issue: number,
   files: Record<string, string | null>,
-  opts: { complete?: boolean; runId?: number } = {},
+  opts: {
+    complete?: boolean;
+    runId?: number;
+    /** Runs while the slice would: after the claim, before the push and the report. */
+    duringSlice?: () => Promise<void>;
+  } = {},
 ): Promise<PlayedTick> {
   const { runId, claim } = await claimTick(h, issue, opts.runId);
+  await opts.duringSlice?.();
   // The agent's commit on the todo branch (the sandbox commits what the report job pushes).
   const sha = h.sandbox.push(h.repo.fullName, claim.branch, files, "alice", `${claim.todo} work`);
   await report(h, runId, claim, {
