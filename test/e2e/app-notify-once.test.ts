@@ -32,7 +32,14 @@ describe("e2e: people are told once per occasion", () => {
   const mentions = (body: string) => [...body.matchAll(/@([a-z0-9-]+)/g)].map((m) => m[1]);
 
   it("a gate opening posts one comment mentioning the owners with write access", async () => {
+    const from = h.sandbox.requests().length;
     await openTestGate(h, goalId, { question: "May I deploy to staging?", scopes: ["deploy"] });
+    // Nothing was posted for this occasion before: the issue's comments are not listed first.
+    const listed = h.sandbox
+      .requests()
+      .slice(from)
+      .filter((r) => r.by?.startsWith("installation:") && r.operationId === "issues/list-comments");
+    expect(listed).toEqual([]);
     const told = await notices();
     expect(told.map((c) => c.key)).toEqual(["notify:gate:G1"]);
     // rita is an owner by config but can only read: she is not pinged.
@@ -44,6 +51,16 @@ describe("e2e: people are told once per occasion", () => {
   });
 
   it("a retry after the post, as after a crash, posts nothing new", async () => {
+    await dbOf(h.store).execute(
+      sql`UPDATE outbox SET done_at = NULL, next_attempt_at = now() WHERE key = 'notify:gate:G1'`,
+    );
+    h.app.outbox.kick();
+    await h.settle();
+    expect((await notices()).map((c) => c.key)).toEqual(["notify:gate:G1"]);
+    // The post's answer lost (no comment id recorded): the retry finds the comment by its key.
+    await dbOf(h.store).execute(
+      sql`UPDATE projections SET github_id = NULL WHERE target = 'comment:notify:gate:G1'`,
+    );
     await dbOf(h.store).execute(
       sql`UPDATE outbox SET done_at = NULL, next_attempt_at = now() WHERE key = 'notify:gate:G1'`,
     );

@@ -1,7 +1,9 @@
-import { type Effect, type GoalState, occasionWaits } from "@loopx/core";
-import { type GitHubPort, remindDelayMs } from "@loopx/github";
+import { type Effect, occasionWaits } from "@loopx/core";
+import { remindDelayMs } from "@loopx/github";
 import { loadRepoConfig } from "../repo-config.ts";
 import { EffectDeferred } from "./cancel-run.ts";
+import { keyedComment } from "./keyed-comment.ts";
+import type { EffectContext } from "./perform-effect.ts";
 
 type Notify = Extract<Effect, { kind: "notify" }>;
 
@@ -16,15 +18,12 @@ const unmention = (text: string) => text.replaceAll("@", "@\u200b");
  * (GitHub notifies nobody of an edit, so the status comment cannot do it). Who is mentioned
  * is decided now: the owners who have write access at the time of the post. A reminder waits
  * for `notify.remind` after the occasion and is posted once, only if it still waits; neither
- * is posted about an occasion that has ended. The comment is keyed, so a retry posts it once.
+ * is posted about an occasion that has ended. The comment is keyed, so a retry posts it once,
+ * and the issue's comments are listed only when an earlier try may have posted it.
  */
-export async function postNotification(
-  port: GitHubPort,
-  state: GoalState,
-  effect: Notify,
-  now: Date,
-  serverUrl: string,
-): Promise<void> {
+export async function postNotification(ctx: EffectContext, effect: Notify): Promise<void> {
+  const { port, state, now } = ctx;
+  const { serverUrl } = ctx.deps;
   const { occasion } = effect;
   if (!occasionWaits(state, occasion)) return;
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
@@ -51,5 +50,5 @@ export async function postNotification(
       : `None of this goal's owners (${state.goal.owners.map(unmention).join(", ")}) has write access now; anyone with write access can answer.`;
   const lead = effect.reminder ? "**Reminder — LoopX still needs you.**" : "**LoopX needs you.**";
   const body = `${who} ${lead}\n\n${unmention(occasion.text)}\n\nGoal: ${issueUrl}`;
-  await port.ensureComment({ ...repo, number: state.goal.issue.number }, effect.key, body);
+  await keyedComment(ctx, { ...repo, number: state.goal.issue.number }, effect.key, body);
 }

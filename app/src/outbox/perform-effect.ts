@@ -218,7 +218,7 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     case "cancel_run":
       return cancelRun(port, state, effect, ctx.item.lastError, ctx.now);
     case "notify":
-      return postNotification(port, state, effect, ctx.now, ctx.deps.serverUrl);
+      return postNotification(ctx, effect);
     case "dispatch_job":
       return dispatchJob(ctx.deps, port, state, effect, ctx.now);
   }

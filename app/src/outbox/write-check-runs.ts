@@ -85,8 +85,7 @@ export async function writeCheckRuns(ctx: EffectContext): Promise<void> {
     } catch (error) {
       if (!lacksChecksWrite(error)) throw error;
       // Told first, and once: a failed notice retries the whole row, and the refusal comes again.
-      if (refused === null)
-        await postNotification(port, state, notice(ctx), ctx.now, deps.serverUrl);
+      if (refused === null) await postNotification(ctx, notice(ctx));
       const marker: Refusal = {
         refusedAt: ctx.now.toISOString(),
         accepted: false,
