@@ -4,10 +4,11 @@ import type { GitHubPort } from "@loopx/github";
 type ReviewRequest = Extract<Effect, { kind: "review_request" }>;
 
 /**
- * Asks the deciders of a PR-bound gate for a review on that PR, and reads the PR back to
- * see that the request landed. GitHub refuses some logins (the PR's author, people without
- * access): those get ONE comment on the PR that names them instead, keyed so a retry finds
- * it. A gate already decided, or moved to another PR, needs no request.
+ * Asks the deciders of a PR-bound gate for a review on that PR. GitHub answers with the PR,
+ * whose requested reviewers show whether each request landed. GitHub refuses some logins (the
+ * PR's author, people without access), or accepts and does not list them: those get ONE
+ * comment on the PR that names them instead, keyed so a retry finds it. A gate already
+ * decided, or moved to another PR, needs no request.
  */
 export async function requestReview(
   port: GitHubPort,
@@ -19,10 +20,7 @@ export async function requestReview(
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   const people = effect.reviewers.filter((l) => !l.endsWith("[bot]"));
   if (people.length === 0) return;
-  const { requested, refused } = await port.requestReviewers(repo, effect.pr, people);
-  const pull = await port.getPull(repo, effect.pr);
-  const missing = requested.filter((l) => !pull.requestedReviewers.includes(l));
-  const unreached = [...refused, ...missing];
+  const { refused: unreached } = await port.requestReviewers(repo, effect.pr, people);
   if (unreached.length === 0) return;
   const goalRef = `#${state.goal.issue.number}`;
   // Mentions on purpose: these are the gate's deciders (validated logins), and GitHub would
