@@ -26,7 +26,7 @@ const DEFAULTS = {
     { paths: [".github/**"], scopes: ["write:.github"] },
   ],
   quota: { windowHours: 24, slotMinutes: 30, compute: 1 },
-  comments: "sticky",
+  comments: "quiet",
   notify: { remind: "24h" },
   todos: "checklist",
 };
