@@ -15,7 +15,8 @@ const repo = { owner: "acme", repo: "widgets" } as const;
 
 /**
  * Fault: the App is SIGKILLed right after a tick's report job pushed T1's branch again, while
- * it still owed T1's open PR an update (GitHub had just answered its PR listing with a 502).
+ * it still owed T1's open PR an update (GitHub had just answered a comment edit, the PR's
+ * handoff or the goal's status, with a 502).
  * While it is down, the owner approves and merges that PR. The App that comes back on the same
  * PostgreSQL reconciles with GitHub before opening anything: the PR for that very head merged,
  * so no second PR is opened, T1 is done with the merge commit as its evidence, and the goal
@@ -135,8 +136,8 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
     const [pr] = await pulls();
     if (!pr) throw new Error("no PR");
 
-    // T1's second slice pushes the branch again; the App's PR listing gets a 502.
-    sandbox.faults.route({ route: "pulls/list", status: 502 });
+    // T1's second slice pushes the branch again; the App's comment edits get a 502.
+    sandbox.faults.route({ route: "issues/update-comment", status: 502 });
     const from = sandbox.requests().length;
     const second = await playTick(
       client(),
@@ -151,7 +152,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
       sandbox
         .requests()
         .slice(from)
-        .some((r) => r.operationId === "pulls/list" && r.status === 502),
+        .some((r) => r.operationId === "issues/update-comment" && r.status === 502),
     );
     await running().kill();
     app = null;
