@@ -83,6 +83,7 @@ function bigGoal(todoCount: number): GoalState {
       replanRequested: false,
       counters: { todo: todoCount + 1, gate: gateCount + 1, tick: 1 },
       spent: { usd: 0, tokens: 0, runnerMinutes: 0, ticks: 0 },
+      outcomes: { todosDone: 0, prsMerged: 0, personActs: 0, decisions: 0, waitedMs: 0 },
       focus: null,
       createdAt: now,
       updatedAt: now,

@@ -40768,6 +40768,16 @@ var Backoff = external_exports.object({
   /** No run before this instant (null: no window). */
   until: Instant.nullable()
 });
+var Tally = external_exports.number().int().nonnegative().default(0);
+var Outcomes = external_exports.object({
+  todosDone: Tally,
+  prsMerged: Tally,
+  /** Accepted acts of people with write access: decisions, ticks, commands, edits. */
+  personActs: Tally,
+  /** Gates decided by a person: how many, and how long in all they waited for it. */
+  decisions: Tally,
+  waitedMs: Tally
+});
 var Goal = external_exports.object({
   id: Uuid,
   installationId: external_exports.number().int().positive(),
@@ -40803,6 +40813,11 @@ var Goal = external_exports.object({
   }),
   /** The cost ledger's running total for this goal. */
   spent: Cost.extend({ ticks: external_exports.number().int().nonnegative() }),
+  /**
+   * What the goal delivered and what it asked of people, as running totals kept by every
+   * transition (finished todos, gates and PRs leave the loaded aggregate; these do not).
+   */
+  outcomes: Outcomes.default(() => Outcomes.parse({})),
   /** The last todo a completion pointed at as its successor, for display. */
   focus: TodoKey.nullable().default(null),
   createdAt: Instant,

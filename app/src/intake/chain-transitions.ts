@@ -41,9 +41,15 @@ export function chainTransitions(steps: readonly Step[]): Step {
         ? { ...e, key: `dispatch:v${version}` }
         : e,
     );
+    // One person's act (an edit ticking three boxes) counts once, however many steps it took.
+    const acts = state.goal.outcomes.personActs;
+    const outcomes = {
+      ...current.goal.outcomes,
+      personActs: acts + Math.min(1, current.goal.outcomes.personActs - acts),
+    };
     return {
       ok: true,
-      state: { ...current, goal: { ...current.goal, version } },
+      state: { ...current, goal: { ...current.goal, version, outcomes } },
       events,
       effects: out,
     };

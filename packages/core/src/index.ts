@@ -13,6 +13,7 @@ export * from "./evidence-summary.ts";
 export * from "./failure-signature.ts";
 export * from "./final-report.ts";
 export * from "./lease.ts";
+export * from "./outcomes.ts";
 export * from "./path-rules.ts";
 export * from "./plan-holds.ts";
 export * from "./pr-outcome.ts";

@@ -69,6 +69,7 @@ export function goal(over: Partial<Goal> = {}): Goal {
     replanRequested: false,
     counters: { todo: 1, gate: 1, tick: 1 },
     spent: { usd: 0, tokens: 0, runnerMinutes: 0, ticks: 0 },
+    outcomes: { todosDone: 0, prsMerged: 0, personActs: 0, decisions: 0, waitedMs: 0 },
     focus: null,
     createdAt: T0,
     updatedAt: T0,

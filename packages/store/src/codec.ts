@@ -44,6 +44,7 @@ export function goalToRow(g: Goal): NewRow<typeof s.goals> {
     grantedScopes: g.grantedScopes,
     counters: g.counters,
     spent: g.spent,
+    outcomes: g.outcomes,
     createdAt: g.createdAt,
     updatedAt: g.updatedAt,
   };
@@ -74,6 +75,7 @@ export function rowToGoal(r: Row<typeof s.goals>): Record<string, unknown> {
     replanRequested: r.replanRequested,
     counters: r.counters,
     spent: r.spent,
+    outcomes: r.outcomes,
     focus: r.focus,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,

@@ -41,6 +41,19 @@ export const Backoff = z.object({
 });
 export type Backoff = z.infer<typeof Backoff>;
 
+const Tally = z.number().int().nonnegative().default(0);
+
+export const Outcomes = z.object({
+  todosDone: Tally,
+  prsMerged: Tally,
+  /** Accepted acts of people with write access: decisions, ticks, commands, edits. */
+  personActs: Tally,
+  /** Gates decided by a person: how many, and how long in all they waited for it. */
+  decisions: Tally,
+  waitedMs: Tally,
+});
+export type Outcomes = z.infer<typeof Outcomes>;
+
 export const Goal = z.object({
   id: Uuid,
   installationId: z.number().int().positive(),
@@ -76,6 +89,11 @@ export const Goal = z.object({
   }),
   /** The cost ledger's running total for this goal. */
   spent: Cost.extend({ ticks: z.number().int().nonnegative() }),
+  /**
+   * What the goal delivered and what it asked of people, as running totals kept by every
+   * transition (finished todos, gates and PRs leave the loaded aggregate; these do not).
+   */
+  outcomes: Outcomes.default(() => Outcomes.parse({})),
   /** The last todo a completion pointed at as its successor, for display. */
   focus: TodoKey.nullable().default(null),
   createdAt: Instant,

@@ -1,8 +1,9 @@
 import { checkRunsSignature } from "../check-runs.ts";
 import type { DecideOptions } from "../decide.ts";
 import { decide } from "../decide.ts";
+import { tallyOutcomes } from "../outcomes.ts";
 import type { Effect, TransitionResult } from "../schemas/transition.ts";
-import { actorName, addEffect, type Draft, emit } from "./kit.ts";
+import { actorName, addEffect, type Draft, doneTodos, emit } from "./kit.ts";
 import { syncPlanGate } from "./plan-gate.ts";
 
 export interface CommitOptions {
@@ -29,6 +30,13 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
     d.status = true;
     decision = decide(d.state, ctx.now, actorName(ctx.actor), opts.decide);
   }
+  goal.outcomes = tallyOutcomes(goal.outcomes, {
+    doneBefore: d.doneBefore ?? doneTodos(d.state),
+    doneAfter: doneTodos(d.state),
+    events: d.events,
+    gates: d.state.gates,
+    ctx,
+  });
   goal.nextWakeAt = decision.nextWakeAt;
   if (
     (decision.route === "run" || decision.route === "replan") &&

@@ -32,6 +32,8 @@ export interface Draft {
   unresolved?: string[];
   /** What LoopX's check runs showed before the transition: a change writes them again. */
   checksBefore?: string;
+  /** Loaded todos that were done before the transition: the outcome tally counts the change. */
+  doneBefore?: number;
 }
 
 export type Refused = { ok: false; refusal: Refusal };
@@ -85,8 +87,12 @@ export function begin(
     checklist: false,
     status: true,
     checksBefore: checkRunsSignature(state, ctx.now),
+    doneBefore: doneTodos(state),
   };
 }
+
+export const doneTodos = (state: GoalState): number =>
+  state.todos.reduce((n, t) => n + (t.status === "done" ? 1 : 0), 0);
 
 export function emit(d: Draft, type: EventType, data: Record<string, unknown> = {}): void {
   d.events.push({ type, goalId: d.state.goal.id, actor: d.ctx.actor, at: d.ctx.now, data });

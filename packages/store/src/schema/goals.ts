@@ -67,6 +67,8 @@ export const goals = pgTable(
     grantedScopes: jsonb("granted_scopes").notNull(),
     counters: jsonb("counters").notNull(),
     spent: jsonb("spent").notNull(),
+    // Running outcome totals; the migration that added them counted them from the tables.
+    outcomes: jsonb("outcomes").notNull().default({}),
     createdAt: tstz("created_at").notNull(),
     updatedAt: tstz("updated_at").notNull(),
   },
