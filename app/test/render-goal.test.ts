@@ -147,4 +147,15 @@ describe("the dashboard's receipts", () => {
     const page = renderGoal(detail(goalState()), null, "https://github.com").value;
     expect(page).toContain("No decision has been made yet.");
   });
+
+  it("shows what the goal delivered for its cost and what it took of people, from its totals", () => {
+    const state = goalState();
+    state.goal.spent = { usd: 9, tokens: 0, runnerMinutes: 30, ticks: 4 };
+    state.goal.outcomes = { todosDone: 3, prsMerged: 2, personActs: 4, decisions: 1, waitedMs: 0 };
+    const page = renderGoal(detail(state), null, "https://github.com").value;
+    expect(page).toContain(
+      "3 todos done, 2 PRs merged for $9.00 ($4.50 per merged PR, $3.00 per done todo).",
+    );
+    expect(page).toContain("4 acts by people, 1 decision on gates;");
+  });
 });

@@ -43,4 +43,26 @@ describe("e2e: loopx status against a running app", () => {
     expect(down.stderr).toContain("cannot reach the LoopX app");
     expect((await runLoopx(["status", "--goal", "nonsense"])).code).toBe(2);
   });
+
+  it("--json carries the outcome: what was delivered for the cost, and what it took of people", async () => {
+    const goal = ["status", "--url", h.appUrl, "--goal", `acme/widgets#${number}`];
+    const before = JSON.parse((await runLoopx([...goal, "--json"])).stdout);
+    // The gate waits on people: its time so far counts, and nothing is delivered to divide by.
+    expect(before.outcome).toMatchObject({ todosDone: 0, usdPerTodo: null, waiting: 1 });
+    // alice's label that started the goal is an act of hers.
+    expect(before.outcome.personActs).toBe(1);
+    await h.as("alice").rest.issues.createComment({
+      owner: "acme",
+      repo: "widgets",
+      issue_number: number,
+      body: "/loopx approve G1",
+    });
+    await h.settle();
+    const after = JSON.parse((await runLoopx([...goal, "--json"])).stdout);
+    expect(after.outcome).toMatchObject({ personActs: 2, decisions: 1, waiting: 0 });
+    expect(after.outcome.waitedMs).toBeGreaterThan(0);
+    const text = await runLoopx(goal);
+    expect(text.stdout).toContain(after.outcome.words.people);
+    expect(after.outcome.words.people).toContain("2 acts by people, 1 decision on gates");
+  });
 });

@@ -1,5 +1,5 @@
 /** Read-only JSON for `loopx status` and scripts: the same model the pages render. */
-import { stateWordsOf } from "@loopx/core";
+import { type GoalState, outcomeAccounting, outcomeWords, stateWordsOf } from "@loopx/core";
 import type { Store } from "@loopx/store";
 import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
 
@@ -54,6 +54,8 @@ export async function goalJson(
     instruction: d.instruction,
     nextWakeAt: d.summary.nextWakeAt?.toISOString() ?? null,
     spent: d.summary.spent,
+    /** Delivered for what it cost, and what it took of people; `words` as every surface says it. */
+    outcome: outcomeJson(d.state, d.now),
     todos: d.state.todos.map((t) => ({
       key: t.key,
       title: t.title,
@@ -73,4 +75,9 @@ export async function goalJson(
       usd: t.cost?.usd ?? null,
     })),
   };
+}
+
+function outcomeJson(state: GoalState, now: Date) {
+  const accounting = outcomeAccounting(state.goal, state.gates, now);
+  return { ...accounting, words: outcomeWords(accounting) };
 }

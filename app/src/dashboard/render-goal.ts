@@ -2,6 +2,8 @@
 import {
   distinctEvidence,
   evidenceView,
+  outcomeAccounting,
+  outcomeWords,
   receiptWords,
   runningTicks,
   stateWordsOf,
@@ -86,10 +88,12 @@ export function renderGoal(
 <td>${evidence.map(evidenceRow)}${handoff ? html`<pre>done: ${handoff.done}\nnext: ${handoff.next}</pre>` : ""}</td>
 <td>${t.cost ? `${usd(t.cost.usd)} · ${t.cost.runnerMinutes.toFixed(1)} min` : "—"}</td></tr>`;
   });
+  const outcome = outcomeWords(outcomeAccounting(state.goal, state.gates, now));
   return page(
     `${g.repo}#${g.issueNumber}`,
     html`<section><h2>${g.title}</h2><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${d.stateWords}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
-<p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p></section>
+<p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p>
+<p class="outcome">${outcome.delivered} ${outcome.people}</p></section>
 ${section(`Running now (${running.length} of ${state.goal.parallel} slots)`, "No tick is running.", running)}
 <section><h2>Todo board</h2><table><tr>${board}</tr></table></section>
 ${section("Gates", "No gate was ever opened.", gates)}

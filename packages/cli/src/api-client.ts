@@ -43,6 +43,21 @@ export const GoalResponse = z.object({
   spent: Spent,
   /** Absent from apps older than the state words: the status stands in. */
   state: z.string().optional(),
+  /** What the goal delivered for its cost and took of people; absent from older apps. */
+  outcome: z
+    .object({
+      todosDone: z.number(),
+      prsMerged: z.number(),
+      usdPerMergedPr: z.number().nullable(),
+      usdPerTodo: z.number().nullable(),
+      minutesPerTodo: z.number().nullable(),
+      personActs: z.number(),
+      decisions: z.number(),
+      waitedMs: z.number(),
+      waiting: z.number(),
+      words: z.object({ delivered: z.string(), people: z.string() }),
+    })
+    .optional(),
   todos: z.array(
     z.object({
       key: z.string(),

@@ -44,6 +44,7 @@ export async function status(args: StatusArgs, print: (line: string) => void): P
     print(
       `  ${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} min · ${usd(g.spent.usd)}`,
     );
+    if (g.outcome) print(`  ${g.outcome.words.delivered} ${g.outcome.words.people}`);
     for (const t of g.todos) print(`  ${t.key} ${t.title}: ${t.state ?? t.status}`);
     for (const gate of g.gates) {
       print(

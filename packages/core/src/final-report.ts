@@ -1,3 +1,4 @@
+import { outcomeAccounting, outcomeWords } from "./outcomes.ts";
 import type { GoalState } from "./schemas/state.ts";
 
 const usd = (n: number) => `$${n.toFixed(2)}`;
@@ -12,10 +13,16 @@ export function finalReportText(state: GoalState): string {
   const prs = state.pullRequests;
   // The ledger's totals, not the loaded ticks: a long goal's aggregate carries recent ticks only.
   const spent = state.goal.spent;
+  // Totals kept by every transition: finished todos and PRs past the window still count.
+  const outcome = outcomeWords(outcomeAccounting(state.goal, state.gates, state.goal.updatedAt));
   const list = (items: string[], max: number) =>
     items.length <= max ? items : [...items.slice(0, max), `… and ${items.length - max} more`];
   const lines = [
     `Goal #${state.goal.issue.number} is done: ${state.goal.objective.title}`.slice(0, 200),
+    "",
+    // First, so the report's bound never cuts them.
+    `Outcome: ${outcome.delivered}`,
+    `People: ${outcome.people}`,
     "",
     "Delivered:",
     ...list(

@@ -4,6 +4,8 @@ import {
   type GoalState,
   goalStateWords,
   openPlanGate,
+  outcomeAccounting,
+  outcomeWords,
   prChecksVerdict,
   runningTicks,
 } from "@loopx/core";
@@ -181,6 +183,8 @@ export function renderStatusComment(
     "",
     `Per tick at most ${formatUsd(tickCap.usd)}, ${formatCount(tickCap.tokens)} tokens, ${formatMinutes(tickCap.runnerMinutes)}; a tick that crashes is charged this cap.`,
   );
+  const outcome = outcomeWords(outcomeAccounting(goal, state.gates, now));
+  out.push("", `**Outcome:** ${outcome.delivered} ${outcome.people}`);
 
   // A goal running ticks side by side lists each, so no running slice hides behind another.
   if (goal.parallel > 1) {

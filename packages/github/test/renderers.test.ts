@@ -60,6 +60,24 @@ describe("renderStatusComment", () => {
     );
   });
 
+  it("says in the budget section what was delivered per dollar and what waited on people", () => {
+    const state = goalState();
+    state.goal.spent = { usd: 6, tokens: 0, runnerMinutes: 20, ticks: 3 };
+    state.goal.outcomes = { todosDone: 2, prsMerged: 1, personActs: 3, decisions: 1, waitedMs: 0 };
+    const text = renderStatusComment(state, decision(), {
+      now: NOW,
+      serverUrl: "https://github.com",
+    });
+    const budget = text.split("#### Budget")[1] ?? "";
+    expect(budget).toContain(
+      "**Outcome:** 2 todos done, 1 PR merged for $6.00 ($6.00 per merged PR, $3.00 per done todo).",
+    );
+    expect(budget).toMatch(
+      // The fixture's gate still waits: its time so far counts, and it is said to wait now.
+      /3 acts by people, 1 decision on gates; work waited on people .+, 1 waiting now\./,
+    );
+  });
+
   it("shows dead letters when given, and nothing about them otherwise", () => {
     expect(body).toContain("- tick comment: 404 Not Found (after 5 attempts)");
     const clean = renderStatusComment(goalState(), decision(), { now: NOW, ...GITHUB });
