@@ -7,10 +7,11 @@ import { startTickHarness, type TickHarness } from "../support/tick-api-harness.
 const repo = { owner: "acme", repo: "widgets" } as const;
 
 /**
- * Scenario: the App owes T1's open PR an update for a new head (GitHub failed its PR listing),
- * and the PR is merged at that head before the retry; the merge's webhook never reaches the
- * App. The retried write reconciles with GitHub first: it finds its own PR merged at this very
- * head, so it opens nothing, and the merge completes T1 with the merge commit as evidence.
+ * Scenario: the App owes T1's open PR an update for a new head (GitHub failed its comment
+ * edits), and the PR is merged at that head before the retry; the merge's webhook never
+ * reaches the App. The retried write reconciles with GitHub first: it finds its own PR merged
+ * at this very head, so it opens nothing, and the merge completes T1 with the merge commit as
+ * evidence.
  */
 describe("e2e: an owed PR update finds its work merged", () => {
   let h: TickHarness;
@@ -20,9 +21,7 @@ describe("e2e: an owed PR update finds its work merged", () => {
   afterAll(() => h.close());
 
   it("completes the todo from the merged PR and opens no second one", async () => {
-    expectWarning(
-      /will retry: listing acme\/widgets's pull requests from loopx\/1-T1: GitHub answered 502/,
-    );
+    expectWarning(/will retry: .*GitHub answered 502/);
     const goal = await h.startGoal("Catalogue the parts", ["List the gears", "List the cogs"]);
     const issue = goal.goal.issue.number;
     const first = await playTick(h, issue, { "gears.md": "- gear\n" });
@@ -30,7 +29,8 @@ describe("e2e: an owed PR update finds its work merged", () => {
     const [pr] = await openPulls(h);
     if (!pr) throw new Error("no PR was opened");
 
-    h.sandbox.faults.route({ route: "pulls/list", status: 502, times: 1 });
+    // Every comment edit fails until the merge: the PR's handoff among them, so its update is owed.
+    h.sandbox.faults.route({ route: "issues/update-comment", status: 502 });
     const second = await playTick(h, issue, { "gears.md": "- gear\n- cog\n" }, { complete: true });
     await h.settle();
     expect(second.branch).toBe(first.branch);
@@ -39,6 +39,7 @@ describe("e2e: an owed PR update finds its work merged", () => {
     const alice = personClient(h, "alice");
     const { data: merged } = await alice.rest.pulls.merge({ ...repo, pull_number: pr.number });
     await h.settle();
+    h.sandbox.faults.clear();
     let state = await h.store.loadGoal(goal.goal.id);
     expect(state?.todos.find((t) => t.key === "T1")?.status).toBe("blocked");
 

@@ -25,13 +25,15 @@ type OpenPull = Extract<Effect, { kind: "open_pull_request" }>;
  * work arrived is reopened; a head already in the base settles the todo from GitHub's refusal
  * (recordInBase). Then the goal tracks the PR, so the status comment lists it and the PR
  * monitor follows it. A PR someone else opened on a LoopX branch is not adopted: it joins only
- * through `/loopx link` by a writer.
+ * through `/loopx link` by a writer. New work on LoopX's own open PR skips the reconciling
+ * on a first try; a retry reconciles, since the world may have moved on while it failed.
  */
 export async function openPullRequest(
   deps: AppDeps,
   port: GitHubPort,
   state: GoalState,
   effect: OpenPull,
+  opts: { retry: boolean } = { retry: true },
 ): Promise<void> {
   // A monitor todo pushes its PR's branch: the PR keeps describing the todo it was opened for.
   const tracked = state.pullRequests.find((p) => p.headRef === effect.branch && p.todo !== null);
@@ -47,7 +49,8 @@ export async function openPullRequest(
   const title = renderPullTitle(todo);
   const body = renderPullBody(state, todo);
   // New work on LoopX's own open PR, as the goal knows it: nothing to reconcile, no list read.
-  if (tracked?.state === "open" && (await ownPullBody(deps, state, tracked.number)) !== null) {
+  const known = tracked?.state === "open" && !opts.retry;
+  if (known && (await ownPullBody(deps, state, tracked.number)) !== null) {
     await writePullText(deps, port, state, tracked.number, { title, body });
     return follow(deps, port, state, todo.key, effect.branch, {
       number: tracked.number,

@@ -212,7 +212,7 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
     case "review_request":
       return requestReview(port, state, effect);
     case "open_pull_request":
-      return openPullRequest(ctx.deps, port, state, effect);
+      return openPullRequest(ctx.deps, port, state, effect, { retry: ctx.item.attempts > 0 });
     case "approve_runs":
       return approveRuns(port, state, effect, ctx.deps.serverUrl);
     case "cancel_run":
