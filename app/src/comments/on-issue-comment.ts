@@ -105,6 +105,18 @@ export async function onIssueComment(
       parsed.command,
     );
   }
-  const facts = { ...base, goal, alreadyApplied, trusted: actor.trusted, parsed, command };
+  const dryRun =
+    parsed?.kind === "command" && parsed.dryRun === true
+      ? { now: await deps.store.databaseNow(), newId: deps.newId }
+      : undefined;
+  const facts = {
+    ...base,
+    goal,
+    alreadyApplied,
+    trusted: actor.trusted,
+    parsed,
+    command,
+    ...(dryRun ? { dryRun } : {}),
+  };
   return commitPlan(deps, delivery, { ...about, goal }, planComment(facts));
 }

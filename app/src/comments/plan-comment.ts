@@ -1,4 +1,4 @@
-import { type GoalState, queueNote, type TransitionResult } from "@loopx/core";
+import { type GoalState, previewWords, queueNote, type TransitionResult } from "@loopx/core";
 import { type CommandParse, HELP_TEXT, type IssueRef } from "@loopx/github";
 import { isBot } from "../authority.ts";
 import {
@@ -28,6 +28,8 @@ export interface CommentFacts {
   parsed: CommandParse | null;
   /** A writer's command, turned into what it means (null for anything else). */
   command: CommandPlan | null;
+  /** For a dry run: the clock and ids the command's transition is tried with. */
+  dryRun?: { now: Date; newId: () => string };
 }
 
 /**
@@ -108,6 +110,13 @@ export function planComment(f: CommentFacts): IntakePlan {
   if (command === null || command.kind === "help") return ignore("help", [seen]);
   if (command.kind === "refuse") {
     return ignore("command refused before the kernel", [seen, answer(command.message)]);
+  }
+  if (parsed.dryRun === true) {
+    // A dry run never applies: the transition runs on the goal as loaded and its result is
+    // only described, so nothing changes and nothing is written but the answer.
+    if (f.goal === null || f.dryRun === undefined) return ignore("a dry run, not tried", [seen]);
+    const tried = command.transition(f.goal, { actor, ...f.dryRun });
+    return ignore("a dry run", [seen, answer(previewWords(tried))]);
   }
   return {
     kind: "apply",

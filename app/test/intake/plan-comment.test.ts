@@ -146,3 +146,51 @@ describe("planComment: who is obeyed, who is answered", () => {
     expect(body).not.toMatch(/(^|[^`])@everyone/);
   });
 });
+
+describe("planComment: --dry-run", () => {
+  const dryRun = { now: new Date("2026-01-05T12:00:00.000Z"), newId: () => "id-1" };
+
+  it("a writer's dry run changes nothing and answers with what the command would do", () => {
+    const plan = planComment(
+      facts("/loopx run --dry-run", {
+        command: { kind: "apply", transition: wakeGoal },
+        dryRun,
+      }),
+    );
+    expect(plan.kind).toBe("ignore");
+    expect(kinds(plan.effects)).toEqual(["react:eyes", "reply:loopx"]);
+    const reply = plan.effects[1];
+    const body = reply?.kind === "reply" ? reply.body : "";
+    expect(body).toContain("Dry run, nothing changed.");
+    expect(body).toContain("- wake the loop now");
+    expect(body).toContain("- start a tick now");
+  });
+
+  it("a dry run the kernel would refuse says why, and still changes nothing", () => {
+    const paused = expectOk(pauseGoal(state(), {}, ctx(undefined, WRITER))).state;
+    const plan = planComment(
+      facts("/loopx pause --dry-run", {
+        goal: paused,
+        command: { kind: "apply", transition: (s, c) => pauseGoal(s, {}, c) },
+        dryRun,
+      }),
+    );
+    expect(plan.kind).toBe("ignore");
+    const reply = plan.effects.find((e) => e.kind === "reply");
+    expect(reply?.kind === "reply" && reply.body).toContain("would be refused");
+  });
+
+  it("an outsider's dry run is answered as any outsider's command: no preview", () => {
+    const plan = planComment(facts("/loopx run --dry-run", { trusted: false, dryRun }));
+    const reply = plan.effects.find((e) => e.kind === "reply");
+    expect(reply?.kind === "reply" && reply.body).toContain("need write access");
+    expect(reply?.kind === "reply" && reply.body).not.toContain("Dry run");
+  });
+
+  it("a dry run is never applied, even without what it needs to be tried", () => {
+    const plan = planComment(
+      facts("/loopx run --dry-run", { command: { kind: "apply", transition: wakeGoal } }),
+    );
+    expect(plan.kind).toBe("ignore");
+  });
+});

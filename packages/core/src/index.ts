@@ -17,6 +17,7 @@ export * from "./outcomes.ts";
 export * from "./path-rules.ts";
 export * from "./plan-holds.ts";
 export * from "./pr-outcome.ts";
+export * from "./preview-words.ts";
 export * from "./proposed-todos.ts";
 export * from "./pushed-commit.ts";
 export * from "./receipt-words.ts";

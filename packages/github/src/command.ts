@@ -69,7 +69,12 @@ export type CommandErrorCode = z.infer<typeof CommandErrorCode>;
  * command is `null`, not an error: most comments are conversation.
  */
 export const CommandParse = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("command"), command: Command }),
+  z.object({
+    kind: z.literal("command"),
+    command: Command,
+    /** `--dry-run`: say what the command would change; change nothing. */
+    dryRun: z.literal(true).optional(),
+  }),
   z.object({
     kind: z.literal("error"),
     code: CommandErrorCode,
@@ -105,4 +110,5 @@ export const COMMAND_USAGE = {
 export const HELP_TEXT = [
   "LoopX commands (first line of a new comment, not quoted, not in code):",
   ...Object.values(COMMAND_USAGE).map((u) => `- ${u}`),
+  "Add `--dry-run` at the end of a command to be told what it would change; nothing changes.",
 ].join("\n");

@@ -182,10 +182,19 @@ function parseOneTodo(sub: "claim" | "release", args: string[]): CommandParse {
  * the comment is conversation, not a command — so quoting "reply `/loopx approve G2`" can
  * never approve. Returns null for conversation, an error (with help) for a malformed
  * `/loopx` line, or the command. The prefix and subcommand are case-insensitive and keys
- * are upper-cased (`g2` is G2); nothing else is guessed.
+ * are upper-cased (`g2` is G2); nothing else is guessed. A trailing `--dry-run` asks what
+ * the command would change, without changing it (`dryRun` on the command).
  */
 export function parseCommand(commentBody: string): CommandParse | null {
   const line = firstLine(commentBody);
+  if (line === null || !DRY_RUN.test(line)) return parseLine(line);
+  const parsed = parseLine(line.replace(DRY_RUN, ""));
+  return parsed?.kind === "command" ? { ...parsed, dryRun: true } : parsed;
+}
+
+const DRY_RUN = /[ \t]+--dry-run[ \t]*$/;
+
+function parseLine(line: string | null): CommandParse | null {
   if (line === null) return null;
   const indent = INDENT.exec(line);
   if (indent === null) return null;

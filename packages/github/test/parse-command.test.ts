@@ -279,6 +279,25 @@ describe("parseCommand: errors", () => {
     expect(CommandParse.safeParse(parsed).success).toBe(true);
   });
 
+  it("a trailing --dry-run marks the command, which parses as without it", () => {
+    expect(parseCommand("/loopx approve G2 ship it --dry-run")).toEqual({
+      kind: "command",
+      command: { name: "approve", gate: "G2", note: "ship it" },
+      dryRun: true,
+    });
+    expect(parseCommand("/loopx todo add Cache the layout --dry-run\nmore text")).toMatchObject({
+      command: { name: "todo_add", title: "Cache the layout" },
+      dryRun: true,
+    });
+    // Not at the end of the line, it is text like any other; a malformed command stays one.
+    expect(parseCommand("/loopx todo add Explain --dry-run flags")).toEqual({
+      kind: "command",
+      command: { name: "todo_add", title: "Explain --dry-run flags", asIssue: false, needs: [] },
+    });
+    expect(parseCommand("/loopx approve --dry-run")?.kind).toBe("error");
+    expect(HELP_TEXT).toContain("--dry-run");
+  });
+
   it("an unknown subcommand carries the full help text", () => {
     const parsed = parseCommand("/loopx frobnicate");
     expect(parsed).toMatchObject({ kind: "error", help: HELP_TEXT });
