@@ -59,4 +59,14 @@ describe("e2e: /loopx <command> --dry-run", () => {
     expect(reply?.body).not.toContain("Dry run");
     expect((await goal(h, goalId)).goal.version).toBe(before.goal.version);
   });
+
+  it("a start's dry run on an issue without a goal starts none", async () => {
+    const { data } = await h
+      .as("alice")
+      .rest.issues.create({ owner: "acme", repo: "widgets", title: "Speed up parsing", body: "" });
+    const id = await comment(h, "alice", data.number, "/loopx start --dry-run");
+    const reply = await replyTo(h, data.number, id);
+    expect(reply?.body).toContain("- start a goal on this issue: “Speed up parsing”");
+    expect(await h.store.findGoalByIssue(h.repo.id, data.number)).toBeNull();
+  });
 });

@@ -4,7 +4,7 @@ import { actorFor } from "../authority.ts";
 import type { AppDeps } from "../deps.ts";
 import { commitPlan } from "../intake/commit-plan.ts";
 import { issueRef, repoName } from "../intake/goal-context.ts";
-import { react } from "../intake/intake-plan.ts";
+import { ignore, react, replyToComment } from "../intake/intake-plan.ts";
 import { createGoalForIssue, type IssueObjective, issueObjective } from "../issues/start-goal.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import type { Outcome } from "../webhooks/outcome.ts";
@@ -36,13 +36,15 @@ function withTypedObjective(
 /**
  * `/loopx help` or `/loopx start` on an issue or pull request that has no goal: gathers the
  * author's write access and, for a writer's start, the issue as an objective, then commits
- * what planGoallessCommand decides — a reply, or a new goal built as the label builds it.
+ * what planGoallessCommand decides — a reply, or a new goal built as the label builds it. A
+ * dry run of a start that would create one says so and creates nothing.
  */
 export async function goallessCommand(
   deps: AppDeps,
   delivery: Delivery,
   e: IssueCommentEvent,
   command: Extract<Command, { name: "help" | "start" }>,
+  dryRun = false,
 ): Promise<Outcome> {
   const port = await deps.readsFor(e.installation.id);
   const repo = repoName(e.repository);
@@ -75,6 +77,18 @@ export async function goallessCommand(
   }
   if (objective === null) throw new Error("only a writer's start on an issue creates a goal");
   const seen = react(issue, e.comment.id, "eyes");
+  if (dryRun) {
+    const typed = (e.comment.body ?? "").trim().split(/\r?\n/)[0] ?? "";
+    const to = { repoId: e.repository.id, login: actor.login, lane: "loopx" as const };
+    const todos = objective.todos.length;
+    const preview = [
+      "Dry run, nothing changed. Without `--dry-run`, this command would:",
+      `- start a goal on this issue: “${objective.title}”${todos > 0 ? ` with ${todos} todo${todos === 1 ? "" : "s"} from its task list` : ", planned by its first slice"}`,
+    ].join("\n");
+    const about = { installationId: e.installation.id, goal: null };
+    const answer = replyToComment(issue, e.comment.id, typed, to, preview);
+    return commitPlan(deps, delivery, about, ignore("a dry run of start", [seen, answer]));
+  }
   const done = react(issue, e.comment.id, "+1");
   return createGoalForIssue(deps, delivery, {
     installationId: e.installation.id,

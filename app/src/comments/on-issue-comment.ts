@@ -73,14 +73,15 @@ export async function onIssueComment(
   };
   const parsed = parseCommand(base.body);
   const anywhere = goallessOf(parsed);
+  const dry = parsed?.kind === "command" && parsed.dryRun === true;
   if (anywhere !== null && base.onPullRequest && !isBot(author)) {
-    return goallessCommand(deps, delivery, e, anywhere);
+    return goallessCommand(deps, delivery, e, anywhere, dry);
   }
   const first = screenComment(base);
   if (first !== null) return commitPlan(deps, delivery, { ...about, goal: null }, first);
   const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
   if (!goal) await waitForLabel(deps, delivery, e);
-  if (!goal && anywhere !== null) return goallessCommand(deps, delivery, e, anywhere);
+  if (!goal && anywhere !== null) return goallessCommand(deps, delivery, e, anywhere, dry);
   const alreadyApplied =
     goal !== null && (await deps.store.commentApplied(goal.goal.id, base.commentId));
   const screened = screenComment({ ...base, goal, alreadyApplied });
@@ -105,10 +106,7 @@ export async function onIssueComment(
       parsed.command,
     );
   }
-  const dryRun =
-    parsed?.kind === "command" && parsed.dryRun === true
-      ? { now: await deps.store.databaseNow(), newId: deps.newId }
-      : undefined;
+  const dryRun = dry ? { now: await deps.store.databaseNow(), newId: deps.newId } : undefined;
   const facts = {
     ...base,
     goal,
