@@ -41880,9 +41880,9 @@ function claudeStreamMeter(prices) {
   const reading = () => {
     if (result) {
       const u = result.usage;
-      const usd = result.total_cost_usd;
+      const usd2 = result.total_cost_usd;
       return {
-        usd: usd !== void 0 && usd > 0 ? usd : estimate(),
+        usd: usd2 !== void 0 && usd2 > 0 ? usd2 : estimate(),
         tokens: Math.max(u ? totalTokens(u) : 0, streamedTokens()),
         turns: result.num_turns ?? messages.size,
         sessionId: result.session_id ?? sessionId
@@ -41891,16 +41891,16 @@ function claudeStreamMeter(prices) {
     return { usd: estimate(), tokens: streamedTokens(), turns: messages.size, sessionId };
   };
   const estimate = () => {
-    let usd = 0;
+    let usd2 = 0;
     for (const m of messages.values()) {
-      usd += usdFor(prices, {
+      usd2 += usdFor(prices, {
         input: m.input,
         output: m.output,
         cachedInput: m.cacheRead,
         cacheWrite: m.cacheWrite
       });
     }
-    return usd;
+    return usd2;
   };
   const streamedTokens = () => {
     let n = 0;
@@ -42058,7 +42058,7 @@ var NON_ACTIONS = /* @__PURE__ */ new Set(["agent_message", "reasoning", "todo_l
 function codexEventMeter(prices) {
   let sessionId = null;
   let actions = 0;
-  let usd = 0;
+  let usd2 = 0;
   let tokens = 0;
   let completed = false;
   let failure2 = null;
@@ -42080,7 +42080,7 @@ function codexEventMeter(prices) {
         completed = true;
         const u = e.usage;
         const cached2 = Math.min(u.cached_input_tokens, u.input_tokens);
-        usd += usdFor(prices, {
+        usd2 += usdFor(prices, {
           input: u.input_tokens - cached2,
           cachedInput: cached2,
           output: u.output_tokens
@@ -42089,7 +42089,7 @@ function codexEventMeter(prices) {
       } else if (e.type === "turn.failed") failure2 = e.error?.message ?? "turn failed";
       else if (e.type === "error") failure2 = e.message ?? "error";
     },
-    reading: () => ({ usd, tokens, turns: actions, sessionId }),
+    reading: () => ({ usd: usd2, tokens, turns: actions, sessionId }),
     verdict({ code, signal }) {
       if (failure2 !== null) return { kind: "error", message: `codex: ${failure2.slice(0, 300)}` };
       if (code !== 0) {
@@ -42280,7 +42280,7 @@ async function readPlainFile(path) {
 
 // ../packages/harness/src/decide-outcome.ts
 function decideOutcome(f) {
-  const usd = f.reading.usd.toFixed(4);
+  const usd2 = f.reading.usd.toFixed(4);
   if (f.stop === "aborted") {
     return { outcome: "host_failure", failure: "host_failure", reason: "the slice was cancelled" };
   }
@@ -42309,14 +42309,14 @@ function decideOutcome(f) {
     return {
       outcome: "over_budget",
       failure: null,
-      reason: `spent $${usd}, over the slice limit of $${f.limits.maxUsd}`
+      reason: `spent $${usd2}, over the slice limit of $${f.limits.maxUsd}`
     };
   }
   if ((f.reading.overCap ?? 0) > 0) {
     return {
       outcome: "over_budget",
       failure: null,
-      reason: `spent $${usd}, the slice's ceiling of $${f.limits.maxUsd}; the metering proxy refused ${f.reading.overCap} further model call(s)`
+      reason: `spent $${usd2}, the slice's ceiling of $${f.limits.maxUsd}; the metering proxy refused ${f.reading.overCap} further model call(s)`
     };
   }
   if (f.stop === "turn_limit" || f.verdict.kind === "turn_limit") {

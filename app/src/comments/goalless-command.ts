@@ -1,3 +1,4 @@
+import { dryRunWords } from "@loopx/core";
 import type { Command } from "@loopx/github";
 import type { Delivery } from "@loopx/store";
 import { actorFor } from "../authority.ts";
@@ -60,11 +61,12 @@ export async function goallessCommand(
       )
     : null;
   const issue = issueRef(e.repository, e.issue.number);
+  const typed = (e.comment.body ?? "").trim().split(/\r?\n/)[0] ?? "";
   const plan = planGoallessCommand({
     issue,
     repo: { id: e.repository.id, fullName: e.repository.full_name },
     commentId: e.comment.id,
-    typed: (e.comment.body ?? "").trim().split(/\r?\n/)[0] ?? "",
+    typed,
     author: actor.login,
     onPullRequest,
     trusted: actor.trusted,
@@ -78,13 +80,13 @@ export async function goallessCommand(
   if (objective === null) throw new Error("only a writer's start on an issue creates a goal");
   const seen = react(issue, e.comment.id, "eyes");
   if (dryRun) {
-    const typed = (e.comment.body ?? "").trim().split(/\r?\n/)[0] ?? "";
     const to = { repoId: e.repository.id, login: actor.login, lane: "loopx" as const };
     const todos = objective.todos.length;
-    const preview = [
-      "Dry run, nothing changed. Without `--dry-run`, this command would:",
-      `- start a goal on this issue: “${objective.title}”${todos > 0 ? ` with ${todos} todo${todos === 1 ? "" : "s"} from its task list` : ", planned by its first slice"}`,
-    ].join("\n");
+    const how =
+      todos > 0
+        ? ` with ${todos} todo${todos === 1 ? "" : "s"} from its task list`
+        : ", planned by its first slice";
+    const preview = dryRunWords([`start a goal on this issue: “${objective.title}”${how}`]);
     const about = { installationId: e.installation.id, goal: null };
     const answer = replyToComment(issue, e.comment.id, typed, to, preview);
     return commitPlan(deps, delivery, about, ignore("a dry run of start", [seen, answer]));

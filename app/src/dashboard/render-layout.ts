@@ -40,7 +40,7 @@ export function when(d: Date | null, now: Date): string {
   return s >= 0 ? `in ${span}` : `${span} ago`;
 }
 
-export const usd = (n: number) => `$${n.toFixed(2)}`;
+export { usd } from "@loopx/core";
 
 export function section(title: string, empty: string, rows: SafeHtml[]): SafeHtml {
   return html`<section><h2>${title}</h2>${rows.length === 0 ? html`<p class="muted">${empty}</p>` : html`<table>${rows}</table>`}</section>`;

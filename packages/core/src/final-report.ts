@@ -1,7 +1,5 @@
-import { outcomeAccounting, outcomeWords } from "./outcomes.ts";
+import { outcomeAccounting, outcomeWords, usd } from "./outcomes.ts";
 import type { GoalState } from "./schemas/state.ts";
-
-const usd = (n: number) => `$${n.toFixed(2)}`;
 
 /**
  * The goal's final report, from state alone: what was delivered, through which PRs, with

@@ -106,7 +106,8 @@ export function durationWords(ms: number): string {
     .join(" ");
 }
 
-const usd = (n: number) => `$${n.toFixed(2)}`;
+/** Dollars as every LoopX text shows them: "$4.50". */
+export const usd = (n: number) => `$${n.toFixed(2)}`;
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**

@@ -53,6 +53,11 @@ export function previewWords(result: TransitionResult): string {
     }),
     ...result.effects.flatMap((e) => effectWords(e) ?? []),
   ];
+  return dryRunWords(changes);
+}
+
+/** A dry run's answer from the changes the command would make, each said once. */
+export function dryRunWords(changes: readonly string[]): string {
   const unique = [...new Set(changes)];
   if (unique.length === 0) return "Dry run, nothing changed: this command would change nothing.";
   return [
