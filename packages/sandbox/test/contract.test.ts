@@ -125,6 +125,7 @@ describe("sandbox contract: @octokit/rest through every route", () => {
       commit_id: head,
     });
     await bot.rest.pulls.listReviews({ ...o, pull_number: pr.number });
+    await bot.rest.pulls.listFiles({ ...o, pull_number: pr.number });
     const run = (
       await bot.rest.checks.create({ ...o, name: "ci", head_sha: head, status: "in_progress" })
     ).data;

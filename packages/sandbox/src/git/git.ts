@@ -39,6 +39,7 @@ const BASE_ENV: NodeJS.ProcessEnv = {
  */
 export class GitRepo {
   private readonly statsCache = new Map<string, DiffStats>();
+  private readonly filesCache = new Map<string, ChangedFile[]>();
 
   constructor(readonly dir: string) {}
 
@@ -188,6 +189,81 @@ export class GitRepo {
     return stats;
   }
 
+  /**
+   * The files of a PR's three-dot diff, one entry per file pair in git's order, with rename
+   * detection (`-M`, as `diffStats` counts them): status, per-file numstat (a binary file counts
+   * 0/0), the blob (at head; a removed file's blob as it was) and the unified-diff hunks GitHub
+   * gives as `patch`. Cached per sha pair.
+   */
+  changedFiles(base: string, head: string): ChangedFile[] {
+    const range = `${base}...${head}`;
+    const cached = this.filesCache.get(range);
+    if (cached) return cached;
+    const raw = this.try(["diff", "--raw", "-z", "-M", "--no-abbrev", range]);
+    const num = this.try(["diff", "--numstat", "-z", "-M", range]);
+    if (raw.status !== 0 || num.status !== 0) return [];
+    const files: ChangedFile[] = [];
+    // --raw -z: ":<mode> <mode> <sha> <sha> <status>\0<path>\0" (two paths for R and C).
+    const rawParts = raw.stdout.split("\0");
+    for (let i = 0; i < rawParts.length; ) {
+      const meta = rawParts[i++] ?? "";
+      if (!meta.startsWith(":")) continue;
+      const [, , oldSha = "", newSha = "", code = ""] = meta.slice(1).split(" ");
+      const twoPaths = code.startsWith("R") || code.startsWith("C");
+      const from = rawParts[i++] ?? "";
+      const to = twoPaths ? (rawParts[i++] ?? "") : from;
+      const status = FILE_STATUS[code.charAt(0)] ?? "modified";
+      files.push({
+        filename: to,
+        status,
+        ...(twoPaths ? { previousFilename: from } : {}),
+        sha: status === "removed" ? oldSha : newSha,
+        additions: 0,
+        deletions: 0,
+        binary: false,
+      });
+    }
+    // --numstat -z: "<added>\t<deleted>\t<path>\0", or "<added>\t<deleted>\t\0<from>\0<to>\0";
+    // "-" for a binary file. Same pairs, same order as --raw.
+    const numParts = num.stdout.split("\0");
+    for (let i = 0, n = 0; i < numParts.length && n < files.length; n++) {
+      const [a = "", d = "", path = ""] = (numParts[i++] ?? "").split("\t");
+      if (path === "") i += 2;
+      const file = files[n] as ChangedFile;
+      file.binary = a === "-";
+      file.additions = Number(a) || 0;
+      file.deletions = Number(d) || 0;
+    }
+    const patches = this.patches(range, files.length);
+    files.forEach((file, n) => {
+      const patch = file.binary ? undefined : patches?.[n];
+      if (patch) file.patch = patch;
+    });
+    this.filesCache.set(range, files);
+    return files;
+  }
+
+  /**
+   * Each file pair's hunks (from its first `@@` line, without the final newline), in the order
+   * of `--raw`; null if git's sections do not line up with `count` pairs.
+   */
+  private patches(range: string, count: number): Array<string | undefined> | null {
+    const out = this.try(["diff", "--patch", "-M", "--no-color", "--no-ext-diff", range]);
+    if (out.status !== 0) return null;
+    // A section starts at "diff --git "; a hunk's own lines start with " ", "+", "-" or "\".
+    const sections: string[][] = [];
+    for (const line of out.stdout.split("\n")) {
+      if (line.startsWith("diff --git ")) sections.push([]);
+      sections.at(-1)?.push(line);
+    }
+    if (sections.length !== count) return null;
+    return sections.map((lines) => {
+      const start = lines.findIndex((l) => l.startsWith("@@"));
+      if (start < 0) return undefined;
+      return lines.slice(start).join("\n").replace(/\n$/, "");
+    });
+  }
+
   /** A trial merge (`merge-tree --write-tree`, no work tree): the tree, or null on conflicts. */
   trialMerge(base: string, head: string): string | null {
     const out = this.try(["merge-tree", "--write-tree", "--no-messages", base, head]);
@@ -297,5 +373,29 @@ export interface DiffStats {
   deletions: number;
   files: number;
 }
+
+/** A file of a PR's diff (GitHub's "diff entry" statuses; git's T is `changed`). */
+export interface ChangedFile {
+  filename: string;
+  status: "added" | "removed" | "modified" | "renamed" | "copied" | "changed";
+  /** The path before a rename or copy. */
+  previousFilename?: string;
+  /** The file's blob at head; for a removed file, the blob it had. */
+  sha: string;
+  additions: number;
+  deletions: number;
+  binary: boolean;
+  /** The unified-diff hunks; absent for a binary file or a pair without hunks (a pure rename). */
+  patch?: string;
+}
+
+const FILE_STATUS: Record<string, ChangedFile["status"]> = {
+  A: "added",
+  D: "removed",
+  M: "modified",
+  R: "renamed",
+  C: "copied",
+  T: "changed",
+};
 
 export { BASE_ENV as GIT_ENV };

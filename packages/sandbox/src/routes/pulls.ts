@@ -173,6 +173,36 @@ export function pullRoutes(ctx: RouteContext): Route[] {
       },
     },
     {
+      method: "GET",
+      template: "/repos/{owner}/{repo}/pulls/{pull_number}/files",
+      operationId: "pulls/list-files",
+      auth: "token",
+      handle: (req) => {
+        const { repo, pull } = pullState(ctx, req);
+        requireRepoAccess(req.principal, store, repo, "pull_requests", "read");
+        // "Responses include a maximum of 3000 files", 30 a page by default (per_page ≤ 100).
+        const files = store.git(repo).changedFiles(pull.baseSha, pull.headSha).slice(0, 3000);
+        const at = pull.headSha;
+        return okPage(files, req, `${render.repoUrl(repo)}/pulls/${pull.number}/files`, (f) => {
+          // GitHub escapes the whole path in these URLs, slashes too (`src%2Fa.ts`).
+          const path = encodeURIComponent(f.filename);
+          return {
+            sha: f.sha,
+            filename: f.filename,
+            status: f.status,
+            additions: f.additions,
+            deletions: f.deletions,
+            changes: f.additions + f.deletions,
+            blob_url: `${render.repoHtml(repo)}/blob/${at}/${path}`,
+            raw_url: `${render.repoHtml(repo)}/raw/${at}/${path}`,
+            contents_url: `${render.repoUrl(repo)}/contents/${path}?ref=${at}`,
+            ...(f.patch !== undefined ? { patch: f.patch } : {}),
+            ...(f.previousFilename !== undefined ? { previous_filename: f.previousFilename } : {}),
+          };
+        });
+      },
+    },
+    {
       method: "PATCH",
       template: "/repos/{owner}/{repo}/pulls/{pull_number}",
       operationId: "pulls/update",
