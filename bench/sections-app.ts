@@ -189,7 +189,7 @@ export async function tickRows(): Promise<Row[]> {
           what.startsWith("first") ? "≤ 1 besides asking a person" : "0 besides asking a person",
           c.contentCreating - c.tellsPerson <= (what.startsWith("first") ? 1 : 0),
         ),
-        row(req, `${what}: App requests by route (304s included)`, c.byOperation.join(", ")),
+        row(req, `${what}: App requests by route (304s apart)`, c.byOperation.join(", ")),
         row(
           req,
           `${what}: goals per installation at a 30-min cadence, all limits at 80 % (one repository / one each); before: ~7 at 10 min with a 20-check CI`,

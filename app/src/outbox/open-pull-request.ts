@@ -184,8 +184,11 @@ async function catchUp(
 ): Promise<void> {
   const target = pullTarget(state, number);
   try {
-    if (!(await missedAnything(port, target, read))) return;
-    await monitorPull(deps, target, null);
+    const pull = read ?? (await port.getPull(target.repo, target.number));
+    if (!(await missedAnything(port, target, pull))) return;
+    // The reviewers' request since that read changed nothing the monitor reads; a read that
+    // found mergeability not yet computed is made again, as GitHub computes it meanwhile.
+    await monitorPull(deps, target, null, pull.mergeable === null ? undefined : pull);
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error;
     deps.log.info(
@@ -197,9 +200,8 @@ async function catchUp(
 async function missedAnything(
   port: GitHubPort,
   target: PullTarget,
-  read: PullSnapshot | null,
+  pull: PullSnapshot,
 ): Promise<boolean> {
-  const pull = read ?? (await port.getPull(target.repo, target.number));
   if (pull.merged || pull.state !== "open") return true;
   const bot = await port.botLogin();
   const checks = await port.listChecks(target.repo, pull.headSha);

@@ -5,6 +5,7 @@ import type { Routes } from "../webhooks/on.ts";
 import { on } from "../webhooks/on.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { monitorPull, type PullTarget } from "./monitor-pull.ts";
+import { monitorPush } from "./monitor-push.ts";
 import { onPullRequestPush } from "./on-pull-request-push.ts";
 import { onPullRequestReview } from "./on-pull-request-review.ts";
 import {
@@ -73,6 +74,21 @@ const monitorThePull = on(PullRequestChanged, (deps, delivery, e) =>
   monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
 );
 
+/**
+ * A push to a PR: its gates follow the new head first (they keep their receipts), then the
+ * monitor glances at the PR. The delivery is marked by whichever committed; if both did, the
+ * monitor's write is unmarked and idempotent on a retry (fingerprints).
+ */
+const pushed = on(PullRequestEvent, async (deps, delivery, e) => {
+  const gated = await onPullRequestPush(deps, delivery, e);
+  const monitored = await monitorPush(
+    deps,
+    target(e.installation.id, e.repository, e.pull_request.number),
+    gated.kind === "applied" ? null : delivery.deliveryId,
+  );
+  return gated.kind === "applied" ? gated : monitored;
+});
+
 type Check = {
   head_sha: string;
   pull_requests: { number: number }[];
@@ -124,10 +140,7 @@ const checkRunCompleted = on(CheckRunChanged, async (deps, delivery, e) => {
  */
 export const PULL_HANDLERS: Routes = {
   pull_request: monitorThePull,
-  "pull_request.synchronize": on(
-    PullRequestEvent,
-    andMonitor(onPullRequestPush, (e) => e.pull_request.number),
-  ),
+  "pull_request.synchronize": pushed,
   "pull_request_review.submitted": on(
     PullRequestReviewEvent,
     andMonitor(onPullRequestReview, (e) => e.pull_request.number),

@@ -5,7 +5,7 @@ import {
   sameSha,
   skipsCi,
 } from "@loopx/core";
-import type { GitHubReads, RepoName, ReviewSnapshot } from "@loopx/github";
+import type { GitHubReads, PullSnapshot, RepoName, ReviewSnapshot } from "@loopx/github";
 import { actorFor } from "../authority.ts";
 
 /**
@@ -71,6 +71,39 @@ function canAwaitApproval(repo: RepoName, headRepo: string | null): boolean {
   return headRepo?.toLowerCase() !== `${repo.owner}/${repo.repo}`.toLowerCase();
 }
 
+type ReadOptions = Parameters<typeof readPull>[3];
+
+/** What the PR itself says (state, head, draft, mergeability); its checks and reviews unchanged. */
+function pullOnly(pull: PullSnapshot, opts: ReadOptions): PrObservation {
+  const state = pull.merged ? "merged" : pull.state;
+  return {
+    number: pull.number,
+    state,
+    headSha: pull.headSha,
+    ...(state === "open"
+      ? { draft: pull.draft, mergeable: pull.mergeable, mergeableState: pull.mergeableState }
+      : { mergeCommitSha: pull.mergeCommitSha }),
+    mergeGate: opts.mergeGate,
+    mergeScopes: [...(opts.mergeScopes ?? [])],
+    ...(opts.repairAttempts !== undefined ? { repairAttempts: opts.repairAttempts } : {}),
+  };
+}
+
+/**
+ * A glance at a PR whose head just moved: one read of the PR itself. The new head has no
+ * results yet and its reviews and base did not change, so nothing else is read; the read also
+ * starts GitHub's mergeability job, whose answer the head's CI completion then finds ("a
+ * `null` mergeable means a background job was started to compute it").
+ */
+export async function glancePull(
+  port: GitHubReads,
+  repo: RepoName,
+  number: number,
+  opts: ReadOptions,
+): Promise<PrObservation> {
+  return pullOnly(await port.getPull(repo, number), opts);
+}
+
 /**
  * Reads one pull request fresh from GitHub (webhook payloads only say *that* something
  * changed): state, head, draft, mergeability, the head's checks, commit statuses and (for a
@@ -89,20 +122,12 @@ export async function readPull(
     /** `repair.attempts` in loopx.yml (the kernel's default when absent). */
     repairAttempts?: number;
   },
+  /** The PR as read a moment ago by the caller, who changed nothing the monitor reads since. */
+  known?: PullSnapshot,
 ): Promise<PrObservation> {
-  const pull = await port.getPull(repo, number);
+  const pull = known ?? (await port.getPull(repo, number));
   const state = pull.merged ? "merged" : pull.state;
-  if (state !== "open") {
-    return {
-      number,
-      state,
-      headSha: pull.headSha,
-      mergeCommitSha: pull.mergeCommitSha,
-      mergeGate: opts.mergeGate,
-      mergeScopes: [...(opts.mergeScopes ?? [])],
-      ...(opts.repairAttempts !== undefined ? { repairAttempts: opts.repairAttempts } : {}),
-    };
-  }
+  if (state !== "open") return pullOnly(pull, opts);
   const [checks, statuses, waiting, reviews, baseRequired] = await Promise.all([
     port.listChecks(repo, pull.headSha),
     // External CI often reports commit statuses instead of check runs: both count.

@@ -333,6 +333,35 @@ describe("gates", () => {
       .map((e) => e.key);
     expect(new Set(receipts).size).toBe(2);
   });
+  it("a push delivered after a later one moves no gate back", () => {
+    const first = expectOk(
+      approveGate(gated(), { gate: "G1", headSha: "abcdef1234" }, ctx(T0, WRITER)),
+    );
+    const later = expectOk(
+      reopenGatesForPush(
+        first.state,
+        { pr: 5, headSha: "fedcba9876", before: "abcdef1234" },
+        ctx(at(minutes(1))),
+      ),
+    );
+    expect(later.state.gates[0]?.pr?.headSha).toBe("fedcba9876");
+    // The push that made a head in between, delivered last: its `before` is no head the gate knows.
+    const stale = reopenGatesForPush(
+      later.state,
+      { pr: 5, headSha: "1234567890", before: "abcdef1234" },
+      ctx(at(minutes(2))),
+    );
+    expect(expectRefused(stale).code).toBe("out_of_order");
+    // A push that follows the known head moves the gate on.
+    const next = expectOk(
+      reopenGatesForPush(
+        later.state,
+        { pr: 5, headSha: "1234567890", before: "fedcba9876" },
+        ctx(at(minutes(2))),
+      ),
+    );
+    expect(next.state.gates[0]?.pr?.headSha).toBe("1234567890");
+  });
   it("a gate without a PR keeps one receipt key", () => {
     const s = state({
       todos: [todo("T1", { requiredScopes: ["deploy"] })],

@@ -254,6 +254,8 @@ export const RefusalCode = z.enum([
   "lease_expired",
   "over_budget",
   "duplicate",
+  /** An observation made before what the goal already knows (a delivery out of order). */
+  "out_of_order",
 ]);
 export type RefusalCode = z.infer<typeof RefusalCode>;
 

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { sameSha } from "../pr-outcome.ts";
+import { Sha } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { commit } from "./commit.ts";
@@ -6,9 +8,14 @@ import { addEffect, begin, emit, isRefused, parseInput, refuse } from "./kit.ts"
 
 export const PullRequestPushedInput = z.object({
   pr: z.number().int().positive(),
-  headSha: z.string().regex(/^[0-9a-f]{7,64}$/),
+  headSha: Sha,
   /** When GitHub reported the new head (the `synchronize` payload's updated_at). */
   reportedAt: z.coerce.date().nullable().default(null),
+  /**
+   * The head the push replaced (the payload's `before`). A goal that knows the PR at any other
+   * head heard of a later push first: this delivery is out of order and refused.
+   */
+  before: Sha.optional(),
 });
 export type PullRequestPushedInput = z.input<typeof PullRequestPushedInput>;
 
@@ -30,6 +37,24 @@ export function reopenGatesForPush(
   const d = begin(state, ctx);
   if (isRefused(d)) return d;
   const head = parsed.headSha;
+  if (parsed.before !== undefined) {
+    const follows = [parsed.before, head];
+    const known = [
+      ...d.state.gates
+        .filter(
+          (g) => g.pr?.number === parsed.pr && (g.status === "open" || g.status === "approved"),
+        )
+        .map((g) => g.pr?.headSha ?? head),
+      ...d.state.pullRequests.filter((p) => p.number === parsed.pr).map((p) => p.headSha),
+    ];
+    const stray = known.find((sha) => !follows.some((f) => sameSha(f, sha)));
+    if (stray !== undefined) {
+      return refuse(
+        "out_of_order",
+        `#${parsed.pr} is known at ${stray.slice(0, 12)}, not at the head this push replaced: read the PR instead.`,
+      );
+    }
+  }
   let changed = 0;
   const at = head.slice(0, 12);
   for (const gate of d.state.gates) {
