@@ -269,6 +269,7 @@ export function pullReadsInMemory(port: GitHubPort): GitHubPort {
         mergeableState: "blocked",
         mergeCommitSha: null,
         body: "",
+        size: null,
       };
     },
     listChecks: async () =>
@@ -282,6 +283,7 @@ export function pullReadsInMemory(port: GitHubPort): GitHubPort {
     listReviews: async () => [],
     requiredChecks: async () => ["ci-1"],
     commitMessage: async () => "a step",
+    listPullFiles: async () => ({ files: [], complete: true }),
     listReviewThreads: async () => ({ threads: [], complete: true }),
   };
 }

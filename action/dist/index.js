@@ -40403,6 +40403,11 @@ var ActLink = external_exports.string().max(500).regex(/^https?:\/\/[^\s"'<>]+$/
 var Title = external_exports.string().trim().min(1, "must not be empty").max(256);
 var ShortText = external_exports.string().max(2e3);
 var Sha = external_exports.string().regex(/^[0-9a-f]{7,64}$/, "a git SHA (7 to 64 hex digits)");
+var DiffSize = external_exports.object({
+  files: external_exports.number().int().nonnegative(),
+  insertions: external_exports.number().int().nonnegative(),
+  deletions: external_exports.number().int().nonnegative()
+});
 
 // ../packages/core/src/receipt-words.ts
 var Fields = external_exports.object({
@@ -40874,11 +40879,7 @@ var HarnessResult = external_exports.object({
       sha: Sha,
       message: external_exports.string().max(1e3),
       /** `git log --shortstat`'s counts; absent from older actions' reports. */
-      diffstat: external_exports.object({
-        files: external_exports.number().int().nonnegative(),
-        insertions: external_exports.number().int().nonnegative(),
-        deletions: external_exports.number().int().nonnegative()
-      }).nullish()
+      diffstat: DiffSize.nullish()
     })
   ).max(100).default([]),
   evidence: external_exports.array(EvidenceInput).max(20).default([]),
@@ -41142,6 +41143,8 @@ var PrMonitor = external_exports.object({
   ciAskedFor: Sha.nullable().default(null),
   /** The head commit asks GitHub to skip CI (`[skip ci]` and its kin). */
   skipCi: external_exports.boolean().default(false),
+  /** What the PR changes at `sha`, as GitHub counts it: what an approval of that head covers. */
+  size: DiffSize.extend({ sha: Sha }).nullable().default(null),
   changesRequested: ChangesRequested.nullable().default(null),
   /** Every review thread resolved (GitHub's GraphQL; false when unknown). */
   threadsResolved: external_exports.boolean().default(false),
@@ -41523,7 +41526,9 @@ var RefusalCode = external_exports.enum([
   "lease_not_held",
   "lease_expired",
   "over_budget",
-  "duplicate"
+  "duplicate",
+  /** An observation made before what the goal already knows (a delivery out of order). */
+  "out_of_order"
 ]);
 
 // ../packages/core/src/transitions/branch-in-base.ts
@@ -41651,6 +41656,8 @@ var PrObservation = external_exports.object({
   required: external_exports.array(external_exports.string().min(1).max(200)).max(100).optional(),
   /** The head commit's message asks to skip CI. */
   skipCi: external_exports.boolean().optional(),
+  /** GitHub's counts of what the PR changes at `headSha`. */
+  size: DiffSize.optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: external_exports.boolean().default(true),
   /** Scopes the `when: merge` rules name besides `merge`: the merge gate covers them too. */
@@ -41674,9 +41681,14 @@ var PushRefusedInput = external_exports.object({
 // ../packages/core/src/transitions/reopen-gate.ts
 var PullRequestPushedInput = external_exports.object({
   pr: external_exports.number().int().positive(),
-  headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  headSha: Sha,
   /** When GitHub reported the new head (the `synchronize` payload's updated_at). */
-  reportedAt: external_exports.coerce.date().nullable().default(null)
+  reportedAt: external_exports.coerce.date().nullable().default(null),
+  /**
+   * The head the push replaced (the payload's `before`). A goal that knows the PR at any other
+   * head heard of a later push first: this delivery is out of order and refused.
+   */
+  before: Sha.optional()
 });
 
 // ../packages/core/src/transitions/track-pull-request.ts

@@ -28,6 +28,7 @@ function fakePort(headRepo: string, refuse: ReadonlySet<number> = new Set()) {
     mergeableState: "clean",
     mergeCommitSha: null,
     body: "",
+    size: null,
   };
   const port: Pick<GitHubPort, "getPull" | "approveRun" | "ensureComment"> = {
     getPull: () => Promise.resolve(pull),

@@ -26,6 +26,7 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
     mergeableState: "clean",
     mergeCommitSha: null,
     body: "",
+    size: null,
   };
   const port: GitHubPort & { pull: PullSnapshot } = {
     pull,
@@ -50,6 +51,7 @@ function portFor(opts: { head: string; threads: ReviewThreads; reviewId?: number
     listChecks: () => Promise.resolve([{ name: "unit", status: "success", url: null }]),
     listStatuses: () =>
       Promise.resolve([{ name: "ext/ci", status: "failure", url: "https://ci.example/1" }]),
+    listPullFiles: unused("listPullFiles"),
     listReviewThreads: () => {
       calls.threads += 1;
       return Promise.resolve(opts.threads);

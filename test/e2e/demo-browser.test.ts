@@ -34,8 +34,9 @@ const Comments = z
 
 /**
  * Scenario: `npm run demo` without `--yes` — the demo stops at the merge gate and waits for the
- * person. A real browser opens the dashboard the demo printed, clicks Approve on the gate, and
- * the demo goes on to merge and finish; the goal issue in the sandbox shows the owner's command
+ * person. A real browser opens the dashboard the demo printed, clicks Approve on the gate,
+ * confirms what the approval covers (the head, its size, its CI), and the demo goes on to merge
+ * and finish; the goal issue in the sandbox shows the owner's command
  * and LoopX's receipt. The screenshot is kept under .loopx/test-artifacts/.
  */
 describe.skipIf(skip !== "")("e2e: approving the demo's merge gate in a browser", () => {
@@ -75,7 +76,15 @@ describe.skipIf(skip !== "")("e2e: approving the demo's merge gate in a browser"
         const page = await context.newPage();
         await page.goto(`${stack.appUrl}/loopx`);
         const button = page.getByRole("button", { name: `Approve ${gateKey}` });
-        await Promise.all([page.waitForURL(/notice=/), button.click()]);
+        // A merge gate covers one head: the dashboard shows what it covers and asks to confirm.
+        await Promise.all([page.waitForURL(/\/loopx\/gates$/), button.click()]);
+        const preview = (await page.textContent("section.confirm")) ?? "";
+        expect(preview).toContain("What an approval covers");
+        expect(preview).toContain("CI: every required check passed");
+        const confirm = page.getByRole("button", {
+          name: new RegExp(`^Confirm: approve ${gateKey} at [0-9a-f]{12}$`),
+        });
+        await Promise.all([page.waitForURL(/notice=/), confirm.click()]);
         expect(await page.textContent("p.notice")).toContain(`/loopx approve ${gateKey}`);
         // The comment is processed asynchronously; the page shows the gate gone once it is.
         for (let i = 0; i < 40 && (await button.count()) > 0; i++) {

@@ -50,8 +50,13 @@ describe("e2e: a push to a watched PR: one glance, and never backwards", () => {
     await h.sandbox.idle();
     await h.settle();
     expect(await state()).toEqual({ head: a, seen: a, gate: ["open", a] });
-    // The config aside (a conditional read), the push cost one read of the PR.
-    expect(reads(from).filter((r) => r !== "repos/get-content")).toEqual(["pulls/get"]);
+    // The config aside (a conditional read), the push cost one read of the PR; the gate's new
+    // question lists the files its approval would cover.
+    expect(
+      reads(from)
+        .filter((r) => r !== "repos/get-content")
+        .sort(),
+    ).toEqual(["pulls/get", "pulls/list-files"]);
 
     // The next push's synchronize delivery fails; the one after it arrives.
     h.sandbox.faults.webhook({ mode: "drop", event: "pull_request.synchronize", times: 1 });

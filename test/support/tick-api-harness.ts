@@ -11,6 +11,7 @@ import { inject } from "vitest";
 import type { TickApiOptions } from "../../app/src/api/tick-api.ts";
 import type { LoopxApp } from "../../app/src/create-loopx-app.ts";
 import type { Logger } from "../../app/src/deps.ts";
+import { demoDashboard } from "../../packages/demo/src/dashboard/demo-dashboard.ts";
 import type { ActionsClaims, Sandbox } from "../../packages/sandbox/src/index.ts";
 import { TICK_WORKFLOW } from "./app-harness.ts";
 import {
@@ -121,6 +122,8 @@ export async function startTickHarness(
     log?: Logger;
     /** Checks a ruleset requires on the default branch (default `["ci"]`, the sandbox CI's). */
     requiredChecks?: string[];
+    /** Serve the dashboard as the loopback demo does: gate buttons acting as alice. */
+    demoDashboard?: boolean;
   } = {},
 ): Promise<TickHarness> {
   // Runs stay queued: the tests play the workflow's jobs themselves, call by call.
@@ -134,8 +137,17 @@ export async function startTickHarness(
   const { sandbox, repo } = s;
   const pg = opts.onPostgres && !opts.store ? await postgresStore(inject("pgUrl")) : null;
   const store = await cleanStore(opts.store ?? pg?.store);
+  const owner = { login: "alice", token: sandbox.createUserToken("alice"), apiUrl: sandbox.url };
   const served = await serveApp(s, store, (audience) => ({
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.demoDashboard
+      ? {
+          dashboard: {
+            mode: "open" as const,
+            extension: demoDashboard({ store, owner, webUrl: sandbox.url }),
+          },
+        }
+      : {}),
     tickApi: {
       issuer: sandbox.url,
       audience,

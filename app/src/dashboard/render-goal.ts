@@ -2,6 +2,8 @@
 import {
   distinctEvidence,
   evidenceView,
+  gatePreview,
+  gatePreviewWords,
   outcomeAccounting,
   outcomeWords,
   receiptWords,
@@ -60,11 +62,24 @@ export function renderGoal(
         html`<div class="${status === "done" ? "done" : ""}">${t.key} ${t.title}${status === "done" ? "" : html`<br><span class="muted">${words(t)}</span>`}</div>`,
     )}</td>`;
   });
+  // What approving a PR-bound gate covers: the head, GitHub's counts, CI on that head.
+  const covers = (gate: (typeof state.gates)[number]) => {
+    const preview = gatePreview(state, gate, now);
+    if (preview === null) return "";
+    const files = `${serverUrl.replace(/\/+$/, "")}/${g.repo}/pull/${preview.pr}/files`;
+    return html`<br><span class="preview">${gatePreviewWords(preview)}</span> · <a href="${files}">the files</a>`;
+  };
+  const waiting = state.gates
+    .filter((gate) => gate.status === "open")
+    .map(
+      (gate) =>
+        html`<tr class="open"><td><b>${gate.key}</b></td><td>${gate.question}${covers(gate)}<br><span class="muted">scopes: ${gate.scopes.join(", ")} · opened ${when(gate.openedAt, now)}</span></td>
+<td>${controls ? controls(state.goal.id, gate.key) : html`<span class="muted">comment <code>/loopx approve ${gate.key}</code> on the issue</span>`}</td></tr>`,
+    );
   const gates = state.gates.map(
     (gate) =>
-      html`<tr class="${gate.status}"><td><b>${gate.key}</b></td><td>${gate.question}<br><span class="muted">${gate.scopes.join(", ")}</span></td>
-<td>${gate.status}${gate.resolvedBy ? html` by ${gate.resolvedBy} ${when(gate.resolvedAt, now)}` : ""}${gate.note ? html`: “${gate.note}”` : ""}</td>
-<td>${gate.status === "open" && controls ? controls(state.goal.id, gate.key) : ""}</td></tr>`,
+      html`<tr class="${gate.status}"><td><b>${gate.key}</b></td><td>${gate.question}${covers(gate)}<br><span class="muted">${gate.scopes.join(", ")}</span></td>
+<td>${gate.status}${gate.resolvedBy ? html` by ${gate.resolvedBy} ${when(gate.resolvedAt, now)}` : ""}${gate.note ? html`: “${gate.note}”` : ""}</td></tr>`,
   );
   const receipts = [...d.receiptEvents]
     .reverse()
@@ -94,6 +109,7 @@ export function renderGoal(
     html`<section><h2>${g.title}</h2><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${d.stateWords}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
 <p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p>
 <p class="outcome">${outcome.delivered} ${outcome.people}</p></section>
+${section("Waiting for you", "Nothing waits for a decision.", waiting)}
 ${section(`Running now (${running.length} of ${state.goal.parallel} slots)`, "No tick is running.", running)}
 <section><h2>Todo board</h2><table><tr>${board}</tr></table></section>
 ${section("Gates", "No gate was ever opened.", gates)}

@@ -10,7 +10,9 @@ h2{font-size:16px}table{border-collapse:collapse;width:100%}td,th{text-align:lef
 .open{background:#fff8c5}.approved,.done{background:#dafbe1}.rejected,.failed{background:#ffebe9}
 form.gate{display:inline}form.who{float:right;margin:0}button{cursor:pointer;margin-left:4px}
 .chart path{stroke:#0969da;stroke-width:2}.chart circle{fill:#0969da}.chart .axis{stroke:#8c959f}.chart text{font-size:11px;fill:#656d76}
-pre{white-space:pre-wrap;margin:0}`;
+pre{white-space:pre-wrap;margin:0}td,pre,code,.preview{overflow-wrap:anywhere}svg.chart{max-width:100%;height:auto}
+@media (max-width:640px){main{padding:8px}section{padding:4px 8px}table,tbody,tr,td{display:block;width:auto}
+tr{border-top:1px solid #eaeef2}td{border-top:none;padding:2px 4px}form.who{float:none}}`;
 
 // Progressive enhancement only: confirm before a decision; the forms work without JS.
 const JS = `document.querySelectorAll("form.gate").forEach(function(f){f.addEventListener("submit",function(e){

@@ -20,6 +20,7 @@ export type PullVerbs = Pick<
   | "listChecks"
   | "listStatuses"
   | "listReviews"
+  | "listPullFiles"
 >;
 
 type Call = <T>(what: string, fn: () => Promise<T>) => Promise<T>;
@@ -46,6 +47,18 @@ const PullResponse = z.object({
     .array(z.object({ login: z.string() }))
     .nullable()
     .optional(),
+  /** Only on the full pull request (pulls/get, create, update), not in lists. */
+  changed_files: z.number().int().nonnegative().optional(),
+  additions: z.number().int().nonnegative().optional(),
+  deletions: z.number().int().nonnegative().optional(),
+});
+
+/** One entry of `pulls/list-files`: the fields the gate preview shows. */
+const PullFileItem = z.object({
+  filename: z.string(),
+  status: z.string(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
 });
 
 /** GitHub's 422 for a head already in its base; its other 422s are not this. */
@@ -80,6 +93,10 @@ export function toPullSnapshot(raw: unknown): PullSnapshot {
     mergeableState: p.mergeable_state ?? null,
     mergeCommitSha: p.merge_commit_sha ?? null,
     body: p.body ?? "",
+    size:
+      p.changed_files !== undefined && p.additions !== undefined && p.deletions !== undefined
+        ? { files: p.changed_files, insertions: p.additions, deletions: p.deletions }
+        : null,
   };
 }
 
@@ -269,6 +286,19 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
             submittedAt: r.submitted_at ? new Date(r.submitted_at) : null,
             url: r.html_url ?? null,
           }));
+      }),
+
+    listPullFiles: (repo, number, limit) =>
+      call(`listing the files of ${where(repo)}#${number}`, async () => {
+        const perPage = Math.min(100, Math.max(1, limit));
+        const { data, headers } = await octokit.rest.pulls.listFiles({
+          ...repo,
+          pull_number: number,
+          per_page: perPage,
+        });
+        // GitHub links the next page when there is one.
+        const complete = !/rel="next"/.test(headers.link ?? "");
+        return { files: z.array(PullFileItem).parse(data), complete };
       }),
   };
 }

@@ -18,6 +18,7 @@ import { approveRuns } from "./approve-runs.ts";
 import { cancelRun } from "./cancel-run.ts";
 import { createSubIssue, createTodoSubIssues } from "./create-sub-issue.ts";
 import { dispatchJob } from "./dispatch-job.ts";
+import { gateCoverage } from "./gate-coverage.ts";
 import { keyedComment } from "./keyed-comment.ts";
 import { postNotification } from "./notify-owners.ts";
 import { openPullRequest } from "./open-pull-request.ts";
@@ -177,7 +178,9 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       return writeTickComment(ctx, effect.key, effect.tickId);
     case "gate_comment": {
       const gate = state.gates.find((g) => g.key === effect.gate);
-      if (gate) await keyedComment(ctx, issue, effect.key, renderGateComment(gate, state.goal));
+      if (!gate) return;
+      const coverage = await gateCoverage(port, state, gate, ctx.now, ctx.deps.log);
+      await keyedComment(ctx, issue, effect.key, renderGateComment(gate, state.goal, coverage));
       return;
     }
     case "receipt":

@@ -83,6 +83,7 @@ function pullOnly(pull: PullSnapshot, opts: ReadOptions): PrObservation {
     ...(state === "open"
       ? { draft: pull.draft, mergeable: pull.mergeable, mergeableState: pull.mergeableState }
       : { mergeCommitSha: pull.mergeCommitSha }),
+    ...(state === "open" && pull.size !== null ? { size: pull.size } : {}),
     mergeGate: opts.mergeGate,
     mergeScopes: [...(opts.mergeScopes ?? [])],
     ...(opts.repairAttempts !== undefined ? { repairAttempts: opts.repairAttempts } : {}),
@@ -157,6 +158,7 @@ export async function readPull(
     draft: pull.draft,
     mergeable: pull.mergeable,
     mergeableState: pull.mergeableState,
+    ...(pull.size !== null ? { size: pull.size } : {}),
     checks: {
       sha: pull.headSha,
       list: [...ci, ...statuses, ...waiting].slice(0, 100).map((c) => ({

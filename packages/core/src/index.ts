@@ -12,6 +12,7 @@ export * from "./decide.ts";
 export * from "./evidence-summary.ts";
 export * from "./failure-signature.ts";
 export * from "./final-report.ts";
+export * from "./gate-preview.ts";
 export * from "./lease.ts";
 export * from "./outcomes.ts";
 export * from "./path-rules.ts";

@@ -234,6 +234,7 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
         extension: demoDashboard({
           store,
           owner: { login: OWNER, token: tokens.owner, apiUrl: sandbox.url },
+          webUrl: sandbox.url,
         }),
       },
       tickApi: {

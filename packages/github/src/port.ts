@@ -42,6 +42,17 @@ export interface PullSnapshot {
   mergeableState: string | null;
   mergeCommitSha: string | null;
   body: string;
+  /** GitHub's counts for the whole PR (three-dot diff); null where a listing omits them. */
+  size: { files: number; insertions: number; deletions: number } | null;
+}
+
+/** One file of a pull request's diff, as GitHub's "list pull requests files" gives it. */
+export interface PullFile {
+  filename: string;
+  /** added, removed, modified, renamed, copied, changed or unchanged. */
+  status: string;
+  additions: number;
+  deletions: number;
 }
 
 /**
@@ -150,6 +161,15 @@ export interface GitHubReads {
   commitMessage(repo: RepoName, sha: string): Promise<string>;
   /** Workflow runs on a head that wait for a person's approval (`action_required`). */
   listWaitingRuns(repo: RepoName, headSha: string): Promise<CheckSnapshot[]>;
+  /**
+   * The first `limit` (≤ 100) files a PR changes, as GitHub lists them (one page), and
+   * whether that was all of them.
+   */
+  listPullFiles(
+    repo: RepoName,
+    number: number,
+    limit: number,
+  ): Promise<{ files: PullFile[]; complete: boolean }>;
   /** The PR's review threads (GraphQL: REST has no "resolved"); see ReviewThreads. */
   listReviewThreads(repo: RepoName, number: number): Promise<ReviewThreads>;
   listReviews(repo: RepoName, number: number): Promise<ReviewSnapshot[]>;
@@ -263,6 +283,7 @@ export function readsOnly(p: GitHubReads): GitHubReads {
     requiredChecks: (repo, branch) => p.requiredChecks(repo, branch),
     commitMessage: (repo, sha) => p.commitMessage(repo, sha),
     listWaitingRuns: (repo, headSha) => p.listWaitingRuns(repo, headSha),
+    listPullFiles: (repo, number, limit) => p.listPullFiles(repo, number, limit),
     listReviewThreads: (repo, number) => p.listReviewThreads(repo, number),
     listReviews: (repo, number) => p.listReviews(repo, number),
     readConfig: (repo) => p.readConfig(repo),

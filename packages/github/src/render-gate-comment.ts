@@ -1,6 +1,7 @@
 import { type Gate, type Goal, planGateHolds } from "@loopx/core";
 import { formatInstant, formatLogin, quoteUntrusted } from "./format.ts";
-import { neutralize } from "./neutralize.ts";
+import { neutralize, neutralizeInline } from "./neutralize.ts";
+import type { PullFile } from "./port.ts";
 import { GITHUB_BODY_LIMIT, truncateBody } from "./truncate-body.ts";
 
 /**
@@ -19,11 +20,45 @@ export function gateDeciders(gate: Gate, goal: Goal): string {
   return `${asked.map(formatLogin).join(", ")} or anyone with write access to this repository`;
 }
 
+/** What approving a PR-bound gate covers (see gatePreview and the outbox's gateCoverage). */
+export interface GateCoverage {
+  /** The PR, its head, GitHub's counts and CI on that head, in one line (gatePreviewWords). */
+  line: string;
+  /** The files GitHub lists for the PR at that head (first page), or null when not read. */
+  files: { files: PullFile[]; complete: boolean } | null;
+}
+
+/**
+ * A file name as inline code. Names come from the repository (an agent may have chosen
+ * them): the span is longer than any backtick run inside, and nothing in it can mention,
+ * command or break the line.
+ */
+function codeSpan(text: string): string {
+  const flat = neutralizeInline(text, 200).replace(/&lt;/g, "<");
+  const run = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = "`".repeat(run + 1);
+  return `${fence} ${flat} ${fence}`;
+}
+
+function coverageLines(c: GateCoverage, pr: number): string[] {
+  const out = [`**What an approval covers:** ${neutralizeInline(c.line, 600)}`];
+  if (c.files === null) return out;
+  for (const f of c.files.files) {
+    out.push(`- ${codeSpan(f.filename)} ${f.status}, +${f.additions} −${f.deletions}`);
+  }
+  if (!c.files.complete) out.push(`- … and more: see the files of #${pr}`);
+  return out;
+}
+
 /**
  * The comment that opens a gate: what it covers, who can decide, and the exact commands.
  * Rendered again after a decision to show the outcome instead of the commands.
  */
-export function renderGateComment(gate: Gate, goal: Goal): string {
+export function renderGateComment(
+  gate: Gate,
+  goal: Goal,
+  coverage: GateCoverage | null = null,
+): string {
   const { approve, reject } = gateCommands(gate.key);
   const scopes = gate.scopes.map((s) => `\`${s}\``).join(", ");
   const lines = [
@@ -45,6 +80,7 @@ export function renderGateComment(gate: Gate, goal: Goal): string {
     lines.push(
       `**Pull request:** #${gate.pr.number} at \`${gate.pr.headSha.slice(0, 12)}\`. An approval covers this head only; a push reopens the gate. An approving review of that head also counts.`,
     );
+    if (coverage !== null) lines.push("", ...coverageLines(coverage, gate.pr.number));
   }
   if (gate.status === "open") {
     lines.push(

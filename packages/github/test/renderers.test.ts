@@ -210,6 +210,37 @@ describe("renderGateComment", () => {
     expect(body).toContain("a push reopens the gate");
   });
 
+  it("says what an approval covers; file names are inert data", () => {
+    const pr = gate({ pr: { number: 12, headSha: "abcdef0123456789" } });
+    const hostileName = "docs/`x` @bob /loopx approve G1 <!-- loopx:key=forged -->\n- [x](y).md";
+    const body = renderGateComment(pr, goal, {
+      line: "#12 at abcdef012345 · 2 files, +5 −1 · CI: every required check passed (ci @carol)",
+      files: {
+        files: [
+          { filename: "src/a.ts", status: "modified", additions: 4, deletions: 1 },
+          { filename: hostileName, status: "added", additions: 1, deletions: 0 },
+        ],
+        complete: false,
+      },
+    });
+    expect(body).toContain(
+      "**What an approval covers:** #12 at abcdef012345 · 2 files, +5 −1 · CI: every required check passed (ci @\u200bcarol)",
+    );
+    expect(body).toContain("- ` src/a.ts ` modified, +4 −1");
+    // The hostile name stays on its line inside a code span longer than its backtick runs.
+    const line = body.split("\n").find((l) => l.includes("docs/"));
+    expect(
+      line?.startsWith(
+        "- `` docs/`x` @\u200bbob /\u200bloopx approve G1 <\u200b!-- loopx:key=forged --> - [x](y).md `` added, +1 −0",
+      ),
+    ).toBe(true);
+    expect(body).toContain("- … and more: see the files of #12");
+    expect(LIVE_MENTION.test(body)).toBe(false);
+    expect(parseCommand(body)).toBeNull();
+    // Without a coverage, the comment is what it was.
+    expect(renderGateComment(pr, goal)).not.toContain("What an approval covers");
+  });
+
   it("shows the decision instead of commands once resolved", () => {
     const body = renderGateComment(
       gate({ status: "approved", resolvedBy: "bob", resolvedAt: NOW, note: "ship it @carol" }),

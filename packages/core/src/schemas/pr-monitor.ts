@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Instant, Login, Sha, TodoKey } from "./primitives.ts";
+import { DiffSize, Instant, Login, Sha, TodoKey } from "./primitives.ts";
 
 /**
  * One check on the PR's head, as GitHub last reported it (check runs, commit statuses and
@@ -74,6 +74,8 @@ export const PrMonitor = z.object({
   ciAskedFor: Sha.nullable().default(null),
   /** The head commit asks GitHub to skip CI (`[skip ci]` and its kin). */
   skipCi: z.boolean().default(false),
+  /** What the PR changes at `sha`, as GitHub counts it: what an approval of that head covers. */
+  size: DiffSize.extend({ sha: Sha }).nullable().default(null),
   changesRequested: ChangesRequested.nullable().default(null),
   /** Every review thread resolved (GitHub's GraphQL; false when unknown). */
   threadsResolved: z.boolean().default(false),

@@ -92,3 +92,10 @@ export const ShortText = z.string().max(2000);
 
 /** A git object id, abbreviated or full. */
 export const Sha = z.string().regex(/^[0-9a-f]{7,64}$/, "a git SHA (7 to 64 hex digits)");
+
+/** What a change touches, as git's `--shortstat` and GitHub's pull request counts give it. */
+export const DiffSize = z.object({
+  files: z.number().int().nonnegative(),
+  insertions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+});

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Cost } from "./budget.ts";
 import { EvidenceInput, HandoffInput } from "./evidence.ts";
 import {
+  DiffSize,
   Instant,
   PathGlob,
   Scope,
@@ -108,13 +109,7 @@ export const HarnessResult = z
           sha: Sha,
           message: z.string().max(1000),
           /** `git log --shortstat`'s counts; absent from older actions' reports. */
-          diffstat: z
-            .object({
-              files: z.number().int().nonnegative(),
-              insertions: z.number().int().nonnegative(),
-              deletions: z.number().int().nonnegative(),
-            })
-            .nullish(),
+          diffstat: DiffSize.nullish(),
         }),
       )
       .max(100)

@@ -4,7 +4,7 @@ import { finalReportText } from "../final-report.ts";
 import { prChecksVerdict, prOutcome, sameSha } from "../pr-outcome.ts";
 import { DEFAULT_REPAIR_ATTEMPTS } from "../repair-policy.ts";
 import { ChangesRequested, PrCheck } from "../schemas/pr-monitor.ts";
-import { Scope } from "../schemas/primitives.ts";
+import { DiffSize, Scope } from "../schemas/primitives.ts";
 import type { GoalState, PullRequest } from "../schemas/state.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { expireCiQuestions } from "./ci-gates.ts";
@@ -60,6 +60,8 @@ export const PrObservation = z.object({
   required: z.array(z.string().min(1).max(200)).max(100).optional(),
   /** The head commit's message asks to skip CI. */
   skipCi: z.boolean().optional(),
+  /** GitHub's counts of what the PR changes at `headSha`. */
+  size: DiffSize.optional(),
   /** `.github/loopx.yml` gates a merge (the default): a ready PR opens a `merge` gate. */
   mergeGate: z.boolean().default(true),
   /** Scopes the `when: merge` rules name besides `merge`: the merge gate covers them too. */
@@ -79,6 +81,7 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
     m.checks = [];
     m.checksSha = null;
     m.mergeable = null;
+    m.size = null;
   }
   // CI that never reports is judged from the first sight of the head, never from before it
   // (other transitions may have moved `headSha` already: the seen head is tracked apart).
@@ -89,6 +92,7 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   }
   if (o.required !== undefined) m.required = [...new Set(o.required)];
   if (o.skipCi !== undefined) m.skipCi = o.skipCi;
+  if (o.size !== undefined) m.size = { sha: pr.headSha, ...o.size };
   pr.state = o.state;
   if (o.draft !== undefined) m.draft = o.draft;
   if (o.mergeable !== undefined) m.mergeable = o.mergeable;

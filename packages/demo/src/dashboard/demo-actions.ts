@@ -6,6 +6,7 @@
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { gatePreview, gatePreviewWords, sameSha } from "@loopx/core";
 import type { Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { z } from "zod";
@@ -50,6 +51,11 @@ export const GateDecisionForm = z.object({
   goal: z.uuid(),
   gate: z.string().regex(/^G\d{1,6}$/),
   decision: z.enum(["approve", "reject"]),
+  /** The head the person confirmed approving, from the preview they were shown. */
+  head: z
+    .string()
+    .regex(/^[0-9a-f]{7,64}$/)
+    .optional(),
 });
 export type GateDecisionForm = z.infer<typeof GateDecisionForm>;
 
@@ -68,6 +74,17 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
 
 export type DecisionResult =
   | { ok: true; goalId: string; notice: string }
+  /** Approving a PR-bound gate: the person confirms this preview (of `head`) first. */
+  | {
+      ok: "confirm";
+      goalId: string;
+      gate: string;
+      question: string;
+      head: string;
+      preview: string;
+      /** The PR (`owner/name` and its number), for the link to its files. */
+      pull: { repo: string; number: number };
+    }
   | { ok: false; status: number; message: string };
 
 /**
@@ -101,6 +118,29 @@ export async function postDecision(
   const gate = state.gates.find((g) => g.key === form.gate);
   if (gate?.status !== "open") {
     return { ok: false, status: 409, message: `${form.gate} is not open (any more).` };
+  }
+  // An approval of a PR-bound gate covers one head: the person sees what it covers, then
+  // confirms that very head; a push since then makes the confirmation stale.
+  const preview = gatePreview(state, gate, await store.databaseNow());
+  if (form.decision === "approve" && preview !== null) {
+    if (form.head === undefined) {
+      return {
+        ok: "confirm",
+        goalId: state.goal.id,
+        gate: gate.key,
+        question: gate.question,
+        head: preview.head,
+        preview: gatePreviewWords(preview),
+        pull: { repo: `${state.goal.repo.owner}/${state.goal.repo.name}`, number: preview.pr },
+      };
+    }
+    if (!sameSha(form.head, preview.head)) {
+      return {
+        ok: false,
+        status: 409,
+        message: `${gate.key} now asks about ${preview.head.slice(0, 12)}, not the head you confirmed (${form.head.slice(0, 12)}): nothing was posted. Look at its new preview first.`,
+      };
+    }
   }
   const { repo, issue } = state.goal;
   const body = `/loopx ${form.decision} ${form.gate}`;

@@ -8,6 +8,7 @@ import { html } from "@loopx/app";
 import type { Store } from "@loopx/store";
 import {
   type Commenter,
+  type DecisionResult,
   type DemoOwner,
   GateDecisionForm,
   newCsrfToken,
@@ -28,6 +29,8 @@ export interface DemoDashboardOptions {
   owner: DemoOwner;
   /** Test hook: how the comment is posted (default: the owner's user token). */
   commenter?: Commenter;
+  /** GitHub's web root (the sandbox's URL in the demo): the confirmation links the PR's files. */
+  webUrl?: string;
 }
 
 function gateForm(csrf: string, goalId: string, gateKey: string): SafeHtml {
@@ -36,6 +39,26 @@ function gateForm(csrf: string, goalId: string, gateKey: string): SafeHtml {
 <input type="hidden" name="gate" value="${gateKey}">
 <button type="submit" name="decision" value="approve" data-gate="${gateKey}">Approve ${gateKey}</button>
 <button type="submit" name="decision" value="reject" data-gate="${gateKey}">Reject ${gateKey}</button></form>`;
+}
+
+/** What approving covers, and the one button that approves exactly that head. */
+function confirmPage(
+  csrf: string,
+  c: Extract<DecisionResult, { ok: "confirm" }>,
+  webUrl: string | undefined,
+): SafeHtml {
+  const files =
+    webUrl === undefined
+      ? ""
+      : html` · <a href="${webUrl.replace(/\/+$/, "")}/${c.pull.repo}/pull/${c.pull.number}/files">the files</a>`;
+  return html`<section class="confirm"><h2>Approve ${c.gate}?</h2><p>${c.question}</p>
+<p><b>What an approval covers:</b> <span class="preview">${c.preview}</span>${files}</p>
+<p class="muted">The approval covers head ${c.head} only: a push after it reopens the gate.</p>
+<form class="gate" method="post" action="${GATES_PATH}">
+<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="goal" value="${c.goalId}">
+<input type="hidden" name="gate" value="${c.gate}"><input type="hidden" name="head" value="${c.head}">
+<button type="submit" name="decision" value="approve">Confirm: approve ${c.gate} at ${c.head.slice(0, 12)}</button>
+<a href="/loopx/goals/${encodeURIComponent(c.goalId)}">Cancel</a></form></section>`;
 }
 
 export function demoDashboard(opts: DemoDashboardOptions): DashboardExtension {
@@ -59,6 +82,10 @@ export function demoDashboard(opts: DemoDashboardOptions): DashboardExtension {
         return true;
       }
       const result = await postDecision(opts.store, commenter, form.data);
+      if (result.ok === "confirm") {
+        reply.html(res, 200, `Approve ${result.gate}?`, confirmPage(csrf, result, opts.webUrl));
+        return true;
+      }
       if (!result.ok) {
         reply.html(
           res,
