@@ -11,6 +11,7 @@ import { goalJson, goalsJson } from "./dashboard-api.ts";
 import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
 import type { DashboardExtension, DashboardReply } from "./dashboard-extension.ts";
 import { html, type SafeHtml } from "./escape-html.ts";
+import { streamGoalChanges } from "./live-updates.ts";
 import { renderGoal } from "./render-goal.ts";
 import { page } from "./render-layout.ts";
 import { renderOverview } from "./render-overview.ts";
@@ -53,7 +54,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
     "cache-control": "no-store",
     // The pages carry our own inline CSS/JS only; nothing may load from elsewhere.
     "content-security-policy":
-      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'",
+      "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'",
     "x-content-type-options": "nosniff",
   });
   res.end(body);
@@ -119,6 +120,15 @@ export function createDashboard(
         200,
         renderOverview(overview, controls, notice, viewer?.login ?? null, deps.serverUrl),
       );
+      return;
+    }
+    const live = /^\/loopx\/goals\/([0-9a-f-]{36})\/live$/.exec(path);
+    if (live?.[1]) {
+      const stamp = await store.goalVersion(live[1]);
+      // A goal the person may not see answers exactly like one that does not exist.
+      if (stamp === null || !(await canSee(stamp.repo))) {
+        sendJson(res, 404, { error: "There is no such goal." });
+      } else streamGoalChanges(req, res, store, live[1], stamp.version);
       return;
     }
     const goalPage = /^\/loopx\/goals\/([0-9a-f-]{36})$/.exec(path);

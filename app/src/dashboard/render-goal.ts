@@ -29,7 +29,7 @@ function receiptRow(e: GoalEvent): SafeHtml | null {
   const line = receiptWords(e);
   if (line === null) return null;
   const act = line.link ? html` · <a href="${line.link}">the act</a>` : "";
-  return html`<tr><td>${line.text}${act}<details><summary>details</summary><code>${e.type} ${JSON.stringify(e.data)}</code></details></td></tr>`;
+  return html`<tr data-at="${e.at.toISOString()}"><td>${line.text}${act}<details><summary>details</summary><code>${e.type} ${JSON.stringify(e.data)}</code></details></td></tr>`;
 }
 
 function issueUrl(serverUrl: string, repo: string, issueNumber: number): string {
@@ -73,7 +73,7 @@ export function renderGoal(
     .filter((gate) => gate.status === "open")
     .map(
       (gate) =>
-        html`<tr class="open"><td><b>${gate.key}</b></td><td>${gate.question}${covers(gate)}<br><span class="muted">scopes: ${gate.scopes.join(", ")} · opened ${when(gate.openedAt, now)}</span></td>
+        html`<tr class="open" data-at="${gate.openedAt.toISOString()}"><td><b>${gate.key}</b></td><td>${gate.question}${covers(gate)}<br><span class="muted">scopes: ${gate.scopes.join(", ")} · opened ${when(gate.openedAt, now)}</span></td>
 <td>${controls ? controls(state.goal.id, gate.key) : html`<span class="muted">comment <code>/loopx approve ${gate.key}</code> on the issue</span>`}</td></tr>`,
     );
   const gates = state.gates.map(
@@ -98,15 +98,20 @@ export function renderGoal(
       ? distinctEvidence(state.evidence.filter((e) => e.tickId === tick.id))
       : [];
     const handoff = tick ? state.handoffs.find((h) => h.tickId === tick.id) : undefined;
-    return html`<tr class="${t.outcome ?? ""}"><td>#${t.number}</td><td>${t.todo}</td>
+    const at = (t.finishedAt ?? t.startedAt).toISOString();
+    return html`<tr class="${t.outcome ?? ""}" data-at="${at}"><td>#${t.number}</td><td>${t.todo}</td>
 <td>${t.outcome ?? "running"}${t.failure ? html` (${t.failure})` : ""}<br><span class="muted">${when(t.startedAt, now)}</span></td>
 <td>${evidence.map(evidenceRow)}${handoff ? html`<pre>done: ${handoff.done}\nnext: ${handoff.next}</pre>` : ""}</td>
 <td>${t.cost ? `${usd(t.cost.usd)} · ${t.cost.runnerMinutes.toFixed(1)} min` : "—"}</td></tr>`;
   });
   const outcome = outcomeWords(outcomeAccounting(state.goal, state.gates, now));
+  // The page updates itself while open (live-updates.ts) and marks what is newer than the
+  // person's last visit, both in the layout's script; `data-now` is the database clock.
+  const live = `/loopx/goals/${encodeURIComponent(state.goal.id)}/live`;
   return page(
     `${g.repo}#${g.issueNumber}`,
-    html`<section><h2>${g.title}</h2><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${d.stateWords}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
+    html`<div id="goal" data-goal="${state.goal.id}" data-now="${now.toISOString()}" data-live="${live}">
+<section><h2>${g.title}</h2><p id="since" class="muted"></p><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${d.stateWords}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
 <p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p>
 <p class="outcome">${outcome.delivered} ${outcome.people}</p></section>
 ${section("Waiting for you", "Nothing waits for a decision.", waiting)}
@@ -115,7 +120,7 @@ ${section(`Running now (${running.length} of ${state.goal.parallel} slots)`, "No
 ${section("Gates", "No gate was ever opened.", gates)}
 ${section("Receipts", "No decision has been made yet.", receipts)}
 ${section("Tick timeline", "No tick has run yet.", timeline)}
-<section><h2>Cost over time</h2>${costChart(d.ticks)}</section>`,
+<section><h2>Cost over time</h2>${costChart(d.ticks)}</section></div>`,
     signedInAs,
   );
 }

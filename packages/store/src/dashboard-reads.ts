@@ -23,6 +23,17 @@ export interface GoalSummary {
 const Title = z.object({ title: z.string() });
 const Spent = Cost.extend({ ticks: z.number().int().nonnegative() });
 
+export async function goalVersion(
+  db: Db,
+  goalId: string,
+): Promise<{ version: number; repo: string } | null> {
+  const [row] = await db
+    .select({ version: s.goals.version, owner: s.goals.repoOwner, name: s.goals.repoName })
+    .from(s.goals)
+    .where(eq(s.goals.id, goalId));
+  return row ? { version: row.version, repo: `${row.owner}/${row.name}` } : null;
+}
+
 /** The newest goals first (at most `limit`), whatever their status. */
 export async function listGoalSummaries(db: Db, limit = 200): Promise<GoalSummary[]> {
   const rows = await db.select().from(s.goals).orderBy(desc(s.goals.updatedAt)).limit(limit);

@@ -188,6 +188,8 @@ export interface Store {
     typePrefixes: string | readonly string[],
     limit?: number,
   ): Promise<GoalEvent[]>;
+  /** A goal's version and `owner/repo` (one row, cheap enough to ask every few seconds). */
+  goalVersion(goalId: string): Promise<{ version: number; repo: string } | null>;
   /** The goal of one issue by repository name (goals are named owner/repo#N outside). */
   goalIdByName(owner: string, repo: string, issueNumber: number): Promise<string | null>;
 }

@@ -13,6 +13,7 @@ import {
   goalEvents,
   goalIdByName,
   goalTicks,
+  goalVersion,
   listGoalSummaries,
   liveLeases,
 } from "./dashboard-reads.ts";
@@ -194,6 +195,7 @@ export function createStore(conn: Connection): Store {
     listGoalSummaries: (limit) => listGoalSummaries(db, limit),
     liveLeases: () => liveLeases(db),
     goalTicks: (goalId) => goalTicks(db, goalId),
+    goalVersion: (goalId) => goalVersion(db, goalId),
     goalEvents: (goalId, typePrefixes, limit) => goalEvents(db, goalId, typePrefixes, limit),
     goalIdByName: (owner, repo, issueNumber) => goalIdByName(db, owner, repo, issueNumber),
   };
