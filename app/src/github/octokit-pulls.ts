@@ -54,12 +54,19 @@ const PullResponse = z.object({
 });
 
 /** One entry of `pulls/list-files`: the fields the gate preview shows. */
-const PullFileItem = z.object({
-  filename: z.string(),
-  status: z.string(),
-  additions: z.number().int().nonnegative(),
-  deletions: z.number().int().nonnegative(),
-});
+const PullFileItem = z
+  .object({
+    filename: z.string(),
+    status: z.string(),
+    additions: z.number().int().nonnegative(),
+    deletions: z.number().int().nonnegative(),
+    blob_url: z.string().nullable().optional(),
+  })
+  .transform(({ blob_url, ...file }) => ({
+    ...file,
+    // GitHub's blob URL names the PR's head commit: …/blob/<sha>/<path>.
+    commit: /\/blob\/([0-9a-f]{7,64})\//.exec(blob_url ?? "")?.[1] ?? null,
+  }));
 
 /** GitHub's 422 for a head already in its base; its other 422s are not this. */
 const ValidationFailed = z.object({

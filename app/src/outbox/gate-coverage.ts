@@ -7,12 +7,12 @@ const FILES_NAMED = 20;
 
 /**
  * What approving an open PR-bound gate covers, for its comment: the head, GitHub's counts, CI
- * on that head, and the files GitHub lists for the PR — read only while the PR is still at
+ * on that head, and the files GitHub lists for the PR — shown only when GitHub listed them at
  * the gate's head (a later head reopens the gate with its own comment). A failed listing
  * leaves the names out, never the comment.
  */
 export async function gateCoverage(
-  port: GitHubPort,
+  port: Pick<GitHubPort, "listPullFiles">,
   state: GoalState,
   gate: Gate,
   now: Date,
@@ -26,7 +26,9 @@ export async function gateCoverage(
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
   try {
     const listed = await port.listPullFiles(repo, preview.pr, FILES_NAMED);
-    return { line: gatePreviewWords(preview), files: listed };
+    // The PR may have moved since LoopX last saw it: another head's files are not this one's.
+    const ofHead = listed.files.every((f) => f.commit !== null && sameSha(f.commit, preview.head));
+    return { line: gatePreviewWords(preview), files: ofHead ? listed : null };
   } catch (error) {
     if (!(error instanceof GitHubError)) throw error;
     log.info(

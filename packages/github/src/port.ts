@@ -53,6 +53,8 @@ export interface PullFile {
   status: string;
   additions: number;
   deletions: number;
+  /** The commit GitHub listed the file at (from its blob URL), when it says. */
+  commit: string | null;
 }
 
 /**

@@ -217,8 +217,8 @@ describe("renderGateComment", () => {
       line: "#12 at abcdef012345 · 2 files, +5 −1 · CI: every required check passed (ci @carol)",
       files: {
         files: [
-          { filename: "src/a.ts", status: "modified", additions: 4, deletions: 1 },
-          { filename: hostileName, status: "added", additions: 1, deletions: 0 },
+          { filename: "src/a.ts", status: "modified", additions: 4, deletions: 1, commit: null },
+          { filename: hostileName, status: "added", additions: 1, deletions: 0, commit: null },
         ],
         complete: false,
       },
