@@ -34,9 +34,10 @@ export const RECEIPT_EVENT_TYPES = [
   "todo.claim_released",
 ] as const;
 
+// Events store null for what did not apply (a gate on no todo): null reads as absent.
 const Fields = z.object({
   gate: z.string().optional(),
-  todo: z.string().optional(),
+  todo: z.string().nullable().optional(),
   scopes: z.array(z.string()).optional(),
   note: z.string().nullable().optional(),
   reason: z.string().nullable().optional(),
@@ -44,8 +45,8 @@ const Fields = z.object({
   pr: z.number().nullable().optional(),
   from: z.string().nullable().optional(),
   to: z.string().nullable().optional(),
-  holder: z.string().optional(),
-  via: z.string().optional(),
+  holder: z.string().nullable().optional(),
+  via: z.string().nullable().optional(),
   before: z.record(z.string(), z.number().nullable().optional()).optional(),
   after: z.record(z.string(), z.number().nullable().optional()).optional(),
   act: z.string().nullable().optional(),
@@ -85,9 +86,9 @@ export function receiptWords(e: LedgerEvent): ReceiptLine | null {
       case "todo.accepted":
         return `${who} accepted ${f.todo} (proposed by an agent) ${when}: its text now instructs the slices`;
       case "todo.claim_taken":
-        return `${plain(f.holder)} holds ${f.todo}${f.via === "assignment" ? " (assigned)" : ""} ${when}`;
+        return `${plain(f.holder ?? undefined)} holds ${f.todo}${f.via === "assignment" ? " (assigned)" : ""} ${when}`;
       case "todo.claim_released":
-        return `${plain(f.holder)} let go of ${f.todo} ${when}`;
+        return `${plain(f.holder ?? undefined)} let go of ${f.todo} ${when}`;
       default:
         return null;
     }

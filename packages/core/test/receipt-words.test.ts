@@ -47,6 +47,18 @@ describe("receiptWords: an act in one sentence", () => {
     ).toBe("alice approved G1 (deploy) at 2026-12-05 14:03 UTC");
   });
 
+  it("a gate opened on no todo and no PR (nulls in its event) still reads in full", () => {
+    // openGate records `todo: null, pr: null` for a gate that is about neither.
+    const line = receiptWords(
+      event(
+        "gate.opened",
+        { gate: "G1", scopes: ["deploy"], todo: null, pr: null },
+        { kind: "app" },
+      ),
+    );
+    expect(line?.text).toBe("LoopX opened G1 (deploy) at 2026-12-05 14:03 UTC");
+  });
+
   it("a reopened gate says which heads, so an old approval is seen not to count", () => {
     const line = receiptWords(
       event(
