@@ -40412,7 +40412,7 @@ var DiffSize = external_exports.object({
 // ../packages/core/src/receipt-words.ts
 var Fields = external_exports.object({
   gate: external_exports.string().optional(),
-  todo: external_exports.string().optional(),
+  todo: external_exports.string().nullable().optional(),
   scopes: external_exports.array(external_exports.string()).optional(),
   note: external_exports.string().nullable().optional(),
   reason: external_exports.string().nullable().optional(),
@@ -40420,8 +40420,8 @@ var Fields = external_exports.object({
   pr: external_exports.number().nullable().optional(),
   from: external_exports.string().nullable().optional(),
   to: external_exports.string().nullable().optional(),
-  holder: external_exports.string().optional(),
-  via: external_exports.string().optional(),
+  holder: external_exports.string().nullable().optional(),
+  via: external_exports.string().nullable().optional(),
   before: external_exports.record(external_exports.string(), external_exports.number().nullable().optional()).optional(),
   after: external_exports.record(external_exports.string(), external_exports.number().nullable().optional()).optional(),
   act: external_exports.string().nullable().optional()

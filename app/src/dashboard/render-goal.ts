@@ -9,6 +9,7 @@ import {
   receiptWords,
   runningTicks,
   stateWordsOf,
+  todoDependenciesOf,
 } from "@loopx/core";
 import { tickRunUrl } from "@loopx/github";
 import type { GoalEvent } from "@loopx/store";
@@ -54,19 +55,38 @@ export function renderGoal(
   signedInAs: string | null = null,
 ): SafeHtml {
   const { state, summary: g, now } = d;
+  const prUrl = (n: number) => `${serverUrl.replace(/\/+$/, "")}/${g.repo}/pull/${n}`;
   const words = stateWordsOf(state, now);
+  const dependsOn = todoDependenciesOf(state);
+  // The order LoopX works the todos in, and what each open one waits on, linked to it.
+  const order = new Map(
+    [...state.todos].sort((a, b) => a.position - b.position).map((t, i) => [t.key, i + 1]),
+  );
+  const edges = (t: (typeof state.todos)[number]) => {
+    const d = dependsOn(t);
+    const links = [
+      ...d.todos.map((k) => html`<a href="#todo-${k}">after ${k}</a>`),
+      ...d.gates.map((k) => html`<a href="#gate-${k}">needs ${k}</a>`),
+      ...(d.pr === null ? [] : [html`<a href="${prUrl(d.pr)}">needs #${d.pr} merged</a>`]),
+    ];
+    return links.length === 0
+      ? ""
+      : html`<br><span class="deps">${links.map((l, i) => (i === 0 ? l : html` · ${l}`))}</span>`;
+  };
   const board = COLUMNS.map((status) => {
-    const todos = state.todos.filter((t) => t.status === status);
+    const todos = state.todos
+      .filter((t) => t.status === status)
+      .sort((a, b) => a.position - b.position);
     return html`<td><b>${status}</b>${todos.map(
       (t) =>
-        html`<div class="${status === "done" ? "done" : ""}">${t.key} ${t.title}${status === "done" ? "" : html`<br><span class="muted">${words(t)}</span>`}</div>`,
+        html`<div id="todo-${t.key}" class="card ${status === "done" ? "done" : ""}">${order.get(t.key) ?? ""}. ${t.key} ${t.title}${status === "done" ? "" : html`<br><span class="muted">${words(t)}</span>${edges(t)}`}</div>`,
     )}</td>`;
   });
   // What approving a PR-bound gate covers: the head, GitHub's counts, CI on that head.
   const covers = (gate: (typeof state.gates)[number]) => {
     const preview = gatePreview(state, gate, now);
     if (preview === null) return "";
-    const files = `${serverUrl.replace(/\/+$/, "")}/${g.repo}/pull/${preview.pr}/files`;
+    const files = `${prUrl(preview.pr)}/files`;
     return html`<br><span class="preview">${gatePreviewWords(preview)}</span> · <a href="${files}">the files</a>`;
   };
   const waiting = state.gates
@@ -78,7 +98,7 @@ export function renderGoal(
     );
   const gates = state.gates.map(
     (gate) =>
-      html`<tr class="${gate.status}"><td><b>${gate.key}</b></td><td>${gate.question}${covers(gate)}<br><span class="muted">${gate.scopes.join(", ")}</span></td>
+      html`<tr id="gate-${gate.key}" class="${gate.status}"><td><b>${gate.key}</b></td><td>${gate.question}${covers(gate)}<br><span class="muted">${gate.scopes.join(", ")}</span></td>
 <td>${gate.status}${gate.resolvedBy ? html` by ${gate.resolvedBy} ${when(gate.resolvedAt, now)}` : ""}${gate.note ? html`: “${gate.note}”` : ""}</td></tr>`,
   );
   const receipts = [...d.receiptEvents]

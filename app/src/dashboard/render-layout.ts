@@ -7,6 +7,7 @@ header{background:#24292f;color:#fff;padding:8px 16px}header a{color:#fff;text-d
 main{padding:16px;max-width:1100px}section{background:#fff;border:1px solid #d0d7de;border-radius:6px;margin:0 0 16px;padding:8px 16px}
 h2{font-size:16px}table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:4px 8px;border-top:1px solid #eaeef2;vertical-align:top}
 .muted{color:#656d76}.pill{border-radius:10px;padding:0 8px;background:#eaeef2;font-size:12px}
+.card{margin:4px 0}.deps a{margin-right:2px}:target{outline:2px solid #0969da}
 .new>td:first-child{box-shadow:inset 3px 0 #0969da}.new>td:first-child::before{content:"new · ";color:#0969da;font-weight:600}
 .open{background:#fff8c5}.approved,.done{background:#dafbe1}.rejected,.failed{background:#ffebe9}
 form.gate{display:inline}form.who{float:right;margin:0}button{cursor:pointer;margin-left:4px}

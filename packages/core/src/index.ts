@@ -29,6 +29,7 @@ export * from "./scope.ts";
 export * from "./slot-quota.ts";
 export * from "./state-words.ts";
 export * from "./test-counts.ts";
+export * from "./todo-dependencies.ts";
 export * from "./todo-order.ts";
 export * from "./todo-overlap.ts";
 export {
