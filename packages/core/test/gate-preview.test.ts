@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   CI_GRACE_MS,
+  GoalState,
   gatePreview,
   gatePreviewWords,
   observePullRequest,
   PullRequest,
 } from "../src/index.ts";
-import { APP, ctx, expectOk, gate, state, T0, todo } from "./fixtures.ts";
+import { APP, ctx, expectOk, expectRefused, gate, state, T0, todo } from "./fixtures.ts";
 
 const HEAD = "abcdef1234567890";
 const NEXT = "0123456789abcdef";
@@ -94,5 +95,13 @@ describe("gatePreview: what approving a PR-bound gate covers", () => {
       observePullRequest(read.state, { number: 5, state: "open", headSha: NEXT }, ctx(T0, APP)),
     );
     expect(pushed.state.pullRequests[0]?.monitor.size).toBeNull();
+  });
+
+  it("the same counts read again, after the goal was stored and loaded, are nothing new", () => {
+    const reading = { number: 5, state: "open" as const, headSha: HEAD, size: SIZE };
+    const read = expectOk(observePullRequest(linked({ size: null }), reading, ctx(T0, APP)));
+    // What the store hands back: the state parsed from its JSON, keys in the schema's order.
+    const stored = GoalState.parse(JSON.parse(JSON.stringify(read.state)));
+    expect(expectRefused(observePullRequest(stored, reading, ctx(T0, APP))).code).toBe("duplicate");
   });
 });

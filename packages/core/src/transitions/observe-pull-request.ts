@@ -92,7 +92,8 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   }
   if (o.required !== undefined) m.required = [...new Set(o.required)];
   if (o.skipCi !== undefined) m.skipCi = o.skipCi;
-  if (o.size !== undefined) m.size = { sha: pr.headSha, ...o.size };
+  // In the schema's key order: `absorb` compares JSON, and a stored monitor is parsed back so.
+  if (o.size !== undefined) m.size = { ...o.size, sha: pr.headSha };
   pr.state = o.state;
   if (o.draft !== undefined) m.draft = o.draft;
   if (o.mergeable !== undefined) m.mergeable = o.mergeable;
