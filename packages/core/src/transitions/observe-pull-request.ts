@@ -71,9 +71,20 @@ export const PrObservation = z.object({
 });
 export type PrObservation = z.input<typeof PrObservation>;
 
+/**
+ * The PR as JSON with every object's keys sorted: a PR loaded from the store has its keys in
+ * the schema's order, one just written in the writer's, and only values may count as change.
+ */
+const snapshot = (pr: PullRequest): string =>
+  JSON.stringify(pr, (_key, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+
 /** Copies what was observed onto the PR; true when anything changed. */
 function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): boolean {
-  const before = JSON.stringify(pr);
+  const before = snapshot(pr);
   const m = pr.monitor;
   if (!sameSha(pr.headSha, o.headSha)) {
     pr.headSha = o.headSha;
@@ -92,8 +103,7 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   }
   if (o.required !== undefined) m.required = [...new Set(o.required)];
   if (o.skipCi !== undefined) m.skipCi = o.skipCi;
-  // In the schema's key order: `absorb` compares JSON, and a stored monitor is parsed back so.
-  if (o.size !== undefined) m.size = { ...o.size, sha: pr.headSha };
+  if (o.size !== undefined) m.size = { sha: pr.headSha, ...o.size };
   pr.state = o.state;
   if (o.draft !== undefined) m.draft = o.draft;
   if (o.mergeable !== undefined) m.mergeable = o.mergeable;
@@ -105,7 +115,7 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   if (o.changesRequested !== undefined) m.changesRequested = o.changesRequested;
   if (o.threadsResolved !== undefined) m.threadsResolved = o.threadsResolved;
   if (o.mergeCommitSha !== undefined) m.mergeCommitSha = o.mergeCommitSha;
-  return JSON.stringify(pr) !== before;
+  return snapshot(pr) !== before;
 }
 
 /**
