@@ -3,11 +3,10 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { addTodo } from "@loopx/core";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Harness } from "../support/app-harness.ts";
-import { CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM } from "../support/chromium.ts";
+import { HAVE_CHROMIUM, launchChromium } from "../support/chromium.ts";
 import { comment, goal, openTestGate, startGoal } from "../support/goal-steps.ts";
 import { startDashboardHarness } from "./dashboard-steps.ts";
 
@@ -58,11 +57,7 @@ describe.skipIf(!HAVE_CHROMIUM)("e2e: the goal page's board shows order and depe
     // The order LoopX works them in is the todos' positions.
     const ordered = [...state.todos].sort((a, b) => a.position - b.position).map((t) => t.key);
 
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const context = await launchChromium(profile);
     try {
       const page = await context.newPage();
       await page.goto(`${h.appUrl}/loopx/goals/${goalId}`);

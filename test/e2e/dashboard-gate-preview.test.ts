@@ -3,10 +3,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readKey } from "@loopx/github";
 import { dbOf, rowsOf, sql } from "@loopx/store/testing";
-import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM } from "../support/chromium.ts";
+import { HAVE_CHROMIUM, launchChromium } from "../support/chromium.ts";
 import { firstPull } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
@@ -63,12 +62,7 @@ describe.skipIf(!HAVE_CHROMIUM)(
       for (const path of Object.keys(FILES)) expect(asked).toContain(`\` ${path} \` added, +`);
 
       // The owner decides from a phone: no page may need sideways scrolling there.
-      const context = await chromium.launchPersistentContext(profile, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        viewport: PHONE,
-      });
+      const context = await launchChromium(profile, PHONE);
       // Evaluated in the page: how far the document is wider than the screen.
       const sideways = async () =>
         z.number().parse(await page.evaluate("document.documentElement.scrollWidth - innerWidth"));

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Harness } from "../support/app-harness.ts";
-import { CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM } from "../support/chromium.ts";
+import { HAVE_CHROMIUM, launchChromium } from "../support/chromium.ts";
 import { startGoal } from "../support/goal-steps.ts";
 import { recordSlice, startDashboardHarness } from "./dashboard-steps.ts";
 
@@ -51,11 +51,7 @@ describe.skipIf(!HAVE_CHROMIUM)("e2e: the goal page updates live and says what c
   });
 
   it("a landing slice appears without a reload; a return visit marks what is new", async () => {
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const context = await launchChromium(profile);
     const url = `${h.appUrl}/loopx/goals/${goalId}`;
     const newRows = (page: Page) =>
       evaluate(

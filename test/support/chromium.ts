@@ -1,5 +1,7 @@
 /** Debian's chromium as the browser tests drive it through playwright-core. */
+
 import { existsSync } from "node:fs";
+import { chromium } from "playwright-core";
 
 export const CHROMIUM = "/usr/bin/chromium";
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -14,3 +16,13 @@ export const CHROMIUM_ARGS = [
   "--disable-quic",
   "--no-first-run",
 ];
+
+/** Debian's chromium, headless, with a profile of its own; `viewport` sets the screen. */
+export function launchChromium(profile: string, viewport?: { width: number; height: number }) {
+  return chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    ...(viewport ? { viewport } : {}),
+  });
+}
