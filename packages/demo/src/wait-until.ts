@@ -95,6 +95,15 @@ export function diagnose(state: GoalState | null, sandbox: Sandbox): string {
     for (const t of state.ticks.slice(-3)) {
       lines.push(`  tick #${t.number} on ${t.todo}: ${t.outcome ?? "running"}`);
     }
+    // What the PR monitor last read: a step waiting on CI or a merge gate stalls on one of these.
+    for (const pr of state.pullRequests.filter((p) => p.monitor.watching)) {
+      const m = pr.monitor;
+      const checks = m.checks.map((c) => `${c.name}=${c.status}`).join(", ") || "none";
+      lines.push(
+        `  PR #${pr.number} @${pr.headSha.slice(0, 7)}: mergeable ${m.mergeable} (${m.mergeableState}); checks of ${m.checksSha?.slice(0, 7) ?? "no head"}: ${checks}`,
+      );
+    }
+    lines.push(`  next wake: ${g.nextWakeAt?.toISOString() ?? "none"}`);
   } else {
     lines.push("goal: not started (did the App receive the labeled webhook?)");
   }
