@@ -290,6 +290,43 @@ describe("observePullRequest", () => {
     expect(reviewed.gates.find((g) => g.scopes.includes("merge"))?.status).toBe("open");
   });
 
+  it("a reading that found mergeability not yet computed, landing last, keeps the head's known answer", () => {
+    // Two handlers read the PR at once: the glance after GitHub's job answered, the CI
+    // completion's full read before it. The glance lands first.
+    const glance: PrObservation = {
+      number: 5,
+      state: "open",
+      headSha: HEAD,
+      mergeable: true,
+      mergeableState: "clean",
+    };
+    const known = expectOk(observePullRequest(linked(), glance, ctx(T0, APP))).state;
+    expect(known.gates).toHaveLength(0);
+    const late = { ...ready, mergeable: null, mergeableState: "unknown" };
+    const r = expectOk(observePullRequest(known, late, ctx(T0, APP)));
+    expect(r.state.pullRequests[0]?.monitor).toMatchObject({
+      mergeable: true,
+      mergeableState: "clean",
+    });
+    expect(
+      r.state.gates.filter((g) => g.scopes.includes("merge") && g.status === "open"),
+    ).toHaveLength(1);
+    // A later head is another question: its first null reading stands until GitHub answers.
+    const moved = expectOk(
+      observePullRequest(r.state, { ...late, headSha: NEXT, checks: undefined }, ctx(T0, APP)),
+    ).state;
+    expect(moved.pullRequests[0]?.monitor.mergeable).toBeNull();
+    // And a real answer always replaces the known one (the base moved on and conflicts).
+    const dirty = expectOk(
+      observePullRequest(
+        known,
+        { ...glance, mergeable: false, mergeableState: "dirty" },
+        ctx(T0, APP),
+      ),
+    ).state;
+    expect(dirty.pullRequests[0]?.monitor.mergeable).toBe(false);
+  });
+
   it("a draft asks its owner once", () => {
     const obs: PrObservation = {
       number: 5,

@@ -106,8 +106,13 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   if (o.size !== undefined) m.size = { sha: pr.headSha, ...o.size };
   pr.state = o.state;
   if (o.draft !== undefined) m.draft = o.draft;
-  if (o.mergeable !== undefined) m.mergeable = o.mergeable;
-  if (o.mergeableState !== undefined) m.mergeableState = o.mergeableState;
+  // GitHub's null says only that it started computing mergeability ("resubmit the request"):
+  // a reading that began before an answer for this head, but lands after it, says nothing
+  // new. A head that moved, or a base that changed, reaches here as a non-null answer later.
+  if (!(o.mergeable === null && m.mergeable !== null)) {
+    if (o.mergeable !== undefined) m.mergeable = o.mergeable;
+    if (o.mergeableState !== undefined) m.mergeableState = o.mergeableState;
+  }
   if (o.checks && sameSha(o.checks.sha, pr.headSha)) {
     m.checks = o.checks.list.map(toPrCheck);
     m.checksSha = o.checks.sha;
