@@ -177,6 +177,29 @@ function describeGoalReads(
       expect(await store.goalEvents(id, [])).toEqual([]);
     });
 
+    it("listGoalSummaries keeps every goal still going however long untouched, and the newest ended ones", async () => {
+      const day = (n: number): Shape => {
+        const at = new Date(Date.UTC(2026, 0, n));
+        return (s) => ({ ...s, goal: { ...s.goal, updatedAt: at } });
+      };
+      const waiting = await goal(store, day(1)); // a month of waiting on its owner
+      const paused = await goal(store, all(withStatus("paused"), day(2)));
+      const ended = [];
+      for (let n = 10; n < 14; n++) ended.push(await goal(store, all(withStatus("done"), day(n))));
+      const newest = await goal(store, day(20));
+
+      const ids = (await store.listGoalSummaries(2)).map((g) => g.id);
+      // Newest first; of the four ended goals only the two newest; the going ones all.
+      expect(ids).toEqual([newest, ended[3], ended[2], paused, waiting]);
+      expect((await store.listGoalSummaries()).length).toBe(7);
+      expect(await store.goalSummary(ended[0] ?? "")).toMatchObject({
+        id: ended[0],
+        status: "done",
+        repo: "octo/widgets",
+      });
+      expect(await store.goalSummary("00000000-0000-4000-8000-000000000000")).toBeNull();
+    });
+
     it("commentApplied is true only for the goal whose event carries that comment id", async () => {
       const tagged = await goal(store, undefined, 77);
       const other = await goal(store, undefined, 78);

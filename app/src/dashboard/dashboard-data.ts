@@ -139,7 +139,7 @@ export async function readGoal(
   // A goal the person may not see answers exactly like one that does not exist.
   if (!(await canSee(`${state.goal.repo.owner}/${state.goal.repo.name}`))) return null;
   const now = await store.databaseNow();
-  const summary = (await store.listGoalSummaries()).find((g) => g.id === goalId);
+  const summary = await store.goalSummary(goalId);
   if (!summary) return null;
   const d = decide(state, now, "dashboard");
   return {

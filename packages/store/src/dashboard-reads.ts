@@ -3,7 +3,7 @@
  * goal's full history (the aggregate keeps only a recent window). Nothing here writes.
  */
 import { Actor, Cost } from "@loopx/core";
-import { and, desc, eq, isNull, like, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, like, not, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
@@ -34,23 +34,43 @@ export async function goalVersion(
   return row ? { version: row.version, repo: `${row.owner}/${row.name}` } : null;
 }
 
-/** The newest goals first (at most `limit`), whatever their status. */
-export async function listGoalSummaries(db: Db, limit = 200): Promise<GoalSummary[]> {
-  const rows = await db.select().from(s.goals).orderBy(desc(s.goals.updatedAt)).limit(limit);
-  return rows.map((r) => {
-    const spent = Spent.parse(r.spent);
-    return {
-      id: r.id,
-      repo: `${r.repoOwner}/${r.repoName}`,
-      issueNumber: r.issueNumber,
-      title: Title.parse(r.objective).title,
-      status: r.status,
-      statusReason: r.statusReason,
-      nextWakeAt: r.nextWakeAt,
-      spent: { usd: spent.usd, runnerMinutes: spent.runnerMinutes, ticks: spent.ticks },
-      updatedAt: r.updatedAt,
-    };
-  });
+type GoalRow = typeof s.goals.$inferSelect;
+
+function summaryOf(r: GoalRow): GoalSummary {
+  const spent = Spent.parse(r.spent);
+  return {
+    id: r.id,
+    repo: `${r.repoOwner}/${r.repoName}`,
+    issueNumber: r.issueNumber,
+    title: Title.parse(r.objective).title,
+    status: r.status,
+    statusReason: r.statusReason,
+    nextWakeAt: r.nextWakeAt,
+    spent: { usd: spent.usd, runnerMinutes: spent.runnerMinutes, ticks: spent.ticks },
+    updatedAt: r.updatedAt,
+  };
+}
+
+/**
+ * Every goal still going (active or paused), however long untouched: one that has waited a
+ * month for its owner is what the dashboard exists to show. Then the newest `finished` of the
+ * ended ones. Newest first.
+ */
+export async function listGoalSummaries(db: Db, finished = 200): Promise<GoalSummary[]> {
+  const going = inArray(s.goals.status, ["active", "paused"]);
+  const [open, ended] = await Promise.all([
+    db.select().from(s.goals).where(going),
+    db.select().from(s.goals).where(not(going)).orderBy(desc(s.goals.updatedAt)).limit(finished),
+  ]);
+  return [...open, ...ended]
+    .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
+    .map(summaryOf);
+}
+
+/** One goal's summary, whatever its age or status. */
+export async function goalSummary(db: Db, goalId: string): Promise<GoalSummary | null> {
+  const [row] = await db.select().from(s.goals).where(eq(s.goals.id, goalId));
+  return row ? summaryOf(row) : null;
 }
 
 export interface LiveLease {

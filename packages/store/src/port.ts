@@ -173,8 +173,10 @@ export interface Store {
   goalOfDispatchedRun(runId: number): Promise<string | null>;
 
   // Read-only views for the dashboard and `loopx status` (the aggregate keeps a window only).
-  /** The newest goals first (at most `limit`), whatever their status. */
-  listGoalSummaries(limit?: number): Promise<GoalSummary[]>;
+  /** Every active or paused goal, then the newest `finished` ended ones (default 200); newest first. */
+  listGoalSummaries(finished?: number): Promise<GoalSummary[]>;
+  /** One goal's summary, whatever its age or status. */
+  goalSummary(goalId: string): Promise<GoalSummary | null>;
   /** Ticks still open (a slice is running, or its lapsed lease awaits the sweep). */
   liveLeases(): Promise<LiveLease[]>;
   /** Every tick of a goal, oldest first. */

@@ -12,6 +12,7 @@ import { txNow } from "./clock.ts";
 import {
   goalEvents,
   goalIdByName,
+  goalSummary,
   goalTicks,
   goalVersion,
   listGoalSummaries,
@@ -192,7 +193,8 @@ export function createStore(conn: Connection): Store {
     recordDispatchRun: (goalId, runId, slot) => recordDispatchRun(db, goalId, runId, slot),
     goalOfDispatchedRun: (runId) => goalOfDispatchedRun(db, runId),
 
-    listGoalSummaries: (limit) => listGoalSummaries(db, limit),
+    listGoalSummaries: (finished) => listGoalSummaries(db, finished),
+    goalSummary: (goalId) => goalSummary(db, goalId),
     liveLeases: () => liveLeases(db),
     goalTicks: (goalId) => goalTicks(db, goalId),
     goalVersion: (goalId) => goalVersion(db, goalId),
