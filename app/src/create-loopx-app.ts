@@ -145,7 +145,9 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   const outbox = createOutboxWorker(deps, { ...opts.outbox, ops });
   // Only the outbox writes GitHub: everything else gets deps without the writing port.
   const reading = intakeDeps(deps);
-  const inboxLoop = createInboxWorker(reading);
+  // A delivery that changed a goal queued GitHub writes (a dispatch among them): the outbox
+  // takes them at once, not at its next poll.
+  const inboxLoop = createInboxWorker(reading, { onApplied: () => outbox.kick() });
   // Processing a delivery queues writes; drain them as soon as the inbox pass is done.
   const inbox: DrainLoop = {
     kick: () => inboxLoop.kick(),

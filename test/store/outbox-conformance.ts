@@ -58,6 +58,24 @@ export function describeOutboxConformance(name: string, store: () => Store): voi
       expect(await store().markOutboxDone(status!.id, { goalVersion: 4 })).toBe(true);
     });
 
+    it("a lane takes only the kinds it asks for, and leaves the rest due", async () => {
+      const state = await createdGoal(store());
+      await store().apply(state.goal.id, (s, now) => ({
+        ok: true,
+        state: s,
+        events: [],
+        effects: [
+          { kind: "gate_comment", key: "gate:G1:opened", gate: "G1" },
+          { kind: "dispatch", key: "dispatch:t1", reason: "due", at: now },
+        ],
+      }));
+      const lane = await store().dueOutbox(10, { kinds: ["dispatch", "dispatch_job"] });
+      expect(lane.map((o) => o.key)).toEqual(["dispatch:t1"]);
+      expect(await store().dueOutbox(10, { kinds: ["dispatch"] })).toEqual([]);
+      const rest = await store().dueOutbox(10);
+      expect(rest.map((o) => o.key)).toEqual(["body", "status", "gate:G1:opened"]);
+    });
+
     it("retries and dead-letters outbox rows", async () => {
       const state = await createdGoal(store());
       const [body, status] = await store().dueOutbox(10, { leaseMs: 0 });

@@ -22,9 +22,14 @@ const PARALLEL = 8;
  */
 export function createInboxWorker(
   deps: AppDeps,
-  process: (deps: AppDeps, d: Delivery) => ReturnType<typeof processDelivery> = processDelivery,
+  opts: {
+    process?: (deps: AppDeps, d: Delivery) => ReturnType<typeof processDelivery>;
+    /** After a pass in which a delivery changed something (it queued GitHub writes). */
+    onApplied?: () => void;
+  } = {},
 ): DrainLoop {
   const { store, log } = deps;
+  const process = opts.process ?? processDelivery;
   return createDrainLoop(async () => {
     const batch = await store.pendingDeliveries(BATCH, { perInstallation: PER_INSTALLATION });
     // Ignored deliveries changed nothing, so their marks wait for the batch's end and go in
@@ -58,6 +63,7 @@ export function createInboxWorker(
     } finally {
       await store.markDeliveriesProcessed(ignored);
     }
+    if (ignored.length < batch.length) opts.onApplied?.();
     return batch.length;
   }, log);
 }

@@ -8,6 +8,9 @@ import { EffectDeferred } from "./cancel-run.ts";
 import { performEffect, UnsupportedEffectError } from "./perform-effect.ts";
 import { performIntake } from "./perform-intake.ts";
 
+/** Writes that start the loop's next work: a tick's dispatch, or a job's a todo waits on. */
+const STARTS_WORK = ["dispatch", "dispatch_job"] as const;
+
 /** A write that failed this often without a retry hint is parked, not retried forever. */
 const DEAD_AFTER_PERMANENT_FAILURES = 3;
 const BATCH = 20;
@@ -121,7 +124,7 @@ export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): Drain
     }
   }
 
-  return createDrainLoop(async () => {
+  const writes = createDrainLoop(async () => {
     const batch = await store.dueOutbox(BATCH);
     // The status comment renders the newest state: written after the batch's other effects
     // (which often lead to transitions of their own), it is written once for all of them.
@@ -132,4 +135,26 @@ export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): Drain
     for (const item of statusLast) await one(item);
     return batch.length;
   }, log);
+  // A dispatch starts the loop's next slice: it never waits behind a pass of comment and
+  // check-run edits. Both lanes lease their rows, so neither writes one twice; the other
+  // lane takes every kind, and drains what the dispatches' own transitions queued.
+  const starts = createDrainLoop(async () => {
+    const batch = await store.dueOutbox(BATCH, { kinds: STARTS_WORK });
+    for (const item of batch) await one(item);
+    if (batch.length > 0) writes.kick();
+    return batch.length;
+  }, log);
+  return {
+    kick() {
+      starts.kick();
+      writes.kick();
+    },
+    async idle() {
+      await starts.idle();
+      await writes.idle();
+    },
+    async stop() {
+      await Promise.all([starts.stop(), writes.stop()]);
+    },
+  };
 }

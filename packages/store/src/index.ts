@@ -34,7 +34,7 @@ export { DEFAULT_WINDOW, FULL_WINDOW, type LoadWindow } from "./load.ts";
 export type { MigrationStatus } from "./migration-status.ts";
 export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
 export type { OpsStore } from "./ops-store.ts";
-export type { OutboxItem } from "./outbox.ts";
+export type { DueOutboxOptions, OutboxItem } from "./outbox.ts";
 export type { InstallationInput, Store } from "./port.ts";
 export type { Projection, ProjectionTarget } from "./projections.ts";
 export type { Pruned, PruneOptions } from "./prune.ts";

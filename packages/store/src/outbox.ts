@@ -1,6 +1,6 @@
 /** GitHub writes still to do, drained after commit by any replica. */
 import { Effect } from "@loopx/core";
-import { and, asc, desc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
 
@@ -33,6 +33,13 @@ function toItem(r: typeof s.outbox.$inferSelect): OutboxItem {
   };
 }
 
+export interface DueOutboxOptions {
+  /** How long the rows taken are leased (default 60 s). */
+  leaseMs?: number;
+  /** Only rows of these effect kinds (a lane of their own). */
+  kinds?: readonly Effect["kind"][];
+}
+
 /**
  * Takes up to `limit` due rows and leases them for `leaseMs` (pushing next_attempt_at), so
  * replicas draining at once get different rows; a worker that dies frees them at expiry.
@@ -40,7 +47,7 @@ function toItem(r: typeof s.outbox.$inferSelect): OutboxItem {
 export async function dueOutbox(
   db: Db,
   limit: number,
-  opts: { leaseMs?: number } = {},
+  opts: DueOutboxOptions = {},
 ): Promise<OutboxItem[]> {
   const leaseMs = opts.leaseMs ?? 60_000;
   const due = db
@@ -51,6 +58,7 @@ export async function dueOutbox(
         isNull(s.outbox.doneAt),
         isNull(s.outbox.deadAt),
         lte(s.outbox.nextAttemptAt, sql`now()`),
+        opts.kinds === undefined ? undefined : inArray(s.outbox.kind, [...opts.kinds]),
       ),
     )
     .orderBy(asc(s.outbox.nextAttemptAt), asc(s.outbox.id))

@@ -15,7 +15,7 @@ import type { IntakeRecord } from "./intake.ts";
 import type { LoadWindow } from "./load.ts";
 import type { MigrationStatus } from "./migration-status.ts";
 import type { OpsStore } from "./ops-store.ts";
-import type { OutboxItem } from "./outbox.ts";
+import type { DueOutboxOptions, OutboxItem } from "./outbox.ts";
 import type { Projection, ProjectionTarget } from "./projections.ts";
 import type { Pruned, PruneOptions } from "./prune.ts";
 import type { InstallationStanding, RepoGoal } from "./tick-lookup.ts";
@@ -97,7 +97,7 @@ export interface Store {
    * already processed.
    */
   recordIntake(r: IntakeRecord): Promise<boolean>;
-  dueOutbox(limit: number, opts?: { leaseMs?: number }): Promise<OutboxItem[]>;
+  dueOutbox(limit: number, opts?: DueOutboxOptions): Promise<OutboxItem[]>;
   markOutboxDone(id: number, opts?: { goalVersion?: number }): Promise<boolean>;
   markOutboxFailed(id: number, error: string, retryAt: Date): Promise<void>;
   deadLetter(id: number, reason: string): Promise<void>;

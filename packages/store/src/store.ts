@@ -54,6 +54,7 @@ import type { LoadWindow } from "./load.ts";
 import { migrationStatus } from "./migration-status.ts";
 import { createOpsStore } from "./ops-store.ts";
 import {
+  type DueOutboxOptions,
   deadLetter,
   deadLetters,
   dueOutbox,
@@ -160,7 +161,7 @@ export function createStore(conn: Connection): Store {
     queueEffects: (goalId: string, effects: Effect[]) => queueEffects(db, goalId, effects),
     /** An act that changes no goal: its replies and the delivery mark, one transaction. */
     recordIntake: (r: IntakeRecord) => recordIntake(db, r),
-    dueOutbox: (limit: number, opts?: { leaseMs?: number }): Promise<OutboxItem[]> =>
+    dueOutbox: (limit: number, opts?: DueOutboxOptions): Promise<OutboxItem[]> =>
       dueOutbox(db, limit, opts),
     markOutboxDone: (id: number, opts?: { goalVersion?: number }) => markOutboxDone(db, id, opts),
     markOutboxFailed: (id: number, error: string, retryAt: Date) =>
