@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
-import { decide } from "@loopx/core";
+import { decide, goalStateWords } from "@loopx/core";
 import { openStore } from "@loopx/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -78,16 +78,19 @@ describe("e2e: dashboard pages (demo)", () => {
     expect(paused).toContain("paused by alice");
     // A goal without todos routes to replan: the loop waits for a plan, so it is stalled.
     const fresh = await startGoal(h, "alice", "Third goal");
-    expect(decide(await goal(h, fresh.goalId), await h.store.databaseNow(), "test").route).toBe(
-      "replan",
-    );
+    const state = await goal(h, fresh.goalId);
+    const now = await h.store.databaseNow();
+    const decision = decide(state, now, "test");
+    expect(decision.route).toBe("replan");
     const again = await get(`${h.appUrl}/loopx`);
     const stalled = again.body.slice(
       again.body.indexOf("Stalled goals"),
       again.body.indexOf("Paused"),
     );
     expect(stalled).toContain(`acme/widgets#${fresh.number}`);
-    expect(stalled).toContain(">replan<");
+    // Named in people's words, never by the kernel's route.
+    expect(stalled).toContain(`>${goalStateWords(state, decision, now)}<`);
+    expect(stalled).not.toContain(">replan<");
   });
 
   it("the JSON API summarises goals and one goal", async () => {

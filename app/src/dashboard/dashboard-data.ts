@@ -30,6 +30,8 @@ export interface OpenGate {
 export interface Stalled {
   goal: GoalSummary;
   route: Route;
+  /** Its state in the kernel's words for people ("paused: budget reached"). */
+  words: string;
   reason: string;
   instruction: string;
 }
@@ -82,7 +84,13 @@ export async function readOverview(store: Store, canSee: CanSee = everyone): Pro
     for (const gate of gates) openGates.push({ goal, gate });
     const d = decide(state, now, "dashboard");
     if (STALLED.includes(d.route)) {
-      stalled.push({ goal, route: d.route, reason: d.reason, instruction: d.userInstruction });
+      stalled.push({
+        goal,
+        route: d.route,
+        words: goalStateWords(state, d, now),
+        reason: d.reason,
+        instruction: d.userInstruction,
+      });
     } else if (gates.length === 0 && goal.nextWakeAt === null) {
       quiet.push({ goal, words: goalStateWords(state, d, now) });
     }

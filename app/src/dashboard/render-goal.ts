@@ -131,7 +131,7 @@ export function renderGoal(
   return page(
     `${g.repo}#${g.issueNumber}`,
     html`<div id="goal" data-goal="${state.goal.id}" data-now="${now.toISOString()}" data-live="${live}">
-<section><h2>${g.title}</h2><p id="since" class="muted"></p><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${d.stateWords}</span> ${d.route}: ${d.reason} ${d.instruction}</p>
+<section><h2>${g.title}</h2><p id="since" class="muted"></p><p><a href="${issueUrl(serverUrl, g.repo, g.issueNumber)}">${g.repo}#${g.issueNumber} on GitHub</a></p><p><span class="pill">${d.stateWords}</span> ${d.reason} ${d.instruction}</p>
 <p>${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} runner minutes · ${usd(g.spent.usd)} · next wake ${when(g.nextWakeAt, now)}</p>
 <p class="outcome">${outcome.delivered} ${outcome.people}</p></section>
 ${section("Waiting for you", "Nothing waits for a decision.", waiting)}

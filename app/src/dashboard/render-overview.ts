@@ -27,7 +27,7 @@ export function renderOverview(
   );
   const stalled = o.stalled.map(
     (s) =>
-      html`<tr><td>${goalLink(s.goal)}</td><td><span class="pill">${s.route}</span> ${s.reason}</td><td>${s.instruction}</td></tr>`,
+      html`<tr><td>${goalLink(s.goal)}</td><td><span class="pill">${s.words}</span> ${s.reason}</td><td>${s.instruction}</td></tr>`,
   );
   const paused = o.paused.map(
     (g) =>
