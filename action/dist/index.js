@@ -40783,6 +40783,14 @@ var Outcomes = external_exports.object({
   decisions: Tally,
   waitedMs: Tally
 });
+var DigestState = external_exports.object({
+  /** Digests posted so far: the next one's key. */
+  count: external_exports.number().int().nonnegative().default(0),
+  sentAt: Instant.nullable().default(null),
+  fingerprint: external_exports.string().max(64).nullable().default(null),
+  /** When the scheduler looks again; null: as soon as it can (a goal it has not seen). */
+  dueAt: Instant.nullable().default(null)
+});
 var Goal = external_exports.object({
   id: Uuid,
   installationId: external_exports.number().int().positive(),
@@ -40825,6 +40833,7 @@ var Goal = external_exports.object({
   outcomes: Outcomes.default(() => Outcomes.parse({})),
   /** The last todo a completion pointed at as its successor, for display. */
   focus: TodoKey.nullable().default(null),
+  digest: DigestState.prefault({}),
   createdAt: Instant,
   updatedAt: Instant
 });
@@ -41362,7 +41371,8 @@ var EventType = external_exports.enum([
   "pull_request.merged",
   "pull_request.closed",
   "gate.expired",
-  "credential.withheld"
+  "credential.withheld",
+  "goal.digest_sent"
 ]);
 var IssueTarget = external_exports.object({
   owner: external_exports.string().min(1),
@@ -41374,7 +41384,9 @@ var OccasionKind = external_exports.enum([
   "stall",
   "budget_exhausted",
   "config_invalid",
-  "checks_unavailable"
+  "checks_unavailable",
+  /** Not a request: the periodic digest of a goal that runs unattended. */
+  "digest"
 ]);
 var Occasion = external_exports.object({
   kind: OccasionKind,
@@ -41383,7 +41395,7 @@ var Occasion = external_exports.object({
   /** The gate the occasion is about, for `gate_opened`. */
   gate: GateKey.nullable().default(null),
   /** What the person is asked, in LoopX's words (never an agent's or an outsider's text). */
-  text: external_exports.string().max(1e3)
+  text: external_exports.string().max(2e3)
 });
 var Effect = external_exports.discriminatedUnion("kind", [
   external_exports.object({ kind: external_exports.literal("body"), key: external_exports.literal("body") }),
@@ -41537,6 +41549,13 @@ var BranchInBaseInput = external_exports.object({
   branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
   headSha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
   base: external_exports.string().min(1).max(255)
+});
+
+// ../packages/core/src/transitions/consider-digest.ts
+var DIGEST_OFF_RECHECK_MS = 24 * 36e5;
+var ConsiderDigestInput = external_exports.object({
+  /** `notify.digest` in .github/loopx.yml, in milliseconds; null when it says "never". */
+  everyMs: external_exports.number().int().min(36e5, "a digest at most hourly").nullable()
 });
 
 // ../packages/core/src/transitions/harness.ts

@@ -200,6 +200,22 @@ function describeGoalReads(
       expect(await store.goalSummary("00000000-0000-4000-8000-000000000000")).toBeNull();
     });
 
+    it("goalsDueForDigest names active goals never looked at or due, the longest due first", async () => {
+      const digestDue =
+        (dueAt: Date | null): Shape =>
+        (s) => ({ ...s, goal: { ...s.goal, digest: { ...s.goal.digest, dueAt } } });
+      const unseen = await goal(store, digestDue(null));
+      const overdue = await goal(store, digestDue(new Date("2026-01-01T00:00:00Z")));
+      await goal(store, digestDue(new Date("2999-01-01T00:00:00Z"))); // not yet
+      await goal(store, all(withStatus("paused"), digestDue(null)));
+      await goal(store, all(withStatus("done"), digestDue(new Date("2026-01-01T00:00:00Z"))));
+
+      expect((await store.goalsDueForDigest()).map((g) => g.goalId)).toEqual([unseen, overdue]);
+      expect((await store.goalsDueForDigest(1)).map((g) => g.goalId)).toEqual([unseen]);
+      const [first] = await store.goalsDueForDigest();
+      expect(first).toMatchObject({ owner: "octo", name: "widgets", repoId: 42 });
+    });
+
     it("commentApplied is true only for the goal whose event carries that comment id", async () => {
       const tagged = await goal(store, undefined, 77);
       const other = await goal(store, undefined, 78);

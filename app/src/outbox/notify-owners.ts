@@ -1,5 +1,5 @@
 import { type Effect, occasionWaits } from "@loopx/core";
-import { remindDelayMs } from "@loopx/github";
+import { escapeTags, neutralize, remindDelayMs } from "@loopx/github";
 import { loadRepoConfig } from "../repo-config.ts";
 import { EffectDeferred } from "./cancel-run.ts";
 import { keyedComment } from "./keyed-comment.ts";
@@ -39,11 +39,18 @@ export async function postNotification(ctx: EffectContext, effect: Notify): Prom
       );
     }
   }
+  const issueUrl = `${serverUrl}/${repo.owner}/${repo.repo}/issues/${state.goal.issue.number}`;
+  if (occasion.kind === "digest") {
+    // Not a request: nobody is pinged (the issue's subscribers are told of a new comment),
+    // and the titles and evidence in it are the agent's words, neutralized.
+    const body = `**LoopX digest.** ${escapeTags(neutralize(occasion.text))}\n\nGoal: ${issueUrl}`;
+    await keyedComment(ctx, { ...repo, number: state.goal.issue.number }, effect.key, body);
+    return;
+  }
   const writers: string[] = [];
   for (const login of state.goal.owners) {
     if (WRITERS.has(await port.permission(repo, login))) writers.push(login);
   }
-  const issueUrl = `${serverUrl}/${repo.owner}/${repo.repo}/issues/${state.goal.issue.number}`;
   const who =
     writers.length > 0
       ? writers.map((w) => `@${w}`).join(" ")

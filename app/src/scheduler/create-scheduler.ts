@@ -2,6 +2,7 @@ import type { AppDeps } from "../deps.ts";
 import { reconcilePulls } from "../pulls/monitor-pull.ts";
 import { createRepoFactsCache } from "../repo-facts.ts";
 import { dispatchDue } from "./dispatch-due.ts";
+import { sendDueDigests } from "./send-due-digests.ts";
 import { sweepExpiredLeases } from "./sweep-expired-leases.ts";
 
 export interface SchedulerOptions {
@@ -34,6 +35,8 @@ export interface SchedulerPass {
   /** `owner/name#issue` of each goal whose tick was dispatched. */
   dispatched: string[];
   pruned: number;
+  /** Goals whose digest was looked at (posted, found unchanged, or not due yet). */
+  digests: number;
 }
 
 export interface Scheduler {
@@ -73,11 +76,14 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
     });
     if (dispatched.length > 0) options.onCommitted?.();
     const pruned = await deps.store.pruneUsedTokens(retentionMs);
+    const digests = await sendDueDigests(deps, facts);
+    if (digests > 0) options.onCommitted?.();
     await reconcilePullsWhenDue();
     return {
       expired,
       dispatched: dispatched.map((g) => `${g.owner}/${g.name}#${g.issueNumber}`),
       pruned,
+      digests,
     };
   }
 

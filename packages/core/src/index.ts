@@ -13,6 +13,7 @@ export * from "./evidence-summary.ts";
 export * from "./failure-signature.ts";
 export * from "./final-report.ts";
 export * from "./gate-preview.ts";
+export * from "./goal-digest.ts";
 export * from "./lease.ts";
 export * from "./outcomes.ts";
 export * from "./path-rules.ts";
@@ -39,6 +40,7 @@ export {
   isAwaitingPullRequest,
 } from "./transitions/await-pull-request.ts";
 export * from "./transitions/branch-in-base.ts";
+export * from "./transitions/consider-digest.ts";
 export * from "./transitions/harness.ts";
 export * from "./transitions/host-failure.ts";
 export * from "./transitions/index.ts";

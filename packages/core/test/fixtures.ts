@@ -71,6 +71,7 @@ export function goal(over: Partial<Goal> = {}): Goal {
     spent: { usd: 0, tokens: 0, runnerMinutes: 0, ticks: 0 },
     outcomes: { todosDone: 0, prsMerged: 0, personActs: 0, decisions: 0, waitedMs: 0 },
     focus: null,
+    digest: { count: 0, sentAt: null, fingerprint: null, dueAt: null },
     createdAt: T0,
     updatedAt: T0,
     ...over,

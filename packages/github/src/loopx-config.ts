@@ -255,9 +255,25 @@ export const LoopxConfig = z
           .describe(
             'After how long one reminder is posted if a person is still needed ("24h", "90m", "2d"), or "never".',
           ),
+        /**
+         * A goal that runs unattended gets a digest comment this often while it is active (what
+         * was done, evidence, spend against budget, what is next and what waits for whom), none
+         * when nothing changed since the last one. Hours or days: a shorter one would be noise.
+         */
+        digest: z
+          .string()
+          .regex(/^(?:[1-9][0-9]{0,3}[hd]|never)$/, {
+            message: 'an interval in hours or days like "24h" or "7d", or "never"',
+          })
+          .default("24h")
+          .describe(
+            'How often an active goal gets a digest comment ("24h", "7d"), or "never"; none is posted when nothing changed since the last one.',
+          ),
       })
       .prefault({})
-      .describe("Notifications: one comment per occasion mentioning the owners, one reminder."),
+      .describe(
+        "Notifications: one comment per occasion mentioning the owners, one reminder; a periodic digest.",
+      ),
   })
   .describe("LoopX for GitHub: .github/loopx.yml");
 
@@ -269,6 +285,14 @@ export function remindDelayMs(config: Pick<LoopxConfig, "notify">): number | nul
   const unit = remind.slice(-1);
   if (remind === "never" || !(unit === "m" || unit === "h" || unit === "d")) return null;
   return Number.parseInt(remind, 10) * UNIT_MS[unit];
+}
+
+/** The digest interval in milliseconds, or null when `notify.digest` is "never". */
+export function digestEveryMs(config: Pick<LoopxConfig, "notify">): number | null {
+  const every = config.notify.digest;
+  const unit = every.slice(-1);
+  if (every === "never" || !(unit === "h" || unit === "d")) return null;
+  return Number.parseInt(every, 10) * UNIT_MS[unit];
 }
 export type LoopxConfig = z.infer<typeof LoopxConfig>;
 /** The config as written in YAML, before defaults. */

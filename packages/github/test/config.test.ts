@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   CONFIG_SCHEMA_FILE,
   configJsonSchema,
+  digestEveryMs,
   LoopxConfig,
   parseConfig,
   remindDelayMs,
@@ -27,7 +28,7 @@ const DEFAULTS = {
   ],
   quota: { windowHours: 24, slotMinutes: 30, compute: 1 },
   comments: "quiet",
-  notify: { remind: "24h" },
+  notify: { remind: "24h", digest: "24h" },
   todos: "checklist",
 };
 
@@ -232,6 +233,30 @@ describe("notify.remind", () => {
     }
     const extra = parseConfig({ notify: { remind: "24h", every: "1h" } });
     expect(extra.ok).toBe(false);
+  });
+});
+
+describe("notify.digest", () => {
+  it("defaults to a daily digest; takes hours, days or never", () => {
+    const every = (digest?: string) => {
+      const result = parseConfig(digest === undefined ? {} : { notify: { digest } });
+      if (!result.ok) throw new Error(`${digest} should be valid`);
+      return digestEveryMs(result.config);
+    };
+    expect(every()).toBe(24 * 3_600_000);
+    expect(every("6h")).toBe(6 * 3_600_000);
+    expect(every("7d")).toBe(7 * 86_400_000);
+    expect(every("never")).toBeNull();
+  });
+
+  it("refuses minutes (a digest that often is noise) and what it cannot read, saying what works", () => {
+    for (const digest of ["90m", "24", "0h", "1w", "daily"]) {
+      const result = parseConfig({ notify: { digest } });
+      expect(result.ok, digest).toBe(false);
+      if (result.ok) continue;
+      expect(result.errors.map((e) => e.path)).toEqual(["notify.digest"]);
+      expect(result.errors[0]?.message).toContain('"24h" or "7d", or "never"');
+    }
   });
 });
 

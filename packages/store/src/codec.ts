@@ -45,6 +45,8 @@ export function goalToRow(g: Goal): NewRow<typeof s.goals> {
     counters: g.counters,
     spent: g.spent,
     outcomes: g.outcomes,
+    digest: g.digest,
+    digestDueAt: g.digest.dueAt,
     createdAt: g.createdAt,
     updatedAt: g.updatedAt,
   };
@@ -76,6 +78,7 @@ export function rowToGoal(r: Row<typeof s.goals>): Record<string, unknown> {
     counters: r.counters,
     spent: r.spent,
     outcomes: r.outcomes,
+    digest: r.digest,
     focus: r.focus,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,

@@ -150,6 +150,8 @@ export interface Store {
    * `releaseDispatch` if it cannot. Any replica may sweep (rows are taken SKIP LOCKED).
    */
   takeDueDispatches(opts?: TakeDueOptions): Promise<DueGoal[]>;
+  /** Active goals whose digest was never looked at or is due, the longest due first. */
+  goalsDueForDigest(limit?: number): Promise<DueGoal[]>;
   /** Records a dispatch made elsewhere (the outbox), so the timer does not repeat that wake. */
   markDispatched(goalId: string): Promise<void>;
   /**

@@ -19,6 +19,7 @@ import {
   liveLeases,
 } from "./dashboard-reads.ts";
 import { type Connection, connect, type Db, type OpenOptions } from "./db.ts";
+import { goalsDueForDigest } from "./due-digests.ts";
 import {
   goalOfDispatchedRun,
   markDispatched,
@@ -196,6 +197,7 @@ export function createStore(conn: Connection): Store {
 
     listGoalSummaries: (finished) => listGoalSummaries(db, finished),
     goalSummary: (goalId) => goalSummary(db, goalId),
+    goalsDueForDigest: (limit) => goalsDueForDigest(db, limit),
     liveLeases: () => liveLeases(db),
     goalTicks: (goalId) => goalTicks(db, goalId),
     goalVersion: (goalId) => goalVersion(db, goalId),

@@ -54,6 +54,20 @@ export const Outcomes = z.object({
 });
 export type Outcomes = z.infer<typeof Outcomes>;
 
+/**
+ * The periodic digest of a goal that runs unattended: when the last one was posted and what
+ * it said (a fingerprint, so an unchanged goal gets none), and when the next is looked at.
+ */
+export const DigestState = z.object({
+  /** Digests posted so far: the next one's key. */
+  count: z.number().int().nonnegative().default(0),
+  sentAt: Instant.nullable().default(null),
+  fingerprint: z.string().max(64).nullable().default(null),
+  /** When the scheduler looks again; null: as soon as it can (a goal it has not seen). */
+  dueAt: Instant.nullable().default(null),
+});
+export type DigestState = z.infer<typeof DigestState>;
+
 export const Goal = z.object({
   id: Uuid,
   installationId: z.number().int().positive(),
@@ -96,6 +110,7 @@ export const Goal = z.object({
   outcomes: Outcomes.default(() => Outcomes.parse({})),
   /** The last todo a completion pointed at as its successor, for display. */
   focus: TodoKey.nullable().default(null),
+  digest: DigestState.prefault({}),
   createdAt: Instant,
   updatedAt: Instant,
 });

@@ -58,6 +58,7 @@ export const EventType = z.enum([
   "pull_request.closed",
   "gate.expired",
   "credential.withheld",
+  "goal.digest_sent",
 ]);
 export type EventType = z.infer<typeof EventType>;
 
@@ -92,6 +93,8 @@ export const OccasionKind = z.enum([
   "budget_exhausted",
   "config_invalid",
   "checks_unavailable",
+  /** Not a request: the periodic digest of a goal that runs unattended. */
+  "digest",
 ]);
 export type OccasionKind = z.infer<typeof OccasionKind>;
 export const Occasion = z.object({
@@ -101,7 +104,7 @@ export const Occasion = z.object({
   /** The gate the occasion is about, for `gate_opened`. */
   gate: GateKey.nullable().default(null),
   /** What the person is asked, in LoopX's words (never an agent's or an outsider's text). */
-  text: z.string().max(1000),
+  text: z.string().max(2000),
 });
 export type Occasion = z.infer<typeof Occasion>;
 

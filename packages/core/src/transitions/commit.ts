@@ -8,6 +8,12 @@ import { syncPlanGate } from "./plan-gate.ts";
 
 export interface CommitOptions {
   decide?: DecideOptions;
+  /**
+   * Bookkeeping that changes nothing the loop runs on nor any progress (a digest's look): it
+   * does not dispatch a due goal behind the scheduler's back, nor count as the goal's last
+   * update (lists order goals by it).
+   */
+  bookkeeping?: boolean;
 }
 
 /**
@@ -18,7 +24,7 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
   const { ctx } = d;
   const goal = d.state.goal;
   goal.version += 1;
-  goal.updatedAt = ctx.now;
+  if (!opts.bookkeeping) goal.updatedAt = ctx.now;
   syncPlanGate(d);
 
   let decision = decide(d.state, ctx.now, actorName(ctx.actor), opts.decide);
@@ -39,6 +45,7 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
   });
   goal.nextWakeAt = decision.nextWakeAt;
   if (
+    !opts.bookkeeping &&
     (decision.route === "run" || decision.route === "replan") &&
     decision.nextWakeAt !== null &&
     decision.nextWakeAt.getTime() <= ctx.now.getTime() &&

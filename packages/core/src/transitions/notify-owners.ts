@@ -12,9 +12,11 @@ import { addEffect, type Draft } from "./kit.ts";
 export function notifyOwners(
   d: Draft,
   occasion: Omit<Occasion, "at" | "gate"> & { gate?: string },
+  opts: { remind?: boolean } = {},
 ): void {
   const told: Occasion = { gate: null, ...occasion, at: d.ctx.now };
   addEffect(d, { kind: "notify", key: `notify:${told.key}`, occasion: told, reminder: false });
+  if (opts.remind === false) return;
   addEffect(d, {
     kind: "notify",
     key: `notify:${told.key}:remind`,
@@ -39,5 +41,8 @@ export function occasionWaits(state: GoalState, occasion: Occasion): boolean {
       return goal.status === "paused" && goal.statusReason.startsWith(occasion.text);
     case "checks_unavailable":
       return goal.status !== "done";
+    case "digest":
+      // A digest of a goal that ended or paused meanwhile would report a state that is gone.
+      return goal.status === "active";
   }
 }

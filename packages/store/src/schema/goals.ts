@@ -69,6 +69,9 @@ export const goals = pgTable(
     spent: jsonb("spent").notNull(),
     // Running outcome totals; the migration that added them counted them from the tables.
     outcomes: jsonb("outcomes").notNull().default({}),
+    // The periodic digest's bookkeeping; its next look is a scalar for the scheduler's sweep.
+    digest: jsonb("digest").notNull().default({}),
+    digestDueAt: tstz("digest_due_at"),
     createdAt: tstz("created_at").notNull(),
     updatedAt: tstz("updated_at").notNull(),
   },
@@ -77,6 +80,8 @@ export const goals = pgTable(
     uniqueIndex("goals_repo_issue_uniq").on(t.repoId, t.issueNumber),
     // The due sweep: status = 'active' AND next_wake_at <= now().
     index("goals_due_idx").on(t.status, t.nextWakeAt),
+    // The digest sweep: status = 'active' AND (digest_due_at IS NULL OR digest_due_at <= now()).
+    index("goals_digest_due_idx").on(t.status, t.digestDueAt),
     index("goals_installation_idx").on(t.installationId),
     index("goals_repo_idx").on(t.repoId),
   ],
