@@ -11,7 +11,7 @@ import { goalJson, goalsJson } from "./dashboard-api.ts";
 import { type CanSee, everyone, readGoal, readOverview } from "./dashboard-data.ts";
 import type { DashboardExtension, DashboardReply } from "./dashboard-extension.ts";
 import { html, type SafeHtml } from "./escape-html.ts";
-import { streamGoalChanges } from "./live-updates.ts";
+import { streamGoalChanges, streamOverviewChanges } from "./live-updates.ts";
 import { renderGoal } from "./render-goal.ts";
 import { page } from "./render-layout.ts";
 import { renderOverview } from "./render-overview.ts";
@@ -120,6 +120,10 @@ export function createDashboard(
         200,
         renderOverview(overview, controls, notice, viewer?.login ?? null, deps.serverUrl),
       );
+      return;
+    }
+    if (path === `${DASHBOARD_PATH}/live`) {
+      await streamOverviewChanges(req, res, store, canSee);
       return;
     }
     const live = /^\/loopx\/goals\/([0-9a-f-]{36})\/live$/.exec(path);

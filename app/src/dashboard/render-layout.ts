@@ -18,7 +18,8 @@ tr{border-top:1px solid #eaeef2}td{border-top:none;padding:2px 4px}form.who{floa
 
 // Progressive enhancement only; the pages work without JS. Confirm before a rejection. On a
 // goal page: mark rows newer than the person's last visit (kept in localStorage, set from the
-// database clock), and take the page again whenever the server says the goal changed.
+// database clock), and take the page again whenever the server says the goal changed. The
+// overview takes itself again whenever a goal the person may see moved.
 const JS = `function bind(){document.querySelectorAll("form.gate").forEach(function(f){f.addEventListener("submit",function(e){
 var b=e.submitter;if(b&&b.value==="reject"&&!confirm("Reject this gate?"))e.preventDefault();});});}
 function mark(root,since){var n=0;if(!since)return 0;root.querySelectorAll("[data-at]").forEach(function(r){
@@ -32,7 +33,11 @@ if(window.EventSource){var es=new EventSource(g.dataset.live);es.onopen=function
 es.addEventListener("changed",function(){fetch(location.href,{cache:"no-store"}).then(function(r){return r.text();}).then(function(t){
 var fresh=new DOMParser().parseFromString(t,"text/html").getElementById("goal");if(!fresh)return;g.replaceWith(fresh);g=fresh;
 var k=mark(g,loaded),s=document.getElementById("since");if(s&&k>0)s.textContent=k+" change"+(k===1?"":"s")+" since you opened this page, marked new.";
-bind();try{localStorage.setItem(key,g.dataset.now);}catch(e){}});});}}`;
+bind();try{localStorage.setItem(key,g.dataset.now);}catch(e){}});});}}
+var ov=document.getElementById("overview");
+if(ov&&window.EventSource){var eo=new EventSource(ov.dataset.live);eo.onopen=function(){document.body.setAttribute("data-live","open");};
+eo.addEventListener("changed",function(){fetch(location.href,{cache:"no-store"}).then(function(r){return r.text();}).then(function(t){
+var fresh=new DOMParser().parseFromString(t,"text/html").getElementById("overview");if(!fresh)return;ov.replaceWith(fresh);ov=fresh;bind();});});}`;
 
 /** `signedInAs`: the readonly dashboard's person, shown with a way to sign out. */
 export function page(title: string, body: HtmlValue, signedInAs: string | null = null): SafeHtml {

@@ -53,14 +53,14 @@ export function renderOverview(
   );
   return page(
     "Overview",
-    html`${notice ? html`<p class="notice">${notice}</p>` : ""}
+    html`${notice ? html`<p class="notice">${notice}</p>` : ""}<div id="overview" data-live="/loopx/live">
 ${section("Gates waiting for you", "No gate is open.", gates)}
 ${section("Stalled goals", "Nothing is stalled.", stalled)}
 ${section("Paused (invalid configs and pauses)", "Nothing is paused.", paused)}
 ${section("Running now", "No slice holds a lease.", running)}
 ${section("Scheduled", "No wake is scheduled.", scheduled)}
 ${section("Waiting on GitHub (CI, a merge, a job)", "Nothing else is waiting.", watched)}
-${section("Done", "No goal has finished yet.", done)}`,
+${section("Done", "No goal has finished yet.", done)}</div>`,
     signedInAs,
   );
 }

@@ -3,7 +3,7 @@
  * goal's full history (the aggregate keeps only a recent window). Nothing here writes.
  */
 import { Actor, Cost } from "@loopx/core";
-import { and, desc, eq, inArray, isNull, like, not, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, like, not, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
@@ -65,6 +65,31 @@ export async function listGoalSummaries(db: Db, finished = 200): Promise<GoalSum
   return [...open, ...ended]
     .sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime())
     .map(summaryOf);
+}
+
+export interface RepoActivity {
+  repo: string;
+  goals: number;
+  lastUpdate: Date;
+}
+
+/** Per repository: how many goals, and when one last moved (the live overview's stamp). */
+export async function repoActivity(db: Db): Promise<RepoActivity[]> {
+  const rows = await db
+    .select({
+      owner: s.goals.repoOwner,
+      name: s.goals.repoName,
+      goals: sql<number>`count(*)::int`,
+      lastUpdate: sql<Date>`max(${s.goals.updatedAt})`,
+    })
+    .from(s.goals)
+    .groupBy(s.goals.repoOwner, s.goals.repoName)
+    .orderBy(s.goals.repoOwner, s.goals.repoName);
+  return rows.map((r) => ({
+    repo: `${r.owner}/${r.name}`,
+    goals: Number(r.goals),
+    lastUpdate: new Date(r.lastUpdate),
+  }));
 }
 
 /** One goal's summary, whatever its age or status. */

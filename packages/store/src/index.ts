@@ -17,7 +17,13 @@ export {
   type OutsiderLimits,
   type Reservation,
 } from "./content-budget.ts";
-export type { GoalEvent, GoalSummary, LiveLease, TickRecord } from "./dashboard-reads.ts";
+export type {
+  GoalEvent,
+  GoalSummary,
+  LiveLease,
+  RepoActivity,
+  TickRecord,
+} from "./dashboard-reads.ts";
 export { MIGRATIONS_DIR, type OpenOptions } from "./db.ts";
 export type { DueGoal, TakeDueOptions } from "./due-dispatches.ts";
 export type { EndedSessions } from "./ended-sessions.ts";

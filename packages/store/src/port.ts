@@ -6,7 +6,13 @@
  */
 import type { CostLimits, Effect, GoalState, SharedAllowance, TransitionResult } from "@loopx/core";
 import type { ClaimedNext, ClaimFn, ClaimNextOptions } from "./claim-next-due.ts";
-import type { GoalEvent, GoalSummary, LiveLease, TickRecord } from "./dashboard-reads.ts";
+import type {
+  GoalEvent,
+  GoalSummary,
+  LiveLease,
+  RepoActivity,
+  TickRecord,
+} from "./dashboard-reads.ts";
 import type { DueGoal, TakeDueOptions } from "./due-dispatches.ts";
 import type { EndedSessions } from "./ended-sessions.ts";
 import type { Applied, ApplyOptions, DeliveryOptions, Transition } from "./goals-repo.ts";
@@ -179,6 +185,8 @@ export interface Store {
   listGoalSummaries(finished?: number): Promise<GoalSummary[]>;
   /** One goal's summary, whatever its age or status. */
   goalSummary(goalId: string): Promise<GoalSummary | null>;
+  /** Per repository: its goals and when one last moved (the live overview's stamp). */
+  repoActivity(): Promise<RepoActivity[]>;
   /** Ticks still open (a slice is running, or its lapsed lease awaits the sweep). */
   liveLeases(): Promise<LiveLease[]>;
   /** Every tick of a goal, oldest first. */

@@ -17,6 +17,7 @@ import {
   goalVersion,
   listGoalSummaries,
   liveLeases,
+  repoActivity,
 } from "./dashboard-reads.ts";
 import { type Connection, connect, type Db, type OpenOptions } from "./db.ts";
 import { goalsDueForDigest } from "./due-digests.ts";
@@ -197,6 +198,7 @@ export function createStore(conn: Connection): Store {
 
     listGoalSummaries: (finished) => listGoalSummaries(db, finished),
     goalSummary: (goalId) => goalSummary(db, goalId),
+    repoActivity: () => repoActivity(db),
     goalsDueForDigest: (limit) => goalsDueForDigest(db, limit),
     liveLeases: () => liveLeases(db),
     goalTicks: (goalId) => goalTicks(db, goalId),
