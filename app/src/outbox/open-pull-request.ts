@@ -231,7 +231,7 @@ async function writeHandoff(
   if (!pr) return;
   const key = `handoff:${state.goal.id}:${pull.number}`;
   const target = `comment:${key}` as const;
-  const body = renderPrHandoff(state, pr);
+  const body = renderPrHandoff(state, pr, await deps.store.databaseNow());
   const known = await deps.store.getProjection(state.goal.id, target);
   const ref =
     created && known?.githubId == null

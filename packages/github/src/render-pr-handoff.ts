@@ -1,4 +1,10 @@
-import type { GoalState, PullRequest } from "@loopx/core";
+import {
+  distinctEvidence,
+  evidenceView,
+  type GoalState,
+  type PullRequest,
+  stateWordsOf,
+} from "@loopx/core";
 import { formatInstant, quoteUntrusted } from "./format.ts";
 import { neutralizeInline } from "./neutralize.ts";
 import { breakIssueRefs } from "./render-pull-body.ts";
@@ -12,7 +18,7 @@ const line = (text: string, max = 300) => breakIssueRefs(neutralizeInline(text, 
  * the todo it serves, what changed and why, the evidence, how to verify, open questions.
  * Everything an agent or a person wrote is neutralised (mentions, commands, issue refs).
  */
-export function renderPrHandoff(state: GoalState, pr: PullRequest): string {
+export function renderPrHandoff(state: GoalState, pr: PullRequest, now: Date): string {
   const goal = state.goal;
   const served = new Set([...(pr.todo ? [pr.todo] : []), ...pr.monitor.todos]);
   const todos = state.todos.filter((t) => served.has(t.key));
@@ -21,16 +27,18 @@ export function renderPrHandoff(state: GoalState, pr: PullRequest): string {
   const handoff = state.handoffs
     .filter((h) => tickIds.has(h.tickId))
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
-  const evidence = state.evidence
-    .filter((e) => (e.todo !== null && served.has(e.todo)) || (e.tickId && tickIds.has(e.tickId)))
-    .sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime())
-    .slice(0, 8);
+  const evidence = distinctEvidence(
+    state.evidence
+      .filter((e) => (e.todo !== null && served.has(e.todo)) || (e.tickId && tickIds.has(e.tickId)))
+      .sort((a, b) => b.observedAt.getTime() - a.observedAt.getTime()),
+  ).slice(0, 8);
+  const words = stateWordsOf(state, now);
 
   const out = [
     `### LoopX reviewer handoff · goal #${goal.issue.number}`,
     "",
     `**Goal:** ${line(goal.objective.title)}`,
-    `**Serves:** ${todos.map((t) => `${t.key} ${line(t.title, 120)} (${t.status})`).join("; ") || "—"}`,
+    `**Serves:** ${todos.map((t) => `${t.key} ${line(t.title, 120)} (${line(words(t), 120)})`).join("; ") || "—"}`,
     `**Head:** \`${pr.headSha.slice(0, 12)}\``,
   ];
   if (handoff) {
@@ -39,10 +47,16 @@ export function renderPrHandoff(state: GoalState, pr: PullRequest): string {
   }
   out.push("", "#### Evidence");
   if (evidence.length === 0) out.push("- none recorded yet");
+  // Each fact once, in its one-line summary: the raw output stays behind the tick comment's
+  // collapsed block and the run's log.
   for (const e of evidence) {
+    const view = evidenceView(e);
     const url = e.url ? safeUrl(e.url) : null;
     const link = url ? ` ([link](${url}))` : "";
-    out.push(`- ${e.kind}: ${line(e.summary, 200)}${link} · ${formatInstant(e.observedAt)}`);
+    const claimed = view.claimed ? " _(the agent's claim, not checked)_" : "";
+    out.push(
+      `- ${e.kind}: ${line(view.line, 200)}${claimed}${link} · ${formatInstant(e.observedAt)}`,
+    );
   }
   const checks = pr.monitor.checks;
   if (checks.length > 0) {

@@ -10,7 +10,7 @@ import {
   todoStateWords,
 } from "@loopx/core";
 import { describe, expect, it } from "vitest";
-import { renderTickComment } from "../src/index.ts";
+import { renderPrHandoff, renderTickComment } from "../src/index.ts";
 import { gate, goalState, NOW, TICK_ID, todo } from "./fixtures.ts";
 
 const SANDBOX = "http://127.0.0.1:9999/_html";
@@ -99,6 +99,25 @@ describe("a tick comment a person reads", () => {
   it("links the run on the host LoopX talks to", () => {
     expect(body).toContain(`(${SANDBOX}/acme/widgets/actions/runs/555/attempts/1)`);
     expect(body).not.toContain("github.com");
+  });
+});
+
+describe("the reviewer handoff a person reads", () => {
+  const s = finishedOnBranch();
+  const pr = s.pullRequests[0];
+  if (!pr) throw new Error("fixture has PR #2");
+  const body = renderPrHandoff(s, pr, NOW);
+
+  it("lists each fact once, in its one line, with no raw output", () => {
+    expect(body.split("\n").filter((l) => l.includes("node --test: 4 passed"))).toHaveLength(1);
+    expect(body).not.toMatch(/TAP version|# pass|duration_ms/);
+    expect(body).toContain("node --test: 3 tests pass _(the agent's claim, not checked)_");
+  });
+
+  it("names what the todo it serves waits for, not its status column", () => {
+    // Issue references in rendered text are broken (breakIssueRefs), so none is cross-linked.
+    expect(body).toContain("**Serves:** T2 Cache the parser (waiting for #\u200b2 to merge)");
+    expect(body).not.toContain("(blocked)");
   });
 });
 
