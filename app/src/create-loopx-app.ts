@@ -145,9 +145,10 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   const outbox = createOutboxWorker(deps, { ...opts.outbox, ops });
   // Only the outbox writes GitHub: everything else gets deps without the writing port.
   const reading = intakeDeps(deps);
-  // A delivery that changed a goal queued GitHub writes (a dispatch among them): the outbox
-  // takes them at once, not at its next poll.
-  const inboxLoop = createInboxWorker(reading, { onApplied: () => outbox.kick() });
+  // A delivery that changed a goal may have queued a dispatch: it goes out at once. Its other
+  // writes (comment and check-run renders of the newest state) wait for the next poll, so
+  // several deliveries' changes are written once, not once each.
+  const inboxLoop = createInboxWorker(reading, { onApplied: () => outbox.kickDispatches() });
   // Processing a delivery queues writes; drain them as soon as the inbox pass is done.
   const inbox: DrainLoop = {
     kick: () => inboxLoop.kick(),

@@ -49,7 +49,12 @@ export function retryDelayMs(
  * retry hint wait as long as GitHub asked. A write over the installation's content budget
  * is deferred to when a slot frees, without counting as a failed attempt.
  */
-export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): DrainLoop {
+export interface OutboxWorker extends DrainLoop {
+  /** Writes only what starts work (dispatches) now; the rest waits for the next kick. */
+  kickDispatches(): void;
+}
+
+export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): OutboxWorker {
   const { store, log } = deps;
   const { ops } = opts;
   const backoff = { baseMs: opts.retryBaseMs ?? 30_000, maxMs: opts.retryMaxMs ?? 60 * 60_000 };
@@ -149,6 +154,7 @@ export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): Drain
       starts.kick();
       writes.kick();
     },
+    kickDispatches: () => starts.kick(),
     async idle() {
       await starts.idle();
       await writes.idle();
