@@ -1,6 +1,7 @@
 import type { GoalState, TransitionResult } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
+import { startGoal } from "../support/goal-steps.ts";
 
 const o = { owner: "acme", repo: "widgets" } as const;
 const HOUR = 3_600_000;
@@ -36,26 +37,19 @@ describe("e2e: the daily digest of an unattended goal", () => {
     });
 
   it("posts one digest a day while something moved, and none about a day without a move", async () => {
-    const { data } = await h
-      .as("alice")
-      .rest.issues.create({ ...o, title: "Cache the widgets", body: "Cache them." });
-    const issue = data.number;
-    await h.as("alice").rest.issues.addLabels({ ...o, issue_number: issue, labels: ["loopx"] });
-    await h.settle();
+    const { number: issue, goalId } = await startGoal(h, "alice", "Cache the widgets");
     await h.as("alice").rest.issues.createComment({
       ...o,
       issue_number: issue,
       body: "/loopx todo add Pick a cache key with @octo's naming",
     });
     await h.settle();
-    const goal = await h.store.findGoalByIssue(h.repo.id, issue);
-    if (!goal) throw new Error("no goal");
 
     // A fresh goal: the scheduler looks once and schedules its first digest a day out.
     expect((await h.app.scheduler.tick()).digests).toBe(1);
     await h.settle();
     expect(await digests(issue)).toEqual([]);
-    const looked = await h.store.loadGoal(goal.goal.id);
+    const looked = await h.store.loadGoal(goalId);
     const dueIn =
       (looked?.goal.digest.dueAt?.getTime() ?? 0) - (looked?.goal.createdAt.getTime() ?? 0);
     expect(dueIn).toBe(24 * HOUR);
@@ -63,7 +57,7 @@ describe("e2e: the daily digest of an unattended goal", () => {
     expect((await h.app.scheduler.tick()).digests).toBe(0);
 
     // A day later.
-    await age(goal.goal.id, 25 * HOUR);
+    await age(goalId, 25 * HOUR);
     expect((await h.app.scheduler.tick()).digests).toBe(1);
     await h.settle();
     const [digest, ...more] = await digests(issue);
@@ -80,7 +74,7 @@ describe("e2e: the daily digest of an unattended goal", () => {
     expect(body).toContain("@\u200bocto's naming");
 
     // Another day, and the goal has not moved: no digest about it.
-    await age(goal.goal.id, 49 * HOUR);
+    await age(goalId, 49 * HOUR);
     expect((await h.app.scheduler.tick()).digests).toBe(1);
     await h.settle();
     expect(await digests(issue)).toHaveLength(1);

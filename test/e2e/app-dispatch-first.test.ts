@@ -1,8 +1,7 @@
 import { addTodo } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Harness, startHarness } from "../support/app-harness.ts";
-
-const o = { owner: "acme", repo: "widgets" } as const;
+import { startGoal } from "../support/goal-steps.ts";
 
 /**
  * Scenario: GitHub is slow to answer the App's edit of the goal issue's checklist just as a
@@ -18,19 +17,12 @@ describe("e2e: a dispatch does not wait behind a slow checklist edit", () => {
   afterAll(() => h.close());
 
   it("the tick workflow is dispatched while the body PATCH is still in flight", async () => {
-    const { data } = await h
-      .as("alice")
-      .rest.issues.create({ ...o, title: "Cache the widgets", body: "Cache them." });
-    const number = data.number;
-    await h.as("alice").rest.issues.addLabels({ ...o, issue_number: number, labels: ["loopx"] });
-    await h.settle();
-    const goal = await h.store.findGoalByIssue(h.repo.id, number);
-    if (!goal) throw new Error("no goal");
+    const { number, goalId } = await startGoal(h, "alice", "Cache the widgets");
 
     // GitHub takes 5 s to answer the next edit of the issue (its checklist).
     h.sandbox.faults.route({ route: "issues/update", method: "PATCH", latencyMs: 5000, times: 1 });
     const mark = h.sandbox.requests().length;
-    const r = await h.store.apply(goal.goal.id, (s, now) =>
+    const r = await h.store.apply(goalId, (s, now) =>
       addTodo(
         s,
         { title: "Pick a cache key" },
@@ -39,7 +31,7 @@ describe("e2e: a dispatch does not wait behind a slow checklist edit", () => {
     );
     if (!r.ok) throw new Error(r.refusal.message);
     // The same transaction queued the checklist edit and the dispatch.
-    const queued = (await h.store.outboxForGoal(goal.goal.id)).filter((q) => q.deadAt === null);
+    const queued = (await h.store.outboxForGoal(goalId)).filter((q) => q.deadAt === null);
     expect(queued.map((q) => q.effect.kind)).toEqual(expect.arrayContaining(["body", "dispatch"]));
     h.app.outbox.kick();
 

@@ -1,27 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Harness } from "../support/app-harness.ts";
-import { HAVE_CHROMIUM, launchChromium } from "../support/chromium.ts";
+import { HAVE_CHROMIUM, launchChromium, pageUntil, pageValue } from "../support/chromium.ts";
 import { openTestGate, startGoal } from "../support/goal-steps.ts";
 import { recordSlice, startDashboardHarness } from "./dashboard-steps.ts";
 
 const ARTIFACTS = resolve(import.meta.dirname, "../../.loopx/test-artifacts");
-
-const evaluate = async <T extends z.ZodType>(page: Page, script: string, as: T) =>
-  as.parse(await page.evaluate(script));
-
-/** Polled through `evaluate`: the dashboard's CSP forbids the eval `waitForFunction` needs. */
-async function until(page: Page, script: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await evaluate(page, script, z.boolean()))) {
-    if (Date.now() > end) throw new Error(`the page never got to: ${script}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * Scenario: the owner keeps the dashboard's overview open in a tab. A slice starts and a
@@ -57,8 +44,8 @@ describe.skipIf(!HAVE_CHROMIUM)("e2e: the overview updates live", () => {
         question: "May I publish the cache to the CDN?",
         scopes: ["deploy"],
       });
-      await until(page, "document.body.textContent.includes('publish the cache to the CDN')");
-      expect(await evaluate(page, "window.loadedOnce", z.string())).toBe("yes");
+      await pageUntil(page, "document.body.textContent.includes('publish the cache to the CDN')");
+      expect(await pageValue(page, "window.loadedOnce", z.string())).toBe("yes");
       expect(await page.getByRole("button", { name: /^Approve G\d+$/ }).count()).toBe(1);
       await page.screenshot({ path: join(ARTIFACTS, "dashboard-overview-live.png") });
     } finally {

@@ -5,27 +5,11 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Harness } from "../support/app-harness.ts";
-import { HAVE_CHROMIUM, launchChromium } from "../support/chromium.ts";
+import { HAVE_CHROMIUM, launchChromium, pageUntil, pageValue } from "../support/chromium.ts";
 import { startGoal } from "../support/goal-steps.ts";
 import { recordSlice, startDashboardHarness } from "./dashboard-steps.ts";
 
 const ARTIFACTS = resolve(import.meta.dirname, "../../.loopx/test-artifacts");
-
-/** Reads a value the page computed (the test's side of the browser has no DOM types). */
-const evaluate = async <T extends z.ZodType>(page: Page, script: string, as: T) =>
-  as.parse(await page.evaluate(script));
-
-/**
- * Waits until a script is true in the page. Polled through `evaluate`: the dashboard's CSP
- * forbids the eval a string `waitForFunction` needs, as it should.
- */
-async function until(page: Page, script: string, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await evaluate(page, script, z.boolean()))) {
-    if (Date.now() > end) throw new Error(`the page never got to: ${script}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * Scenario: a person keeps a goal's dashboard page open while its ticks land. The page takes
@@ -54,7 +38,7 @@ describe.skipIf(!HAVE_CHROMIUM)("e2e: the goal page updates live and says what c
     const context = await launchChromium(profile);
     const url = `${h.appUrl}/loopx/goals/${goalId}`;
     const newRows = (page: Page) =>
-      evaluate(
+      pageValue(
         page,
         `[...document.querySelectorAll("#goal tr.new")].map((r) => r.textContent)`,
         z.array(z.string()),
@@ -70,8 +54,8 @@ describe.skipIf(!HAVE_CHROMIUM)("e2e: the goal page updates live and says what c
       await page.evaluate("window.loadedOnce = 'yes'");
 
       await recordSlice(h, goalId, { summary: "cache added", done: "cached", usd: 0.5 });
-      await until(page, "document.body.textContent.includes('cache added')");
-      expect(await evaluate(page, "window.loadedOnce", z.string())).toBe("yes");
+      await pageUntil(page, "document.body.textContent.includes('cache added')");
+      expect(await pageValue(page, "window.loadedOnce", z.string())).toBe("yes");
       const live = await newRows(page);
       expect(live.filter((r) => r.includes("cache added"))).toHaveLength(1);
       expect(live.some((r) => r.includes("profiled the renderer"))).toBe(false);

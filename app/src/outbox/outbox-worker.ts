@@ -42,6 +42,11 @@ export function retryDelayMs(
   return Math.round(backoff * (0.8 + 0.4 * random()));
 }
 
+export interface OutboxWorker extends DrainLoop {
+  /** Writes only what starts work (dispatches) now; the rest waits for the next kick. */
+  kickDispatches(): void;
+}
+
 /**
  * Drains the outbox: every GitHub write happens here, after its transition committed, and
  * renders the newest goal state. 403/404/410 that persist go to a dead letter the status
@@ -49,11 +54,6 @@ export function retryDelayMs(
  * retry hint wait as long as GitHub asked. A write over the installation's content budget
  * is deferred to when a slot frees, without counting as a failed attempt.
  */
-export interface OutboxWorker extends DrainLoop {
-  /** Writes only what starts work (dispatches) now; the rest waits for the next kick. */
-  kickDispatches(): void;
-}
-
 export function createOutboxWorker(deps: WriterDeps, opts: OutboxOptions): OutboxWorker {
   const { store, log } = deps;
   const { ops } = opts;

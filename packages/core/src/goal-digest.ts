@@ -1,4 +1,5 @@
 import { decide } from "./decide.ts";
+import { distinctEvidence, evidenceView } from "./evidence-summary.ts";
 import { fnv1a64 } from "./failure-signature.ts";
 import { durationWords, usd } from "./outcomes.ts";
 import type { GoalState } from "./schemas/state.ts";
@@ -36,7 +37,8 @@ export function goalDigest(state: GoalState, since: Date, now: Date): GoalDigest
   const done = state.todos.filter(
     (t) => t.status === "done" && t.completion !== null && after(t.completion.at),
   );
-  const evidence = state.evidence.filter((e) => after(e.observedAt));
+  // Each fact once: a run reported twice is one item.
+  const evidence = distinctEvidence(state.evidence.filter((e) => after(e.observedAt)));
   const decision = decide(state, now, "digest");
   const spent = goal.spent;
   const budget = goal.budget;
@@ -58,7 +60,9 @@ export function goalDigest(state: GoalState, since: Date, now: Date): GoalDigest
   if (evidence.length > 0) {
     body.push(`- Evidence: ${evidence.length} new item${evidence.length === 1 ? "" : "s"}.`);
     for (const e of evidence.slice(-EVIDENCE_SHOWN).reverse()) {
-      body.push(`  - ${e.todo ? `${e.todo}: ` : ""}${line(e.summary.split("\n")[0] ?? "")}`);
+      const view = evidenceView(e);
+      const claimed = view.claimed ? " (the agent's claim, not checked)" : "";
+      body.push(`  - ${e.todo ? `${e.todo}: ` : ""}${line(view.line)}${claimed}`);
     }
   }
   body.push(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  agentClaimSummary,
   considerDigest,
   DIGEST_OFF_RECHECK_MS,
   durationWords,
@@ -88,6 +89,20 @@ describe("goalDigest", () => {
     const { text } = goalDigest(worked(), at(5 * HOUR), at(DAY));
     expect(text).toContain("- Done: nothing new.");
     expect(text).not.toContain("Evidence");
+  });
+
+  it("tells each fact once, and marks what is only the agent's word", () => {
+    const s = worked();
+    const [run] = s.evidence;
+    if (!run) throw new Error("fixture has evidence");
+    s.evidence.push(
+      { ...run, id: uuid(901) },
+      { ...run, id: uuid(902), kind: "note", summary: agentClaimSummary("all tests pass") },
+    );
+    const { text } = goalDigest(s, T0, at(DAY));
+    expect(text).toContain("- Evidence: 2 new items.");
+    expect(text.split("\n").filter((l) => l.includes("node --test: 4 passed"))).toHaveLength(1);
+    expect(text).toContain("  - T1: all tests pass (the agent's claim, not checked)");
   });
 
   it("fingerprints the goal, not the window or the clock", () => {
