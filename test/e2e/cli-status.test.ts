@@ -1,3 +1,4 @@
+import { Route } from "@loopx/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Harness } from "../support/app-harness.ts";
 import { openTestGate, startGoal } from "../support/goal-steps.ts";
@@ -30,6 +31,9 @@ describe("e2e: loopx status against a running app", () => {
     const one = await runLoopx(["status", "--url", h.appUrl, "--goal", `acme/widgets#${number}`]);
     expect(one.code).toBe(0);
     expect(one.stdout).toContain("G1 open: May I deploy?");
+    // Named in people's words; the kernel's route is in --json only.
+    const routes = Route.options.join("|");
+    expect(one.stdout).not.toMatch(new RegExp(`^\\s*(?:${routes}):`, "m"));
     const json = await runLoopx(["status", "--url", h.appUrl, "--json"]);
     expect(JSON.parse(json.stdout).goals[0].openGates).toEqual(["G1"]);
   });

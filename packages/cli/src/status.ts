@@ -40,7 +40,8 @@ export async function status(args: StatusArgs, print: (line: string) => void): P
       return EXIT.ok;
     }
     print(`${g.repo}#${g.issueNumber} ${g.state ?? g.status}: ${g.title}`);
-    print(`  ${g.route}: ${g.reason}${g.instruction ? ` ${g.instruction}` : ""}`);
+    // The state line above names it for people; the kernel's route is for --json.
+    print(`  ${g.reason}${g.instruction ? ` ${g.instruction}` : ""}`);
     print(
       `  ${g.spent.ticks} ticks · ${g.spent.runnerMinutes.toFixed(1)} min · ${usd(g.spent.usd)}`,
     );
