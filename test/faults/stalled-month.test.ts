@@ -3,6 +3,7 @@ import {
   BACKOFF_LADDER_MINUTES,
   decide,
   type GoalState,
+  goalStateWords,
   STALLED_TICKS_ASK_HUMAN,
   STALLED_TICKS_REPLAN,
 } from "@loopx/core";
@@ -147,11 +148,20 @@ describe.skipIf(!serverUrl)("fault: a month of a goal that never makes progress"
     const at = { owner: "acme", repo: "widgets", issue_number: started.goal.issue.number };
     const comments = await alice.paginate(alice.rest.issues.listComments, { ...at, per_page: 100 });
     const stalled = `stall:t${STALLED_TICKS_ASK_HUMAN + 1}`;
-    expect(comments.map((c) => readKey(c.body ?? ""))).toEqual([
+    const keys = comments.map((c) => readKey(c.body ?? ""));
+    expect(keys.filter((k) => !k?.startsWith("notify:digest:"))).toEqual([
       "status",
       `notify:${stalled}`,
       `notify:${stalled}:remind`,
     ]);
+    // And one digest (daily by default): the goal had stopped and asked for help before its
+    // first was due, and nothing moved after, so none followed it.
+    expect((starts.at(-1) ?? 0) - s.goal.createdAt.getTime()).toBeLessThan(DAY);
+    expect(keys.filter((k) => k?.startsWith("notify:digest:"))).toEqual(["notify:digest:1"]);
+    const digest = comments.find((c) => readKey(c.body ?? "") === "notify:digest:1")?.body ?? "";
+    const now = await h.store.databaseNow();
+    expect(digest).toContain(`- Now: ${goalStateWords(s, decide(s, now, "loopx"), now)}.`);
+    expect(digest).toContain(`- Spent: $${s.goal.spent.usd.toFixed(2)}`);
     expect(comments[0]?.body).toContain("replanning alone has not helped");
 
     // The person answers with a new todo: trusted input, and the loop runs again.
