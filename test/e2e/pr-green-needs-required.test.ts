@@ -58,9 +58,12 @@ describe("e2e: green needs a required check", () => {
       required_pull_request_reviews: null,
       restrictions: null,
     });
+    // Protection made GitHub compute the PR's mergeability again, so this reading finds null:
+    // that says only that the job started, not that the head GitHub already found mergeable
+    // stopped being so. The head is green on a required check now: the merge gate opens.
     expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(1);
-    // Protection made GitHub compute the PR's mergeability again: the next reading has it.
-    expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(1);
+    // The next reading has GitHub's answer again, the same: nothing new.
+    expect(await reconcilePulls(h.app.deps, [goal.goal.id])).toBe(0);
     await h.settle();
     state = await h.store.loadGoal(goal.goal.id);
     expect(state?.pullRequests[0]?.monitor.required).toEqual(["ci"]);
