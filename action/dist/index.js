@@ -44521,7 +44521,7 @@ async function ask(ctx) {
   if (!answer.run) {
     const next = answer.nextWakeAt ? `next wake ${answer.nextWakeAt.toISOString()}` : "no wake planned";
     return {
-      summary: `LoopX #${goal}: ${answer.route} \u2014 ${oneLine(answer.reason)} (${next}).`,
+      summary: `LoopX #${goal}: ${answer.route} \u2014 ${oneLine2(answer.reason)} (${next}).`,
       outputs: { run: "false", route: answer.route },
       failure: null
     };
@@ -44540,7 +44540,7 @@ async function ask(ctx) {
   const briefPath = await writeJson(ctx.tickDir, "brief", brief);
   const leasePath = await writeJson(ctx.tickDir, "lease", lease);
   return {
-    summary: `LoopX #${goal}: ${answer.route} ${answer.todo} on \`${answer.branch}\` with ${answer.harness} \u2014 ${oneLine(answer.reason)}`,
+    summary: `LoopX #${goal}: ${answer.route} ${answer.todo} on \`${answer.branch}\` with ${answer.harness} \u2014 ${oneLine2(answer.reason)}`,
     outputs: {
       run: "true",
       route: answer.route,
@@ -44555,7 +44555,7 @@ async function ask(ctx) {
     failure: null
   };
 }
-function oneLine(text) {
+function oneLine2(text) {
   return text.replace(/\s+/g, " ").trim().slice(0, 300);
 }
 

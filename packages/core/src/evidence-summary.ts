@@ -114,7 +114,8 @@ export function distinctEvidence<T extends Pick<Evidence, "kind" | "sha" | "summ
   return out;
 }
 
-function oneLine(text: string, max: number): string {
+/** Text folded onto one line, cut with an ellipsis past `max` characters. */
+export function oneLine(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

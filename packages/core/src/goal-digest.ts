@@ -1,5 +1,5 @@
 import { decide } from "./decide.ts";
-import { distinctEvidence, evidenceView } from "./evidence-summary.ts";
+import { distinctEvidence, evidenceView, oneLine } from "./evidence-summary.ts";
 import { fnv1a64 } from "./failure-signature.ts";
 import { durationWords, usd } from "./outcomes.ts";
 import type { GoalState } from "./schemas/state.ts";
@@ -19,11 +19,6 @@ export interface GoalDigest {
    */
   fingerprint: string;
 }
-
-const line = (text: string, max = 140) => {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
 
 const day = (at: Date) => `${at.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
@@ -47,6 +42,7 @@ export function goalDigest(state: GoalState, since: Date, now: Date): GoalDigest
   const next = decision.route === "run" && decision.todo !== null ? decision.todo : null;
   const nextTodo = next === null ? null : state.todos.find((t) => t.key === next);
   const waiting = state.gates.filter((g) => g.status === "open");
+  const words = goalStateWords(state, decision, now);
 
   const body: string[] = [];
   body.push(
@@ -54,7 +50,7 @@ export function goalDigest(state: GoalState, since: Date, now: Date): GoalDigest
       ? "- Done: nothing new."
       : `- Done: ${done
           .slice(0, DONE_SHOWN)
-          .map((t) => `${t.key} ${line(t.title, 80)}`)
+          .map((t) => `${t.key} ${oneLine(t.title, 80)}`)
           .join("; ")}${done.length > DONE_SHOWN ? `; and ${done.length - DONE_SHOWN} more` : ""}.`,
   );
   if (evidence.length > 0) {
@@ -62,14 +58,14 @@ export function goalDigest(state: GoalState, since: Date, now: Date): GoalDigest
     for (const e of evidence.slice(-EVIDENCE_SHOWN).reverse()) {
       const view = evidenceView(e);
       const claimed = view.claimed ? " (the agent's claim, not checked)" : "";
-      body.push(`  - ${e.todo ? `${e.todo}: ` : ""}${line(view.line)}${claimed}`);
+      body.push(`  - ${e.todo ? `${e.todo}: ` : ""}${oneLine(view.line, 140)}${claimed}`);
     }
   }
   body.push(
     `- Spent: ${usd(spent.usd)}${of(budget.usd, usd)}; ${spent.ticks}${of(budget.ticks, String)} ticks; ${Math.round(spent.runnerMinutes)}${of(budget.runnerMinutes, (v) => String(Math.round(v)))} runner minutes.`,
   );
-  body.push(`- Now: ${goalStateWords(state, decision, now)}.`);
-  if (nextTodo) body.push(`- Next: ${nextTodo.key} ${line(nextTodo.title, 100)}.`);
+  body.push(`- Now: ${words}.`);
+  if (nextTodo) body.push(`- Next: ${nextTodo.key} ${oneLine(nextTodo.title, 100)}.`);
   for (const gate of waiting.slice(0, 3)) {
     const who = gate.requestedFrom.length > 0 ? gate.requestedFrom : goal.owners;
     const asked = gate.pr ? ` on #${gate.pr.number}` : "";
@@ -85,7 +81,7 @@ export function goalDigest(state: GoalState, since: Date, now: Date): GoalDigest
     state.evidence.at(-1)?.id ?? "",
     spent.ticks,
     usd(spent.usd),
-    goalStateWords(state, decision, now),
+    words,
     next ?? "",
     waiting.map((g) => g.key).join(","),
   ];

@@ -279,20 +279,21 @@ export const LoopxConfig = z
 
 const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
+/** "90m", "24h", "2d" in milliseconds; null for "never" (the schema admits nothing else). */
+function durationMs(text: string): number | null {
+  const unit = text.slice(-1);
+  if (text === "never" || !(unit === "m" || unit === "h" || unit === "d")) return null;
+  return Number.parseInt(text, 10) * UNIT_MS[unit];
+}
+
 /** The reminder delay in milliseconds, or null when `notify.remind` is "never". */
 export function remindDelayMs(config: Pick<LoopxConfig, "notify">): number | null {
-  const remind = config.notify.remind;
-  const unit = remind.slice(-1);
-  if (remind === "never" || !(unit === "m" || unit === "h" || unit === "d")) return null;
-  return Number.parseInt(remind, 10) * UNIT_MS[unit];
+  return durationMs(config.notify.remind);
 }
 
 /** The digest interval in milliseconds, or null when `notify.digest` is "never". */
 export function digestEveryMs(config: Pick<LoopxConfig, "notify">): number | null {
-  const every = config.notify.digest;
-  const unit = every.slice(-1);
-  if (every === "never" || !(unit === "h" || unit === "d")) return null;
-  return Number.parseInt(every, 10) * UNIT_MS[unit];
+  return durationMs(config.notify.digest);
 }
 export type LoopxConfig = z.infer<typeof LoopxConfig>;
 /** The config as written in YAML, before defaults. */
