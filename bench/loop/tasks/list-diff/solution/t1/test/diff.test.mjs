@@ -1,0 +1,26 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { diff, patch } from "../src/diff.mjs";
+
+test("identical lists are all keeps", () => {
+  assert.deepEqual(diff([1, 2], [1, 2]), [
+    { op: "keep", value: 1 },
+    { op: "keep", value: 2 },
+  ]);
+});
+
+test("a change is a remove then an add", () => {
+  assert.deepEqual(diff(["a", "b", "c"], ["a", "x", "c"]), [
+    { op: "keep", value: "a" },
+    { op: "remove", value: "b" },
+    { op: "add", value: "x" },
+    { op: "keep", value: "c" },
+  ]);
+});
+
+test("patch turns a into b", () => {
+  const a = ["a", "b", "c", "d"];
+  const b = ["b", "c", "e", "d", "f"];
+  assert.deepEqual(patch(a, diff(a, b)), b);
+  assert.throws(() => patch(["z"], diff(a, b)), /does not apply/);
+});

@@ -1,0 +1,64 @@
+/**
+ * A least-recently-used cache of at most `max` entries, each expiring `ttlMs` after it was
+ * set (no expiry when ttlMs is omitted). A Map iterates in insertion order, so re-inserting a
+ * key on each read keeps the least recently used entry first. `now()` is the clock (ms).
+ * `onEvict(key, value, reason)` hears of entries the cache drops by itself ("capacity",
+ * "expired"), so callers can release what the values hold; `delete()` is not reported.
+ */
+export class LruCache {
+  constructor({ max, ttlMs = Number.POSITIVE_INFINITY, now = Date.now, onEvict }) {
+    this.max = max;
+    this.ttlMs = ttlMs;
+    this.now = now;
+    this.onEvict = onEvict;
+    this.map = new Map();
+  }
+
+  get size() {
+    return this.map.size;
+  }
+
+  // The live entry for `key`, dropping it when it has expired.
+  entry(key) {
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    if (this.now() >= e.expiresAt) {
+      this.map.delete(key);
+      this.onEvict?.(key, e.value, "expired");
+      return undefined;
+    }
+    return e;
+  }
+
+  has(key) {
+    return this.entry(key) !== undefined;
+  }
+
+  get(key) {
+    const e = this.entry(key);
+    if (e === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.value;
+  }
+
+  /** The value without making it recently used (for metrics and debugging). */
+  peek(key) {
+    return this.entry(key)?.value;
+  }
+
+  set(key, value) {
+    this.map.delete(key);
+    this.map.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    if (this.map.size > this.max) {
+      const [oldKey, old] = this.map.entries().next().value;
+      this.map.delete(oldKey);
+      this.onEvict?.(oldKey, old.value, "capacity");
+    }
+    return this;
+  }
+
+  delete(key) {
+    return this.map.delete(key);
+  }
+}

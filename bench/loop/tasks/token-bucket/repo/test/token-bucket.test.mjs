@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { TokenBucket } from "../src/token-bucket.mjs";
+
+function clock(start = 0) {
+  let t = start;
+  return { now: () => t, advance: (ms) => (t += ms) };
+}
+
+test("a full bucket serves up to its capacity, then refuses", () => {
+  const c = clock();
+  const b = new TokenBucket({ capacity: 3, refillPerSec: 1, now: c.now });
+  assert.equal(b.tryTake(), true);
+  assert.equal(b.tryTake(2), true);
+  assert.equal(b.tryTake(), false);
+});
+
+test("tokens come back with time, never beyond capacity", () => {
+  const c = clock();
+  const b = new TokenBucket({ capacity: 2, refillPerSec: 2, now: c.now });
+  assert.equal(b.tryTake(2), true);
+  c.advance(500);
+  assert.equal(b.tryTake(), true);
+  assert.equal(b.tryTake(), false);
+  c.advance(60_000);
+  assert.equal(b.tryTake(2), true);
+  assert.equal(b.tryTake(), false);
+});
