@@ -133,7 +133,10 @@ export async function benchTickRequests(): Promise<{ first: TickCount; next: Tic
         .slice(from)
         .filter((r) => r.by?.startsWith("installation:") || r.by?.startsWith("app:"));
       if (process.env.BENCH_TRACE)
-        for (const r of app) console.error(`${r.status} ${r.method} ${r.operationId ?? r.path}`);
+        for (const r of app)
+          console.error(
+            `${r.status} ${r.method} ${r.operationId ?? r.path} ${r.path}${process.env.BENCH_TRACE === "body" && r.body ? `\n${JSON.stringify(r.body).slice(0, 3000)}` : ""}`,
+          );
       const created = app.filter((r) => r.contentCreating && r.status < 400);
       return {
         rest: app.filter((r) => r.status !== 304).length,

@@ -22,12 +22,12 @@ describe("e2e: the todo's branch is already in main when the App opens its PR", 
 
   it("completes the todo from GitHub's refusal, opens nothing, and runs the next todo", async () => {
     expectWarning(
-      /will retry: listing acme\/widgets's pull requests from loopx\/1-T1: GitHub answered 502/,
+      /will retry: opening a pull request from loopx\/1-T1 in acme\/widgets: GitHub answered 502/,
     );
     const goal = await h.startGoal("Tidy the widgets", ["Sort the widgets", "Label the widgets"]);
     const issue = goal.goal.issue.number;
-    // The App's first look at the branch's PRs fails: its PR write waits for a retry.
-    h.sandbox.faults.route({ route: "pulls/list", status: 502, times: 1 });
+    // The App's first try at the PR fails: its PR write waits for a retry.
+    h.sandbox.faults.route({ route: "pulls/create", status: 502, times: 1 });
     const tick = await playTick(
       h,
       issue,

@@ -1,6 +1,6 @@
 import { readKey } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPulls, personClient, playTick } from "../support/pr-ticks.ts";
+import { installationRequests, openPulls, personClient, playTick } from "../support/pr-ticks.ts";
 import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
 
 /**
@@ -19,8 +19,12 @@ describe("e2e: the App opens and links a tick's pull request", () => {
     const goal = await h.startGoal("Speed up rendering", ["Cache layout"]);
     const issue = goal.goal.issue.number;
 
+    const from = h.sandbox.requests().length;
     const first = await playTick(h, issue, { "src/layout.ts": "export const cache = 1;\n" });
     await h.settle();
+    // A branch the goal never had a PR on: GitHub's answer to the create is the only read.
+    const listed = installationRequests(h, from).filter((r) => r.operationId === "pulls/list");
+    expect(listed).toEqual([]);
     let pulls = (await openPulls(h)).filter((p) => p.head.ref === first.branch);
     expect(pulls).toHaveLength(1);
     const pr = pulls[0];
@@ -69,9 +73,13 @@ describe("e2e: the App opens and links a tick's pull request", () => {
     let state = await h.store.loadGoal(goal.goal.id);
     expect(state?.pullRequests).toEqual([]);
 
-    // Even the tick's own push on that branch does not adopt a PR the App did not open.
+    // Even the tick's own push on that branch does not adopt a PR the App did not open: GitHub
+    // refuses a second one for the head, and the branch's PRs are read then.
+    const from = h.sandbox.requests().length;
     await playTick(h, issue, { "docs/a.md": "fixed\n" });
     await h.settle();
+    const refused = installationRequests(h, from).filter((r) => r.operationId === "pulls/create");
+    expect(refused.map((r) => r.status)).toEqual([422]);
     state = await h.store.loadGoal(goal.goal.id);
     expect(state?.pullRequests).toEqual([]);
     const pulls = (await openPulls(h)).filter((p) => p.head.ref === branch);

@@ -76,11 +76,12 @@ const ValidationFailed = z.object({
   }),
 });
 
-function noCommitsBetween(error: unknown): string | null {
+/** The message of a 422 "Validation Failed" that starts with `prefix`, else null. */
+function validationMessage(error: unknown, prefix: string): string | null {
   const parsed = ValidationFailed.safeParse(error);
   if (!parsed.success) return null;
   const messages = parsed.data.response.data.errors.map((e) => e.message ?? "");
-  return messages.find((m) => m.startsWith("No commits between ")) ?? null;
+  return messages.find((m) => m.startsWith(prefix)) ?? null;
 }
 
 export function toPullSnapshot(raw: unknown): PullSnapshot {
@@ -227,9 +228,11 @@ export function createPullVerbs(octokit: Octokit, call: Call): PullVerbs {
           const { data } = await octokit.rest.pulls.create({ ...repo, ...pull });
           return toPullSnapshot(data);
         } catch (error) {
-          const message = noCommitsBetween(error);
-          if (message === null) throw error;
-          return { nothingToPull: true as const, message };
+          const nothing = validationMessage(error, "No commits between ");
+          if (nothing !== null) return { nothingToPull: true as const, message: nothing };
+          const open = validationMessage(error, "A pull request already exists for ");
+          if (open !== null) return { alreadyOpen: true as const, message: open };
+          throw error;
         }
       }),
 

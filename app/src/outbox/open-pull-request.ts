@@ -19,14 +19,16 @@ type OpenPull = Extract<Effect, { kind: "open_pull_request" }>;
 /**
  * Performs `open_pull_request`: the todo branch's PR, opened with the app's own identity (so
  * the repository's CI runs on it), or — when the app already has one open for that head —
- * updated in place; never a second one. Before it opens anything it reconciles with what
- * GitHub holds for the branch, in any state: a PR of its own that already merged or closed at
- * this very head settles the todo instead (settleFromPull); one a person closed before new
- * work arrived is reopened; a head already in the base settles the todo from GitHub's refusal
- * (recordInBase). Then the goal tracks the PR, so the status comment lists it and the PR
- * monitor follows it. A PR someone else opened on a LoopX branch is not adopted: it joins only
- * through `/loopx link` by a writer. New work on LoopX's own open PR skips the reconciling
- * on a first try; a retry reconciles, since the world may have moved on while it failed.
+ * updated in place; never a second one. Unless the goal has never had a PR on the branch, it
+ * first reconciles with what GitHub holds for the branch, in any state: a PR of its own that
+ * already merged or closed at this very head settles the todo instead (settleFromPull); one a
+ * person closed before new work arrived is reopened; a head already in the base settles the
+ * todo from GitHub's refusal (recordInBase). Then the goal tracks the PR, so the status
+ * comment lists it and the PR monitor follows it. A PR someone else opened on a LoopX branch
+ * is not adopted: it joins only through `/loopx link` by a writer. On a first try, new work on
+ * LoopX's own open PR and a branch the goal never had a PR on skip the listing (GitHub refuses
+ * a second open PR for a head, and that refusal starts the reconciling); a retry reconciles,
+ * since the world may have moved on while it failed.
  */
 export async function openPullRequest(
   deps: AppDeps,
@@ -57,50 +59,78 @@ export async function openPullRequest(
       headSha: effect.headSha,
     });
   }
+  // A branch the goal never had a PR for, on a first try: GitHub's answer to the create says
+  // whether one is open already, so the branch's PRs are listed only when it says so.
+  const fresh = !opts.retry && !state.pullRequests.some((p) => p.headRef === effect.branch);
+  if (fresh) {
+    const base = await port.defaultBranch(repo);
+    const made = await port.createPull(repo, { title, head: effect.branch, base, body });
+    if ("nothingToPull" in made) return recordInBase(deps, state, at, base);
+    if (!("alreadyOpen" in made)) return opened(deps, port, state, todo.key, effect, made, body);
+    deps.log.info(`${effect.branch}: ${made.message} Reconciling with it.`);
+  }
   const bot = await port.botLogin();
   const pulls = await port.findPullsByHead(repo, effect.branch);
   const own = pulls.filter((p) => p.author === bot);
-  let pull = own.find((p) => p.state === "open");
-  let created = false;
-  let reopened = false;
+  const pull = own.find((p) => p.state === "open");
   const latestOwn = own[0];
   if (pull) {
     if (pull.body !== body) await port.updatePull(repo, pull.number, { title, body });
     await deps.store.setProjection(state.goal.id, `pull:${pull.number}`, { wroteBody: body });
-  } else if (pulls.some((p) => p.state === "open")) {
+    return follow(deps, port, state, todo.key, effect.branch, pull);
+  }
+  if (pulls.some((p) => p.state === "open")) {
     const other = pulls.find((p) => p.state === "open");
     deps.log.info(
       `${effect.branch} already has #${other?.number} by someone else; LoopX does not adopt it (use /loopx link).`,
     );
     return;
-  } else if (latestOwn && sameSha(latestOwn.headSha, effect.headSha)) {
+  }
+  if (latestOwn && sameSha(latestOwn.headSha, effect.headSha)) {
     return settleFromPull(deps, state, at, latestOwn);
-  } else if (latestOwn && !latestOwn.merged) {
-    pull = await reopen(port, repo, latestOwn, { title, body });
-    await deps.store.setProjection(state.goal.id, `pull:${pull.number}`, { wroteBody: body });
-    reopened = true;
-  } else {
-    const base = await port.defaultBranch(repo);
-    const made = await port.createPull(repo, { title, head: effect.branch, base, body });
-    if ("nothingToPull" in made) return recordInBase(deps, state, at, base);
-    await deps.store.setProjection(state.goal.id, `pull:${made.number}`, { wroteBody: body });
-    pull = made;
-    created = true;
   }
-  const opened = pull;
-  if (reopened) {
-    const latest = await track(deps, state, todo.key, effect.branch, opened);
-    await writeHandoff(deps, port, latest ?? state, { ...repo, number: opened.number }, false);
+  if (latestOwn && !latestOwn.merged) {
+    const back = await reopen(port, repo, latestOwn, { title, body });
+    await deps.store.setProjection(state.goal.id, `pull:${back.number}`, { wroteBody: body });
+    const latest = await track(deps, state, todo.key, effect.branch, back);
+    await writeHandoff(deps, port, latest ?? state, { ...repo, number: back.number }, false);
     // Its reopening and checks may have been announced before the goal followed it again.
-    return settleFromPull(deps, latest ?? state, at, opened);
+    return settleFromPull(deps, latest ?? state, at, back);
   }
-  if (!created) return follow(deps, port, state, todo.key, effect.branch, opened);
-  const latest = await track(deps, state, todo.key, effect.branch, opened);
-  await writeHandoff(deps, port, latest ?? state, { ...repo, number: opened.number }, true);
-  const read = await routeReviewers(port, repo, latest ?? state, opened);
+  const base = await port.defaultBranch(repo);
+  const made = await port.createPull(repo, { title, head: effect.branch, base, body });
+  if ("nothingToPull" in made) return recordInBase(deps, state, at, base);
+  if ("alreadyOpen" in made) {
+    throw new GitHubError(
+      `${effect.branch}: ${made.message} It was not among the branch's pull requests a moment ago; retrying.`,
+      422,
+      null,
+    );
+  }
+  return opened(deps, port, state, todo.key, effect, made, body);
+}
+
+/**
+ * A PR this effect just created: the goal follows it, its handoff is posted, reviewers are
+ * routed, and anything announced before the goal followed it is caught up on.
+ */
+async function opened(
+  deps: AppDeps,
+  port: GitHubPort,
+  state: GoalState,
+  todo: string,
+  effect: OpenPull,
+  made: PullSnapshot,
+  body: string,
+): Promise<void> {
+  await deps.store.setProjection(state.goal.id, `pull:${made.number}`, { wroteBody: body });
+  const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
+  const latest = await track(deps, state, todo, effect.branch, made);
+  await writeHandoff(deps, port, latest ?? state, { ...repo, number: made.number }, true);
+  const read = await routeReviewers(port, repo, latest ?? state, made);
   // A PR opened just now was read a moment ago for its reviewers: that read is the glance's (a
   // review request changes neither its state nor its head), and starts the mergeability job.
-  if (latest !== null) await catchUp(deps, port, state, opened.number, read);
+  if (latest !== null) await catchUp(deps, port, state, made.number, read);
 }
 
 /** The body LoopX last wrote on its own PR `number`, or null when it has no record of one. */

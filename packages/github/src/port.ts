@@ -123,6 +123,13 @@ export interface NothingToPull {
   message: string;
 }
 
+/** GitHub's 422 to a create when the head already has an open PR into that base. */
+export interface AlreadyOpen {
+  alreadyOpen: true;
+  /** GitHub's words, e.g. "A pull request already exists for acme:loopx/12-T1." */
+  message: string;
+}
+
 export interface CommentRef {
   id: number;
   /** Whether this call created it (false: it was found, nothing was written). */
@@ -249,7 +256,7 @@ export interface GitHubWrites {
     number: number,
     logins: string[],
   ): Promise<{ requested: string[]; refused: string[] }>;
-  createPull(repo: RepoName, pull: NewPull): Promise<PullSnapshot | NothingToPull>;
+  createPull(repo: RepoName, pull: NewPull): Promise<PullSnapshot | NothingToPull | AlreadyOpen>;
   updatePull(
     repo: RepoName,
     number: number,
