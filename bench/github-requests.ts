@@ -102,10 +102,16 @@ export async function benchTickRequests(): Promise<{ first: TickCount; next: Tic
   try {
     // CI runs on every push to a PR branch and passes: each head gets 20 check runs and a
     // completed check suite, whose webhooks reach the App as GitHub's would. Real CI takes
-    // minutes, long after the push's own deliveries: each run here finishes 100 ms late.
+    // minutes, long after the push's own deliveries and the PR writes they cause: a tick's CI
+    // is held until the App has settled everything its report caused, then each run takes
+    // CI_RUN_MS.
+    let releaseCi = () => {};
+    let ciHeld = Promise.resolve();
     h.sandbox.ci.checks = CI_CHECKS;
-    h.sandbox.ci.rule = () =>
-      new Promise<"success">((resolve) => setTimeout(() => resolve("success"), CI_RUN_MS));
+    h.sandbox.ci.rule = async () => {
+      await ciHeld;
+      return new Promise<"success">((resolve) => setTimeout(() => resolve("success"), CI_RUN_MS));
+    };
     // The defaults, committed: reads of it are conditional (304) once the App has a copy.
     h.sandbox.push("acme/widgets", "main", { ".github/loopx.yml": "comments: quiet\n" }, "alice");
     const goal = await h.startGoal("Bench: requests", ["Cache layout", "Document it"]);
@@ -124,8 +130,13 @@ export async function benchTickRequests(): Promise<{ first: TickCount; next: Tic
       await h.sandbox.idle();
       await h.settle();
       const from = h.sandbox.requests().length;
+      ciHeld = new Promise<void>((resolve) => {
+        releaseCi = resolve;
+      });
       // A slice takes minutes: the outbox has long drained the ask's writes before it reports.
       await playTick(h, issue, files, { runId: dispatched(), duringSlice: () => h.settle() });
+      await h.settle();
+      releaseCi();
       await h.sandbox.idle();
       await h.settle();
       const app = h.sandbox
