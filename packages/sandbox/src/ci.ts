@@ -17,6 +17,14 @@ export type CiConclusion =
   | "timed_out"
   | "skipped";
 
+/**
+ * What a rule decides about one check run: a conclusion, or one with the run's output (what
+ * a job's log would say), which the check run then carries as GitHub's `output` does.
+ */
+export type CiVerdict =
+  | CiConclusion
+  | { conclusion: CiConclusion; title?: string; summary?: string };
+
 export interface CiContext {
   repo: string;
   branch: string;
@@ -46,7 +54,7 @@ export const ACTIONS_APP_ID = 15368;
  * Off until a rule or a command is set. Not started by events a GITHUB_TOKEN caused.
  */
 export class Ci {
-  rule: ((ctx: CiContext) => CiConclusion | Promise<CiConclusion>) | null = null;
+  rule: ((ctx: CiContext) => CiVerdict | Promise<CiVerdict>) | null = null;
   command: CiCommand | null = null;
   checks: string[] = ["ci"];
   /** The app owning CI's suites (default: the built-in github-actions app). */
@@ -110,11 +118,17 @@ export class Ci {
     settleCheckSuite(this.ctx, suite, sender);
     const work = (async () => {
       for (const run of runs) {
-        const { conclusion, summary } = await this.evaluate(repo, branch, sha, run.name, event);
+        const { conclusion, title, summary } = await this.evaluate(
+          repo,
+          branch,
+          sha,
+          run.name,
+          event,
+        );
         run.status = "completed";
         run.conclusion = conclusion;
         run.completedAt = clock.now();
-        run.output = { title: `${run.name}: ${conclusion}`, summary, text: null };
+        run.output = { title: title ?? `${run.name}: ${conclusion}`, summary, text: null };
         bus.emit("check_run", repo, sender, {
           action: "completed",
           check_run: renderCheckRun(render, run, "webhook"),
@@ -132,10 +146,10 @@ export class Ci {
     sha: string,
     check: string,
     event: string,
-  ): Promise<{ conclusion: CiConclusion; summary: string }> {
+  ): Promise<{ conclusion: CiConclusion; title?: string; summary: string }> {
     const git = this.ctx.store.git(repo);
     if (this.rule) {
-      const conclusion = await this.rule({
+      const verdict = await this.rule({
         repo: this.ctx.store.fullName(repo),
         branch,
         sha,
@@ -143,8 +157,12 @@ export class Ci {
         event,
         read: (path) => git.readFile(sha, path),
       });
-      const summary = conclusion === "skipped" ? "This check was skipped." : `rule → ${conclusion}`;
-      return { conclusion, summary };
+      if (typeof verdict !== "string") {
+        const { conclusion, title, summary } = verdict;
+        return { conclusion, ...(title !== undefined ? { title } : {}), summary: summary ?? "" };
+      }
+      const summary = verdict === "skipped" ? "This check was skipped." : `rule → ${verdict}`;
+      return { conclusion: verdict, summary };
     }
     if (!this.command) return { conclusion: "neutral", summary: "no CI configured" };
     const dir = this.root.scratch("ci");

@@ -1,4 +1,4 @@
-export type { CiCommand, CiConclusion, CiContext } from "./ci.ts";
+export type { CiCommand, CiConclusion, CiContext, CiVerdict } from "./ci.ts";
 export { type Clock, createClock } from "./clock.ts";
 export type { RouteFault } from "./faults.ts";
 export { type ActionsClaims, defaultClaims, OidcIssuer } from "./oidc.ts";

@@ -180,8 +180,11 @@ describe("CI on push", () => {
     sandbox.install(ciApp.id, "acme", ["acme/widgets"]);
     sandbox.ci.appId = ciApp.id;
     sandbox.ci.checks = ["test", "lint"];
+    // A verdict may carry the output a job's log would give, as a check run's `output` does.
     sandbox.ci.rule = (c) =>
-      c.read("fail.txt") !== null && c.check === "test" ? "failure" : "success";
+      c.read("fail.txt") !== null && c.check === "test"
+        ? { conclusion: "failure", title: "1 test failed", summary: "fail.txt: boom" }
+        : "success";
     const token = await tokenFor(t, {});
     const dir = await clone(sandbox.cloneUrl("acme/widgets"), token);
     await git(dir, "checkout", "--quiet", "-b", "work");
@@ -202,6 +205,11 @@ describe("CI on push", () => {
     const suites = (await t.bot.rest.checks.listSuitesForRef({ ...o, ref: red })).data;
     expect(suites.check_suites.map((s) => [s.status, s.conclusion])).toEqual([
       ["completed", "failure"],
+    ]);
+    const runs = (await t.bot.rest.checks.listForRef({ ...o, ref: red })).data.check_runs;
+    expect(runs.map((r) => [r.name, r.conclusion, r.output.title, r.output.summary])).toEqual([
+      ["test", "failure", "1 test failed", "fail.txt: boom"],
+      ["lint", "success", "lint: success", "rule → success"],
     ]);
     // `requested` reaches the suite's app only; the rest reach both installed apps.
     expect(validated(t, "check_suite", "requested")).toHaveLength(2);
