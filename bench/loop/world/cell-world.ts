@@ -1,0 +1,136 @@
+/**
+ * One cell of `bench:loop`: a task's repository on the sandbox (the one model of GitHub every
+ * arm runs against), its CI, and the people around it. An arm gets a CellWorld and works
+ * through GitHub; the bench reads back what landed and what the world saw.
+ */
+import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
+import type { LoadedTask, Tree } from "../tasks/load-tasks.ts";
+import { installRepoCi } from "./ci-dispatch.ts";
+import { readTreeAt, resolveCommit } from "./git-tree.ts";
+import { gradeMain } from "./grade.ts";
+import { DEFAULT_PERSON, type PersonModel, type Role } from "./person-acts.ts";
+import { PEOPLE, ScriptedPerson } from "./scripted-person.ts";
+import { type CiRunRecord, taskCi } from "./task-ci.ts";
+
+export interface CellWorldOptions {
+  sandbox: Sandbox;
+  task: LoadedTask;
+  /** `bench/<name>`: the repository this cell creates. */
+  repo: string;
+  seed: number;
+  person?: PersonModel;
+}
+
+/** What the world saw happen, for the bench's tables. */
+export interface WorldCounters {
+  ciRuns: number;
+  failedCiRuns: number;
+  /** Of the failed runs, those the flaky start failed. */
+  flakyCiRuns: number;
+}
+
+export interface CellWorld {
+  readonly sandbox: Sandbox;
+  readonly task: LoadedTask;
+  readonly repo: string;
+  readonly seed: number;
+  readonly person: ScriptedPerson;
+  /** The logins of the people (maintainer: maintain, reviewer: write, outsider: none). */
+  readonly people: typeof PEOPLE;
+  /** A user token acting as that person (for an arm's or a test's own setup steps). */
+  token(role: Role): string;
+  mainTree(): Promise<Tree>;
+  branchTree(branch: string): Promise<Tree>;
+  /** Todo keys whose hidden test passes on `main`, in landing order. */
+  landed(): Promise<string[]>;
+  counters(): WorldCounters;
+  /** Every CI run of this repository, in start order. */
+  ciRuns(): readonly CiRunRecord[];
+  /** Stops this repository's CI and drops the person's pending acts. The repository stays. */
+  close(): void;
+}
+
+const REPO_NAME = /^bench\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld> {
+  const { sandbox, task, repo, seed } = opts;
+  if (!REPO_NAME.test(repo)) {
+    throw new Error(
+      `repo "${repo}": a cell's repository is named bench/<name>, e.g. bench/${task.spec.id}`,
+    );
+  }
+  if (exists(sandbox, repo)) {
+    throw new Error(
+      `${repo} already exists on this sandbox: give each cell its own repository name`,
+    );
+  }
+  sandbox.createRepo(repo, {
+    files: Object.fromEntries(task.repoFiles()),
+    collaborators: { [PEOPLE.maintainer]: "maintain", [PEOPLE.reviewer]: "write" },
+    // Public, so the outsider can read the issue and comment on it without being a collaborator.
+    private: false,
+    description: task.spec.title,
+  });
+  const gitDir = sandbox.gitDir(repo);
+  const runs: CiRunRecord[] = [];
+  const stopCi = installRepoCi(
+    sandbox,
+    repo,
+    taskCi({ task, gitDir, now: () => sandbox.clock.now(), onRun: (r) => runs.push(r) }),
+  );
+  const person = new ScriptedPerson({
+    sandbox,
+    repo,
+    task,
+    seed,
+    model: opts.person ?? DEFAULT_PERSON,
+  });
+  const tokens = new Map<Role, string>();
+  const treeOf = async (branch: string): Promise<Tree> => {
+    const sha = await resolveCommit(gitDir, `refs/heads/${branch}`);
+    if (!sha) throw new Error(`${repo} has no branch "${branch}"`);
+    return readTreeAt(gitDir, sha);
+  };
+  const world: CellWorld = {
+    sandbox,
+    task,
+    repo,
+    seed,
+    person,
+    people: PEOPLE,
+    token(role) {
+      let token = tokens.get(role);
+      if (!token) {
+        token = sandbox.createUserToken(PEOPLE[role]);
+        tokens.set(role, token);
+      }
+      return token;
+    },
+    mainTree: () => treeOf("main"),
+    branchTree: treeOf,
+    landed: async () => (await gradeMain(world)).landed,
+    counters: () => {
+      const failed = runs.filter((r) => r.conclusion === "failure");
+      return {
+        ciRuns: runs.length,
+        failedCiRuns: failed.length,
+        flakyCiRuns: failed.filter((r) => r.flake).length,
+      };
+    },
+    ciRuns: () => runs,
+    close() {
+      stopCi();
+      person.cancelAll();
+    },
+  };
+  return world;
+}
+
+function exists(sandbox: Sandbox, repo: string): boolean {
+  try {
+    sandbox.repoByFullName(repo);
+    return true;
+  } catch {
+    return false;
+  }
+}
