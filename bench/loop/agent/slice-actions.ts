@@ -5,7 +5,7 @@
  */
 import { type Notes, noteLine } from "./agent-notes.ts";
 import type { Profile, PullView, Skill, WorkTree } from "./agent-types.ts";
-import { asksForPlan, todoText } from "./read-prompt.ts";
+import { asksForPlan, ownSections, todoText } from "./read-prompt.ts";
 import {
   namedTodo,
   revealedBy,
@@ -73,7 +73,9 @@ export function decideSlice(ctx: SliceContext): SliceAction {
       allDone: open.length === 0,
     };
   }
-  const named = namedTodo(todoText(ctx.prompt), skill);
+  // Only a prompt that assigns a todo ("## Your todo:") names one: a plain loop's prompt may
+  // quote the notes file, whose "done:" lines name todos that are finished, not assigned.
+  const named = ownSections(ctx.prompt) === null ? null : namedTodo(todoText(ctx.prompt), skill);
   const current = named ?? order.find((t) => !notes.done.has(t)) ?? null;
 
   const stuck = ctx.profile === "stuck" && current !== null && current === stuckTitle(skill);
