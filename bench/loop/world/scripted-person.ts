@@ -37,6 +37,8 @@ export class ScriptedPerson {
   private readonly rest: Record<Role, RepoRest>;
   private readonly reviewsScheduled = new Set<string>();
   private readonly mergesScheduled = new Set<number>();
+  /** `pr@head` GitHub refused to merge (a conflict): a person does not try that head again. */
+  private readonly refusedHeads = new Set<string>();
   private changeRequests = 0;
   private readonly task: LoadedTask;
 
@@ -147,6 +149,7 @@ export class ScriptedPerson {
       if (review.due) started.push(review.act);
       const ready =
         !this.mergesScheduled.has(pull.number) &&
+        !this.refusedHeads.has(`${pull.number}@${pull.head.sha}`) &&
         (await this.ciState(pull.head.sha)) === "green" &&
         (await this.approval(pull.number, pull.head.sha)) === null;
       if (ready) started.push(this.merge(pull.number));
@@ -190,6 +193,7 @@ export class ScriptedPerson {
       return { outcome: "done", detail: `merged #${pr} as ${short(merged.sha)}` };
     } catch (error) {
       if (!(error instanceof RestError)) throw error;
+      this.refusedHeads.add(`${pr}@${head}`);
       return { outcome: "refused", detail: `GitHub refused to merge #${pr}: ${error.message}` };
     }
   }
