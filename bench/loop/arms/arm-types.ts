@@ -1,0 +1,77 @@
+/**
+ * What every arm of `bench:loop` is given and what it hands back. An arm drives the fixed
+ * agent (bench/loop/agent) against one cell's world (bench/loop/world) until the cell's
+ * horizon on the sandbox's simulated clock; the bench then grades `main` and reads the world's
+ * and the sandbox's records. An arm reports what it spent, never what landed: landing is the
+ * hidden tests' verdict on `main`.
+ */
+import type { Profile, Skill } from "../agent/agent-types.ts";
+import type { LoadedTask } from "../tasks/load-tasks.ts";
+import type { CellWorld } from "../world/cell-world.ts";
+
+/** The faults a cell may inject (`none` is the sanity row). */
+export type FaultName =
+  | "none"
+  | "runner-killed"
+  | "webhook-lost"
+  | "webhook-duplicated"
+  | "github-5xx"
+  | "app-restarted"
+  | "lease-expired"
+  | "sticky-edited"
+  | "stale-approval";
+
+export interface CellSpec {
+  task: LoadedTask;
+  profile: Profile;
+  fault: FaultName;
+  seed: number;
+  /** Simulated hours the arm may run before the cell is graded. */
+  horizonHours: number;
+}
+
+export interface ArmContext {
+  world: CellWorld;
+  cell: CellSpec;
+  /** What the fixed agent knows how to do for this task (skill-of.ts). */
+  skill: Skill;
+}
+
+/** One job a workflow run billed, as GitHub bills it: whole minutes, rounded up, at least 1. */
+export interface BilledJob {
+  at: number;
+  /** `agent` ran a harness slice; `ask`, `report`, `wake`, `gather`, `skip` did not. */
+  kind: "ask" | "agent" | "report" | "wake" | "gather" | "skip";
+  minutes: number;
+}
+
+/** One run of the agent (a harness slice), whatever the arm called it. */
+export interface SliceRecord {
+  at: number;
+  /** The skill todo the agent worked, as it said (null when it only planned or idled). */
+  todo: string | null;
+  progressed: boolean;
+  died: boolean;
+  /** Model tokens the agent consumed (the metering proxy's count, not the agent's claim). */
+  tokens: number;
+  /** Files the agent wrote that reached a branch on GitHub. */
+  pushedFiles: string[];
+}
+
+export interface ArmRun {
+  arm: string;
+  slices: SliceRecord[];
+  jobs: BilledJob[];
+  /** Pull requests the arm opened (numbers), duplicates included. */
+  pullsOpened: number[];
+  /** Comments the arm's own identity posted. */
+  commentsPosted: number;
+  /** The arm stopped by itself before the horizon (DONE marker, goal done, budget). */
+  stoppedAt: number | null;
+  notes: string[];
+}
+
+export interface Arm {
+  readonly name: string;
+  run(ctx: ArmContext): Promise<ArmRun>;
+}
