@@ -147,12 +147,13 @@ describe("a cell world", () => {
       person: MODEL,
     });
     const rest = asMaintainer(world);
-    const t1 = task.overlay("t1");
+    // The review rounds are about the last todo's change: the PR carries all three todos.
+    const work = task.treeAfter(task.todoOrder().length);
     const revised = (n: number) =>
-      new Map([...t1, ["src/lru.mjs", `${t1.get("src/lru.mjs")}\n// review round ${n}\n`]]);
+      new Map([...work, ["src/lru.mjs", `${work.get("src/lru.mjs")}\n// review round ${n}\n`]]);
 
     // A first head whose tests fail: CI says which, and nobody reviews a red head.
-    const broken = new Map([...t1, ["src/lru.mjs", "export class LruCache {}\n"]]);
+    const broken = new Map([...work, ["src/lru.mjs", "export class LruCache {}\n"]]);
     await push(world, "todo-t1", broken, "Expire entries (WIP)");
     const pr = (await rest.createPull("todo-t1", "Expire entries")).number;
     await sandbox.idle();
@@ -163,7 +164,7 @@ describe("a cell world", () => {
       due: false,
       why: expect.stringContaining("red (ci: failure)"),
     });
-    await push(world, "todo-t1", t1, "Expire entries");
+    await push(world, "todo-t1", work, "Expire entries");
     expect(world.ciRuns().map((r) => r.conclusion)).toEqual(["failure", "success"]);
 
     const early = await reach(world.person.merge(pr));
@@ -197,7 +198,7 @@ describe("a cell world", () => {
     expect(reviews[0]?.body).toBe(task.spec.review.ask);
 
     expect(await reach(world.person.merge(pr))).toMatchObject({ outcome: "done" });
-    expect(await world.landed()).toEqual(["t1"]);
+    expect(await world.landed()).toEqual(task.todoOrder());
     // Two refused merges, three reviews, one merge: each act costs its minutes.
     expect(world.person.acts().map((a) => `${a.kind}:${a.outcome}`)).toEqual([
       "merge:refused",

@@ -6,6 +6,8 @@
  */
 import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
 import type { LoadedTask } from "../tasks/load-tasks.ts";
+import { readTreeAt } from "./git-tree.ts";
+import { gradeTree } from "./grade.ts";
 import {
   type ActResult,
   type PersonAct,
@@ -41,6 +43,7 @@ export class ScriptedPerson {
   private readonly refusedHeads = new Set<string>();
   private changeRequests = 0;
   private readonly task: LoadedTask;
+  private readonly gitDir: string;
 
   constructor(opts: {
     sandbox: Sandbox;
@@ -50,6 +53,7 @@ export class ScriptedPerson {
     model: PersonModel;
   }) {
     this.task = opts.task;
+    this.gitDir = opts.sandbox.gitDir(opts.repo);
     this.queue = new PersonActs(opts.sandbox.clock, opts.seed, opts.model);
     const client = (role: Role) =>
       new RepoRest(opts.sandbox.url, opts.repo, opts.sandbox.createUserToken(PEOPLE[role]));
@@ -162,10 +166,11 @@ export class ScriptedPerson {
     if (pull.state !== "open" || pull.head.sha !== head) {
       return { outcome: "stale", detail: `#${pr} moved on from ${short(head)} before the review` };
     }
-    // The task's rounds are the repository's first reviews, whichever PR they fall on: the
-    // trait is "a reviewer asks twice", not "every PR is asked twice".
+    // The task's rounds are about one todo's change (the corpus's review overlays say which):
+    // the reviewer asks on the first PRs that carry it, whichever arm opened them, and
+    // "a reviewer asks twice" means twice in the repository, not on every PR.
     const rounds = this.task.spec.review.changeRequests;
-    if (this.changeRequests < rounds) {
+    if (this.changeRequests < rounds && (await this.carriesReviewedWork(head))) {
       await this.rest.reviewer.review(pr, head, "REQUEST_CHANGES", this.task.spec.review.ask);
       this.changeRequests += 1;
       return {
@@ -175,6 +180,17 @@ export class ScriptedPerson {
     }
     await this.rest.reviewer.review(pr, head, "APPROVE", "Looks good to me.");
     return { outcome: "done", detail: `approved #${pr} at ${short(head)}` };
+  }
+
+  /**
+   * The head does what the reviewed todo asks (its hidden test passes there): the reviewer
+   * knows the change under review by its behaviour, whichever PR, branch or arm carries it.
+   */
+  private async carriesReviewedWork(head: string): Promise<boolean> {
+    const keys = [...new Set(this.task.reviews().map((r) => r.todoKey))];
+    if (keys.length === 0) return true;
+    const { landed } = await gradeTree(this.task, await readTreeAt(this.gitDir, head));
+    return keys.some((k) => landed.includes(k));
   }
 
   private async mergeNow(pr: number): Promise<ActResult> {
