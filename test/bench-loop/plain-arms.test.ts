@@ -163,7 +163,11 @@ describe("B1 (the committed recipe)", () => {
   it("answers both change requests on lru-cache-ttl and lands it when they come before DONE", async () => {
     const { world, run, task } = await runCell(b1Arm(), "lru-cache-ttl", "bench/b1-lru-4", 4);
     expect(await world.landed()).toEqual(task.spec.todos.map((t) => t.key));
-    const reviews = world.person.acts().filter((a) => a.kind === "review" && a.outcome === "done");
+    // Heads without the reviewed todo's work are approved; the two rounds come on the PR
+    // that carries it, and the last word is an approval.
+    const all = world.person.acts().filter((a) => a.kind === "review" && a.outcome === "done");
+    const first = all.findIndex((r) => r.detail.startsWith("requested"));
+    const reviews = all.slice(first);
     expect(reviews.map((r) => r.detail.split(" ")[0])).toEqual([
       "requested",
       "requested",

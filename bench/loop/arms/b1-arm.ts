@@ -22,6 +22,7 @@ import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { loadRecipe, type PromptVars, renderPrompt } from "./b1/b1-recipe.ts";
 import { billedMinutes, SETUP_MINUTES, SKIP_MINUTES, SLICE_MINUTES } from "./billing.ts";
 import {
+  hasFeedback,
   type IssueContext,
   installJobIdentity,
   openPull,
@@ -196,15 +197,3 @@ function promptVars(
     PROGRESS: progress,
   };
 }
-
-/** The PR's latest verdict asks for changes, or a check on its head failed. */
-function hasFeedback(pull: PullContext | null): boolean {
-  if (pull === null) return false;
-  const verdicts = pull.view.reviews.filter(
-    (r) => r.state === "changes_requested" || r.state === "approved",
-  );
-  if (verdicts.at(-1)?.state === "changes_requested") return true;
-  return pull.view.checks.some((c) => FAILED.has(c.conclusion));
-}
-
-const FAILED = new Set(["failure", "timed_out", "cancelled", "action_required"]);

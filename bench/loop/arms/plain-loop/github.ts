@@ -54,6 +54,9 @@ export function installJobIdentity(sandbox: Sandbox, repo: string, slug: string)
 
 export interface PullContext {
   number: number;
+  headSha: string;
+  /** The latest verdict (approve or request changes) asks for changes to this very head. */
+  changesRequestedOnHead: boolean;
   view: PullView;
 }
 
@@ -74,7 +77,16 @@ export async function openPullFrom(rest: RepoRest, branch: string): Promise<Pull
     `/pulls/${pull.number}/reviews?per_page=100`,
     z.array(Review),
   );
-  return { number: pull.number, view: pullView(pull.number, runs, reviews) };
+  // A verdict on an older head was answered by the push that made this one.
+  const verdicts = reviews.filter((r) => r.state === "CHANGES_REQUESTED" || r.state === "APPROVED");
+  const latest = verdicts.at(-1);
+  return {
+    number: pull.number,
+    headSha: pull.head.sha,
+    changesRequestedOnHead:
+      latest?.state === "CHANGES_REQUESTED" && latest.commit_id === pull.head.sha,
+    view: pullView(pull.number, runs, reviews),
+  };
 }
 
 const REVIEW_STATE: Record<string, PullReview["state"]> = {
@@ -144,4 +156,15 @@ export async function openPull(
     if (error instanceof RestError && error.status === 422) return null;
     throw error;
   }
+}
+
+const FAILED = new Set(["failure", "timed_out", "cancelled", "action_required"]);
+
+/**
+ * Work to answer: the latest verdict asks for changes to the current head, or a check on the
+ * head failed. A request about an older head was answered by the push that made this one.
+ */
+export function hasFeedback(pull: PullContext | null): boolean {
+  if (pull === null) return false;
+  return pull.changesRequestedOnHead || pull.view.checks.some((c) => FAILED.has(c.conclusion));
 }
