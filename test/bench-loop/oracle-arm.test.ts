@@ -1,0 +1,50 @@
+/**
+ * The oracle arm: the cost floor of `bench:loop`. It runs the agent only when something is to
+ * be done, so its slices follow from the task's rules alone: each todo's slices, plus one
+ * answer per change request and one push per flaky CI run; and it bills nothing but them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { oracleArm } from "../../bench/loop/arms/oracle-arm.ts";
+import { skillOf } from "../../bench/loop/skill-of.ts";
+import { loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
+import { startCellWorld } from "../../bench/loop/world/cell-world.ts";
+import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
+
+const tasks = await loadTasks();
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await createSandbox();
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+describe("the oracle arm", () => {
+  it.each(["csv-quoting", "lru-cache-ttl", "utc-date-math"])(
+    "%s: lands every todo with exactly the slices the task's rules need, one merged PR each",
+    async (id) => {
+      const task = tasks.find((t) => t.spec.id === id);
+      if (!task) throw new Error(`no task ${id}`);
+      const world = await startCellWorld({ sandbox, task, repo: `bench/oracle-${id}`, seed: 3 });
+      const skill = skillOf(task);
+      const run = await oracleArm().run({
+        world,
+        cell: { task, profile: "competent", fault: "none", seed: 3, horizonHours: 96 },
+        skill,
+      });
+      expect(await world.landed()).toEqual(task.todoOrder());
+      const needed =
+        task.todoOrder().reduce((n, key) => n + task.todo(key).slices, 0) +
+        task.spec.review.changeRequests +
+        task.spec.ci.failFirst;
+      expect(run.slices).toHaveLength(needed);
+      expect(run.slices.every((s) => s.progressed && !s.died)).toBe(true);
+      // Nothing billed while it waited: every job ran the agent.
+      expect(run.jobs.every((j) => j.kind === "agent")).toBe(true);
+      expect(run.pullsOpened).toHaveLength(task.todoOrder().length);
+      expect(run.stoppedAt).not.toBeNull();
+      world.close();
+    },
+    60_000,
+  );
+});
