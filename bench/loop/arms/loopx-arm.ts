@@ -1,0 +1,295 @@
+/**
+ * LoopX as shipped, as one arm of `bench:loop`: the real App (Probot, the tick API, the
+ * kernel, a fresh store) on the cell's sandbox, installed on the cell's repository, with its
+ * tick workflow's three jobs played in process for every run its own scheduler dispatches
+ * (arms/loopx/play-tick.ts). The people are the world's: they review and merge what they would,
+ * and the maintainer answers the App's gates. Time moves by jumps to the next due thing: the
+ * goal's next wake, the next act of a person, or an hour when nothing is due.
+ */
+import { z } from "zod";
+import type { PersonAct } from "../world/person-acts.ts";
+import { RepoRest } from "../world/rest.ts";
+import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
+import { playTick } from "./loopx/play-tick.ts";
+import { startLoopxOnSandbox } from "./loopx/start-app.ts";
+
+export interface LoopxArmOptions {
+  /** How far the clock jumps when nothing is due (default an hour). */
+  idleStepMs?: number;
+  /** Answers per gate key before the maintainer gives up on it (default 3). */
+  answersPerGate?: number;
+  /** Called with one line per tick and per jump of the clock (the bench's verbose mode). */
+  trace?: (line: string) => void;
+}
+
+const MINUTE = 60_000;
+/** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
+const WAKE_MARGIN_MS = 2 * MINUTE;
+
+const TICK_WORKFLOW = `name: loopx tick
+run-name: "LoopX tick #\${{ inputs.goal }} \${{ inputs.nonce }}"
+on:
+  workflow_dispatch:
+    inputs:
+      goal:
+        required: true
+      slot:
+        default: ""
+      nonce:
+        default: ""
+jobs:
+  ask:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "tick for goal \${{ inputs.goal }}"
+`;
+
+/** `.github/loopx.yml`: the shell harness, npm test, the merge gate and the task's path rule. */
+export function loopxConfig(gatePaths: readonly string[]): string {
+  const underGithub = gatePaths.every((p) => p.startsWith(".github/"));
+  const scope = underGithub ? "write:.github" : "write:guarded";
+  const lines = [
+    "harness:",
+    "  default: shell",
+    "validationCommand: npm test",
+    "gates:",
+    "  - when: merge",
+    "    scopes: [merge]",
+  ];
+  if (gatePaths.length > 0) {
+    lines.push(`  - paths: [${gatePaths.map((p) => JSON.stringify(p)).join(", ")}]`);
+    lines.push(`    scopes: [${scope}]`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+const Labelled = z.array(z.object({ name: z.string() }));
+const APPROVE = /\/loopx approve ([A-Za-z0-9]+)/g;
+
+export function loopxArm(opts: LoopxArmOptions = {}): Arm {
+  const idleStep = opts.idleStepMs ?? 60 * MINUTE;
+  const answersPerGate = opts.answersPerGate ?? 3;
+  const trace = opts.trace ?? (() => {});
+  return {
+    name: "loopx",
+    async run(ctx: ArmContext): Promise<ArmRun> {
+      const { world, cell, skill } = ctx;
+      const { sandbox } = world;
+      const clock = sandbox.clock;
+      const startedAt = clock.now();
+      const horizon = startedAt + cell.horizonHours * 3_600_000;
+      const run: ArmRun = {
+        arm: "loopx",
+        slices: [],
+        jobs: [],
+        pullsOpened: [],
+        commentsPosted: 0,
+        stoppedAt: null,
+        notes: [],
+      };
+      // The bench plays each dispatched run's jobs itself: the sandbox only records them.
+      sandbox.runner.enabled = false;
+      // A person installs LoopX: its config and tick workflow on main, then the App.
+      sandbox.push(
+        world.repo,
+        "main",
+        {
+          ".github/loopx.yml": loopxConfig(cell.task.spec.gate.paths),
+          ".github/workflows/loopx-tick.yml": TICK_WORKFLOW,
+        },
+        world.people.maintainer,
+        "Install LoopX",
+      );
+      await requireCi(sandbox, world.repo);
+      await sandbox.idle();
+      const loopx = await startLoopxOnSandbox({ sandbox, repo: world.repo });
+      const settle = async () => {
+        for (let i = 0; i < 2; i++) {
+          await sandbox.idle();
+          await loopx.settle();
+        }
+      };
+      try {
+        // The maintainer files the objective as an issue and labels it, as a user would.
+        const maintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
+        const issue = await maintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
+        await maintainer.call("POST", `/issues/${issue}/labels`, Labelled, { labels: ["loopx"] });
+        await settle();
+        const found = await loopx.store.findGoalByIssue(loopx.repo.id, issue);
+        if (!found) throw new Error(`LoopX made no goal of #${issue}`);
+        const goalId = found.goal.id;
+
+        const hours = () => `+${((clock.now() - startedAt) / 3_600_000).toFixed(2)}h`;
+        const handledRuns = new Set<number>();
+        const answers = new Map<string, { count: number; pending: Promise<PersonAct> | null }>();
+        let tickNo = 0;
+
+        const step = async () => {
+          await loopx.syncClock();
+          await loopx.app.scheduler.tick();
+          loopx.app.outbox.kick();
+          await settle();
+          for (const wf of [...sandbox.store.workflowRuns.values()]) {
+            if (wf.repoId !== loopx.repo.id || handledRuns.has(wf.id)) continue;
+            handledRuns.add(wf.id);
+            if (wf.inputs.goal !== String(issue)) continue;
+            tickNo += 1;
+            const played = await playTick({
+              loopx,
+              world,
+              issue,
+              runId: wf.id,
+              slot: wf.inputs.slot ?? "",
+              skill,
+              profile: cell.profile,
+              seed: (cell.seed * 100_003 + tickNo) >>> 0,
+            });
+            trace(
+              `${hours()} tick ${tickNo} run ${wf.id}: ${played.route} ${played.todo ?? "-"} ${played.slice ? `agent ${played.slice.todo ?? "plan"} pushed ${played.slice.pushedFiles.length}` : "wait"}`,
+            );
+            run.jobs.push(...played.jobs);
+            if (played.slice) run.slices.push(played.slice);
+            if (played.refused) run.notes.push(`tick ${tickNo}: push refused: ${played.refused}`);
+            sandbox.updateRun(wf.id, "completed", "success");
+            loopx.app.outbox.kick();
+            await settle();
+          }
+          await world.person.attend();
+          await answerGates();
+          await settle();
+        };
+
+        // The maintainer approves each open gate the App asked about on GitHub.
+        const answerGates = async () => {
+          const state = await loopx.store.loadGoal(goalId);
+          const open = (state?.gates ?? []).filter((g) => g.status === "open");
+          if (open.length === 0) return;
+          const asked = await askedKeys(maintainer, issue);
+          for (const gate of open) {
+            if (!asked.has(gate.key)) continue;
+            const seen = answers.get(gate.key) ?? { count: 0, pending: null };
+            if (seen.pending || seen.count >= answersPerGate) continue;
+            const act = world.person.comment(issue, `/loopx approve ${gate.key}`);
+            seen.count += 1;
+            seen.pending = act.performed;
+            void act.performed.then(() => {
+              seen.pending = null;
+            });
+            answers.set(gate.key, seen);
+          }
+        };
+
+        while (clock.now() < horizon) {
+          await step();
+          const state = await loopx.store.loadGoal(goalId);
+          if (state?.goal.status === "done") {
+            run.stoppedAt = clock.now();
+            break;
+          }
+          const now = clock.now();
+          const candidates = [now + idleStep];
+          const wake = state?.goal.nextWakeAt?.getTime() ?? null;
+          if (wake !== null) candidates.push(Math.max(wake, now) + WAKE_MARGIN_MS);
+          for (const act of world.person.pending()) candidates.push(Math.max(act.dueAt, now));
+          const target = Math.min(horizon, ...candidates);
+          const jump = Math.max(0, target - now);
+          trace(
+            `${hours()} goal ${state?.goal.status} todos ${(state?.todos ?? []).map((t) => `${t.key}:${t.status}`).join(",")} gates ${(state?.gates ?? []).map((g) => `${g.key}:${g.status}:${g.scopes.join("+")}`).join(",")} wake ${wake === null ? "none" : `${((wake - now) / MINUTE).toFixed(0)}m`} jump ${(jump / MINUTE).toFixed(0)}m`,
+          );
+          loopx.carryTokens(jump);
+          await clock.advance(jump);
+          await settle();
+        }
+
+        const final = await loopx.store.loadGoal(goalId);
+        run.pullsOpened = await pullsBy(maintainer);
+        run.commentsPosted = botComments(sandbox, world.repo, run.pullsOpened, issue);
+        run.notes.push(
+          `goal #${issue} ${final?.goal.status ?? "gone"}; ${tickNo} ticks dispatched`,
+          ...loopx.warnings.slice(0, 20),
+        );
+      } finally {
+        await loopx.close();
+      }
+      return run;
+    },
+  };
+}
+
+/**
+ * The repository's owner requires the world's `ci` check on main with a ruleset, as LoopX's
+ * setup asks: without a required check LoopX (rightly) asks a person about every green head.
+ */
+async function requireCi(sandbox: ArmContext["world"]["sandbox"], repo: string): Promise<void> {
+  const [owner = ""] = repo.split("/");
+  const res = await fetch(`${sandbox.url}/repos/${repo}/rulesets`, {
+    method: "POST",
+    headers: {
+      authorization: `token ${sandbox.createUserToken(owner)}`,
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({
+      name: "required CI",
+      enforcement: "active",
+      conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } },
+      rules: [
+        {
+          type: "required_status_checks",
+          parameters: {
+            required_status_checks: [{ context: "ci" }],
+            strict_required_status_checks_policy: false,
+          },
+        },
+      ],
+    }),
+  });
+  if (res.status !== 201)
+    throw new Error(`the ruleset was refused: ${res.status} ${await res.text()}`);
+}
+
+/** Gate keys the App's comments on the issue and its pull requests ask a writer to approve. */
+async function askedKeys(rest: RepoRest, issue: number): Promise<Set<string>> {
+  const keys = new Set<string>();
+  const texts: string[] = [];
+  for (const c of await rest.comments(issue)) {
+    if (c.user?.login === "loopx[bot]") texts.push(c.body);
+  }
+  for (const pull of await rest.openPulls()) {
+    for (const c of await rest.comments(pull.number)) {
+      if (c.user?.login === "loopx[bot]") texts.push(c.body);
+    }
+    for (const r of await rest.checkRuns(pull.head.sha)) texts.push(r.output.summary ?? "");
+  }
+  for (const text of texts) for (const m of text.matchAll(APPROVE)) if (m[1]) keys.add(m[1]);
+  return keys;
+}
+
+const PullsByAuthor = z.array(
+  z.object({ number: z.number().int(), user: z.object({ login: z.string() }).nullable() }),
+);
+
+/** Pull requests the App's installation opened on the repository, in number order. */
+async function pullsBy(rest: RepoRest): Promise<number[]> {
+  const pulls = await rest.call("GET", "/pulls?state=all&per_page=100", PullsByAuthor);
+  return pulls
+    .filter((p) => p.user?.login === "loopx[bot]")
+    .map((p) => p.number)
+    .sort((a, b) => a - b);
+}
+
+/** Comments the App posted on the goal issue and its pull requests. */
+function botComments(
+  sandbox: ArmContext["world"]["sandbox"],
+  repo: string,
+  pulls: number[],
+  issue: number,
+): number {
+  let count = 0;
+  for (const n of [issue, ...pulls]) {
+    const parsed = z
+      .array(z.object({ user: z.object({ login: z.string() }).nullable().optional() }))
+      .safeParse(sandbox.issue(repo, n).comments_list);
+    if (parsed.success) count += parsed.data.filter((c) => c.user?.login === "loopx[bot]").length;
+  }
+  return count;
+}

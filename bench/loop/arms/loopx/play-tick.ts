@@ -1,0 +1,317 @@
+/**
+ * One dispatched tick of the tick workflow, its three jobs played in process as the action
+ * plays them: `ask` (the claim, or a wait), `agent` (the bench's fixed agent on a checkout of
+ * the todo's branch, its claim turned into a result by the harness's own pure mapping, the
+ * validation run by us on the tree it left, never taken from the agent), and `report` (the
+ * result, then the granted push of the todo branch guarded as the report job guards it, then
+ * `pushed`). What each job bills is returned with the slice.
+ */
+import { createHash } from "node:crypto";
+import { AskResponse, type HarnessResult, PushedResponse, ResultResponse } from "@loopx/core";
+import { AgentClaim, decideOutcome, type SliceReport, toHarnessResult } from "@loopx/harness";
+import { type GuardedChange, guardChanges } from "../../../../action/src/guard-changes.ts";
+import { missingResult } from "../../../../action/src/missing-result.ts";
+import type { Profile, PullView, ReadTools, Skill } from "../../agent/agent-types.ts";
+import { memoryTree } from "../../agent/memory-tree.ts";
+import { runAgent } from "../../agent/run-agent.ts";
+import { toLoopxResult } from "../../agent/to-claim.ts";
+import type { Tree } from "../../tasks/load-tasks.ts";
+import { runVisible } from "../../tasks/run-hidden.ts";
+import type { CellWorld } from "../../world/cell-world.ts";
+import { RepoRest } from "../../world/rest.ts";
+import type { BilledJob, SliceRecord } from "../arm-types.ts";
+import type { LoopxOnSandbox } from "./start-app.ts";
+
+/** Runner minutes an agent job bills: 10 per harness slice plus a minute of setup. */
+export const AGENT_JOB_MINUTES = 10 + 1;
+/** What the bench prices a model token at, for the result's cost (a metered proxy's count). */
+const USD_PER_TOKEN = 3 / 1_000_000;
+/** The login the App's installation pushes as. */
+const APP_PUSHER = "loopx[bot]";
+
+export interface PlayedTick {
+  route: string;
+  ran: boolean;
+  todo: string | null;
+  jobs: BilledJob[];
+  slice: SliceRecord | null;
+  /** Why the report did not push, when it refused. */
+  refused: string | null;
+}
+
+export async function playTick(opts: {
+  loopx: LoopxOnSandbox;
+  world: CellWorld;
+  issue: number;
+  runId: number;
+  slot: string;
+  skill: Skill;
+  profile: Profile;
+  seed: number;
+}): Promise<PlayedTick> {
+  const { loopx, world, issue, runId } = opts;
+  const at = () => world.sandbox.clock.now();
+  const jobs: BilledJob[] = [{ at: at(), kind: "ask", minutes: 1 }];
+  const asked = await loopx.post(
+    "/api/v1/ticks",
+    { goal: issue, ...(opts.slot ? { slot: opts.slot } : {}) },
+    await loopx.token(runId),
+  );
+  if (asked.status !== 200) {
+    throw new Error(`ask refused (${asked.status}): ${JSON.stringify(asked.body)}`);
+  }
+  const claim = AskResponse.parse(asked.body);
+  if (!claim.run) {
+    return { route: claim.route, ran: false, todo: null, jobs, slice: null, refused: null };
+  }
+
+  // The agent job: a checkout of the todo's branch (main's tip when it is new).
+  const base = await branchOrMain(world, claim.branch);
+  const tree = memoryTree(base);
+  const rest = new RepoRest(world.sandbox.url, world.repo, world.token("maintainer"));
+  const tools = await readTools(rest, issue, claim.branch);
+  const outcome = runAgent({
+    prompt: claim.briefText,
+    tree,
+    tools,
+    skill: opts.skill,
+    profile: opts.profile,
+    seed: opts.seed,
+  });
+  const after = tree.snapshot();
+  const changes = diffTrees(base, after);
+  jobs.push({ at: at(), kind: "agent", minutes: AGENT_JOB_MINUTES });
+
+  let result: HarnessResult;
+  let validated: boolean | null = null;
+  if (outcome.died) {
+    // Killed mid-slice: no result file, nothing committed; the report job stands in a failure.
+    result = missingResult(
+      claim.todo,
+      'the agent job ended with "failure" before writing its result',
+    );
+  } else {
+    validated = changes.length > 0 ? await runVisible(after) : null;
+    result = harnessResult({
+      todo: claim.todo,
+      command: claim.validationCommand,
+      claimed: AgentClaim.parse(toLoopxResult(outcome, opts.skill)),
+      validated,
+      changes,
+      tokens: outcome.tokens,
+      commitSha: changes.length > 0 ? treeSha(after) : null,
+    });
+  }
+
+  // The report job.
+  jobs.push({ at: at(), kind: "report", minutes: 1 });
+  const sent = await loopx.post(
+    `/api/v1/ticks/${claim.tickId}/result`,
+    { leaseToken: claim.leaseToken, result },
+    await loopx.token(runId),
+  );
+  if (sent.status !== 200) {
+    throw new Error(`result refused (${sent.status}): ${JSON.stringify(sent.body)}`);
+  }
+  const answer = ResultResponse.parse(sent.body);
+  let pushedFiles: string[] = [];
+  let refused: string | null = null;
+  const grant = answer.push;
+  if (grant && changes.length > 0 && answer.interrupted !== "stopped") {
+    if (grant.branch !== claim.branch) {
+      throw new Error(`the App granted a push to ${grant.branch}, not ${claim.branch}`);
+    }
+    const guarded = guardChanges(changes, {
+      allowWorkflowPaths: grant.allowWorkflowPaths,
+      protectedPaths: grant.protectedPaths,
+      heldPaths: grant.heldPaths,
+    });
+    const blocked = [
+      ...guarded.github.map((c) => c.path),
+      ...guarded.rules.map((r) => r.change.path),
+      ...guarded.workflows.map((c) => c.path),
+      ...guarded.held.map((h) => h.change.path),
+    ];
+    if (blocked.length > 0) {
+      refused = `changes guarded paths no gate approved: ${[...new Set(blocked)].join(", ")}`;
+      const told = await loopx.post(
+        `/api/v1/ticks/${claim.tickId}/pushed`,
+        {
+          leaseToken: claim.leaseToken,
+          branch: grant.branch,
+          refused: {
+            reason: refused.slice(0, 300),
+            headSha: treeSha(after),
+            paths: [...new Set(blocked)].slice(0, 50),
+          },
+        },
+        await loopx.token(runId),
+      );
+      if (told.status !== 200)
+        throw new Error(`pushed (refused) refused: ${JSON.stringify(told.body)}`);
+    } else {
+      const files = Object.fromEntries(
+        changes.map((c) => [c.path, c.status === "D" ? null : (after.get(c.path) ?? null)]),
+      );
+      const headSha = world.sandbox.push(
+        world.repo,
+        grant.branch,
+        files,
+        APP_PUSHER,
+        `${claim.todo}: slice ${claim.tickId}`,
+      );
+      const told = await loopx.post(
+        `/api/v1/ticks/${claim.tickId}/pushed`,
+        { leaseToken: claim.leaseToken, branch: grant.branch, headSha },
+        await loopx.token(runId),
+      );
+      if (told.status !== 200) throw new Error(`pushed refused: ${JSON.stringify(told.body)}`);
+      PushedResponse.parse(told.body);
+      pushedFiles = changes.map((c) => c.path);
+    }
+  }
+  return {
+    route: claim.route,
+    ran: true,
+    todo: claim.todo,
+    jobs,
+    refused,
+    slice: {
+      at: at(),
+      todo: outcome.todo,
+      progressed: outcome.progressed,
+      died: outcome.died,
+      tokens: outcome.tokens,
+      pushedFiles,
+    },
+  };
+}
+
+/** The result as the action's agent job builds it: decideOutcome, then toHarnessResult. */
+function harnessResult(o: {
+  todo: string;
+  command: string | null;
+  claimed: AgentClaim;
+  validated: boolean | null;
+  changes: GuardedChange[];
+  tokens: number;
+  commitSha: string | null;
+}): HarnessResult {
+  const command = o.command ?? "npm test";
+  const validation =
+    o.validated === null
+      ? null
+      : {
+          command,
+          exitCode: o.validated ? 0 : 1,
+          passed: o.validated,
+          summary: o.validated ? "the visible tests pass" : "the visible tests fail",
+          timedOut: false,
+          durationMs: 0,
+          outputTail: "",
+        };
+  const cost = {
+    usd: o.tokens * USD_PER_TOKEN,
+    tokens: o.tokens,
+    runnerMinutes: AGENT_JOB_MINUTES,
+  };
+  const delta = {
+    known: true,
+    changed: o.changes.length > 0,
+    commits: o.commitSha ? [{ sha: o.commitSha, message: `${o.todo} work` }] : [],
+    changedFiles: o.changes.map((c) => c.path),
+  };
+  const decided = decideOutcome({
+    stop: "exited",
+    exitCode: 0,
+    spawnError: null,
+    verdict: { kind: "ok", message: "" },
+    reading: { usd: cost.usd, tokens: o.tokens, turns: 1, sessionId: null },
+    limits: { wallMs: 3_600_000, idleMs: 600_000, maxTurns: 200, maxUsd: 1_000 },
+    claim: { ok: true, claim: o.claimed, raw: "" },
+    validation,
+    delta,
+  });
+  const report: SliceReport = {
+    harness: "shell",
+    todo: o.todo,
+    ...decided,
+    cost,
+    turns: 1,
+    sessionId: null,
+    claim: o.claimed,
+    claimError: null,
+    delta,
+    validation,
+    process: { stop: "exited", exitCode: 0, signal: null, durationMs: 0, pid: null },
+    jail: null,
+    jailFailure: null,
+    withheld: [],
+    outputTail: "",
+    outputBytes: 0,
+    outputTruncated: false,
+  };
+  // Counted by the metering proxy, as the shipped action's agent job reports it.
+  return { ...toHarnessResult(report, o.todo), metering: "proxy" };
+}
+
+async function branchOrMain(world: CellWorld, branch: string): Promise<Tree> {
+  try {
+    return await world.branchTree(branch);
+  } catch {
+    return world.mainTree();
+  }
+}
+
+/** What the agent's tools read: the issue's comments and the todo branch's pull request. */
+async function readTools(rest: RepoRest, issue: number, branch: string): Promise<ReadTools> {
+  const comments = (await rest.comments(issue)).map((c) => ({
+    author: c.user?.login ?? "ghost",
+    body: c.body,
+  }));
+  const pull = (await rest.openPulls()).find((p) => p.head.ref === branch);
+  let view: PullView | null = null;
+  if (pull) {
+    const checks = (await rest.checkRuns(pull.head.sha)).map((r) => ({
+      name: r.name,
+      conclusion: r.conclusion ?? r.status,
+      summary: r.output.summary ?? "",
+    }));
+    const reviews = (await rest.reviews(pull.number)).flatMap((r) => {
+      const state =
+        r.state === "APPROVED"
+          ? ("approved" as const)
+          : r.state === "CHANGES_REQUESTED"
+            ? ("changes_requested" as const)
+            : r.state === "COMMENTED"
+              ? ("commented" as const)
+              : null;
+      return state ? [{ author: r.user?.login ?? "ghost", state, body: r.body ?? "" }] : [];
+    });
+    view = { number: pull.number, checks, reviews };
+  }
+  return { issueComments: () => comments, pull: () => view };
+}
+
+/** The slice's changes as the report job's raw diff would list them (regular files only). */
+function diffTrees(before: Tree, after: Map<string, string>): GuardedChange[] {
+  const out: GuardedChange[] = [];
+  for (const [path, content] of after) {
+    const old = before.get(path);
+    if (old === undefined) out.push({ path, oldMode: "000000", newMode: "100644", status: "A" });
+    else if (old !== content) out.push({ path, oldMode: "100644", newMode: "100644", status: "M" });
+  }
+  for (const path of before.keys()) {
+    if (!after.has(path)) out.push({ path, oldMode: "100644", newMode: "000000", status: "D" });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** A stand-in for the agent's local commit: named by its tree, as it is never on GitHub. */
+function treeSha(files: Map<string, string>): string {
+  const h = createHash("sha1");
+  for (const [path, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    h.update(`${path}\0${content}\0`);
+  }
+  return h.digest("hex");
+}

@@ -1,0 +1,168 @@
+/**
+ * The real LoopX App on a cell's sandbox, started the way test/support/tick-api-harness.ts
+ * starts it (Probot over loopback HTTP, the tick API composed in front, the sandbox's OIDC
+ * issuer minting the Actions tokens), on a fresh in-memory PGlite store whose `now()` can be
+ * moved with the sandbox's simulated clock: every lease, backoff window and wake is judged on
+ * the database clock, so simulated hours must reach it too.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { PGlite } from "@electric-sql/pglite";
+import { openStore, type Store } from "@loopx/store";
+import { Probot, ProbotOctokit } from "probot";
+import {
+  createLoopxApp,
+  type LoopxApp,
+  WEBHOOK_PATH,
+} from "../../../../app/src/create-loopx-app.ts";
+import type { Logger } from "../../../../app/src/deps.ts";
+import type { ActionsClaims, Sandbox } from "../../../../packages/sandbox/src/index.ts";
+
+export interface LoopxOnSandbox {
+  app: LoopxApp;
+  store: Store;
+  apiUrl: string;
+  installationId: number;
+  repo: { fullName: string; id: number; ownerId: number };
+  /** Warnings and errors the App logged (the bench's notes). */
+  warnings: string[];
+  /** Delivers queued webhooks and drains the App's inbox and outbox until quiet. */
+  settle(): Promise<void>;
+  /** Moves the database clock up to the sandbox's (never back: leases must not un-expire). */
+  syncClock(): Promise<void>;
+  /** Keeps the App's installation tokens alive across a jump of the simulated clock. */
+  carryTokens(ms: number): void;
+  token(runId: number, claims?: Partial<ActionsClaims>): Promise<string>;
+  post(path: string, body: unknown, token: string): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+const TICK_WORKFLOW_PATH = ".github/workflows/loopx-tick.yml";
+
+export async function startLoopxOnSandbox(opts: {
+  sandbox: Sandbox;
+  repo: string;
+}): Promise<LoopxOnSandbox> {
+  const { sandbox } = opts;
+  const secret = `loopx-bench-${opts.repo}`;
+  const { app: appRecord, privateKey } = sandbox.createApp({
+    slug: "loopx",
+    webhookSecret: secret,
+  });
+  if (!privateKey) throw new Error("the sandbox made no private key for the LoopX App");
+
+  // simclock.now() = the real now plus a shift, found before pg_catalog's on the search path,
+  // set before the migrations so column defaults bind to it (test/faults/support/sim-clock.ts).
+  const pg = new PGlite("memory://");
+  await pg.exec(`
+    CREATE SCHEMA simclock;
+    CREATE TABLE simclock.shift (ms bigint NOT NULL);
+    INSERT INTO simclock.shift VALUES (0);
+    CREATE FUNCTION simclock.now() RETURNS timestamptz LANGUAGE sql STABLE AS
+      $$ SELECT pg_catalog.now() + (SELECT ms FROM simclock.shift) * interval '1 millisecond' $$;
+    SET search_path = public, simclock, pg_catalog;
+  `);
+  const store = await openStore({ pglite: pg });
+  await store.migrate();
+
+  const warnings: string[] = [];
+  const log: Logger = {
+    info: () => {},
+    warn: (m) => warnings.push(`warn: ${m}`),
+    error: (m) => warnings.push(`error: ${m}`),
+  };
+  const probot = new Probot({
+    appId: appRecord.id,
+    privateKey,
+    secret,
+    baseUrl: sandbox.gheUrl,
+    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    logLevel: "fatal",
+  });
+  // The App's URL is its OIDC audience, so the server listens before the App exists.
+  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+  const server = createServer((req, res) => void handle?.(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the App server has no port");
+  const apiUrl = `http://127.0.0.1:${address.port}`;
+  const app = await createLoopxApp({
+    probot,
+    store,
+    serverUrl: sandbox.url,
+    log,
+    tickApi: { issuer: sandbox.url, audience: apiUrl, now: () => new Date(sandbox.clock.now()) },
+  });
+  handle = app.handle;
+  sandbox.setWebhookUrl(`${apiUrl}${WEBHOOK_PATH}`);
+  const record = sandbox.repoByFullName(opts.repo);
+  const [owner = ""] = opts.repo.split("/");
+  const installation = sandbox.install(appRecord.id, owner, [opts.repo]);
+
+  const settle = async () => {
+    for (let round = 0; round < 4; round++) {
+      await sandbox.settle();
+      await app.settled();
+    }
+  };
+  await settle();
+
+  let shift = 0;
+  const repo = { fullName: opts.repo, id: record.id, ownerId: record.ownerId };
+  return {
+    app,
+    store,
+    apiUrl,
+    installationId: installation.id,
+    repo,
+    warnings,
+    settle,
+    async syncClock() {
+      const wanted = sandbox.clock.now() - Date.now();
+      if (wanted <= shift) return;
+      shift = Math.ceil(wanted);
+      await pg.query("UPDATE simclock.shift SET ms = $1", [shift]);
+    },
+    carryTokens(ms) {
+      // The App's token cache lives on the machine's clock (Probot keeps a token 59 real
+      // minutes); GitHub's expiry here is simulated. A token the App rightly holds as fresh
+      // must not die because the bench jumped hours in a second, so it moves with the jump.
+      for (const t of sandbox.store.tokens.values()) {
+        if (t.kind === "installation" && t.installationId === installation.id) t.expiresAt += ms;
+      }
+    },
+    token(runId, claims = {}) {
+      const workflowRef = `${repo.fullName}/${TICK_WORKFLOW_PATH}@refs/heads/main`;
+      return sandbox.oidc.mintIdToken({
+        audience: apiUrl,
+        claims: {
+          repository: repo.fullName,
+          repository_id: String(repo.id),
+          repository_owner: owner,
+          repository_owner_id: String(repo.ownerId),
+          workflow_ref: workflowRef,
+          job_workflow_ref: workflowRef,
+          event_name: "workflow_dispatch",
+          run_id: String(runId),
+          run_attempt: "1",
+          ...claims,
+        },
+      });
+    },
+    async post(path, body, token) {
+      const res = await fetch(`${apiUrl}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+    async close() {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      sandbox.setWebhookUrl(null);
+      await store.close();
+    },
+  };
+}
