@@ -10,6 +10,7 @@ import { memoryTree } from "../agent/memory-tree.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
 import { RepoRest } from "../world/rest.ts";
+import { emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { loadRecipe } from "./b1/b1-recipe.ts";
 import { billedMinutes, SETUP_MINUTES, SLICE_MINUTES } from "./billing.ts";
@@ -27,15 +28,7 @@ export function b0Arm(): Arm {
       const { cron } = loadRecipe();
       const { world, cell, skill } = ctx;
       const { sandbox } = world;
-      const out: ArmRun = {
-        arm: "b0",
-        slices: [],
-        jobs: [],
-        pullsOpened: [],
-        commentsPosted: 0,
-        stoppedAt: null,
-        notes: [],
-      };
+      const out = emptyRun("b0");
       // The issue is where people talk about the objective; the agent's read tools show its
       // comments, as every arm's do. The prompt itself carries only the objective.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
@@ -80,14 +73,7 @@ export function b0Arm(): Arm {
           );
           if (opened !== null) out.pullsOpened.push(opened);
         }
-        out.slices.push({
-          at: start,
-          todo: outcome.todo,
-          progressed: outcome.progressed,
-          died: outcome.died,
-          tokens: outcome.tokens,
-          pushedFiles: pushed,
-        });
+        out.slices.push(sliceRecord(start, outcome, pushed));
         out.jobs.push({ at: start, kind: "agent", minutes: billedMinutes(jobMinutes) });
         await d.settle();
       };

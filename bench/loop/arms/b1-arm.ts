@@ -18,6 +18,7 @@ import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
 import { resolveCommit } from "../world/git-tree.ts";
 import { RepoRest } from "../world/rest.ts";
+import { emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { loadRecipe, type PromptVars, renderPrompt } from "./b1/b1-recipe.ts";
 import { billedMinutes, SETUP_MINUTES, SKIP_MINUTES, SLICE_MINUTES } from "./billing.ts";
@@ -44,15 +45,7 @@ export function b1Arm(): Arm {
       const { world, cell, skill } = ctx;
       const { sandbox } = world;
       const branch = recipe.branch;
-      const out: ArmRun = {
-        arm: "b1",
-        slices: [],
-        jobs: [],
-        pullsOpened: [],
-        commentsPosted: 0,
-        stoppedAt: null,
-        notes: [],
-      };
+      const out = emptyRun("b1");
       // The objective lives in an issue (the workflow's AGENT_ISSUE), written by the maintainer.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
@@ -119,14 +112,7 @@ export function b1Arm(): Arm {
           );
           if (opened !== null) out.pullsOpened.push(opened);
         }
-        out.slices.push({
-          at: start,
-          todo: outcome.todo,
-          progressed: outcome.progressed,
-          died: outcome.died,
-          tokens: outcome.tokens,
-          pushedFiles: pushed,
-        });
+        out.slices.push(sliceRecord(start, outcome, pushed));
         out.jobs.push({ at: start, kind: "agent", minutes: billedMinutes(jobMinutes) });
         await d.settle();
       };

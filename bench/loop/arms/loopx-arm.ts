@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
+import { emptyRun } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { playTick } from "./loopx/play-tick.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
@@ -78,15 +79,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       const clock = sandbox.clock;
       const startedAt = clock.now();
       const horizon = startedAt + cell.horizonHours * 3_600_000;
-      const run: ArmRun = {
-        arm: "loopx",
-        slices: [],
-        jobs: [],
-        pullsOpened: [],
-        commentsPosted: 0,
-        stoppedAt: null,
-        notes: [],
-      };
+      const run = emptyRun("loopx");
       // The bench plays each dispatched run's jobs itself: the sandbox only records them.
       sandbox.runner.enabled = false;
       // A person installs LoopX: its config and tick workflow on main, then the App.

@@ -11,6 +11,7 @@ import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
 import { resolveCommit } from "../world/git-tree.ts";
 import { RepoRest } from "../world/rest.ts";
+import { emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { billedMinutes, SETUP_MINUTES, SLICE_MINUTES } from "./billing.ts";
 import {
@@ -34,15 +35,7 @@ export function oracleArm(): Arm {
     async run(ctx: ArmContext): Promise<ArmRun> {
       const { world, cell, skill } = ctx;
       const { sandbox, task } = world;
-      const out: ArmRun = {
-        arm: "oracle",
-        slices: [],
-        jobs: [],
-        pullsOpened: [],
-        commentsPosted: 0,
-        stoppedAt: null,
-        notes: [],
-      };
+      const out = emptyRun("oracle");
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(task.spec.title, task.spec.objective);
       const identity = installJobIdentity(sandbox, world.repo, "oracle-agent");
@@ -83,14 +76,7 @@ export function oracleArm(): Arm {
             if (opened !== null) out.pullsOpened.push(opened);
           }
         }
-        out.slices.push({
-          at: start,
-          todo: outcome.todo,
-          progressed: outcome.progressed,
-          died: outcome.died,
-          tokens: outcome.tokens,
-          pushedFiles: pushed,
-        });
+        out.slices.push(sliceRecord(start, outcome, pushed));
         out.jobs.push({ at: start, kind: "agent", minutes: billedMinutes(jobMinutes) });
         await d.settle();
         return outcome.finishedTodo && !outcome.died;
