@@ -59,15 +59,21 @@ export async function openPullRequest(
       headSha: effect.headSha,
     });
   }
-  // A branch the goal never had a PR for, on a first try: GitHub's answer to the create says
-  // whether one is open already, so the branch's PRs are listed only when it says so.
-  const fresh = !opts.retry && !state.pullRequests.some((p) => p.headRef === effect.branch);
-  if (fresh) {
+  /** Opens the PR, or settles the todo when main has its head; GitHub's words when one is open. */
+  const create = async (): Promise<string | null> => {
     const base = await port.defaultBranch(repo);
     const made = await port.createPull(repo, { title, head: effect.branch, base, body });
-    if ("nothingToPull" in made) return recordInBase(deps, state, at, base);
-    if (!("alreadyOpen" in made)) return opened(deps, port, state, todo.key, effect, made, body);
-    deps.log.info(`${effect.branch}: ${made.message} Reconciling with it.`);
+    if ("alreadyOpen" in made) return made.message;
+    if ("nothingToPull" in made) await recordInBase(deps, state, at, base);
+    else await opened(deps, port, state, todo.key, effect, made, body);
+    return null;
+  };
+  // A branch the goal never had a PR for, on a first try: GitHub's answer to the create says
+  // whether one is open already, so the branch's PRs are listed only when it says so.
+  if (!opts.retry && !state.pullRequests.some((p) => p.headRef === effect.branch)) {
+    const open = await create();
+    if (open === null) return;
+    deps.log.info(`${effect.branch}: ${open} Reconciling with it.`);
   }
   const bot = await port.botLogin();
   const pulls = await port.findPullsByHead(repo, effect.branch);
@@ -79,10 +85,10 @@ export async function openPullRequest(
     await deps.store.setProjection(state.goal.id, `pull:${pull.number}`, { wroteBody: body });
     return follow(deps, port, state, todo.key, effect.branch, pull);
   }
-  if (pulls.some((p) => p.state === "open")) {
-    const other = pulls.find((p) => p.state === "open");
+  const other = pulls.find((p) => p.state === "open");
+  if (other) {
     deps.log.info(
-      `${effect.branch} already has #${other?.number} by someone else; LoopX does not adopt it (use /loopx link).`,
+      `${effect.branch} already has #${other.number} by someone else; LoopX does not adopt it (use /loopx link).`,
     );
     return;
   }
@@ -97,17 +103,14 @@ export async function openPullRequest(
     // Its reopening and checks may have been announced before the goal followed it again.
     return settleFromPull(deps, latest ?? state, at, back);
   }
-  const base = await port.defaultBranch(repo);
-  const made = await port.createPull(repo, { title, head: effect.branch, base, body });
-  if ("nothingToPull" in made) return recordInBase(deps, state, at, base);
-  if ("alreadyOpen" in made) {
+  const open = await create();
+  if (open !== null) {
     throw new GitHubError(
-      `${effect.branch}: ${made.message} It was not among the branch's pull requests a moment ago; retrying.`,
+      `${effect.branch}: ${open} It was not among the branch's pull requests a moment ago; retrying.`,
       422,
       null,
     );
   }
-  return opened(deps, port, state, todo.key, effect, made, body);
 }
 
 /**
