@@ -20,12 +20,17 @@ import { runVisible } from "../../tasks/run-hidden.ts";
 import type { CellWorld } from "../../world/cell-world.ts";
 import { RepoRest } from "../../world/rest.ts";
 import type { BilledJob, SliceRecord } from "../arm-types.ts";
+import {
+  billedMinutes,
+  SETUP_MINUTES,
+  SKIP_MINUTES,
+  SLICE_MINUTES,
+  USD_PER_TOKEN,
+} from "../billing.ts";
 import type { LoopxOnSandbox } from "./start-app.ts";
 
-/** Runner minutes an agent job bills: 10 per harness slice plus a minute of setup. */
-export const AGENT_JOB_MINUTES = 10 + 1;
-/** What the bench prices a model token at, for the result's cost (a metered proxy's count). */
-const USD_PER_TOKEN = 3 / 1_000_000;
+/** An agent job bills what every arm's does: its setup and one slice, rounded up. */
+const AGENT_JOB_MINUTES = billedMinutes(SETUP_MINUTES + SLICE_MINUTES);
 /** The login the App's installation pushes as. */
 const APP_PUSHER = "loopx[bot]";
 
@@ -51,7 +56,8 @@ export async function playTick(opts: {
 }): Promise<PlayedTick> {
   const { loopx, world, issue, runId } = opts;
   const at = () => world.sandbox.clock.now();
-  const jobs: BilledJob[] = [{ at: at(), kind: "ask", minutes: 1 }];
+  // The ask and report jobs do no slice: well under a minute, billed as one.
+  const jobs: BilledJob[] = [{ at: at(), kind: "ask", minutes: billedMinutes(SKIP_MINUTES) }];
   const asked = await loopx.post(
     "/api/v1/ticks",
     { goal: issue, ...(opts.slot ? { slot: opts.slot } : {}) },
@@ -104,7 +110,7 @@ export async function playTick(opts: {
   }
 
   // The report job.
-  jobs.push({ at: at(), kind: "report", minutes: 1 });
+  jobs.push({ at: at(), kind: "report", minutes: billedMinutes(SKIP_MINUTES) });
   const sent = await loopx.post(
     `/api/v1/ticks/${claim.tickId}/result`,
     { leaseToken: claim.leaseToken, result },
