@@ -15,7 +15,7 @@ import type { Arm, CellSpec } from "./arms/arm-types.ts";
 import { b0Arm } from "./arms/b0-arm.ts";
 import { b1Arm } from "./arms/b1-arm.ts";
 import { oracleArm } from "./arms/oracle-arm.ts";
-import { cellMetrics } from "./cell-metrics.ts";
+import { type CellMetrics, cellMetrics } from "./cell-metrics.ts";
 import { type CellResult, renderTable, renderTargets, targets } from "./loop-table.ts";
 import { skillOf } from "./skill-of.ts";
 import { type LoadedTask, loadTasks } from "./tasks/load-tasks.ts";
@@ -47,7 +47,7 @@ export async function benchLoop(opts: { quick: boolean; arms: Arm[] }): Promise<
       seed: SEED,
       horizonHours: HORIZON_HOURS,
     };
-    const byArm = new Map();
+    const byArm = new Map<string, CellMetrics>();
     for (const arm of opts.arms) {
       const sandbox = await createSandbox();
       try {

@@ -7,6 +7,8 @@
  * goal's next wake, the next act of a person, or an hour when nothing is due.
  */
 import { z } from "zod";
+import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
+import { requireChecks } from "../../../test/support/required-checks.ts";
 import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
 import { emptyRun } from "./arm-run.ts";
@@ -26,24 +28,6 @@ export interface LoopxArmOptions {
 const MINUTE = 60_000;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
-
-const TICK_WORKFLOW = `name: loopx tick
-run-name: "LoopX tick #\${{ inputs.goal }} \${{ inputs.nonce }}"
-on:
-  workflow_dispatch:
-    inputs:
-      goal:
-        required: true
-      slot:
-        default: ""
-      nonce:
-        default: ""
-jobs:
-  ask:
-    runs-on: ubuntu-latest
-    steps:
-      - run: echo "tick for goal \${{ inputs.goal }}"
-`;
 
 /** `.github/loopx.yml`: the shell harness, npm test, the merge gate and the task's path rule. */
 export function loopxConfig(gatePaths: readonly string[]): string {
@@ -93,7 +77,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         world.people.maintainer,
         "Install LoopX",
       );
-      await requireCi(sandbox, world.repo);
+      // The owner requires the world's `ci` check, as LoopX's setup asks: without a required
+      // check LoopX (rightly) asks a person about every green head.
+      await requireChecks(sandbox, world.repo, ["ci"]);
       await sandbox.idle();
       const loopx = await startLoopxOnSandbox({ sandbox, repo: world.repo });
       const settle = async () => {
@@ -207,37 +193,6 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       return run;
     },
   };
-}
-
-/**
- * The repository's owner requires the world's `ci` check on main with a ruleset, as LoopX's
- * setup asks: without a required check LoopX (rightly) asks a person about every green head.
- */
-async function requireCi(sandbox: ArmContext["world"]["sandbox"], repo: string): Promise<void> {
-  const [owner = ""] = repo.split("/");
-  const res = await fetch(`${sandbox.url}/repos/${repo}/rulesets`, {
-    method: "POST",
-    headers: {
-      authorization: `token ${sandbox.createUserToken(owner)}`,
-      "content-type": "application/json",
-    },
-    body: JSON.stringify({
-      name: "required CI",
-      enforcement: "active",
-      conditions: { ref_name: { include: ["~DEFAULT_BRANCH"], exclude: [] } },
-      rules: [
-        {
-          type: "required_status_checks",
-          parameters: {
-            required_status_checks: [{ context: "ci" }],
-            strict_required_status_checks_policy: false,
-          },
-        },
-      ],
-    }),
-  });
-  if (res.status !== 201)
-    throw new Error(`the ruleset was refused: ${res.status} ${await res.text()}`);
 }
 
 /** Gate keys the App's comments on the issue and its pull requests ask a writer to approve. */

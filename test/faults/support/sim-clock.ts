@@ -14,17 +14,21 @@ export interface SimClock {
   close(): Promise<void>;
 }
 
+/** The shift table and `simclock.now()`; a search_path naming simclock before pg_catalog uses it. */
+export const SIM_CLOCK_SQL = `
+  CREATE SCHEMA simclock;
+  CREATE TABLE simclock.shift (ms bigint NOT NULL);
+  INSERT INTO simclock.shift VALUES (0);
+  CREATE FUNCTION simclock.now() RETURNS timestamptz LANGUAGE sql STABLE AS
+    $$ SELECT pg_catalog.now() + (SELECT ms FROM simclock.shift) * interval '1 millisecond' $$;
+`;
+
 export async function installSimClock(databaseUrl: string): Promise<SimClock> {
   const sqlc = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   const name = new URL(databaseUrl).pathname.slice(1);
-  await sqlc.unsafe(`
-    CREATE SCHEMA simclock;
-    CREATE TABLE simclock.shift (ms bigint NOT NULL);
-    INSERT INTO simclock.shift VALUES (0);
-    CREATE FUNCTION simclock.now() RETURNS timestamptz LANGUAGE sql STABLE AS
-      $$ SELECT pg_catalog.now() + (SELECT ms FROM simclock.shift) * interval '1 millisecond' $$;
-    ALTER DATABASE "${name}" SET search_path = public, simclock, pg_catalog;
-  `);
+  await sqlc.unsafe(
+    `${SIM_CLOCK_SQL}\n  ALTER DATABASE "${name}" SET search_path = public, simclock, pg_catalog;`,
+  );
   let total = 0;
   return {
     async advance(ms) {

@@ -5,7 +5,6 @@
  * moved with the sandbox's simulated clock: every lease, backoff window and wake is judged on
  * the database clock, so simulated hours must reach it too.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { PGlite } from "@electric-sql/pglite";
 import { openStore, type Store } from "@loopx/store";
 import { Probot, ProbotOctokit } from "probot";
@@ -16,6 +15,10 @@ import {
 } from "../../../../app/src/create-loopx-app.ts";
 import type { Logger } from "../../../../app/src/deps.ts";
 import type { ActionsClaims, Sandbox } from "../../../../packages/sandbox/src/index.ts";
+import { SIM_CLOCK_SQL } from "../../../../test/faults/support/sim-clock.ts";
+import { settler } from "../../../../test/support/app-on-sandbox.ts";
+import { listenFirst } from "../../../../test/support/listen-first.ts";
+import { mintTickToken, postJson } from "../../../../test/support/tick-api-harness.ts";
 
 export interface LoopxOnSandbox {
   app: LoopxApp;
@@ -36,8 +39,6 @@ export interface LoopxOnSandbox {
   close(): Promise<void>;
 }
 
-const TICK_WORKFLOW_PATH = ".github/workflows/loopx-tick.yml";
-
 export async function startLoopxOnSandbox(opts: {
   sandbox: Sandbox;
   repo: string;
@@ -53,14 +54,7 @@ export async function startLoopxOnSandbox(opts: {
   // simclock.now() = the real now plus a shift, found before pg_catalog's on the search path,
   // set before the migrations so column defaults bind to it (test/faults/support/sim-clock.ts).
   const pg = new PGlite("memory://");
-  await pg.exec(`
-    CREATE SCHEMA simclock;
-    CREATE TABLE simclock.shift (ms bigint NOT NULL);
-    INSERT INTO simclock.shift VALUES (0);
-    CREATE FUNCTION simclock.now() RETURNS timestamptz LANGUAGE sql STABLE AS
-      $$ SELECT pg_catalog.now() + (SELECT ms FROM simclock.shift) * interval '1 millisecond' $$;
-    SET search_path = public, simclock, pg_catalog;
-  `);
+  await pg.exec(`${SIM_CLOCK_SQL}\n  SET search_path = public, simclock, pg_catalog;`);
   const store = await openStore({ pglite: pg });
   await store.migrate();
 
@@ -78,13 +72,7 @@ export async function startLoopxOnSandbox(opts: {
     Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
     logLevel: "fatal",
   });
-  // The App's URL is its OIDC audience, so the server listens before the App exists.
-  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
-  const server = createServer((req, res) => void handle?.(req, res));
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the App server has no port");
-  const apiUrl = `http://127.0.0.1:${address.port}`;
+  const { server, url: apiUrl, serve } = await listenFirst();
   const app = await createLoopxApp({
     probot,
     store,
@@ -92,18 +80,13 @@ export async function startLoopxOnSandbox(opts: {
     log,
     tickApi: { issuer: sandbox.url, audience: apiUrl, now: () => new Date(sandbox.clock.now()) },
   });
-  handle = app.handle;
+  serve(app.handle);
   sandbox.setWebhookUrl(`${apiUrl}${WEBHOOK_PATH}`);
   const record = sandbox.repoByFullName(opts.repo);
   const [owner = ""] = opts.repo.split("/");
   const installation = sandbox.install(appRecord.id, owner, [opts.repo]);
 
-  const settle = async () => {
-    for (let round = 0; round < 4; round++) {
-      await sandbox.settle();
-      await app.settled();
-    }
-  };
+  const settle = settler(sandbox, () => app);
   await settle();
 
   let shift = 0;
@@ -130,33 +113,9 @@ export async function startLoopxOnSandbox(opts: {
         if (t.kind === "installation" && t.installationId === installation.id) t.expiresAt += ms;
       }
     },
-    token(runId, claims = {}) {
-      const workflowRef = `${repo.fullName}/${TICK_WORKFLOW_PATH}@refs/heads/main`;
-      return sandbox.oidc.mintIdToken({
-        audience: apiUrl,
-        claims: {
-          repository: repo.fullName,
-          repository_id: String(repo.id),
-          repository_owner: owner,
-          repository_owner_id: String(repo.ownerId),
-          workflow_ref: workflowRef,
-          job_workflow_ref: workflowRef,
-          event_name: "workflow_dispatch",
-          run_id: String(runId),
-          run_attempt: "1",
-          ...claims,
-        },
-      });
-    },
-    async post(path, body, token) {
-      const res = await fetch(`${apiUrl}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
-    },
+    token: (runId, claims = {}) =>
+      mintTickToken(sandbox, repo, runId, claims, { audience: apiUrl }),
+    post: (path, body, token) => postJson(`${apiUrl}${path}`, body, token),
     async close() {
       await app.close();
       server.closeAllConnections();
