@@ -10,9 +10,10 @@
 import { generateKeyPairSync } from "node:crypto";
 import type { Store } from "@loopx/store";
 import { dbOf, pendingQuery, rowsOf, sql } from "@loopx/store/testing";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { z } from "zod";
 import { createLoopxApp } from "../app/src/create-loopx-app.ts";
+import { LoopxOctokit } from "../app/src/github/loopx-octokit.ts";
 
 export const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 100_000);
 
@@ -61,7 +62,7 @@ export async function benchBacklog(store: Store, n = BACKLOG): Promise<BacklogFi
     privateKey,
     secret: "bench",
     baseUrl: "http://127.0.0.1:9",
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    Octokit: LoopxOctokit,
     logLevel: "error",
   });
   const quiet = { info: () => {}, warn: (m: string) => console.error(m), error: console.error };

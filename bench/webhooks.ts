@@ -30,9 +30,10 @@ import type { GitHubPort } from "@loopx/github";
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { Webhooks } from "@octokit/webhooks";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { z } from "zod";
 import { createLoopxApp, WEBHOOK_PATH } from "../app/src/create-loopx-app.ts";
+import { LoopxOctokit } from "../app/src/github/loopx-octokit.ts";
 import { createSandbox, type Sandbox } from "../packages/sandbox/src/index.ts";
 import { benchPostgres } from "./pg.ts";
 import { median, quantile } from "./stats.ts";
@@ -160,7 +161,7 @@ async function benchOnSandbox(
     privateKey,
     secret,
     baseUrl: sandbox.gheUrl,
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    Octokit: LoopxOctokit,
     logLevel: "error",
   });
   const quiet = { info: () => {}, warn: () => {}, error: (m: string) => console.error(m) };

@@ -14,6 +14,7 @@ export {
   type SafeHtml,
 } from "./dashboard/index.ts";
 export type { Logger } from "./deps.ts";
+export { LoopxOctokit } from "./github/loopx-octokit.ts";
 export { type GitHubHost, githubHost } from "./github-host.ts";
 export { listen } from "./server.ts";
 export { parseSettings, type Settings, SettingsError } from "./settings.ts";

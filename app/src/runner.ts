@@ -1,5 +1,6 @@
 import { openStore, type Store } from "@loopx/store";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
+import { LoopxOctokit } from "./github/loopx-octokit.ts";
 import { main, type Running } from "./main.ts";
 import { parseSettings, SettingsError } from "./settings.ts";
 
@@ -28,7 +29,7 @@ export async function runner(env: NodeJS.ProcessEnv): Promise<number> {
     logLevel: settings.logLevel,
     // The inbox and outbox retry durably (and honour retry-after); in-process retries and
     // throttling queues would only hold a worker while the database already has the plan.
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    Octokit: LoopxOctokit,
   });
   const log = {
     info: (m: string) => probot.log.info(m),

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
-import { createNodeMiddleware, Probot, ProbotOctokit } from "probot";
+import { createNodeMiddleware, Probot } from "probot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LoopxOctokit } from "../../app/src/github/loopx-octokit.ts";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 
 /**
@@ -25,7 +26,7 @@ describe("e2e: a real Probot app against the sandbox", () => {
       privateKey,
       secret,
       baseUrl: sandbox.gheUrl,
-      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+      Octokit: LoopxOctokit,
       logLevel: "warn",
     });
     await probot.load((bot) => {

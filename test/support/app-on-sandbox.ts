@@ -5,13 +5,14 @@
  */
 import { openStore, type Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import {
   createLoopxApp,
   type LoopxApp,
   type LoopxAppOptions,
   WEBHOOK_PATH,
 } from "../../app/src/create-loopx-app.ts";
+import { LoopxOctokit } from "../../app/src/github/loopx-octokit.ts";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
 import { sharedPglite, truncateAll } from "./databases.ts";
 import { harnessLog } from "./expected-warnings.ts";
@@ -81,7 +82,7 @@ export async function serveApp(
     privateKey: s.privateKey,
     secret: s.secret,
     baseUrl: s.sandbox.gheUrl,
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    Octokit: LoopxOctokit,
     logLevel: "warn",
   });
   const { server, url: appUrl, serve } = await listenFirst();

@@ -4,9 +4,9 @@
  * PGlite belongs to the app process alone, so its data directory is judged through /healthz.
  */
 
-import { parseSettings, type Settings, SettingsError } from "@loopx/app";
+import { LoopxOctokit, parseSettings, type Settings, SettingsError } from "@loopx/app";
 import { openStore } from "@loopx/store";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { z } from "zod";
 import type { Finding } from "./doctor.ts";
 
@@ -49,7 +49,7 @@ async function checkApp(settings: Settings): Promise<Finding> {
       appId: settings.appId,
       privateKey: settings.privateKey,
       baseUrl: settings.github.apiUrl,
-      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+      Octokit: LoopxOctokit,
       logLevel: "fatal",
     });
     const { data } = await (await probot.auth()).rest.apps.getAuthenticated();

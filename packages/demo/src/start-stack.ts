@@ -8,13 +8,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Logger } from "@loopx/app";
-import { createLoopxApp, type LoopxApp, listen, WEBHOOK_PATH } from "@loopx/app";
+import { createLoopxApp, type LoopxApp, LoopxOctokit, listen, WEBHOOK_PATH } from "@loopx/app";
 import { createClock, createSandbox, type Sandbox } from "@loopx/sandbox";
 import { type ScriptedAnthropic, startScriptedAnthropic } from "@loopx/sandbox/models";
 import { openStore, type Store } from "@loopx/store";
 import { dbOf, sql, tables } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { z } from "zod";
 import { ISSUE_FIX_SLICES, modelTurns, shellAgentScript } from "./agent-script.ts";
 import { demoDashboard } from "./dashboard/demo-dashboard.ts";
@@ -213,7 +213,7 @@ export async function startStack(opts: DemoOptions, log: Logger): Promise<Stack>
       baseUrl: sandbox.gheUrl,
       logLevel: "warn",
       // As `npm start`: the inbox and outbox retry durably; no in-process retry queues.
-      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+      Octokit: LoopxOctokit,
     });
     const tokens = {
       owner: sandbox.createUserToken(OWNER),

@@ -6,8 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { openStore, type Store } from "@loopx/store";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import { createLoopxApp, type LoopxApp, WEBHOOK_PATH } from "../../../app/src/create-loopx-app.ts";
+import { LoopxOctokit } from "../../../app/src/github/loopx-octokit.ts";
 import {
   type ActionsClaims,
   createSandbox,
@@ -77,7 +78,7 @@ export async function startReplicas(databaseUrl: string, count: number): Promise
       privateKey,
       secret,
       baseUrl: sandbox.gheUrl,
-      Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+      Octokit: LoopxOctokit,
       logLevel: "warn",
     });
     const app = await createLoopxApp({

@@ -7,13 +7,14 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { openStore, type Store } from "@loopx/store";
-import { Probot, ProbotOctokit } from "probot";
+import { Probot } from "probot";
 import {
   createLoopxApp,
   type LoopxApp,
   WEBHOOK_PATH,
 } from "../../../../app/src/create-loopx-app.ts";
 import type { Logger } from "../../../../app/src/deps.ts";
+import { LoopxOctokit } from "../../../../app/src/github/loopx-octokit.ts";
 import type { ActionsClaims, Sandbox } from "../../../../packages/sandbox/src/index.ts";
 import { SIM_CLOCK_SQL } from "../../../../test/faults/support/sim-clock.ts";
 import { settler } from "../../../../test/support/app-on-sandbox.ts";
@@ -69,7 +70,7 @@ export async function startLoopxOnSandbox(opts: {
     privateKey,
     secret,
     baseUrl: sandbox.gheUrl,
-    Octokit: ProbotOctokit.defaults({ retry: { enabled: false }, throttle: { enabled: false } }),
+    Octokit: LoopxOctokit,
     logLevel: "fatal",
   });
   const { server, url: apiUrl, serve } = await listenFirst();
