@@ -294,6 +294,10 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
   const parked = frontier.open.filter((t) => t.status === "blocked" || t.status === "deferred");
   const words = stateWordsOf(state, now);
   for (const t of parked) waits.push(`${t.key} (${words(t)})`);
+  for (const w of frontier.waitingOnPulls) {
+    const work = w.pr === null ? `${w.on}'s pull request` : `#${w.pr}`;
+    waits.push(`${w.todo.key} until ${work} merges (both change the same paths)`);
+  }
   if (frontier.heldByOthers.length > 0) {
     const held = frontier.heldByOthers.map((t) => `${t.key} (${heldByText(t)})`).join(", ");
     waits.push(`${held} to be released by whoever holds them`);

@@ -5,6 +5,8 @@ import type { Continuation, Todo } from "./schemas/todo.ts";
 import type { ScopeIndex } from "./scope.ts";
 import { blockingGatesFor, buildScopeIndex } from "./scope.ts";
 import { compareTodos, isAgentKind } from "./todo-order.ts";
+import { globsOverlap } from "./todo-overlap.ts";
+import { isAwaitingPullRequest } from "./transitions/await-pull-request.ts";
 
 /** The goal's work frontier as decide() sees it at one instant. */
 export interface Frontier {
@@ -20,6 +22,12 @@ export interface Frontier {
    * runnable, and not candidates either, so they neither run nor ask for gates.
    */
   heldByOthers: Todo[];
+  /**
+   * Ready todos held back because a finished todo's unmerged work changes paths they declare:
+   * started from the default branch now, each would conflict with that work once it merged.
+   * `pr` is that work's open pull request (null while the App has yet to open it).
+   */
+  waitingOnPulls: { todo: Todo; on: string; pr: number | null }[];
   /** Todos with a live lease, soonest expiry first. */
   leased: Todo[];
   /** Todos still open (ready, blocked, deferred) of any kind. */
@@ -79,6 +87,8 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
   const blocked: Todo[] = [];
   const leased: Todo[] = [];
   const heldByOthers: Todo[] = [];
+  const waitingOnPulls: Frontier["waitingOnPulls"] = [];
+  const waitsOnPull = pullWaitsOf(state);
   const open: Todo[] = [];
   let resumeAt: Date | null = null;
   let last: Todo | null = null;
@@ -106,6 +116,11 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
       }
       continue;
     }
+    const ahead = waitsOnPull(todo);
+    if (ahead) {
+      waitingOnPulls.push({ todo, ...ahead });
+      continue;
+    }
     if (isHeldByOther(todo.heldBy, now)) {
       heldByOthers.push(todo);
       continue;
@@ -125,9 +140,32 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
     runnable,
     blocked,
     heldByOthers,
+    waitingOnPulls,
     leased,
     open,
     resumeAt,
     lastContinuation: last?.completion?.continuation ?? null,
+  };
+}
+
+/** The finished todo whose unmerged work a todo waits for, and that work's open PR. */
+export type PullWait = { on: string; pr: number | null } | null;
+
+/**
+ * For many todos at once: the finished todo (awaiting its pull request) whose declared paths
+ * meet a todo's, which the todo must wait for. Only when both declare paths: a todo that
+ * declares none runs as it always has, since nothing says what it will touch.
+ */
+export function pullWaitsOf(state: GoalState): (todo: Todo) => PullWait {
+  const work = state.todos.filter((t) => t.paths.length > 0 && isAwaitingPullRequest(t));
+  if (work.length === 0) return () => null;
+  return (todo) => {
+    if (todo.paths.length === 0) return null;
+    const ahead = work.find(
+      (w) => w.key !== todo.key && w.paths.some((p) => todo.paths.some((q) => globsOverlap(p, q))),
+    );
+    if (!ahead) return null;
+    const pr = state.pullRequests.find((p) => p.state === "open" && p.todo === ahead.key);
+    return { on: ahead.key, pr: pr?.number ?? null };
   };
 }
