@@ -1,7 +1,8 @@
 /**
  * The oracle arm: the cost floor of `bench:loop`. It runs the agent only when something is to
- * be done, so its slices follow from the task's rules alone: each todo's slices, plus one
- * answer per change request and one push per flaky CI run; and it bills nothing but them.
+ * be done, so its slices follow from the task's rules alone: one to plan, each todo's slices,
+ * plus one answer per change request and one push per flaky CI run; and it bills nothing but
+ * them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { oracleArm } from "../../bench/loop/arms/oracle-arm.ts";
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 describe("the oracle arm", () => {
-  it.each(["csv-quoting", "lru-cache-ttl", "utc-date-math"])(
+  it.each(["csv-quoting", "lru-cache-ttl", "utc-date-math", "semver-ranges"])(
     "%s: lands every todo with exactly the slices the task's rules need, one merged PR each",
     async (id) => {
       const task = tasks.find((t) => t.spec.id === id);
@@ -34,11 +35,14 @@ describe("the oracle arm", () => {
       });
       expect(await world.landed()).toEqual(task.todoOrder());
       const needed =
+        1 +
         task.todoOrder().reduce((n, key) => n + task.todo(key).slices, 0) +
         task.spec.review.changeRequests +
         task.spec.ci.failFirst;
       expect(run.slices).toHaveLength(needed);
-      expect(run.slices.every((s) => s.progressed && !s.died)).toBe(true);
+      // The first slice plans; every other one moves its todo on.
+      expect(run.slices[0]?.todo).toBeNull();
+      expect(run.slices.slice(1).every((s) => s.progressed && !s.died)).toBe(true);
       // Nothing billed while it waited: every job ran the agent.
       expect(run.jobs.every((j) => j.kind === "agent")).toBe(true);
       expect(run.pullsOpened).toHaveLength(task.todoOrder().length);

@@ -1,11 +1,13 @@
 /**
- * The oracle arm of `bench:loop`: the cost floor. It knows the plan (the task's todos in their
- * final order, a revision's included), when CI has finished and when a person has answered,
- * so it runs the agent only when there is something to do: a todo's slices, one answer per
- * failed check or change request, and nothing while it waits. It never polls, so it bills only
- * agent jobs. One branch and one PR per todo, each merged before the next starts, so no two of
- * its changes ever conflict. No control plane can spend less on the same agent and people.
+ * The oracle arm of `bench:loop`: the cost floor. It knows when CI has finished and when a
+ * person has answered, so it runs the agent only when there is something to do: one slice to
+ * plan (the agent brings the plan, as in every arm; the work it discovers is worked right
+ * after the todo that revealed it), a todo's slices, one answer per failed check or change
+ * request, and nothing while it waits. It never polls, so it bills only agent jobs. One branch
+ * and one PR per todo, each merged before the next starts, so no two of its changes ever
+ * conflict. No control plane can spend less on the same agent and people.
  */
+import type { AgentOutcome } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
@@ -42,12 +44,21 @@ export function oracleArm(): Arm {
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;
       let n = 0;
+      const keyOf = (title: string) =>
+        task.todoOrder().find((k) => task.todo(k).title === title) ?? null;
 
       const exists = async (branch: string) =>
         (await resolveCommit(sandbox.gitDir(world.repo), `refs/heads/${branch}`)) !== null;
 
-      /** One agent job on `branch` for `title`; true when the agent says the todo is done. */
-      const slice = async (key: string, title: string, branch: string): Promise<boolean> => {
+      /**
+       * One agent job on `branch` for `title` (null: plan the objective); what the agent said,
+       * unless it died.
+       */
+      const slice = async (
+        key: string,
+        title: string | null,
+        branch: string,
+      ): Promise<AgentOutcome | null> => {
         n += 1;
         const start = sandbox.clock.now();
         const rest = identity.client();
@@ -57,7 +68,10 @@ export function oracleArm(): Arm {
         const pull = await openPullFrom(rest, branch);
         const checkout = memoryTree(tree);
         const outcome = runAgent({
-          prompt: `## Your todo: ${title}\n\nWork on this todo of #${issue} until it is done.\n`,
+          prompt:
+            title === null
+              ? `## Your todo: plan #${issue}\n\n${task.spec.objective}\n\nPropose the todos that reach this objective, in order.\n`
+              : `## Your todo: ${title}\n\nWork on this todo of #${issue} until it is done.\n`,
           tree: checkout,
           tools: readTools(await readIssue(rest, issue), pull),
           skill,
@@ -67,8 +81,9 @@ export function oracleArm(): Arm {
         const jobMinutes = SETUP_MINUTES + SLICE_MINUTES;
         await d.advanceTo(start + jobMinutes * MINUTE);
         const files = treeDiff(tree, checkout.snapshot());
-        const pushed = Object.keys(files).sort();
-        if (pushed.length > 0) {
+        // A plan is the agent's answer, not work for the default branch: nothing to push.
+        const pushed = title === null ? [] : Object.keys(files).sort();
+        if (title !== null && pushed.length > 0) {
           sandbox.push(world.repo, branch, files, identity.login, `${key}: ${outcome.summary}`);
           await sandbox.idle();
           if (pull === null) {
@@ -79,16 +94,23 @@ export function oracleArm(): Arm {
         out.slices.push(sliceRecord(start, outcome, pushed));
         out.jobs.push({ at: start, kind: "agent", minutes: billedMinutes(jobMinutes) });
         await d.settle();
-        return outcome.finishedTodo && !outcome.died;
+        return outcome.died ? null : outcome;
       };
 
-      for (const key of task.todoOrder()) {
-        const title = task.todo(key).title;
+      const planned = await slice("plan", null, "oracle/plan");
+      const titles = [...(planned?.proposedTodos ?? [])];
+      if (titles.length === 0) out.notes.push("the planning slice proposed no todos");
+      for (let t = 0; t < titles.length; t++) {
+        const title = titles[t]!;
+        const key = keyOf(title) ?? `p${t + 1}`;
         const branch = `oracle/${key}`;
         let done = false;
         for (let i = 0; i < MAX_SLICES_PER_TODO && !done; i++) {
           if (sandbox.clock.now() >= until) break;
-          done = await slice(key, title, branch);
+          const said = await slice(key, title, branch);
+          done = said?.finishedTodo ?? false;
+          const found = (said?.proposedTodos ?? []).filter((p) => !titles.includes(p));
+          titles.splice(t + 1, 0, ...found);
         }
         if (!done) {
           out.notes.push(`${key} never finished in ${MAX_SLICES_PER_TODO} slices`);

@@ -9,6 +9,7 @@ import type {
   Sandbox,
   CiVerdict as SandboxVerdict,
 } from "../../../packages/sandbox/src/index.ts";
+import { CI_CHECK } from "./task-ci.ts";
 
 /** What a repository's CI says about one check run, with the output a job's log would read. */
 export interface CiVerdict {
@@ -36,9 +37,9 @@ export function installRepoCi(sandbox: Sandbox, repo: string, ci: RepoCi): () =>
       "sandbox.ci.command is set, and a CI rule would shadow it for every repository: give the bench its own sandbox, or unset ci.command before starting a cell world",
     );
   }
-  if (!sandbox.ci.checks.includes("ci")) {
+  if (!sandbox.ci.checks.includes(CI_CHECK)) {
     throw new Error(
-      `sandbox.ci.checks is ${JSON.stringify(sandbox.ci.checks)}: the bench's CI is the check named "ci"; add it`,
+      `sandbox.ci.checks is ${JSON.stringify(sandbox.ci.checks)}: the bench's CI is the check named "${CI_CHECK}"; add it`,
     );
   }
   let registry = registries.get(sandbox);

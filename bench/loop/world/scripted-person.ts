@@ -17,6 +17,7 @@ import {
   type ScheduledAct,
 } from "./person-acts.ts";
 import { RepoRest, RestError } from "./rest.ts";
+import { CI_CHECK } from "./task-ci.ts";
 
 /** Logins, which are also the roles' names. */
 export const PEOPLE = {
@@ -214,15 +215,20 @@ export class ScriptedPerson {
     }
   }
 
-  /** `green`, or what keeps the head's checks from it (none yet, running, or which failed). */
+  /**
+   * `green`, or what keeps the head's required check from it (none yet, running, failed). Only
+   * the world's `ci` is required: as in GitHub's merge box, other checks (a control plane's
+   * own, say "waiting for approval") are shown but block neither a review nor a merge.
+   */
   private async ciState(sha: string): Promise<string> {
     const runs = await this.rest.maintainer.checkRuns(sha);
     const newest = new Map<string, (typeof runs)[number]>();
     for (const run of runs) {
+      if (run.name !== CI_CHECK) continue;
       const seen = newest.get(run.name);
       if (!seen || run.id > seen.id) newest.set(run.name, run);
     }
-    if (!newest.has("ci")) return "not reported yet";
+    if (!newest.has(CI_CHECK)) return "not reported yet";
     const running = [...newest.values()].filter((r) => r.status !== "completed");
     if (running.length > 0) return `running (${running.map((r) => r.name).join(", ")})`;
     const red = [...newest.values()].filter((r) => !PASSING.has(r.conclusion ?? ""));

@@ -23,6 +23,9 @@ export interface CiRunRecord {
   failures: string[];
 }
 
+/** The world's CI check: the one its branch rule requires. */
+export const CI_CHECK = "ci";
+
 export const FLAKE_TITLE = "ci: infrastructure flake";
 export const FLAKE_SUMMARY =
   "Infrastructure flake: the runner lost its connection to the job before `npm test` started (exit 143). Nothing in this commit caused it; push a new commit to run CI again.";
@@ -38,7 +41,7 @@ export function taskCi(opts: {
   let started = 0;
   return async (c: CiContext): Promise<CiVerdict> => {
     // Only `ci` is this project's job; another name configured on the sandbox is not ours.
-    if (c.check !== "ci") return { conclusion: "neutral", title: c.check, summary: "not run" };
+    if (c.check !== CI_CHECK) return { conclusion: "neutral", title: c.check, summary: "not run" };
     const at = opts.now();
     // Counted when the run starts, so concurrent runs take their flaky turn in start order.
     started += 1;
