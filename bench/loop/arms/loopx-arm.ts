@@ -138,10 +138,12 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           await settle();
         };
 
-        // The maintainer approves each open gate the App asked about on GitHub.
+        // The maintainer approves each open gate the App asked about on GitHub. A gate bound to
+        // a pull request is left to the reviewer: LoopX counts a writer's approving review of
+        // the head as its approval, so a second act for it would be a person's wasted minutes.
         const answerGates = async () => {
           const state = await loopx.store.loadGoal(goalId);
-          const open = (state?.gates ?? []).filter((g) => g.status === "open");
+          const open = (state?.gates ?? []).filter((g) => g.status === "open" && g.pr === null);
           if (open.length === 0) return;
           const asked = await askedKeys(maintainer, issue);
           for (const gate of open) {
