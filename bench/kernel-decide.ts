@@ -29,6 +29,7 @@ function bigGoal(todoCount: number): GoalState {
       origin: "human",
       requiredScopes: gated ? [`area${i % gateCount}:part${i}`] : [],
       paths: [],
+      pushedPaths: [],
       subIssue: null,
       claim: null,
       heldBy: null,

@@ -40357,6 +40357,30 @@ var DEFAULT_TICK_CAP = Object.freeze({
   runnerMinutes: 30
 });
 
+// ../packages/core/src/path-rules.ts
+function matchesGlob(path, glob) {
+  return globToRegExp(glob).test(path);
+}
+var UNDER_GITHUB = /^\.github(\/|$)/i;
+function globToRegExp(glob) {
+  let re = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i] ?? "";
+    if (c === "*" && glob[i + 1] === "*") {
+      const slash = glob[i + 2] === "/";
+      re += slash ? "(?:.*/)?" : ".*";
+      i += slash ? 2 : 1;
+    } else if (c === "*") {
+      re += "[^/]*";
+    } else if (c === "?") {
+      re += "[^/]";
+    } else {
+      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    }
+  }
+  return new RegExp(`^${re}$`);
+}
+
 // ../packages/core/src/scope.ts
 var NONE2 = Object.freeze([]);
 
@@ -40426,30 +40450,6 @@ var Fields = external_exports.object({
   after: external_exports.record(external_exports.string(), external_exports.number().nullable().optional()).optional(),
   act: external_exports.string().nullable().optional()
 });
-
-// ../packages/core/src/path-rules.ts
-function matchesGlob(path, glob) {
-  return globToRegExp(glob).test(path);
-}
-var UNDER_GITHUB = /^\.github(\/|$)/i;
-function globToRegExp(glob) {
-  let re = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i] ?? "";
-    if (c === "*" && glob[i + 1] === "*") {
-      const slash = glob[i + 2] === "/";
-      re += slash ? "(?:.*/)?" : ".*";
-      i += slash ? 2 : 1;
-    } else if (c === "*") {
-      re += "[^/]*";
-    } else if (c === "?") {
-      re += "[^/]";
-    } else {
-      re += c.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    }
-  }
-  return new RegExp(`^${re}$`);
-}
 
 // ../packages/core/src/todo-overlap.ts
 function pathsHeldBy(changed, others) {
@@ -40562,6 +40562,7 @@ var HeldBy = external_exports.object({
   /** LoopX has said once that it skips the todo for this holder. */
   noticed: external_exports.boolean().default(false)
 });
+var MAX_PUSHED_PATHS = 200;
 var Todo = external_exports.object({
   key: TodoKey,
   title: Title,
@@ -40577,6 +40578,11 @@ var Todo = external_exports.object({
    * beside another todo of its goal.
    */
   paths: external_exports.array(PathGlob).max(20).default([]),
+  /**
+   * Files the todo's pushed commits changed, as the report job diffed them (never the agent's
+   * word): what its branch holds that the default branch may not yet.
+   */
+  pushedPaths: external_exports.array(external_exports.string().min(1).max(500)).max(MAX_PUSHED_PATHS).default([]),
   subIssue: external_exports.object({ id: external_exports.number().int().positive(), number: external_exports.number().int().positive() }).nullable().default(null),
   claim: Claim.nullable().default(null),
   heldBy: HeldBy.nullable().default(null),
@@ -41298,7 +41304,13 @@ var PushRefusal = external_exports.object({
   patch: external_exports.string().max(61e3).optional()
 });
 var PushedRequest = external_exports.union([
-  external_exports.strictObject({ leaseToken: external_exports.string().min(16), branch: TickBranch, headSha: CommitSha }),
+  external_exports.strictObject({
+    leaseToken: external_exports.string().min(16),
+    branch: TickBranch,
+    headSha: CommitSha,
+    /** The files the push changed on the branch, from the report job's own diff. */
+    paths: external_exports.array(external_exports.string().min(1).max(500)).max(MAX_PUSHED_PATHS).optional()
+  }),
   external_exports.strictObject({ leaseToken: external_exports.string().min(16), branch: TickBranch, refused: PushRefusal })
 ]);
 var PushedResponse = external_exports.object({ recorded: external_exports.boolean() });
@@ -41609,6 +41621,15 @@ var JobRunCompleted = external_exports.object({
 
 // ../packages/core/src/transitions/leases.ts
 var ANY_STATUS = GoalStatus.options;
+
+// ../packages/core/src/transitions/pushed-commit.ts
+var PushedCommitInput = external_exports.object({
+  todo: TodoKey,
+  sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+  summary: external_exports.string().trim().min(1).max(500),
+  /** The files the push changed on the todo's branch, as the report job diffed them. */
+  paths: external_exports.array(external_exports.string().min(1).max(500)).max(MAX_PUSHED_PATHS).default([])
+});
 
 // ../packages/core/src/transitions/refresh-projections.ts
 var RefreshInput = external_exports.object({
@@ -44675,7 +44696,8 @@ async function pushBundle(o) {
       parent,
       headSha
     ]);
-    const refusal = refusalFor(guardChanges(parseRawDiff(diff.stdout), o));
+    const changes = parseRawDiff(diff.stdout);
+    const refusal = refusalFor(guardChanges(changes, o));
     if (refusal) {
       const patch = refusal.workflow ? await patchOf(repo, headSha) : null;
       return {
@@ -44688,7 +44710,7 @@ async function pushBundle(o) {
       };
     }
     await remote(repo, ["push", "--quiet", o.remoteUrl, `${headSha}:${ref}`], auth, o.redact);
-    return { status: "pushed", headSha };
+    return { status: "pushed", headSha, paths: changes.map((c) => c.path) };
   } finally {
     await rm6(dir, { recursive: true, force: true });
   }
@@ -44877,7 +44899,8 @@ async function report(ctx) {
       const pushedBody = PushedRequest.parse({
         leaseToken: lease.leaseToken,
         branch: grant.branch,
-        headSha: pushed.headSha
+        headSha: pushed.headSha,
+        ...pushed.status === "pushed" ? { paths: pushed.paths.slice(0, MAX_PUSHED_PATHS).map((p) => p.slice(0, 500)) } : {}
       });
       await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, PushedResponse);
       outputs.pushed = "true";

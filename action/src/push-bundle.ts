@@ -6,7 +6,9 @@ import { type GuardedChange, guardChanges, type HeldPaths, parseRawDiff } from "
 import { gitAuthEnv } from "./run-git.ts";
 
 export type PushOutcome =
-  | { status: "pushed" | "up_to_date"; headSha: string }
+  | { status: "up_to_date"; headSha: string }
+  /** `paths`: the files this push changed on the branch, from the diff the guard judged. */
+  | { status: "pushed"; headSha: string; paths: string[] }
   /** The slice changed nothing the remote does not already have: nothing to push. */
   | { status: "empty"; headSha: string }
   | {
@@ -114,7 +116,8 @@ export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
       parent,
       headSha,
     ]);
-    const refusal = refusalFor(guardChanges(parseRawDiff(diff.stdout), o));
+    const changes = parseRawDiff(diff.stdout);
+    const refusal = refusalFor(guardChanges(changes, o));
     if (refusal) {
       const patch = refusal.workflow ? await patchOf(repo, headSha) : null;
       return {
@@ -128,7 +131,7 @@ export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
     }
     // No force: if someone moved the branch meanwhile, the push fails instead of losing their work.
     await remote(repo, ["push", "--quiet", o.remoteUrl, `${headSha}:${ref}`], auth, o.redact);
-    return { status: "pushed", headSha };
+    return { status: "pushed", headSha, paths: changes.map((c) => c.path) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -135,7 +135,13 @@ describe("report", () => {
       leaseToken: LEASE,
       result: { todo: "T3", outcome: "progress" },
     });
-    expect(calls[1]?.body).toEqual({ leaseToken: LEASE, branch: BRANCH, headSha: pushed });
+    // The files the push changed, from the report job's own diff of the pushed commit.
+    expect(calls[1]?.body).toEqual({
+      leaseToken: LEASE,
+      branch: BRANCH,
+      headSha: pushed,
+      paths: git(remoteGit(), "diff", "--name-only", mainBefore ?? "", pushed).trim().split("\n"),
+    });
     expect(new Set(calls.map((c) => c.claims.jti)).size).toBe(2);
     const revoke = w.sandbox
       .requests()

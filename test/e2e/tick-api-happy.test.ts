@@ -93,7 +93,12 @@ describe("e2e: a productive tick through the tick API", () => {
 
     const pushedAnswer = await h.post(
       `/api/v1/ticks/${claim.tickId}/pushed`,
-      { leaseToken: claim.leaseToken, branch: claim.branch, headSha: sha },
+      {
+        leaseToken: claim.leaseToken,
+        branch: claim.branch,
+        headSha: sha,
+        paths: ["src/widgets.ts", "notes/ghp_abcdefghijklmnop1234.md"],
+      },
       await h.token(5001),
     );
     expect(pushedAnswer.status).toBe(200);
@@ -110,6 +115,11 @@ describe("e2e: a productive tick through the tick API", () => {
         (e) => e.kind === "commit" && e.sha === sha && e.summary.startsWith("pushed"),
       ),
     ).toHaveLength(1);
+    // The files the push changed are kept on the todo, a credential in a name withheld.
+    const pushedPaths = after?.todos.find((t) => t.key === claim.todo)?.pushedPaths ?? [];
+    expect(pushedPaths).toHaveLength(2);
+    expect(pushedPaths[0]).toBe("src/widgets.ts");
+    expect(JSON.stringify(pushedPaths)).not.toContain("ghp_abcdefghijklmnop1234");
 
     await h.settle();
     const comments = h.sandbox.issue("acme/widgets", issue).comments_list;

@@ -3,6 +3,7 @@ import * as core from "@actions/core";
 import {
   type HarnessResult,
   HarnessResult as HarnessResultSchema,
+  MAX_PUSHED_PATHS,
   PushedRequest,
   PushedResponse,
   type PushRefusal,
@@ -125,6 +126,9 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
         leaseToken: lease.leaseToken,
         branch: grant.branch,
         headSha: pushed.headSha,
+        ...(pushed.status === "pushed"
+          ? { paths: pushed.paths.slice(0, MAX_PUSHED_PATHS).map((p) => p.slice(0, 500)) }
+          : {}),
       });
       await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, pushedBody, PushedResponse);
       outputs.pushed = "true";

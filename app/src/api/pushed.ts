@@ -1,11 +1,11 @@
 import {
-  addEvidence,
   type GoalState,
   isPushedCommit,
   type PushedRequest,
   type PushedResponse,
   type PushRefusal,
   pushedCommitSummary,
+  recordPushedCommit,
   recordPushRefused,
   redactSecrets,
   scopesGuarding,
@@ -71,9 +71,10 @@ export async function pushed(
   let latest = state;
   if (!known) {
     const applied = await record(ctx, state, tick, {
-      kind: "commit",
       summary: pushedCommitSummary(branch, body.headSha),
       sha: body.headSha,
+      // File names are the agent's: a credential in one is withheld like any text it wrote.
+      paths: (body.paths ?? []).map((p) => redactSecrets(p, [])),
     });
     // A goal that finished with this very tick refuses new evidence; the push still happened.
     recorded = applied !== null;
@@ -142,19 +143,19 @@ async function recordRefusal(
   return { recorded: applied.ok };
 }
 
-/** Adds one evidence row from this tick's agent; null when the goal no longer takes any. */
+/** Records the pushed commit and the files it changed; null when the goal no longer takes it. */
 async function record(
   ctx: TickApiContext,
   state: GoalState,
   tick: Tick,
-  evidence: { kind: "commit"; summary: string; sha: string },
+  commit: { summary: string; sha: string; paths: string[] },
 ): Promise<GoalState | null> {
   const applied = await ctx.deps.store.apply(
     state.goal.id,
     (s, now) =>
-      addEvidence(
+      recordPushedCommit(
         s,
-        { ...evidence, todo: tick.todo },
+        { ...commit, todo: tick.todo },
         {
           actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
           now,

@@ -1,11 +1,11 @@
 import { isHeldByOther } from "./claims.ts";
 import { isLeaseLive } from "./lease.ts";
+import { matchesGlob } from "./path-rules.ts";
 import type { GoalState } from "./schemas/state.ts";
 import type { Continuation, Todo } from "./schemas/todo.ts";
 import type { ScopeIndex } from "./scope.ts";
 import { blockingGatesFor, buildScopeIndex } from "./scope.ts";
 import { compareTodos, isAgentKind } from "./todo-order.ts";
-import { globsOverlap } from "./todo-overlap.ts";
 import { isAwaitingPullRequest } from "./transitions/await-pull-request.ts";
 
 /** The goal's work frontier as decide() sees it at one instant. */
@@ -23,7 +23,7 @@ export interface Frontier {
    */
   heldByOthers: Todo[];
   /**
-   * Ready todos held back because a finished todo's unmerged work changes paths they declare:
+   * Ready todos held back because a finished todo's unmerged work changed files they declare:
    * started from the default branch now, each would conflict with that work once it merged.
    * `pr` is that work's open pull request (null while the App has yet to open it).
    */
@@ -152,17 +152,21 @@ export function analyseFrontier(state: GoalState, now: Date): Frontier {
 export type PullWait = { on: string; pr: number | null } | null;
 
 /**
- * For many todos at once: the finished todo (awaiting its pull request) whose declared paths
- * meet a todo's, which the todo must wait for. Only when both declare paths: a todo that
- * declares none runs as it always has, since nothing says what it will touch.
+ * For many todos at once: the finished todo (awaiting its pull request) whose pushed commits
+ * changed a file that a todo declares it will touch, which the todo must wait for. Only files
+ * the report job saw pushed count, never declared globs: two todos under one folder may well
+ * work apart. A todo that declares no paths runs as it always has, since nothing says what it
+ * will touch.
  */
 export function pullWaitsOf(state: GoalState): (todo: Todo) => PullWait {
-  const work = state.todos.filter((t) => t.paths.length > 0 && isAwaitingPullRequest(t));
+  const work = state.todos.filter((t) => t.pushedPaths.length > 0 && isAwaitingPullRequest(t));
   if (work.length === 0) return () => null;
   return (todo) => {
     if (todo.paths.length === 0) return null;
     const ahead = work.find(
-      (w) => w.key !== todo.key && w.paths.some((p) => todo.paths.some((q) => globsOverlap(p, q))),
+      (w) =>
+        w.key !== todo.key &&
+        w.pushedPaths.some((file) => todo.paths.some((glob) => matchesGlob(file, glob))),
     );
     if (!ahead) return null;
     const pr = state.pullRequests.find((p) => p.state === "open" && p.todo === ahead.key);

@@ -89,6 +89,7 @@ export function todo(key: string, over: Partial<Todo> = {}): Todo {
     origin: "human",
     requiredScopes: [],
     paths: [],
+    pushedPaths: [],
     subIssue: null,
     claim: null,
     heldBy: null,

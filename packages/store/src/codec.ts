@@ -98,6 +98,7 @@ export function todoToRow(goalId: string, t: Todo): NewRow<typeof s.todos> {
     origin: t.origin,
     requiredScopes: t.requiredScopes,
     paths: t.paths,
+    pushedPaths: t.pushedPaths,
     subIssueId: t.subIssue?.id ?? null,
     subIssueNumber: t.subIssue?.number ?? null,
     claimTickId: t.claim?.tickId ?? null,
@@ -124,6 +125,7 @@ export function rowToTodo(r: Row<typeof s.todos>): Record<string, unknown> {
     origin: r.origin,
     requiredScopes: r.requiredScopes,
     paths: r.paths,
+    pushedPaths: r.pushedPaths,
     subIssue:
       r.subIssueId === null ? null : { id: r.subIssueId, number: r.subIssueNumber ?? undefined },
     claim:

@@ -4,6 +4,7 @@ import { CostLimits } from "./budget.ts";
 import { Route } from "./decision.ts";
 import { Instant, PathGlob, Scope, TickSlot, TodoKey, Uuid } from "./primitives.ts";
 import { HarnessResult, TickInterruption } from "./tick.ts";
+import { MAX_PUSHED_PATHS } from "./todo.ts";
 
 /**
  * The tick API between the Action and the App (docs/architecture.md, "The tick"). Every call
@@ -138,7 +139,13 @@ export type PushRefusal = z.infer<typeof PushRefusal>;
  * landed). Strict objects, so a body naming both a pushed head and a refusal is no request.
  */
 export const PushedRequest = z.union([
-  z.strictObject({ leaseToken: z.string().min(16), branch: TickBranch, headSha: CommitSha }),
+  z.strictObject({
+    leaseToken: z.string().min(16),
+    branch: TickBranch,
+    headSha: CommitSha,
+    /** The files the push changed on the branch, from the report job's own diff. */
+    paths: z.array(z.string().min(1).max(500)).max(MAX_PUSHED_PATHS).optional(),
+  }),
   z.strictObject({ leaseToken: z.string().min(16), branch: TickBranch, refused: PushRefusal }),
 ]);
 export type PushedRequest = z.infer<typeof PushedRequest>;

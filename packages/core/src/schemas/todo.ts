@@ -85,6 +85,9 @@ export const HeldBy = z.object({
 });
 export type HeldBy = z.infer<typeof HeldBy>;
 
+/** How many changed files a todo keeps on record; past it the oldest are forgotten. */
+export const MAX_PUSHED_PATHS = 200;
+
 export const Todo = z.object({
   key: TodoKey,
   title: Title,
@@ -100,6 +103,11 @@ export const Todo = z.object({
    * beside another todo of its goal.
    */
   paths: z.array(PathGlob).max(20).default([]),
+  /**
+   * Files the todo's pushed commits changed, as the report job diffed them (never the agent's
+   * word): what its branch holds that the default branch may not yet.
+   */
+  pushedPaths: z.array(z.string().min(1).max(500)).max(MAX_PUSHED_PATHS).default([]),
   subIssue: z
     .object({ id: z.number().int().positive(), number: z.number().int().positive() })
     .nullable()

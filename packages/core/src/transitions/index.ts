@@ -17,6 +17,7 @@ export type { ClaimOutcome } from "./leases.ts";
 export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./leases.ts";
 export { addEvidence, queueNote } from "./notes.ts";
 export { notifyOwners, occasionWaits } from "./notify-owners.ts";
+export { PushedCommitInput, recordPushedCommit } from "./pushed-commit.ts";
 export { refreshProjections } from "./refresh-projections.ts";
 export { renameRepo } from "./rename-repo.ts";
 export {

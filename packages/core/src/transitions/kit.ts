@@ -173,6 +173,7 @@ export function appendTodo(d: Draft, input: NewTodo): Todo {
     origin: input.origin,
     requiredScopes: input.requiredScopes ?? [],
     paths: input.paths ?? [],
+    pushedPaths: [],
     subIssue: null,
     claim: null,
     heldBy: null,

@@ -30,6 +30,8 @@ export const todos = pgTable(
     requiredScopes: jsonb("required_scopes").notNull(),
     // Globs the todo declared it touches; empty (every todo before them): it may touch anything.
     paths: jsonb("paths").notNull().default([]),
+    // Files its pushed commits changed, from the report job's diff.
+    pushedPaths: jsonb("pushed_paths").notNull().default([]),
     subIssueId: bigint("sub_issue_id", { mode: "number" }),
     subIssueNumber: integer("sub_issue_number"),
     claimTickId: uuid("claim_tick_id"),

@@ -1,0 +1,1 @@
+ALTER TABLE "todos" ADD COLUMN "pushed_paths" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { TodoKey } from "../schemas/primitives.ts";
+import type { GoalState } from "../schemas/state.ts";
+import { MAX_PUSHED_PATHS } from "../schemas/todo.ts";
+import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { commit } from "./commit.ts";
+import { appendEvidence, begin, isRefused, parseInput, refuse } from "./kit.ts";
+
+export const PushedCommitInput = z.object({
+  todo: TodoKey,
+  sha: z.string().regex(/^[0-9a-f]{7,64}$/),
+  summary: z.string().trim().min(1).max(500),
+  /** The files the push changed on the todo's branch, as the report job diffed them. */
+  paths: z.array(z.string().min(1).max(500)).max(MAX_PUSHED_PATHS).default([]),
+});
+export type PushedCommitInput = z.input<typeof PushedCommitInput>;
+
+/**
+ * A tick's commit reached the todo's branch: `commit` evidence, and the files it changed
+ * added to what the todo's branch holds. Those files are what other todos must not start
+ * from the default branch without (frontier.ts); the newest are kept when there are many.
+ */
+export function recordPushedCommit(
+  state: GoalState,
+  input: PushedCommitInput,
+  ctx: TransitionContext,
+): TransitionResult {
+  const parsed = parseInput(PushedCommitInput, input);
+  if (isRefused(parsed)) return parsed;
+  if (ctx.actor.kind !== "agent") {
+    return refuse("not_authorized", "Only a tick's report records the commits it pushed.");
+  }
+  const d = begin(state, ctx);
+  if (isRefused(d)) return d;
+  const todo = d.state.todos.find((t) => t.key === parsed.todo);
+  if (!todo) return refuse("not_found", `todo: there is no todo ${parsed.todo} on this goal.`);
+  appendEvidence(d, { kind: "commit", summary: parsed.summary, sha: parsed.sha, todo: todo.key });
+  const fresh = parsed.paths.filter((p) => !todo.pushedPaths.includes(p));
+  if (fresh.length > 0) {
+    todo.pushedPaths = [...todo.pushedPaths, ...fresh].slice(-MAX_PUSHED_PATHS);
+    todo.updatedAt = ctx.now;
+  }
+  return commit(d);
+}
