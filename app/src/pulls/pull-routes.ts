@@ -75,6 +75,30 @@ const monitorThePull = on(PullRequestChanged, (deps, delivery, e) =>
 );
 
 /**
+ * `pull_request` actions that change nothing the monitor reads (its verdict is from the head,
+ * its checks and statuses, reviews, the base's rules and mergeability): LoopX's own review
+ * request echoes back as one, and a reading for it would repeat the one just made.
+ */
+const UNREAD_ACTIONS = new Set([
+  "review_requested",
+  "review_request_removed",
+  "assigned",
+  "unassigned",
+  "labeled",
+  "unlabeled",
+  "milestoned",
+  "demilestoned",
+  "locked",
+  "unlocked",
+]);
+
+const pullRequestChanged = on(PullRequestChanged, (deps, delivery, e) =>
+  UNREAD_ACTIONS.has(e.action)
+    ? Promise.resolve(ignored(`pull_request.${e.action} changes nothing the monitor reads`))
+    : monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+);
+
+/**
  * A push to a PR: its gates follow the new head first (they keep their receipts), then the
  * monitor glances at the PR. The delivery is marked by whichever committed; if both did, the
  * monitor's write is unmarked and idempotent on a retry (fingerprints).
@@ -139,7 +163,7 @@ const checkRunCompleted = on(CheckRunChanged, async (deps, delivery, e) => {
  * `pull_request_review.submitted` keep their gate handlers and add the monitor.
  */
 export const PULL_HANDLERS: Routes = {
-  pull_request: monitorThePull,
+  pull_request: pullRequestChanged,
   "pull_request.synchronize": pushed,
   "pull_request_review.submitted": on(
     PullRequestReviewEvent,
