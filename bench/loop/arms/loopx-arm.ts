@@ -15,6 +15,7 @@ import { emptyRun } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { playTick } from "./loopx/play-tick.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
+import { driver } from "./plain-loop/schedule.ts";
 
 export interface LoopxArmOptions {
   /** How far the clock jumps when nothing is due (default an hour). */
@@ -100,6 +101,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
 
         const hours = () => `+${((clock.now() - startedAt) / 3_600_000).toFixed(2)}h`;
         const handledRuns = new Set<number>();
+        const people = driver(world);
         const answers = new Map<string, { count: number; pending: Promise<PersonAct> | null }>();
         let tickNo = 0;
 
@@ -108,8 +110,13 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           await loopx.app.scheduler.tick();
           loopx.app.outbox.kick();
           await settle();
-          for (const wf of [...sandbox.store.workflowRuns.values()]) {
-            if (wf.repoId !== loopx.repo.id || handledRuns.has(wf.id)) continue;
+          // GitHub starts a dispatched run within seconds, so a run a tick's report dispatched
+          // is played before the clock moves on, not after the scheduler's next look.
+          for (;;) {
+            const wf = [...sandbox.store.workflowRuns.values()].find(
+              (r) => r.repoId === loopx.repo.id && !handledRuns.has(r.id),
+            );
+            if (!wf) break;
             handledRuns.add(wf.id);
             if (wf.inputs.goal !== String(issue)) continue;
             tickNo += 1;
@@ -122,6 +129,12 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               skill,
               profile: cell.profile,
               seed: (cell.seed * 100_003 + tickNo) >>> 0,
+              elapse: async (minutes) => {
+                const ms = minutes * MINUTE;
+                loopx.carryTokens(ms);
+                await people.advanceTo(clock.now() + ms);
+                await loopx.syncClock();
+              },
             });
             trace(
               `${hours()} tick ${tickNo} run ${wf.id}: ${played.route} ${played.todo ?? "-"} ${played.slice ? `agent ${played.slice.todo ?? "plan"} pushed ${played.slice.pushedFiles.length}` : "wait"}`,

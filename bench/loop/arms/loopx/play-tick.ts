@@ -53,6 +53,11 @@ export async function playTick(opts: {
   skill: Skill;
   profile: Profile;
   seed: number;
+  /**
+   * Lets `minutes` of the tick's time pass: the agent job's run, during which people act and
+   * CI finishes as they would while a runner works (the arm moves every clock).
+   */
+  elapse: (minutes: number) => Promise<void>;
 }): Promise<PlayedTick> {
   const { loopx, world, issue, runId } = opts;
   const at = () => world.sandbox.clock.now();
@@ -87,6 +92,7 @@ export async function playTick(opts: {
   const after = tree.snapshot();
   const changes = diffTrees(base, after);
   jobs.push({ at: at(), kind: "agent", minutes: AGENT_JOB_MINUTES });
+  await opts.elapse(SETUP_MINUTES + SLICE_MINUTES);
 
   let result: HarnessResult;
   let validated: boolean | null = null;
@@ -168,7 +174,12 @@ export async function playTick(opts: {
       );
       const told = await loopx.post(
         `/api/v1/ticks/${claim.tickId}/pushed`,
-        { leaseToken: claim.leaseToken, branch: grant.branch, headSha },
+        {
+          leaseToken: claim.leaseToken,
+          branch: grant.branch,
+          headSha,
+          paths: changes.map((c) => c.path),
+        },
         await loopx.token(runId),
       );
       if (told.status !== 200) throw new Error(`pushed refused: ${JSON.stringify(told.body)}`);
