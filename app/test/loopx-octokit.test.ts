@@ -31,6 +31,15 @@ afterAll(async () => {
   await sandbox?.stop();
 });
 
+type Octokit = InstanceType<typeof LoopxOctokit>;
+const commentOn = (octokit: Octokit) =>
+  octokit.rest.issues.createComment({
+    owner: "acme",
+    repo: "widgets",
+    issue_number: 1,
+    body: "hi",
+  });
+
 const createComments = () =>
   sandbox.requests().filter((r) => r.method === "POST" && r.path.endsWith("/issues/1/comments"));
 
@@ -41,12 +50,7 @@ describe("LoopxOctokit", () => {
     expect(issue.data.number).toBe(1);
     const before = createComments().length;
     sandbox.faults.route({ route: "issues/create-comment", status: 429, retryAfter: 0, times: 1 });
-    const refused = octokit.rest.issues.createComment({
-      owner: "acme",
-      repo: "widgets",
-      issue_number: 1,
-      body: "hello",
-    });
+    const refused = commentOn(octokit);
     await expect(refused).rejects.toMatchObject({ status: 429 });
     // One attempt, not a second one queued behind the retry-after.
     expect(createComments().length - before).toBe(1);
@@ -56,12 +60,7 @@ describe("LoopxOctokit", () => {
     const octokit = await probot.auth(installationId);
     const before = createComments().length;
     sandbox.faults.route({ route: "issues/create-comment", status: 502, times: 1 });
-    const refused = octokit.rest.issues.createComment({
-      owner: "acme",
-      repo: "widgets",
-      issue_number: 1,
-      body: "hello",
-    });
+    const refused = commentOn(octokit);
     await expect(refused).rejects.toMatchObject({ status: 502 });
     expect(createComments().length - before).toBe(1);
   });
@@ -75,12 +74,7 @@ describe("LoopxOctokit", () => {
       throttle: { onSecondaryRateLimit, onRateLimit },
     });
     sandbox.faults.route({ route: "issues/create-comment", status: 403, retryAfter: 0, times: 1 });
-    const refused = octokit.rest.issues.createComment({
-      owner: "acme",
-      repo: "widgets",
-      issue_number: 1,
-      body: "hello",
-    });
+    const refused = commentOn(octokit);
     await expect(refused).rejects.toMatchObject({ status: 403 });
     // The throttling plugin would have seen GitHub's secondary-limit answer and called these.
     expect(onSecondaryRateLimit).not.toHaveBeenCalled();
