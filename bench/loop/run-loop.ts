@@ -14,6 +14,7 @@ import { createSandbox } from "../../packages/sandbox/src/index.ts";
 import type { Arm, CellSpec } from "./arms/arm-types.ts";
 import { b0Arm } from "./arms/b0-arm.ts";
 import { b1Arm } from "./arms/b1-arm.ts";
+import { loopxArm } from "./arms/loopx-arm.ts";
 import { oracleArm } from "./arms/oracle-arm.ts";
 import { type CellMetrics, cellMetrics } from "./cell-metrics.ts";
 import { type CellResult, renderTable, renderTargets, targets } from "./loop-table.ts";
@@ -96,7 +97,7 @@ export function renderResults(bench: LoopBench, quick: boolean): string {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes("--quick");
-  const bench = await benchLoop({ quick, arms: [b0Arm(), b1Arm(), oracleArm()] });
+  const bench = await benchLoop({ quick, arms: [b0Arm(), b1Arm(), oracleArm(), loopxArm()] });
   const text = renderResults(bench, quick);
   console.log(text);
   if (!quick) writeFileSync(new URL("../loop-results.md", import.meta.url), text);
