@@ -140,7 +140,9 @@ describe("report", () => {
       leaseToken: LEASE,
       branch: BRANCH,
       headSha: pushed,
-      paths: git(remoteGit(), "diff", "--name-only", mainBefore ?? "", pushed).trim().split("\n"),
+      paths: git(remoteGit(), "diff", "--name-only", mainBefore ?? "", pushed)
+        .trim()
+        .split("\n"),
     });
     expect(new Set(calls.map((c) => c.claims.jti)).size).toBe(2);
     const revoke = w.sandbox

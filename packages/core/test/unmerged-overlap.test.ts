@@ -27,7 +27,11 @@ const openPull = (number: number, todoKey: string) =>
     state: "open",
   });
 const agent = {
-  actor: { kind: "agent" as const, tickId: "00000000-0000-4000-8000-0000000000aa", harness: "shell" },
+  actor: {
+    kind: "agent" as const,
+    tickId: "00000000-0000-4000-8000-0000000000aa",
+    harness: "shell",
+  },
   now: T0,
   newId: () => "00000000-0000-4000-8000-0000000000bb",
 };
