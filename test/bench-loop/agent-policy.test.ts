@@ -190,6 +190,26 @@ describe("the competent agent", () => {
     slice(tree, { prompt: named(PARSER), tools: tools(pull) });
     expect(tree.read("src/parse.js")).toBe(`${base}// fix: ci attempt 2\n`);
   });
+
+  it("leaves alone a failed check whose output says a person has to approve", () => {
+    const tree = parserDone();
+    const before = tree.read("src/parse.js");
+    const pull: PullView = {
+      number: 7,
+      checks: [
+        { name: "ci", conclusion: "success", summary: "all tests pass" },
+        {
+          name: "LoopX / gates",
+          conclusion: "failure",
+          summary: "A person with write access approves with `/loopx approve G3` on #1.",
+        },
+      ],
+      reviews: [],
+    };
+    const out = slice(tree, { prompt: named(PARSER), tools: tools(pull) });
+    expect(out.wroteFiles).toEqual([]);
+    expect(tree.read("src/parse.js")).toBe(before);
+  });
 });
 
 describe("the other profiles", () => {

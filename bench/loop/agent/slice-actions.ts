@@ -44,6 +44,13 @@ export interface SliceContext {
   notes: Notes;
 }
 
+/**
+ * A failed check whose output says a person has to approve something: no code change can
+ * turn it green, as an agent reading the check's text knows.
+ */
+const WAITS_FOR_A_PERSON =
+  /\b(approves? with|waiting for (an? )?approval|needs? (an? )?approval)\b/i;
+
 /** What `stuck` writes every slice: the same wrong change, never the right one. */
 export const STUCK_PREFIX = 'throw new Error("stuck: the same wrong approach again");\n';
 
@@ -94,7 +101,9 @@ export function decideSlice(ctx: SliceContext): SliceAction {
   const last = named ?? worked ?? order[0] ?? null;
   const review = last === null ? null : reviewRound(ctx, last, named !== null);
   if (review) return review;
-  const red = (ctx.pull?.checks ?? []).filter((c) => c.conclusion === "failure");
+  const red = (ctx.pull?.checks ?? []).filter(
+    (c) => c.conclusion === "failure" && !WAITS_FOR_A_PERSON.test(c.summary),
+  );
   if (last !== null && red.length > 0 && notes.done.has(last))
     return ciFix(ctx, last, red[0]!.name);
 
