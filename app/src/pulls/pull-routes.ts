@@ -69,10 +69,11 @@ async function checkedPulls(
   return [...new Set([...listed, ...(await deps.store.pullsWithHead(repoId, check.head_sha))])];
 }
 
-/** Deliveries about one pull request, named in the payload: the monitor reads it again. */
-const monitorThePull = on(PullRequestChanged, (deps, delivery, e) =>
-  monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
-);
+/** A delivery about one pull request, named in the payload: the monitor reads it again. */
+const readThePull = (deps: AppDeps, delivery: Delivery, e: PullRequestChanged) =>
+  monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]);
+
+const monitorThePull = on(PullRequestChanged, readThePull);
 
 /**
  * `pull_request` actions that change nothing the monitor reads (its verdict is from the head,
@@ -95,7 +96,7 @@ const UNREAD_ACTIONS = new Set([
 const pullRequestChanged = on(PullRequestChanged, (deps, delivery, e) =>
   UNREAD_ACTIONS.has(e.action)
     ? Promise.resolve(ignored(`pull_request.${e.action} changes nothing the monitor reads`))
-    : monitorAll(deps, delivery, [target(e.installation.id, e.repository, e.pull_request.number)]),
+    : readThePull(deps, delivery, e),
 );
 
 /**

@@ -296,7 +296,7 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
   for (const t of parked) waits.push(`${t.key} (${words(t)})`);
   for (const w of frontier.waitingOnPulls) {
     const work = w.pr === null ? `${w.on}'s pull request` : `#${w.pr}`;
-    waits.push(`${w.todo.key} until ${work} merges (both change the same paths)`);
+    waits.push(`${w.todo.key} until ${work} merges (it changed a file ${w.todo.key} declares)`);
   }
   if (frontier.heldByOthers.length > 0) {
     const held = frontier.heldByOthers.map((t) => `${t.key} (${heldByText(t)})`).join(", ");
