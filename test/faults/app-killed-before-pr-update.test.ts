@@ -1,5 +1,5 @@
 import { openStore, type Store } from "@loopx/store";
-import { dbOf, sql } from "@loopx/store/testing";
+import { dbOf, rowsOf, sql } from "@loopx/store/testing";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../packages/sandbox/src/index.ts";
@@ -156,8 +156,7 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
     );
     await running().kill();
     app = null;
-    const owed = (await store.ops.snapshot()).outbox.pending;
-    expect(owed).toBeGreaterThan(0);
+    expect((await store.ops.snapshot()).outbox.pending).toBeGreaterThan(0);
 
     // While the App is down, the owner approves and merges that head.
     sandbox.faults.clear();
@@ -174,9 +173,18 @@ describe.skipIf(!serverUrl)("fault: the App killed between a push and its PR upd
     await dbOf(store).execute(sql`UPDATE outbox SET next_attempt_at = now() WHERE done_at IS NULL`);
     const restartedAt = sandbox.requests().length;
     await start();
+    // Owed: any write not yet done, except a reminder deferred to its day. Whether the merge
+    // gate opened (and queued one) before the kill depends on timing; once the gate settles, a
+    // reminder about it is never posted (app-notify-reminder.test.ts).
+    const owed = async () =>
+      rowsOf(
+        await dbOf(store).execute(
+          sql`SELECT key FROM outbox WHERE done_at IS NULL AND NOT (key LIKE '%:remind' AND next_attempt_at > now() + interval '1 hour')`,
+        ),
+      ).length;
     await until("T1 is done and nothing is owed", async () => {
       const t1 = (await goal())?.todos.find((t) => t.key === "T1");
-      return t1?.status === "done" && (await store.ops.snapshot()).outbox.pending === 0;
+      return t1?.status === "done" && (await owed()) === 0;
     });
 
     expect(await pulls()).toEqual([{ number: pr.number, head: first.branch, merged: true }]);
