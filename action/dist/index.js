@@ -40905,7 +40905,13 @@ var HarnessResult = external_exports.object({
       title: Title,
       detail: ShortText.default(""),
       requiredScopes: external_exports.array(Scope).max(10).default([]),
-      paths: external_exports.array(PathGlob).max(20).default([])
+      paths: external_exports.array(PathGlob).max(20).default([]),
+      /**
+       * The todo this one builds on: a key (`T3`) or the title of an open todo or of an
+       * earlier proposal in this list. It does not start until that one is done (its PR
+       * merged), so it never works beside its predecessor's unmerged branch.
+       */
+      after: Title.optional()
     })
   ).max(10).default([]),
   gateRequests: external_exports.array(
@@ -42254,7 +42260,8 @@ var AgentClaim = external_exports.object({
       title: external_exports.string().trim().min(1),
       detail: external_exports.string().default(""),
       requiredScopes: external_exports.array(external_exports.string()).default([]),
-      paths: external_exports.array(external_exports.string()).default([])
+      paths: external_exports.array(external_exports.string()).default([]),
+      after: external_exports.string().trim().min(1).nullish()
     })
   ).default([]),
   gateRequests: external_exports.array(external_exports.object({ question: external_exports.string().trim().min(1), scopes: external_exports.array(external_exports.string()).min(1) })).default([]),
@@ -43563,7 +43570,7 @@ Before you stop, write a JSON file at ${resultPath} (also given as $LOOPX_RESULT
  "handoff": {"done": "what you did", "next": "what the next slice should do", "questions": []},
  "evidence": [{"kind": "test" | "commit" | "log" | "note" | "metric", "summary": "\u2026"}],
  "continuation": null,
- "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": [], "paths": ["src/api/**"]}],
+ "proposedTodos": [{"title": "\u2026", "detail": "\u2026", "requiredScopes": [], "paths": ["src/api/**"], "after": null}],
  "gateRequests": [{"question": "\u2026", "scopes": ["deploy"]}],
  "revisions": null,
  "job": null}
@@ -43574,6 +43581,8 @@ the plan counts as a stall); give each the scopes it needs ("merge", "deploy:pro
 "write:.github"): a todo needing a scope waits until a person approves a gate covering it.
 Give each the "paths" (globs of the files it will touch) you can foresee: only todos whose
 paths overlap no running todo's may run at the same time; a todo without paths runs alone.
+A todo that needs another's code names it in "after" (its key, like "T3", or the title of an
+open todo or of an earlier proposal in your list): it starts only once that one has merged.
 A planning slice may also revise the open todos an agent proposed (never people's) with
 "revisions": {"drop": ["T4"], "reword": [{"todo": "T5", "title": "\u2026", "detail": "\u2026"}],
 "order": ["T6", "T5"]} (the listed todos take the places they hold, in this order).
@@ -43583,6 +43592,8 @@ the todos needing those scopes until a person with write access approves, and ot
 repository lists under "jobs:" in .github/loopx.yml: LoopX dispatches its workflow on this branch,
 ${todo} waits for the run without spending, and its conclusion comes to the next slice. Report
 "progress" with it, never "completed"; a job that is not listed is refused, with the listed names.
+Checks named "LoopX / \u2026" on a pull request are LoopX's own (gates, budget), not CI: no code
+change turns them green; a person's decision does.
 Progress counts only when the validation command passes and the work tree changed. Your own
 words are not evidence: a todo is done on a passing validation, green checks on its pull
 request or a person's tick. Leave your work in the working tree (committing is optional);
@@ -43960,7 +43971,8 @@ function toHarnessResult(report2, todo) {
       title: clamp(t.title, 256),
       detail: clamp(t.detail, 2e3),
       requiredScopes: validScopes(t.requiredScopes),
-      paths: validPaths(t.paths)
+      paths: validPaths(t.paths),
+      ...t.after ? { after: clamp(t.after, 256) } : {}
     })),
     gateRequests: (claim2?.gateRequests ?? []).map((g) => ({ question: clamp(g.question, 2e3), scopes: validScopes(g.scopes) })).filter((g) => g.scopes.length > 0).slice(0, 3),
     ...claim2?.revisions ? { revisions: revisions(claim2.revisions) } : {},

@@ -12,7 +12,10 @@ const skipReason = serverUrl ? "" : inject("pgSkipReason");
 const OBJECTIVE = "Ship a gear catalogue";
 const BODY = "Catalogue every gear we sell, then publish it.";
 
-/** What a planning slice writes: no file changes, three todos, one of them needing `deploy`. */
+/**
+ * What a planning slice writes: no file changes, three todos, one of them needing `deploy` and
+ * one building on another.
+ */
 const PLAN = {
   outcome: "completed",
   handoff: { done: "Planned the catalogue", next: "List the gears first", questions: [] },
@@ -20,7 +23,7 @@ const PLAN = {
   continuation: { kind: "goal_active" },
   proposedTodos: [
     { title: "List the gears", detail: "one per line in GEARS.md" },
-    { title: "Describe each gear", detail: "" },
+    { title: "Describe each gear", detail: "", after: "List the gears" },
     { title: "Publish the catalogue", detail: "to the docs site", requiredScopes: ["deploy"] },
   ],
 };
@@ -39,7 +42,7 @@ const REPLAN = {
  * Scenario: a writer's issue states an objective and nothing else. The first tick (the real
  * action on the sandbox's runner, the real `claude` against a scripted model) plans: the
  * planning todo changes no files yet completes, because its result carries valid proposed
- * todos; they keep their scopes. The prompt carried the result schema, the objective as the
+ * todos; they keep their scopes and what they build on. The prompt carried the result schema, the objective as the
  * source table says, the tick's deadline and the money left. A `/loopx replan` whose agent
  * proposes the same todos again adds none; it drops and reorders the agent's todos, and its
  * attempt to drop a writer's todo is refused.
@@ -78,10 +81,12 @@ describe.skipIf(!serverUrl)(
       // The plan changed no file; what completes it is the proposed todos the kernel accepted.
       expect(t1?.status).toBe("done");
       const proposed = state?.todos.filter((t) => t.key !== "T1") ?? [];
-      expect(proposed.map((t) => [t.title, t.origin, t.status, t.requiredScopes])).toEqual([
-        ["List the gears", "agent", "ready", []],
-        ["Describe each gear", "agent", "ready", []],
-        ["Publish the catalogue", "agent", "ready", ["deploy"]],
+      expect(
+        proposed.map((t) => [t.title, t.origin, t.status, t.requiredScopes, t.resumeWhen]),
+      ).toEqual([
+        ["List the gears", "agent", "ready", [], null],
+        ["Describe each gear", "agent", "ready", [], { kind: "todo_done", todo: "T2" }],
+        ["Publish the catalogue", "agent", "ready", ["deploy"], null],
       ]);
       expect(state?.goal.backoff.stalledTicks).toBe(0);
 
@@ -90,6 +95,7 @@ describe.skipIf(!serverUrl)(
       expect(prompt).toContain("proposedTodos");
       expect(prompt).toContain("requiredScopes");
       expect(prompt).toContain("gateRequests");
+      expect(prompt).toContain('"after"');
       // As the source table says: a writer's objective instructs; a planning todo's text is data.
       expect(BRIEF_SOURCES.writerIssue.trust).toBe("instruction");
       expect(BRIEF_SOURCES.proposedTodo.trust).toBe("data");

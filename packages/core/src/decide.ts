@@ -302,6 +302,13 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
     const held = frontier.heldByOthers.map((t) => `${t.key} (${heldByText(t)})`).join(", ");
     waits.push(`${held} to be released by whoever holds them`);
   }
+  const unfinished = new Set(frontier.open.map((t) => t.key));
+  const after = frontier.open.flatMap((t) =>
+    t.status === "ready" && t.resumeWhen?.kind === "todo_done" && unfinished.has(t.resumeWhen.todo)
+      ? [`${t.key} until ${t.resumeWhen.todo}, which it builds on, is done`]
+      : [],
+  );
+  if (after.length > 0) waits.push(after.join(", "));
   if (frontier.resumeAt !== null) waits.push(`a todo's resume time ${iso(frontier.resumeAt)}`);
   const jobs = frontier.open.flatMap((t) =>
     t.resumeWhen?.kind === "job" ? [`${t.key}'s job ${t.resumeWhen.job} to finish`] : [],

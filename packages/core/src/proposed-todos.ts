@@ -34,3 +34,16 @@ export function newProposals<P extends { title: string }>(
   }
   return fresh;
 }
+
+/**
+ * The open todo a proposal's `after` names, by key or by title (earlier proposals of the same
+ * result are open todos by then). Null when it names none: a finished todo holds nothing back,
+ * and a proposal can only build on what exists before it, so no cycle can form. Only open
+ * todos count, so a goal's finished history (loaded only in part) never changes the answer.
+ */
+export function predecessorOf(todos: readonly Todo[], after: string): Todo | null {
+  const title = normalizeTitle(after);
+  return (
+    todos.find((t) => isOpen(t) && (t.key === after || normalizeTitle(t.title) === title)) ?? null
+  );
+}

@@ -41,6 +41,7 @@ export const AgentClaim = z.object({
         detail: z.string().default(""),
         requiredScopes: z.array(z.string()).default([]),
         paths: z.array(z.string()).default([]),
+        after: z.string().trim().min(1).nullish(),
       }),
     )
     .default([]),

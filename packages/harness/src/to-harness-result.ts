@@ -84,6 +84,7 @@ export function toHarnessResult(report: SliceReport, todo: string): HarnessResul
       detail: clamp(t.detail, 2000),
       requiredScopes: validScopes(t.requiredScopes),
       paths: validPaths(t.paths),
+      ...(t.after ? { after: clamp(t.after, 256) } : {}),
     })),
     gateRequests: (claim?.gateRequests ?? [])
       .map((g) => ({ question: clamp(g.question, 2000), scopes: validScopes(g.scopes) }))

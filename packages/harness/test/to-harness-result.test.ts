@@ -1,6 +1,6 @@
-import { agentClaimSummary } from "@loopx/core";
+import { agentClaimSummary, HarnessResult } from "@loopx/core";
 import { describe, expect, it } from "vitest";
-import { type SliceOutcome, type SliceReport, toHarnessResult } from "../src/index.ts";
+import { AgentClaim, type SliceOutcome, type SliceReport, toHarnessResult } from "../src/index.ts";
 
 function report(over: Partial<SliceReport> = {}): SliceReport {
   return {
@@ -179,5 +179,22 @@ describe("toHarnessResult: a job the agent names", () => {
       toHarnessResult(report({ claim: { ...claim, job: { name: "", inputs: {} } } }), "T1").job,
     ).toBeUndefined();
     expect(toHarnessResult(report(), "T1").job).toBeUndefined();
+  });
+});
+
+describe("toHarnessResult: a proposed todo that builds on another", () => {
+  it("reads `after` from the result file, null as the prompt shows it, and passes it on", () => {
+    const claim = AgentClaim.parse({
+      outcome: "no_change",
+      handoff: { done: "planned", next: "T2" },
+      proposedTodos: [
+        { title: "Parse durations", after: null },
+        { title: "Reject negatives", after: "  Parse durations " },
+      ],
+    });
+    const r = toHarnessResult(report({ outcome: "no_progress", claim }), "T1");
+    expect(r.proposedTodos.map((t) => t.after)).toEqual([undefined, "Parse durations"]);
+    // What the tick API then accepts.
+    expect(HarnessResult.parse(r).proposedTodos[1]?.after).toBe("Parse durations");
   });
 });

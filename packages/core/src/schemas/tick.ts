@@ -124,6 +124,12 @@ export const HarnessResult = z
           detail: ShortText.default(""),
           requiredScopes: z.array(Scope).max(10).default([]),
           paths: z.array(PathGlob).max(20).default([]),
+          /**
+           * The todo this one builds on: a key (`T3`) or the title of an open todo or of an
+           * earlier proposal in this list. It does not start until that one is done (its PR
+           * merged), so it never works beside its predecessor's unmerged branch.
+           */
+          after: Title.optional(),
         }),
       )
       .max(10)

@@ -1,4 +1,4 @@
-import { newProposals } from "../proposed-todos.ts";
+import { newProposals, predecessorOf } from "../proposed-todos.ts";
 import type { HarnessResult } from "../schemas/tick.ts";
 import type { Todo } from "../schemas/todo.ts";
 import { completeTodo } from "./complete-todo.ts";
@@ -20,9 +20,9 @@ export function applyPlan(d: Draft, plan: Todo, tickId: string, result: HarnessR
     return false;
   }
   const revised = result.revisions ? revisePlan(d, plan, tickId, result.revisions) : 0;
-  const added = addProposals(d, result);
+  const proposed = addProposals(d, result);
   if (result.proposedTodos.length === 0 && revised === 0) return false;
-  completePlan(d, plan, tickId, result, added, revised);
+  completePlan(d, plan, tickId, result, proposed, revised);
   return true;
 }
 
@@ -30,13 +30,32 @@ export function applyPlan(d: Draft, plan: Todo, tickId: string, result: HarnessR
  * Adds the proposals that are new (keyed by normalized title among open todos, proposed ones
  * included); under `plan: approve` they wait as proposed for a writer.
  */
-export function addProposals(d: Draft, result: HarnessResult): Todo[] {
-  const added = newProposals(d.state.todos, result.proposedTodos).map((p) =>
-    appendTodo(d, { ...p, origin: "agent" }),
-  );
+export function addProposals(d: Draft, result: HarnessResult): Proposed {
+  const added: Todo[] = [];
+  const unlinked: string[] = [];
+  for (const p of newProposals(d.state.todos, result.proposedTodos)) {
+    // Resolved before the todo exists: it can only build on what came before it.
+    const before = p.after === undefined ? null : predecessorOf(d.state.todos, p.after);
+    const todo = appendTodo(d, {
+      title: p.title,
+      detail: p.detail,
+      requiredScopes: p.requiredScopes,
+      paths: p.paths,
+      origin: "agent",
+    });
+    if (before) todo.resumeWhen = { kind: "todo_done", todo: before.key };
+    else if (p.after !== undefined) unlinked.push(todo.key);
+    added.push(todo);
+  }
   holdForApproval(d, added);
   offerSubIssues(d, added);
-  return added;
+  return { added, unlinked };
+}
+
+/** The todos a result added, and those whose `after` named no open todo (they wait on none). */
+export interface Proposed {
+  added: Todo[];
+  unlinked: string[];
 }
 
 /** Completes the planning todo on the kernel's own record of what the plan changed. */
@@ -45,14 +64,18 @@ function completePlan(
   plan: Todo,
   tickId: string,
   result: HarnessResult,
-  added: Todo[],
+  { added, unlinked }: Proposed,
   revised: number,
 ): void {
   const keys = added.length > 0 ? ` (${added.map((t) => t.key).join(", ")})` : "";
   const revisions = revised > 0 ? `; ${revised} revision(s) applied` : "";
+  const orphans =
+    unlinked.length > 0
+      ? `; "after" named no open todo for ${unlinked.join(", ")}, which wait on none`
+      : "";
   const evidence = appendEvidence(d, {
     kind: "note",
-    summary: `plan: ${result.proposedTodos.length} todo(s) proposed, ${added.length} new${keys}${revisions}`,
+    summary: `plan: ${result.proposedTodos.length} todo(s) proposed, ${added.length} new${keys}${revisions}${orphans}`,
     todo: plan.key,
     tickId,
   });
