@@ -6,6 +6,7 @@
  *
  *   npm run bench:loop                 # every task, competent agent, no fault
  *   npm run bench:loop -- --quick      # two tasks: the CI check's size
+ *   npm run bench:loop -- --tasks a,b  # only these tasks (by id); results are printed, not written
  */
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -32,13 +33,22 @@ export interface LoopBench {
   wallMs: number;
 }
 
-export async function benchLoop(opts: { quick: boolean; arms: Arm[] }): Promise<LoopBench> {
+export async function benchLoop(opts: {
+  quick: boolean;
+  arms: Arm[];
+  only?: string[];
+}): Promise<LoopBench> {
   const started = performance.now();
   const all = await loadTasks();
+  const unknown = (opts.only ?? []).filter((id) => !all.some((t) => t.spec.id === id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `--tasks names no task: ${unknown.join(", ")}; the tasks are ${all.map((t) => t.spec.id).join(", ")}`,
+    );
+  }
+  const picked = opts.only ?? (opts.quick ? QUICK_TASKS : null);
   // The second task of a shared-file pair needs both goals in one repository: not yet a cell.
-  const tasks = all.filter((t) =>
-    opts.quick ? QUICK_TASKS.includes(t.spec.id) : !secondOfPair(t, all),
-  );
+  const tasks = all.filter((t) => (picked ? picked.includes(t.spec.id) : !secondOfPair(t, all)));
   const results: CellResult[] = [];
   for (const task of tasks) {
     const cell: CellSpec = {
@@ -97,10 +107,13 @@ export function renderResults(bench: LoopBench, quick: boolean): string {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const quick = process.argv.includes("--quick");
-  const bench = await benchLoop({ quick, arms: [b0Arm(), b1Arm(), oracleArm(), loopxArm()] });
+  const at = process.argv.indexOf("--tasks");
+  const only = at >= 0 ? (process.argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
+  const arms = [b0Arm(), b1Arm(), oracleArm(), loopxArm()];
+  const bench = await benchLoop({ quick, arms, ...(only ? { only } : {}) });
   const text = renderResults(bench, quick);
   console.log(text);
-  if (!quick) writeFileSync(new URL("../loop-results.md", import.meta.url), text);
+  if (!quick && !only) writeFileSync(new URL("../loop-results.md", import.meta.url), text);
   const sanity = targets(bench.results)[0];
   if (sanity?.met === false) {
     console.error("baseline broken: B1 lands too little with no faults; fix the world or B1 first");

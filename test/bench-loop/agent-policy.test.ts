@@ -70,13 +70,19 @@ function tools(
 
 function slice(
   tree: MemoryTree,
-  opts: { prompt?: string; profile?: Profile; seed?: number; tools?: ReadTools } = {},
+  opts: {
+    prompt?: string;
+    profile?: Profile;
+    seed?: number;
+    tools?: ReadTools;
+    skill?: Skill;
+  } = {},
 ): AgentOutcome {
   return runAgent({
     prompt: opts.prompt ?? PLAIN,
     tree,
     tools: opts.tools ?? tools(),
-    skill: SKILL,
+    skill: opts.skill ?? SKILL,
     profile: opts.profile ?? "competent",
     seed: opts.seed ?? 1,
   });
@@ -307,8 +313,8 @@ describe("the agent's CLI and its lint rule", () => {
       outcome: "completed",
       continuation: { kind: "goal_active" },
       proposedTodos: [
-        { title: PARSER, paths: ["src/parse.js", "test/parse.test.js"] },
-        { title: CLI, paths: ["src/cli.js"] },
+        { title: PARSER, paths: ["src/parse.js", "test/parse.test.js"], after: null },
+        { title: CLI, paths: ["src/cli.js"], after: null },
       ],
     });
     const tree = memoryTree();
@@ -320,6 +326,29 @@ describe("the agent's CLI and its lint rule", () => {
     });
     const confused = { ...slice(memoryTree()), progressed: false, wroteFiles: [] };
     expect(AgentClaim.parse(toLoopxResult(confused, SKILL)).outcome).toBe("no_change");
+  });
+
+  it("a planned todo builds on the nearest earlier one that changes a file it changes", () => {
+    const todo = (title: string, paths: string[]) => ({
+      title,
+      slices: 1,
+      files: Object.fromEntries(paths.map((p) => [p, `// ${title}\n`])),
+      reviewFixes: [],
+    });
+    const skill: Skill = {
+      plan: [
+        todo("Move x", ["src/x.js"]),
+        todo("Move y", ["src/y.js"]),
+        todo("Reject old callers", ["src/x.js", "src/y.js"]),
+      ],
+      discoveries: [],
+    };
+    const plan = toLoopxResult(slice(memoryTree(), { prompt: "Write a plan.", skill }), skill);
+    expect(AgentClaim.parse(plan).proposedTodos.map((t) => [t.title, t.after])).toEqual([
+      ["Move x", null],
+      ["Move y", null],
+      ["Reject old callers", "Move y"],
+    ]);
   });
 
   it("keeps a directory-backed tree inside its checkout", () => {

@@ -18,6 +18,8 @@ interface ProposedTodo {
   detail: string;
   requiredScopes: string[];
   paths: string[];
+  /** The earlier proposal this one builds on: the nearest one that changes a file it changes. */
+  after: string | null;
 }
 
 export interface LoopxResult {
@@ -36,7 +38,13 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
   const proposal = (title: string, detail = ""): ProposedTodo => {
     const todo = todos.get(oneLine(title));
     const paths = todo ? [...pathsOf(todo.files, todo.reviewFixes)] : [];
-    return { title: clamp(title, 256), detail: clamp(detail, 2000), requiredScopes: [], paths };
+    return {
+      title: clamp(title, 256),
+      detail: clamp(detail, 2000),
+      requiredScopes: [],
+      paths,
+      after: null,
+    };
   };
   const why = (title: string) =>
     skill.discoveries.find((d) => oneLine(d.todo.title) === oneLine(title))?.why ?? "";
@@ -59,7 +67,7 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
     // A planning slice: its todos are its whole result, and the goal goes on.
     result.outcome = "completed";
     result.continuation = { kind: "goal_active" };
-    result.proposedTodos = outcome.proposedTodos.slice(0, 10).map((t) => proposal(t));
+    result.proposedTodos = chained(outcome.proposedTodos.slice(0, 10).map((t) => proposal(t)));
     result.handoff.next = "work the proposed todos in order";
   } else if (outcome.finishedTodo) {
     const [successor, ...more] = outcome.proposedTodos;
@@ -72,7 +80,7 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
           requiredScopes: [],
         }
       : { kind: "no_followup", reason: `${clamp(outcome.todo ?? "the todo", 200)} is finished` };
-    result.proposedTodos = more.slice(0, 10).map((t) => proposal(t, why(t)));
+    result.proposedTodos = chained(more.slice(0, 10).map((t) => proposal(t, why(t))));
     result.handoff.next = successor ? `work on ${successor}` : "wait for checks and review";
   } else if (outcome.allDone) {
     result.outcome = "completed";
@@ -85,6 +93,20 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
     result.handoff.next = `try ${outcome.todo ?? "the objective"} again`;
   }
   return result;
+}
+
+/**
+ * A plan in work order says what builds on what, as an agent that knows its files would: a
+ * todo changing a file an earlier one changes needs that one's code first.
+ */
+function chained(plan: ProposedTodo[]): ProposedTodo[] {
+  return plan.map((todo, i) => {
+    const before = plan
+      .slice(0, i)
+      .reverse()
+      .find((p) => p.paths.some((path) => todo.paths.includes(path)));
+    return before ? { ...todo, after: before.title } : todo;
+  });
 }
 
 function pathsOf(files: Record<string, string>, fixes: Record<string, string>[]): Set<string> {
