@@ -93,6 +93,12 @@ export function prOutcome(
       const fingerprint = `pr:${n}:repair:${head(pr)}:${names}:${signaturesId(repairable)}`;
       return { kind: "repair", fingerprint, failing: repairable };
     }
+    // This head is what a repair already answered: the limit is judged on the head its
+    // last repair pushes, so `attempts` repairs are all worked before anyone is asked.
+    const repairing = `pr:${n}:repair:${head(pr)}:`;
+    if (pr.monitor.fingerprints.some((f) => f.startsWith(repairing))) {
+      return { kind: "quiet", reason: "a repair of this head is queued or under way" };
+    }
     if (exhausted.length > 0) {
       const fingerprint = `pr:${n}:repairs_exhausted:${signaturesId(exhausted)}`;
       return { kind: "repairs_exhausted", fingerprint, failing: exhausted, limit: repairLimit };

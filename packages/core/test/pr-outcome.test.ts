@@ -213,11 +213,65 @@ describe("observePullRequest", () => {
   it("three failed repairs ask the owner instead of a fourth repair", () => {
     let s = linked();
     const heads = ["1111111", "2222222", "3333333", "4444444"];
-    for (const sha of heads) s = expectOk(observePullRequest(s, failing(sha), ctx(T0, APP))).state;
+    for (const sha of heads) {
+      s = expectOk(observePullRequest(s, failing(sha), ctx(T0, APP))).state;
+      // Each repair slice pushed the next head, which completed its todo.
+      for (const t of s.todos) if (t.kind === "repair") t.status = "done";
+    }
     expect(s.todos.filter((t) => t.kind === "repair")).toHaveLength(MAX_REPAIR_ATTEMPTS);
     const asks = s.gates.filter((g) => g.scopes.includes("repair:5"));
     expect(asks).toHaveLength(1);
     expect(asks[0]?.status).toBe("open");
+  });
+
+  it("a new failing head while its repair todo is still open updates that todo, adds none", () => {
+    let s = expectOk(observePullRequest(linked(), failing("1111111"), ctx(T0, APP))).state;
+    const [first] = s.todos.filter((t) => t.kind === "repair");
+    s = expectOk(observePullRequest(s, failing("2222222", "lint"), ctx(T0, APP))).state;
+    const repairs = s.todos.filter((t) => t.kind === "repair");
+    expect(repairs.map((t) => [t.key, t.title])).toEqual([
+      [first?.key, "Fix failing checks on #5: lint"],
+    ]);
+    expect(s.pullRequests[0]?.monitor.todos.filter((k) => k === first?.key)).toHaveLength(1);
+  });
+
+  it("the limit is judged on the head the last repair pushed; then the repair todo stops", () => {
+    let s = linked();
+    for (const sha of ["1111111", "2222222", "3333333"]) {
+      s = expectOk(observePullRequest(s, failing(sha), ctx(T0, APP))).state;
+    }
+    // The third failure queued the third repair: its head announced again asks nobody yet.
+    const again = observePullRequest(s, { ...failing("3333333"), mergeable: null }, ctx(T0, APP));
+    if (again.ok) s = again.state;
+    expect(s.gates.filter((g) => g.scopes.includes("repair:5"))).toEqual([]);
+    expect(s.todos.filter((t) => t.kind === "repair").map((t) => t.status)).toEqual(["ready"]);
+    // The head that repair pushes fails the same way: the owners are asked, the todo stops.
+    s = expectOk(observePullRequest(s, failing("4444444"), ctx(T0, APP))).state;
+    expect(s.gates.filter((g) => g.scopes.includes("repair:5")).map((g) => g.status)).toEqual([
+      "open",
+    ]);
+    expect(s.todos.filter((t) => t.kind === "repair").map((t) => t.status)).toEqual(["dropped"]);
+  });
+
+  it("a PR that still conflicts at every new head holds one rebase todo", () => {
+    const conflicted = (sha: string): PrObservation => ({
+      ...ready,
+      headSha: sha,
+      mergeable: false,
+      mergeableState: "dirty",
+      checks: { sha, list: [{ name: "ci", status: "success" }] },
+    });
+    let s = linked();
+    for (const sha of ["1111111", "2222222", "3333333"]) {
+      s = expectOk(observePullRequest(s, conflicted(sha), ctx(T0, APP))).state;
+    }
+    expect(s.todos.filter((t) => t.kind === "rebase").map((t) => t.title)).toEqual([
+      "Update #5's branch: it conflicts with its base",
+    ]);
+    // Once it is done, the next conflict is new work again.
+    for (const t of s.todos) if (t.kind === "rebase") t.status = "done";
+    s = expectOk(observePullRequest(s, conflicted("4444444"), ctx(T0, APP))).state;
+    expect(s.todos.filter((t) => t.kind === "rebase" && t.status === "ready")).toHaveLength(1);
   });
 
   it("review feedback becomes a review todo with the review as fenced data", () => {
@@ -479,6 +533,10 @@ describe("observePullRequest closes its own questions", () => {
     };
     const r = expectOk(observePullRequest(s, green, ctx(T0, APP)));
     expect(r.state.gates.find((g) => g.scopes.includes("repair:5"))?.status).toBe("expired");
-    expect(r.state.todos.filter((t) => t.kind === "repair" && t.status !== "done")).toEqual([]);
+    // Nothing is left to repair: the question stopped the repair todo, green closed the question.
+    const open = r.state.todos.filter(
+      (t) => t.kind === "repair" && t.status !== "done" && t.status !== "dropped",
+    );
+    expect(open).toEqual([]);
   });
 });

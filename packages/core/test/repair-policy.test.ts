@@ -46,11 +46,13 @@ function failed(output: string, extra: Partial<PrObservation> = {}): PrObservati
   };
 }
 
+/** Each observation, then the repair slice it called for: its push completes the todo. */
 function play(s: GoalState, observations: PrObservation[]): GoalState {
   let out = s;
   for (const o of observations) {
     const r = observePullRequest(out, o, ctx(T0, APP));
     if (r.ok) out = r.state;
+    for (const t of out.todos) if (t.kind === "repair") t.status = "done";
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { releaseAwaiting } from "./await-pull-request.ts";
 import { askAboutCi, ciScopes } from "./ci-gates.ts";
 import { completeTodo, continuationAfter } from "./complete-todo.ts";
 import type { Draft } from "./kit.ts";
-import { appendEvidence, appendTodo, emit, resetBackoff } from "./kit.ts";
+import { appendEvidence, appendTodo, dropIn, emit, type NewTodo, resetBackoff } from "./kit.ts";
 import { expireWhere, openGateIn } from "./open-gate.ts";
 
 function checkLines(failing: z.output<typeof PrCheck>[]): string {
@@ -105,6 +105,35 @@ function serve(pr: PullRequest, todo: Todo): void {
   pr.monitor.todos = [...pr.monitor.todos, todo.key].slice(-100);
 }
 
+/** The open todo of `kind` LoopX queued for the PR, if any. */
+function openRemedy(d: Draft, pr: PullRequest, kind: Todo["kind"]): Todo | undefined {
+  return d.state.todos.find(
+    (t) =>
+      t.kind === kind &&
+      pr.monitor.todos.includes(t.key) &&
+      t.status !== "done" &&
+      t.status !== "dropped",
+  );
+}
+
+/**
+ * Queues the repair, review or rebase todo a PR's outcome calls for. A todo of that kind
+ * already open for the PR takes the news instead (the latest failure, review or reason), so a
+ * PR whose every new head still fails or conflicts holds one such todo, not one per head.
+ */
+function remedy(d: Draft, pr: PullRequest, input: NewTodo & { kind: Todo["kind"] }): void {
+  const open = openRemedy(d, pr, input.kind);
+  if (!open) {
+    serve(pr, appendTodo(d, input));
+    return;
+  }
+  open.title = input.title;
+  open.detail = input.detail ?? "";
+  open.updatedAt = d.ctx.now;
+  d.checklist = true;
+  emit(d, "todo.edited", { todo: open.key, by: "pr-monitor", pr: pr.number });
+}
+
 /**
  * Outcomes that make a PR unmergeable as it stands (whatever held when its gate opened). A
  * change request is not among them: the review todo's push moves the gate to the new head,
@@ -159,53 +188,49 @@ export function actOnPrOutcome(
         });
       }
       const names = outcome.failing.map((c) => c.name).join(", ");
-      serve(
-        pr,
-        appendTodo(d, {
-          title: `Fix failing checks on #${n}: ${names}`.slice(0, 256),
-          detail: renderDataBlock(`failing checks of #${n}`, checkLines(outcome.failing), 1800),
-          kind: "repair",
-          origin: "pr-monitor",
-        }),
-      );
+      remedy(d, pr, {
+        title: `Fix failing checks on #${n}: ${names}`.slice(0, 256),
+        detail: renderDataBlock(`failing checks of #${n}`, checkLines(outcome.failing), 1800),
+        kind: "repair",
+        origin: "pr-monitor",
+      });
       resetBackoff(d, `checks failed on #${n}`);
       return;
     }
-    case "repairs_exhausted":
+    case "repairs_exhausted": {
       markAsked(pr, outcome.failing);
-      openGateIn(d, {
+      const gate = openGateIn(d, {
         question: exhaustedQuestion(pr, outcome.failing, outcome.limit),
         scopes: [`repair:${n}`],
         todo: pr.todo,
       });
+      // As the question says, LoopX stops repairing: another slice on the same failure is
+      // what spins a loop, each push passing locally and failing CI the same way.
+      const repair = openRemedy(d, pr, "repair");
+      if (repair) dropIn(d, repair, `repairs of #${n} are exhausted; ${gate.key} asks the owners`);
       return;
+    }
     case "review": {
       const review = pr.monitor.changesRequested;
       if (!review) return;
-      serve(
-        pr,
-        appendTodo(d, {
-          title: `Address @${review.by}'s review on #${n}`,
-          detail: renderDataBlock(`review by @${review.by} on #${n}`, review.body, 1800),
-          kind: "review",
-          origin: "pr-monitor",
-        }),
-      );
+      remedy(d, pr, {
+        title: `Address @${review.by}'s review on #${n}`,
+        detail: renderDataBlock(`review by @${review.by} on #${n}`, review.body, 1800),
+        kind: "review",
+        origin: "pr-monitor",
+      });
       resetBackoff(d, `changes requested on #${n}`);
       return;
     }
     case "rebase":
-      serve(
-        pr,
-        appendTodo(d, {
-          title:
-            outcome.why === "behind"
-              ? `Update #${n}'s branch: it is behind its base, which must be merged in first`
-              : `Update #${n}'s branch: it conflicts with its base`,
-          kind: "rebase",
-          origin: "pr-monitor",
-        }),
-      );
+      remedy(d, pr, {
+        title:
+          outcome.why === "behind"
+            ? `Update #${n}'s branch: it is behind its base, which must be merged in first`
+            : `Update #${n}'s branch: it conflicts with its base`,
+        kind: "rebase",
+        origin: "pr-monitor",
+      });
       resetBackoff(d, `#${n} ${outcome.why === "behind" ? "is behind its base" : "conflicts"}`);
       return;
     case "draft":
