@@ -47,6 +47,10 @@ describe.skipIf(!serverUrl)("e2e on PostgreSQL: concurrent asks for one goal", (
     await dbOf(h.store).execute(
       sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes' WHERE id = ${goal.goal.id}`,
     );
+    // Overdue: the label's dispatch is past the 15 minutes its run had to ask.
+    await dbOf(h.store).execute(
+      sql`UPDATE tick_dispatches SET dispatched_at = now() - interval '20 minutes' WHERE goal_id = ${goal.goal.id}`,
+    );
     const replicas = [createScheduler(h.app.deps), createScheduler(h.app.deps)];
     const passes = await Promise.all(replicas.map((s) => s.tick()));
     expect(passes.flatMap((p) => p.dispatched)).toEqual([`acme/widgets#${goal.goal.issue.number}`]);

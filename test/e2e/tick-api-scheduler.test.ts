@@ -20,6 +20,11 @@ describe("e2e: the wake scheduler", () => {
     await h.close();
   });
 
+  /** The goal's last dispatch is 20 minutes old: past the 15 minutes its run had to ask. */
+  const ageDispatch = (goalId: string) =>
+    dbOf(h.store).execute(
+      sql`UPDATE tick_dispatches SET dispatched_at = now() - interval '20 minutes' WHERE goal_id = ${goalId}`,
+    );
   const dispatches = () =>
     h.sandbox.requests().filter((r) => r.operationId === "actions/create-workflow-dispatch").length;
 
@@ -31,9 +36,15 @@ describe("e2e: the wake scheduler", () => {
     // Just became due: the label's transition dispatched it through the outbox already.
     expect((await scheduler.tick()).dispatched).toEqual([]);
 
+    // A wake that moved while the label's run has not asked yet needs no second run: that run
+    // will see it.
     await dbOf(h.store).execute(
       sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes' WHERE id = ${goal.goal.id}`,
     );
+    expect((await scheduler.tick()).dispatched).toEqual([]);
+    // Overdue: the label's dispatch is 20 minutes old and no tick ever claimed (its run never
+    // started, or it answered "wait").
+    await ageDispatch(goal.goal.id);
     expect((await scheduler.tick()).dispatched).toEqual([`acme/widgets#${issue}`]);
     // A second replica (or pass) finds the wake instant taken.
     const other = createScheduler(h.app.deps, { graceMs: 60_000 });
@@ -106,6 +117,9 @@ describe("e2e: the wake scheduler", () => {
     await db.execute(
       sql`UPDATE goals SET next_wake_at = now() - interval '5 minutes' WHERE id = ${ready.goal.id}`,
     );
+    // Both labels' runs had their look long ago.
+    await ageDispatch(waiting.goal.id);
+    await ageDispatch(ready.goal.id);
     const state = await h.store.loadGoal(waiting.goal.id);
     expect(state?.goal.backoff.until?.getTime()).toBeGreaterThan(Date.now());
 

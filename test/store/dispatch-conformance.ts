@@ -36,6 +36,36 @@ export function describeDispatchConformance(name: string, store: () => Store): v
       expect(await store().goalOfDispatchedRun(9003)).toBeNull();
     });
 
+    it("a dispatched run that has not asked yet holds its goal's wake, even when it moves", async () => {
+      const { goal } = await createdGoal(store());
+      const db = dbOf(store());
+      const dueBy = (minutes: number) =>
+        db.execute(
+          sql`UPDATE goals SET next_wake_at = now() - make_interval(mins => ${minutes}) WHERE id = ${goal.id}`,
+        );
+      const taken = async () =>
+        (await store().takeDueDispatches({ repoId: goal.repo.id, limit: 100 })).some(
+          (g) => g.goalId === goal.id,
+        );
+      await dueBy(5);
+      expect(await taken()).toBe(true);
+      // The dispatch went out and GitHub named its run, which has not asked yet.
+      await store().markDispatched(goal.id);
+      await store().recordDispatchRun(goal.id, 7001);
+      await dueBy(4);
+      expect(await taken()).toBe(false);
+      // Once a tick claims, the run has had its look: a wake that moves after it is new.
+      const claimed = await store().apply(goal.id, kernelClaim({ agent: "a" }).transition);
+      if (!claimed.ok) throw new Error(claimed.refusal.message);
+      await db.execute(sql`UPDATE ticks SET finished_at = now() WHERE goal_id = ${goal.id}`);
+      await dueBy(3);
+      expect(await taken()).toBe(true);
+      // A look that dispatched nothing (no run to wait for) holds only its own wake instant.
+      expect(await taken()).toBe(false);
+      await dueBy(2);
+      expect(await taken()).toBe(true);
+    });
+
     it("frees a slot once a tick claims in it, or its dispatch is released or old", async () => {
       const { goal } = await createdGoal(store());
       expect(await store().reserveDispatchSlot(goal.id, ["1"])).toBe("1");

@@ -44,6 +44,21 @@ const Candidate = z.object({
 });
 const Taken = z.object({ goal_id: z.string() });
 
+/**
+ * Whether the run the marker's dispatch started may have had its look: a tick of the goal
+ * claimed since, or there is no known run to wait for (a sweep that declined to dispatch, or
+ * GitHub did not say which run it started). Until then that run has not asked, and it will
+ * see the newest state when it does, so a wake that moved meanwhile needs no second run (it
+ * would only queue in the same concurrency group and answer "wait"). `marker` is the
+ * tick_dispatches alias.
+ */
+function askedSince(marker: string): SQL {
+  const m = sql.raw(marker);
+  return sql`(${m}.run_id IS NULL OR EXISTS (
+                SELECT 1 FROM ticks t WHERE t.goal_id = ${m}.goal_id
+                  AND t.started_at >= date_trunc('milliseconds', ${m}.dispatched_at)))`;
+}
+
 /** The sweep's candidate query (exported so the bench can EXPLAIN exactly what runs). */
 export function dueCandidatesQuery(opts: TakeDueOptions = {}): SQL {
   const limit = opts.limit ?? 20;
@@ -59,8 +74,9 @@ export function dueCandidatesQuery(opts: TakeDueOptions = {}): SQL {
           AND g.next_wake_at <= now() - make_interval(secs => ${graceSecs})
           AND (SELECT count(*) FROM ticks t WHERE t.goal_id = g.id
                AND t.finished_at IS NULL AND t.lease_expires_at > now()) < g.parallel
-          AND (d.goal_id IS NULL OR d.wake_at IS DISTINCT FROM g.next_wake_at
-               OR d.dispatched_at <= now() - make_interval(secs => ${quietSecs}))
+          AND (d.goal_id IS NULL
+               OR d.dispatched_at <= now() - make_interval(secs => ${quietSecs})
+               OR (d.wake_at IS DISTINCT FROM g.next_wake_at AND ${askedSince("d")}))
         ORDER BY g.next_wake_at, g.id
         LIMIT ${limit}
         FOR UPDATE OF g SKIP LOCKED`;
@@ -86,8 +102,9 @@ export async function takeDueDispatches(db: Db, opts: TakeDueOptions = {}): Prom
           SELECT g.id, '', g.next_wake_at, now(), NULL FROM goals g WHERE g.id = ${c.id}
           ON CONFLICT (goal_id, slot) DO UPDATE
             SET wake_at = EXCLUDED.wake_at, dispatched_at = now(), run_id = NULL
-            WHERE tick_dispatches.wake_at IS DISTINCT FROM EXCLUDED.wake_at
-               OR tick_dispatches.dispatched_at <= now() - make_interval(secs => ${quietSecs})
+            WHERE tick_dispatches.dispatched_at <= now() - make_interval(secs => ${quietSecs})
+               OR (tick_dispatches.wake_at IS DISTINCT FROM EXCLUDED.wake_at
+                   AND ${askedSince("tick_dispatches")})
           RETURNING goal_id`),
       ).map((r) => Taken.parse(r));
       if (won.length === 0) continue;
