@@ -105,13 +105,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         const answers = new Map<string, { count: number; pending: Promise<PersonAct> | null }>();
         let tickNo = 0;
 
-        const step = async () => {
-          await loopx.syncClock();
-          await loopx.app.scheduler.tick();
-          loopx.app.outbox.kick();
-          await settle();
-          // GitHub starts a dispatched run within seconds, so a run a tick's report dispatched
-          // is played before the clock moves on, not after the scheduler's next look.
+        // GitHub starts a dispatched run within seconds, so every run dispatched so far is
+        // played before anything else looks at the goal: the scheduler's sweep, or the clock.
+        const playDispatched = async () => {
           for (;;) {
             const wf = [...sandbox.store.workflowRuns.values()].find(
               (r) => r.repoId === loopx.repo.id && !handledRuns.has(r.id),
@@ -146,6 +142,15 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             loopx.app.outbox.kick();
             await settle();
           }
+        };
+
+        const step = async () => {
+          await loopx.syncClock();
+          await playDispatched();
+          await loopx.app.scheduler.tick();
+          loopx.app.outbox.kick();
+          await settle();
+          await playDispatched();
           await world.person.attend();
           await answerGates();
           await settle();
