@@ -36,14 +36,15 @@ export function newProposals<P extends { title: string }>(
 }
 
 /**
- * The open todo a proposal's `after` names, by key or by title (earlier proposals of the same
- * result are open todos by then). Null when it names none: a finished todo holds nothing back,
- * and a proposal can only build on what exists before it, so no cycle can form. Only open
- * todos count, so a goal's finished history (loaded only in part) never changes the answer.
+ * The open todo a name means, by key or by title: what a proposal's `after` builds on
+ * (earlier proposals of the same result are open todos by then) or a successor that already
+ * exists. Null when it names none: a finished todo holds nothing back, and a proposal can
+ * only build on what exists before it, so no cycle can form. Only open todos count, so a
+ * goal's finished history (loaded only in part) never changes the answer.
  */
-export function predecessorOf(todos: readonly Todo[], after: string): Todo | null {
-  const title = normalizeTitle(after);
+export function openTodoNamed(todos: readonly Todo[], name: string): Todo | null {
+  const title = normalizeTitle(name);
   return (
-    todos.find((t) => isOpen(t) && (t.key === after || normalizeTitle(t.title) === title)) ?? null
+    todos.find((t) => isOpen(t) && (t.key === name || normalizeTitle(t.title) === title)) ?? null
   );
 }

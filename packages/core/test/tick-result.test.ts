@@ -196,6 +196,23 @@ describe("applyTickResult", () => {
     expect(r.state.todos.find((t) => t.key === "T3")?.origin).toBe("agent");
     expect(r.state.goal.focus).toBe("T3");
   });
+  it("a successor named like an open todo is that todo; one named like itself follows nothing", () => {
+    const title = claimed().todos.find((t) => t.key === "T2")?.title ?? "";
+    const r = reported({
+      outcome: "completed",
+      continuation: { kind: "successor", title: ` ${title.toUpperCase()}.` },
+    });
+    expect(r.state.todos.map((t) => t.key)).toEqual(["T1", "T2"]);
+    expect(r.state.todos[0]?.completion?.continuation).toEqual({ kind: "successor", todo: "T2" });
+    expect(r.state.goal.focus).toBe("T2");
+    const self = claimed().todos.find((t) => t.key === "T1")?.title ?? "";
+    const again = reported({
+      outcome: "completed",
+      continuation: { kind: "successor", title: self },
+    });
+    expect(again.state.todos.map((t) => t.key)).toEqual(["T1", "T2"]);
+    expect(again.state.todos[0]?.completion?.continuation).toEqual({ kind: "goal_active" });
+  });
   it("a completion on the agent's word alone leaves the todo claimed, awaiting evidence", () => {
     const r = reported({
       outcome: "completed",

@@ -1,4 +1,4 @@
-import { newProposals, predecessorOf } from "../proposed-todos.ts";
+import { newProposals, openTodoNamed } from "../proposed-todos.ts";
 import type { HarnessResult } from "../schemas/tick.ts";
 import type { Todo } from "../schemas/todo.ts";
 import { completeTodo } from "./complete-todo.ts";
@@ -35,7 +35,7 @@ export function addProposals(d: Draft, result: HarnessResult): Proposed {
   const unlinked: string[] = [];
   for (const p of newProposals(d.state.todos, result.proposedTodos)) {
     // Resolved before the todo exists: it can only build on what came before it.
-    const before = p.after === undefined ? null : predecessorOf(d.state.todos, p.after);
+    const before = p.after === undefined ? null : openTodoNamed(d.state.todos, p.after);
     const todo = appendTodo(d, {
       title: p.title,
       detail: p.detail,

@@ -1,5 +1,6 @@
 import { sliceCeiling } from "../cost-ledger.ts";
 import { commitSummary, testRunEvidence } from "../evidence-summary.ts";
+import { newProposals, openTodoNamed } from "../proposed-todos.ts";
 import { reportedSummary } from "../pushed-commit.ts";
 import type { Cost } from "../schemas/budget.ts";
 import { GoalStatus } from "../schemas/goal.ts";
@@ -110,16 +111,23 @@ function complete(
   } else if (input.kind === "no_followup") {
     continuation = { kind: "no_followup", reason: input.reason };
   } else {
-    const successor = appendTodo(d, {
-      title: input.title,
-      detail: input.detail,
-      requiredScopes: input.requiredScopes,
-      origin: "agent",
-      position: todo.position,
-    });
-    holdForApproval(d, [successor]);
-    continuation = { kind: "successor", todo: successor.key };
-    d.state.goal.focus = successor.key;
+    // The same title as an open todo is that todo, as for proposals: naming it adds none.
+    const [fresh] = newProposals(d.state.todos, [input]);
+    const successor = fresh
+      ? appendTodo(d, {
+          title: fresh.title,
+          detail: fresh.detail,
+          requiredScopes: fresh.requiredScopes,
+          origin: "agent",
+          position: todo.position,
+        })
+      : openTodoNamed(
+          d.state.todos.filter((t) => t.key !== todo.key),
+          input.title,
+        );
+    if (fresh && successor) holdForApproval(d, [successor]);
+    continuation = successor ? { kind: "successor", todo: successor.key } : { kind: "goal_active" };
+    if (successor) d.state.goal.focus = successor.key;
   }
   completeTodo(d, todo, {
     evidenceIds,
