@@ -314,7 +314,7 @@ describe("the agent's CLI and its lint rule", () => {
       continuation: { kind: "goal_active" },
       proposedTodos: [
         { title: PARSER, paths: ["src/parse.js", "test/parse.test.js"], after: null },
-        { title: CLI, paths: ["src/cli.js"], after: null },
+        { title: CLI, paths: ["src/cli.js"], after: PARSER },
       ],
     });
     const tree = memoryTree();
@@ -328,26 +328,35 @@ describe("the agent's CLI and its lint rule", () => {
     expect(AgentClaim.parse(toLoopxResult(confused, SKILL)).outcome).toBe("no_change");
   });
 
-  it("a planned todo builds on the nearest earlier one that changes a file it changes", () => {
-    const todo = (title: string, paths: string[]) => ({
+  it("a plan builds each todo on the one before it; discoveries on the todo just finished", () => {
+    const todo = (title: string, path: string) => ({
       title,
       slices: 1,
-      files: Object.fromEntries(paths.map((p) => [p, `// ${title}\n`])),
+      files: { [path]: `// ${title}\n` },
       reviewFixes: [],
     });
     const skill: Skill = {
-      plan: [
-        todo("Move x", ["src/x.js"]),
-        todo("Move y", ["src/y.js"]),
-        todo("Reject old callers", ["src/x.js", "src/y.js"]),
+      plan: [todo("Move x", "src/x.js"), todo("Move y", "src/y.js")],
+      discoveries: [
+        { afterTitle: "Move x", todo: todo("Fix x callers", "src/z.js"), why: "callers break" },
       ],
-      discoveries: [],
     };
     const plan = toLoopxResult(slice(memoryTree(), { prompt: "Write a plan.", skill }), skill);
     expect(AgentClaim.parse(plan).proposedTodos.map((t) => [t.title, t.after])).toEqual([
       ["Move x", null],
-      ["Move y", null],
-      ["Reject old callers", "Move y"],
+      ["Move y", "Move x"],
+    ]);
+    const finished = toLoopxResult(
+      {
+        ...slice(memoryTree(), { skill }),
+        todo: "Move x",
+        finishedTodo: true,
+        proposedTodos: ["Move y", "Fix x callers"],
+      },
+      skill,
+    );
+    expect(AgentClaim.parse(finished).proposedTodos.map((t) => [t.title, t.after])).toEqual([
+      ["Fix x callers", "Move x"],
     ]);
   });
 

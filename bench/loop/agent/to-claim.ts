@@ -18,7 +18,7 @@ interface ProposedTodo {
   detail: string;
   requiredScopes: string[];
   paths: string[];
-  /** The earlier proposal this one builds on: the nearest one that changes a file it changes. */
+  /** The todo this one builds on (see `chained`). */
   after: string | null;
 }
 
@@ -80,7 +80,10 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
           requiredScopes: [],
         }
       : { kind: "no_followup", reason: `${clamp(outcome.todo ?? "the todo", 200)} is finished` };
-    result.proposedTodos = chained(more.slice(0, 10).map((t) => proposal(t, why(t))));
+    result.proposedTodos = chained(
+      more.slice(0, 10).map((t) => proposal(t, why(t))),
+      outcome.todo,
+    );
     result.handoff.next = successor ? `work on ${successor}` : "wait for checks and review";
   } else if (outcome.allDone) {
     result.outcome = "completed";
@@ -96,16 +99,15 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
 }
 
 /**
- * A plan in work order says what builds on what, as an agent that knows its files would: a
- * todo changing a file an earlier one changes needs that one's code first.
+ * A plan in work order says what builds on what, as this agent knows it: its skill is
+ * cumulative (each todo's files were written on top of the todos before it), so each todo
+ * builds on the one before it; the first builds on `first` when given (the todo just
+ * finished, whose discoveries these are).
  */
-function chained(plan: ProposedTodo[]): ProposedTodo[] {
+function chained(plan: ProposedTodo[], first: string | null = null): ProposedTodo[] {
   return plan.map((todo, i) => {
-    const before = plan
-      .slice(0, i)
-      .reverse()
-      .find((p) => p.paths.some((path) => todo.paths.includes(path)));
-    return before ? { ...todo, after: before.title } : todo;
+    const before = i === 0 ? first : (plan[i - 1]?.title ?? null);
+    return before ? { ...todo, after: clamp(before, 256) } : todo;
   });
 }
 
