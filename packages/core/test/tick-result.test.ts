@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   AWAITING_EVIDENCE,
+  AWAITING_PULL_REQUEST,
   addEvidence,
   applyTickResult,
   claimNext,
@@ -195,6 +196,19 @@ describe("applyTickResult", () => {
     expect(r.state.todos[0]?.completion?.continuation).toEqual({ kind: "successor", todo: "T3" });
     expect(r.state.todos.find((t) => t.key === "T3")?.origin).toBe("agent");
     expect(r.state.goal.focus).toBe("T3");
+    // It follows T1: it starts once T1 is delivered, never beside T1's unmerged work.
+    expect(r.state.todos.find((t) => t.key === "T3")?.resumeWhen).toEqual({
+      kind: "todo_done",
+      todo: "T1",
+    });
+    const pending = reported({
+      outcome: "completed",
+      commits: [{ sha: "abcdef1", message: "T1 work" }],
+      continuation: { kind: "successor", title: "follow up" },
+    });
+    const t1 = pending.state.todos.find((t) => t.key === "T1");
+    expect(t1?.blockedReason).toBe(AWAITING_PULL_REQUEST);
+    expect(decide(pending.state, at(minutes(6)), "agent-a").todo).toBe("T2");
   });
   it("a successor named like an open todo is that todo; one named like itself follows nothing", () => {
     const title = claimed().todos.find((t) => t.key === "T2")?.title ?? "";

@@ -125,7 +125,12 @@ function complete(
           d.state.todos.filter((t) => t.key !== todo.key),
           input.title,
         );
-    if (fresh && successor) holdForApproval(d, [successor]);
+    if (fresh && successor) {
+      // What follows a todo starts once the todo is delivered: while its PR waits, the
+      // successor would start from a default branch without the work it follows.
+      successor.resumeWhen = { kind: "todo_done", todo: todo.key };
+      holdForApproval(d, [successor]);
+    }
     continuation = successor ? { kind: "successor", todo: successor.key } : { kind: "goal_active" };
     if (successor) d.state.goal.focus = successor.key;
   }
