@@ -328,7 +328,7 @@ describe("the agent's CLI and its lint rule", () => {
     expect(AgentClaim.parse(toLoopxResult(confused, SKILL)).outcome).toBe("no_change");
   });
 
-  it("a plan builds each todo on the one before it; discoveries on the todo just finished", () => {
+  it("a planned todo builds on the nearest earlier one in its part of the tree", () => {
     const todo = (title: string, path: string) => ({
       title,
       slices: 1,
@@ -336,14 +336,19 @@ describe("the agent's CLI and its lint rule", () => {
       reviewFixes: [],
     });
     const skill: Skill = {
-      plan: [todo("Move x", "src/x.js"), todo("Move y", "src/y.js")],
+      plan: [
+        todo("Move x", "src/x.js"),
+        todo("Run CI on two versions", ".github/workflows/ci.yml"),
+        todo("Move y", "src/y.js"),
+      ],
       discoveries: [
-        { afterTitle: "Move x", todo: todo("Fix x callers", "src/z.js"), why: "callers break" },
+        { afterTitle: "Move x", todo: todo("Fix x callers", "lib/z.js"), why: "callers break" },
       ],
     };
     const plan = toLoopxResult(slice(memoryTree(), { prompt: "Write a plan.", skill }), skill);
     expect(AgentClaim.parse(plan).proposedTodos.map((t) => [t.title, t.after])).toEqual([
       ["Move x", null],
+      ["Run CI on two versions", null],
       ["Move y", "Move x"],
     ]);
     const finished = toLoopxResult(
@@ -355,6 +360,7 @@ describe("the agent's CLI and its lint rule", () => {
       },
       skill,
     );
+    // What finishing a todo reveals builds on that todo.
     expect(AgentClaim.parse(finished).proposedTodos.map((t) => [t.title, t.after])).toEqual([
       ["Fix x callers", "Move x"],
     ]);

@@ -100,13 +100,21 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
 
 /**
  * A plan in work order says what builds on what, as this agent knows it: its skill is
- * cumulative (each todo's files were written on top of the todos before it), so each todo
- * builds on the one before it; the first builds on `first` when given (the todo just
- * finished, whose discoveries these are).
+ * cumulative (each todo's files were written on top of the todos before it), so a todo builds
+ * on the nearest earlier one working in the same part of the tree (a top-level folder in
+ * common: `src/bbox.mjs` needs what `src/polygon.mjs` became, but not a workflow under
+ * `.github/`). The first builds on `first` when given (the todo just finished, whose
+ * discoveries these are).
  */
 function chained(plan: ProposedTodo[], first: string | null = null): ProposedTodo[] {
+  const areas = (t: ProposedTodo) => new Set(t.paths.map((p) => p.split("/")[0]));
   return plan.map((todo, i) => {
-    const before = i === 0 ? first : (plan[i - 1]?.title ?? null);
+    const mine = areas(todo);
+    const earlier = plan
+      .slice(0, i)
+      .reverse()
+      .find((p) => [...areas(p)].some((a) => mine.has(a)));
+    const before = earlier?.title ?? (i === 0 ? first : null);
     return before ? { ...todo, after: clamp(before, 256) } : todo;
   });
 }
