@@ -14,9 +14,10 @@ import {
   workflowApprovals,
 } from "@loopx/core";
 import type { GateRule } from "@loopx/github";
-import { DEFAULT_CONFIG } from "../repo-facts.ts";
+import { DEFAULT_CONFIG, type RepoFacts } from "../repo-facts.ts";
 import { conflict, invalidRequest } from "./api-failure.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
+import { targeted } from "./dispatch-target.ts";
 import { protectedPaths } from "./push-grant.ts";
 import { loadTickForRun, sameSecret } from "./report.ts";
 import type { ActionsClaims } from "./verify-oidc.ts";
@@ -61,7 +62,9 @@ export async function pushed(
     throw invalidRequest(`Tick #${tick.number} works on ${branch}, not ${body.branch}.`);
   }
   const rules = (facts.config ?? DEFAULT_CONFIG).gates;
-  if ("refused" in body) return recordRefusal(ctx, state, tick, branch, body.refused, rules);
+  if ("refused" in body) {
+    return recordRefusal(ctx, state, tick, branch, body.refused, rules, facts);
+  }
   const openPrScopes = [
     ...new Set(rules.flatMap((r) => ("when" in r && r.when === "open_pr" ? r.scopes : []))),
   ];
@@ -70,7 +73,7 @@ export async function pushed(
   let recorded = false;
   let latest = state;
   if (!known) {
-    const applied = await record(ctx, state, tick, {
+    const applied = await record(ctx, state, tick, facts, {
       summary: pushedCommitSummary(branch, body.headSha),
       sha: body.headSha,
       // File names are the agent's: a credential in one is withheld like any text it wrote.
@@ -107,6 +110,7 @@ async function recordRefusal(
   branch: string,
   refusal: PushRefusal,
   rules: readonly GateRule[],
+  facts: RepoFacts,
 ): Promise<PushedResponse> {
   const known = state.evidence.some(
     (e) => e.kind === "log" && e.sha === refusal.headSha && e.summary.startsWith(REFUSED),
@@ -118,24 +122,27 @@ async function recordRefusal(
   const applied = await ctx.deps.store.apply(
     state.goal.id,
     (s, now) =>
-      recordPushRefused(
-        s,
-        {
-          todo: tick.todo,
-          headSha: refusal.headSha,
-          summary: summary.slice(0, 500),
-          paths: refusal.paths.map((p) => redactSecrets(p, [])),
-          // The App's own rules decide what the paths need, not the report's words.
-          scopes: scopesGuarding(refusal.paths, protectedPaths(state, rules), {
-            githubGuarded: workflowApprovals(state).length === 0,
-          }),
-          ...(refusal.patch !== undefined ? { patch: redactSecrets(refusal.patch, []) } : {}),
-        },
-        {
-          actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
-          now,
-          newId: ctx.deps.newId,
-        },
+      targeted(
+        recordPushRefused(
+          s,
+          {
+            todo: tick.todo,
+            headSha: refusal.headSha,
+            summary: summary.slice(0, 500),
+            paths: refusal.paths.map((p) => redactSecrets(p, [])),
+            // The App's own rules decide what the paths need, not the report's words.
+            scopes: scopesGuarding(refusal.paths, protectedPaths(state, rules), {
+              githubGuarded: workflowApprovals(state).length === 0,
+            }),
+            ...(refusal.patch !== undefined ? { patch: redactSecrets(refusal.patch, []) } : {}),
+          },
+          {
+            actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
+            now,
+            newId: ctx.deps.newId,
+          },
+        ),
+        facts,
       ),
     { source: { tickId: tick.id } },
   );
@@ -148,19 +155,24 @@ async function record(
   ctx: TickApiContext,
   state: GoalState,
   tick: Tick,
+  facts: RepoFacts,
   commit: { summary: string; sha: string; paths: string[] },
 ): Promise<GoalState | null> {
   const applied = await ctx.deps.store.apply(
     state.goal.id,
+    // The result left the next tick's dispatch to this report (see commit.ts).
     (s, now) =>
-      recordPushedCommit(
-        s,
-        { ...commit, todo: tick.todo },
-        {
-          actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
-          now,
-          newId: ctx.deps.newId,
-        },
+      targeted(
+        recordPushedCommit(
+          s,
+          { ...commit, todo: tick.todo },
+          {
+            actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
+            now,
+            newId: ctx.deps.newId,
+          },
+        ),
+        facts,
       ),
     { source: { tickId: tick.id } },
   );

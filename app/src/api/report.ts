@@ -28,6 +28,7 @@ import {
 import { goalRepo } from "./ask.ts";
 import { authorizeCall, type TickApiContext } from "./authorize-call.ts";
 import { billedMinutes } from "./billed-minutes.ts";
+import { targeted } from "./dispatch-target.ts";
 import { jobStep, wakeOnlyIfRunnable } from "./job-step.ts";
 import { recordLateResult } from "./late-result.ts";
 import { mintPushGrant, revokeQuietly } from "./push-grant.ts";
@@ -83,21 +84,6 @@ function scrub(result: HarnessResult): HarnessResult {
     );
   }
   return parsed.data;
-}
-
-/**
- * The next tick's dispatch carries the workflow and default branch this call already
- * authorized against, so the outbox dispatches without reading the repository again (the
- * scheduler's dispatches do the same). An invalid config leaves it to the outbox, which skips it.
- */
-function targeted(result: TransitionResult, facts: RepoFacts): TransitionResult {
-  const config = facts.config;
-  if (!result.ok || !config) return result;
-  const target = { workflow: config.tickWorkflow, ref: facts.defaultBranch };
-  const effects = result.effects.map((e) =>
-    e.kind === "dispatch" && e.target === undefined ? { ...e, target } : e,
-  );
-  return { ...result, effects };
 }
 
 function resultRefusal(refusal: Refusal): ApiFailure {

@@ -46,14 +46,16 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
   goal.nextWakeAt = decision.nextWakeAt;
   if (
     !opts.bookkeeping &&
+    !d.pushFollows &&
     (decision.route === "run" || decision.route === "replan") &&
     decision.nextWakeAt !== null &&
     decision.nextWakeAt.getTime() <= ctx.now.getTime() &&
     !d.effects.some((e) => e.kind === "dispatch")
   ) {
     // A person's act (an approval, a resume, a new todo) always wakes the loop. Machine-side
-    // transitions between two ticks (the result, the push, the PR link) share one wake, so
-    // the outbox sends one dispatch for them, not one each.
+    // transitions between two ticks (the push, the PR link) share one wake, so the outbox
+    // sends one dispatch for them, not one each; a result whose push follows leaves it to the
+    // push, which knows what the commits changed.
     const human = ctx.actor.kind === "human";
     addEffect(d, {
       kind: "dispatch",

@@ -233,5 +233,8 @@ export function applyTickResult(
   if (isMaterialDelta(result) || planned || result.outcome === "completed") {
     addEffect(d, { kind: "tick_comment", key: `tick:${tick.id}`, tickId: tick.id });
   }
+  // The report job pushes these commits next and says which files they changed, which decides
+  // whether a todo waits for them: the next tick is dispatched on that report, not before it.
+  if (result.commits.length > 0) d.pushFollows = true;
   return commit(d);
 }
