@@ -45,18 +45,28 @@ const Candidate = z.object({
 const Taken = z.object({ goal_id: z.string() });
 
 /**
+ * Whether a tick claimed since the marker's dispatch (in the marker's slot when `inSlot`): the
+ * run that dispatch started has asked. A tick's `started_at` is the database clock as the App
+ * read it back, to the millisecond, so the dispatch's is cut to the millisecond before they
+ * are compared: a claim in the same millisecond as the dispatch is not older than it.
+ * `marker` is the tick_dispatches alias.
+ */
+function claimedSince(marker: string, opts: { inSlot: boolean }): SQL {
+  const m = sql.raw(marker);
+  const slot = opts.inSlot ? sql`AND t.slot = ${m}.slot` : sql``;
+  return sql`EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = ${m}.goal_id ${slot}
+                       AND t.started_at >= date_trunc('milliseconds', ${m}.dispatched_at))`;
+}
+
+/**
  * Whether the run the marker's dispatch started may have had its look: a tick of the goal
  * claimed since, or there is no known run to wait for (a sweep that declined to dispatch, or
  * GitHub did not say which run it started). Until then that run has not asked, and it will
  * see the newest state when it does, so a wake that moved meanwhile needs no second run (it
- * would only queue in the same concurrency group and answer "wait"). `marker` is the
- * tick_dispatches alias.
+ * would only queue in the same concurrency group and answer "wait").
  */
 function askedSince(marker: string): SQL {
-  const m = sql.raw(marker);
-  return sql`(${m}.run_id IS NULL OR EXISTS (
-                SELECT 1 FROM ticks t WHERE t.goal_id = ${m}.goal_id
-                  AND t.started_at >= date_trunc('milliseconds', ${m}.dispatched_at)))`;
+  return sql`(${sql.raw(marker)}.run_id IS NULL OR ${claimedSince(marker, { inSlot: false })})`;
 }
 
 /** The sweep's candidate query (exported so the bench can EXPLAIN exactly what runs). */
@@ -141,9 +151,7 @@ const Reserved = z.object({ slot: z.string() });
  * made until a tick claims in that slot, or for `redispatchMs` (default 15 minutes) if none
  * does (its run never started, or its ask answered "wait"). Each slot is one conditional
  * upsert on the newest marker row, so of two concurrent callers only one wins a slot: the
- * other goes on to the next. A tick's `started_at` is the database clock as the App read it
- * back, to the millisecond, so the dispatch's is cut to the millisecond before they are
- * compared: a claim in the same millisecond as the dispatch is not older than it.
+ * other goes on to the next.
  */
 export async function reserveDispatchSlot(
   db: Db,
@@ -160,9 +168,7 @@ export async function reserveDispatchSlot(
         ON CONFLICT (goal_id, slot) DO UPDATE
           SET dispatched_at = now(), run_id = NULL
           WHERE tick_dispatches.dispatched_at <= now() - make_interval(secs => ${quietSecs})
-             OR EXISTS (SELECT 1 FROM ticks t WHERE t.goal_id = tick_dispatches.goal_id
-                        AND t.slot = tick_dispatches.slot
-                        AND t.started_at >= date_trunc('milliseconds', tick_dispatches.dispatched_at))
+             OR ${claimedSince("tick_dispatches", { inSlot: true })}
         RETURNING slot`),
     ).map((r) => Reserved.parse(r));
     if (won.length > 0) return slot;
