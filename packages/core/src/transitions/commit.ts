@@ -14,6 +14,11 @@ export interface CommitOptions {
    * update (lists order goals by it).
    */
   bookkeeping?: boolean;
+  /**
+   * A push report follows this transition (a slice's result with commits): that report
+   * dispatches the next tick, once what the push changed is known.
+   */
+  pushFollows?: boolean;
 }
 
 /**
@@ -46,7 +51,7 @@ export function commit(d: Draft, opts: CommitOptions = {}): TransitionResult {
   goal.nextWakeAt = decision.nextWakeAt;
   if (
     !opts.bookkeeping &&
-    !d.pushFollows &&
+    !opts.pushFollows &&
     (decision.route === "run" || decision.route === "replan") &&
     decision.nextWakeAt !== null &&
     decision.nextWakeAt.getTime() <= ctx.now.getTime() &&

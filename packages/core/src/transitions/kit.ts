@@ -34,11 +34,6 @@ export interface Draft {
   checksBefore?: string;
   /** Loaded todos that were done before the transition: the outcome tally counts the change. */
   doneBefore?: number;
-  /**
-   * A push report follows this transition (a slice's result with commits): it dispatches the
-   * next tick, once what the push changed is known.
-   */
-  pushFollows?: boolean;
 }
 
 export type Refused = { ok: false; refusal: Refusal };

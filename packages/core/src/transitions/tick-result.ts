@@ -1,13 +1,13 @@
 import { sliceCeiling } from "../cost-ledger.ts";
 import { commitSummary, testRunEvidence } from "../evidence-summary.ts";
-import { newProposals, openTodoNamed } from "../proposed-todos.ts";
+import { openTodoNamed } from "../proposed-todos.ts";
 import { reportedSummary } from "../pushed-commit.ts";
 import type { Cost } from "../schemas/budget.ts";
 import { GoalStatus } from "../schemas/goal.ts";
 import type { TickResultInput } from "../schemas/inputs.ts";
 import { TickResultInput as TickResultSchema } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
-import type { HarnessResult } from "../schemas/tick.ts";
+import type { ContinuationInput, HarnessResult } from "../schemas/tick.ts";
 import type { Continuation, Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { blockingGatesFor, buildScopeIndex } from "../scope.ts";
@@ -111,26 +111,7 @@ function complete(
   } else if (input.kind === "no_followup") {
     continuation = { kind: "no_followup", reason: input.reason };
   } else {
-    // The same title as an open todo is that todo, as for proposals: naming it adds none.
-    const [fresh] = newProposals(d.state.todos, [input]);
-    const successor = fresh
-      ? appendTodo(d, {
-          title: fresh.title,
-          detail: fresh.detail,
-          requiredScopes: fresh.requiredScopes,
-          origin: "agent",
-          position: todo.position,
-        })
-      : openTodoNamed(
-          d.state.todos.filter((t) => t.key !== todo.key),
-          input.title,
-        );
-    if (fresh && successor) {
-      // What follows a todo starts once the todo is delivered: while its PR waits, the
-      // successor would start from a default branch without the work it follows.
-      successor.resumeWhen = { kind: "todo_done", todo: todo.key };
-      holdForApproval(d, [successor]);
-    }
+    const successor = successorOf(d, todo, input);
     continuation = successor ? { kind: "successor", todo: successor.key } : { kind: "goal_active" };
     if (successor) d.state.goal.focus = successor.key;
   }
@@ -141,6 +122,31 @@ function complete(
     tickId,
     unopenedBranchWork: needsPullRequest(d.state, todo, result),
   });
+}
+
+/**
+ * The todo a completion names as its successor. The same title as an open todo is that todo,
+ * as for proposals (naming the todo being completed names none); a new one starts once the
+ * todo it follows is delivered: while that todo's PR waits, it would start from a default
+ * branch without the work it follows.
+ */
+function successorOf(
+  d: Draft,
+  todo: Todo,
+  input: Extract<ContinuationInput, { kind: "successor" }>,
+): Todo | null {
+  const named = openTodoNamed(d.state.todos, input.title);
+  if (named) return named.key === todo.key ? null : named;
+  const successor = appendTodo(d, {
+    title: input.title,
+    detail: input.detail,
+    requiredScopes: input.requiredScopes,
+    origin: "agent",
+    position: todo.position,
+  });
+  successor.resumeWhen = { kind: "todo_done", todo: todo.key };
+  holdForApproval(d, [successor]);
+  return successor;
 }
 
 /** The slice asked for a gate, and its open todo is now held by an unanswered gate. */
@@ -235,6 +241,5 @@ export function applyTickResult(
   }
   // The report job pushes these commits next and says which files they changed, which decides
   // whether a todo waits for them: the next tick is dispatched on that report, not before it.
-  if (result.commits.length > 0) d.pushFollows = true;
-  return commit(d);
+  return commit(d, { pushFollows: result.commits.length > 0 });
 }
