@@ -41,9 +41,9 @@ export async function benchLoop(opts: {
   const started = performance.now();
   const all = await loadTasks();
   const unknown = (opts.only ?? []).filter((id) => !all.some((t) => t.spec.id === id));
-  if (unknown.length > 0) {
+  if (opts.only?.length === 0 || unknown.length > 0) {
     throw new Error(
-      `--tasks names no task: ${unknown.join(", ")}; the tasks are ${all.map((t) => t.spec.id).join(", ")}`,
+      `--tasks takes task ids separated by commas${unknown.length > 0 ? `, and names no task ${unknown.join(", ")}` : ""}; the tasks are ${all.map((t) => t.spec.id).join(", ")}`,
     );
   }
   const picked = opts.only ?? (opts.quick ? QUICK_TASKS : null);
