@@ -41350,6 +41350,8 @@ var EventType = external_exports.enum([
   "todo.reordered",
   "todo.completed",
   "todo.awaiting_pull_request",
+  "todo.awaiting_person_push",
+  "todo.person_pushed",
   "todo.awaiting_job",
   "todo.job_started",
   "todo.job_finished",
@@ -41712,6 +41714,34 @@ var PrObservation = external_exports.object({
   repairAttempts: external_exports.number().int().min(0).max(20).default(DEFAULT_REPAIR_ATTEMPTS)
 });
 
+// ../packages/core/src/transitions/track-pull-request.ts
+var Sha3 = external_exports.string().regex(/^[0-9a-f]{7,64}$/);
+var RequestPullRequestInput = external_exports.object({
+  todo: TodoKey,
+  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
+  headSha: Sha3,
+  /**
+   * The scopes of `.github/loopx.yml`'s `when: open_pr` rules: when any, a todo's first PR
+   * waits for a writer to approve a gate (its own `open_pr:<todo>` scope plus these).
+   */
+  gateScopes: external_exports.array(Scope).max(10).default([])
+});
+var TrackPullRequestInput = external_exports.object({
+  number: external_exports.number().int().positive(),
+  todo: TodoKey,
+  headRef: external_exports.string().min(1).max(255),
+  headSha: Sha3
+});
+
+// ../packages/core/src/transitions/person-push.ts
+var PersonPushInput = external_exports.object({
+  todo: TodoKey,
+  branch: external_exports.string().min(1).max(255),
+  headSha: external_exports.string().regex(/^[0-9a-f]{40}$/),
+  /** The files the push changed, as GitHub's `push` payload lists them. */
+  paths: external_exports.array(external_exports.string().min(1).max(500)).max(MAX_PUSHED_PATHS).default([])
+});
+
 // ../packages/core/src/transitions/push-refused.ts
 var PushRefusedInput = external_exports.object({
   todo: TodoKey,
@@ -41735,25 +41765,6 @@ var PullRequestPushedInput = external_exports.object({
    * head heard of a later push first: this delivery is out of order and refused.
    */
   before: Sha.optional()
-});
-
-// ../packages/core/src/transitions/track-pull-request.ts
-var Sha3 = external_exports.string().regex(/^[0-9a-f]{7,64}$/);
-var RequestPullRequestInput = external_exports.object({
-  todo: TodoKey,
-  branch: external_exports.string().regex(/^loopx\/[0-9]+-T[1-9][0-9]*$/, "a LoopX todo branch"),
-  headSha: Sha3,
-  /**
-   * The scopes of `.github/loopx.yml`'s `when: open_pr` rules: when any, a todo's first PR
-   * waits for a writer to approve a gate (its own `open_pr:<todo>` scope plus these).
-   */
-  gateScopes: external_exports.array(Scope).max(10).default([])
-});
-var TrackPullRequestInput = external_exports.object({
-  number: external_exports.number().int().positive(),
-  todo: TodoKey,
-  headRef: external_exports.string().min(1).max(255),
-  headSha: Sha3
 });
 
 // src/inputs.ts
@@ -44635,7 +44646,7 @@ function parseRawDiff(raw) {
 var UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
 function guardChanges(changes, o) {
   const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));
-  const workflows = o.allowWorkflowPaths ? changes.filter((c) => UNDER_WORKFLOWS.test(c.path)) : [];
+  const workflows = changes.filter((c) => UNDER_WORKFLOWS.test(c.path));
   const rules = changes.flatMap(
     (change) => o.protectedPaths.filter((rule) => rule.paths.some((glob) => matchesGlob(change.path, glob))).map((rule) => ({ change, scopes: rule.scopes }))
   );
@@ -44648,6 +44659,50 @@ function guardChanges(changes, o) {
     return change ? [{ change, todo, globs }] : [];
   });
   return { github, rules, workflows, held };
+}
+
+// src/push-refusal.ts
+function pushRefusal(g) {
+  const workflow = g.workflows.length > 0;
+  if (g.github.length > 0) {
+    return {
+      reason: "its commits change .github/ and no gate approved write:.github",
+      paths: names(g.github),
+      workflow,
+      held: false
+    };
+  }
+  if (g.rules.length > 0) {
+    const scopes = [...new Set(g.rules.flatMap((r) => r.scopes))].join(", ");
+    return {
+      reason: `its commits change paths guarded by a gate on ${scopes}, which no gate approved`,
+      paths: names(g.rules.map((r) => r.change)),
+      workflow,
+      held: false
+    };
+  }
+  if (g.held.length > 0) {
+    const todos = [...new Set(g.held.map((h) => h.todo))];
+    const declared = todos.map((todo) => `${todo} (${g.held.find((h) => h.todo === todo)?.globs.join(", ")})`).join(", ");
+    return {
+      reason: `held: its commits change paths that ${declared} declared, and ${todos.length === 1 ? "that todo's tick is" : "their ticks are"} still running`,
+      paths: names(g.held.map((h) => h.change)),
+      workflow: false,
+      held: true
+    };
+  }
+  if (workflow) {
+    return {
+      reason: "the change includes workflow files, which GitHub refuses from a token without the `workflows` permission (LoopX never asks for it)",
+      paths: names(g.workflows),
+      workflow,
+      held: false
+    };
+  }
+  return null;
+}
+function names(changes) {
+  return [...new Set(changes.map((c) => c.path))];
 }
 
 // src/push-bundle.ts
@@ -44709,7 +44764,7 @@ async function pushBundle(o) {
       headSha
     ]);
     const changes = parseRawDiff(diff.stdout);
-    const refusal = refusalFor(guardChanges(changes, o));
+    const refusal = pushRefusal(guardChanges(changes, o));
     if (refusal) {
       const patch = refusal.workflow ? await patchOf(repo, headSha) : null;
       return {
@@ -44726,47 +44781,6 @@ async function pushBundle(o) {
   } finally {
     await rm6(dir, { recursive: true, force: true });
   }
-}
-function refusalFor(g) {
-  if (g.github.length > 0) {
-    return {
-      reason: "its commits change .github/ and no gate approved write:.github",
-      paths: names(g.github),
-      workflow: false,
-      held: false
-    };
-  }
-  if (g.rules.length > 0) {
-    const scopes = [...new Set(g.rules.flatMap((r) => r.scopes))].join(", ");
-    return {
-      reason: `its commits change paths guarded by a gate on ${scopes}, which no gate approved`,
-      paths: names(g.rules.map((r) => r.change)),
-      workflow: false,
-      held: false
-    };
-  }
-  if (g.held.length > 0) {
-    const todos = [...new Set(g.held.map((h) => h.todo))];
-    const declared = todos.map((todo) => `${todo} (${g.held.find((h) => h.todo === todo)?.globs.join(", ")})`).join(", ");
-    return {
-      reason: `held: its commits change paths that ${declared} declared, and ${todos.length === 1 ? "that todo's tick is" : "their ticks are"} still running`,
-      paths: names(g.held.map((h) => h.change)),
-      workflow: false,
-      held: true
-    };
-  }
-  if (g.workflows.length > 0) {
-    return {
-      reason: "the approved change includes workflow files, which GitHub refuses from a token without the `workflows` permission (LoopX never asks for it): the change is attached as a patch to apply by hand",
-      paths: names(g.workflows),
-      workflow: true,
-      held: false
-    };
-  }
-  return null;
-}
-function names(changes) {
-  return [...new Set(changes.map((c) => c.path))];
 }
 async function patchOf(repo, sha) {
   const out = (await repo.git(["format-patch", "--stdout", "--binary", "-1", sha])).stdout;
@@ -44897,7 +44911,7 @@ async function report(ctx) {
           );
         }
         return fail(
-          pushed.patch ? `Did not push ${grant.branch}: ${pushed.reason}. The patch is on the goal issue.` : `Refused to push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Changes under .github/ need a gate approving \`write:.github\` on the goal issue; other guarded paths need the gate their rule in .github/loopx.yml names.`
+          pushed.patch ? `Did not push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Only a person can push workflow files: the patch is on the goal issue, and LoopX opens the pull request once someone pushes it to ${grant.branch}.` : `Refused to push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Changes under .github/ need a gate approving \`write:.github\` on the goal issue; other guarded paths need the gate their rule in .github/loopx.yml names.`
         );
       }
       if (pushed.status === "empty") {

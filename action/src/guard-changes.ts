@@ -33,7 +33,10 @@ export interface Guarded {
   github: GuardedChange[];
   /** Changes matching a path rule whose scopes no gate approved. */
   rules: { change: GuardedChange; scopes: readonly string[] }[];
-  /** Workflow files changed under an approved gate: the App's token cannot push them. */
+  /**
+   * Workflow files changed, gate or no gate: the App's token cannot push them (it never has
+   * the `workflows` permission), so only a person can.
+   */
   workflows: GuardedChange[];
   /** Changes to paths another running todo declared, with that todo and its globs. */
   held: { change: GuardedChange; todo: string; globs: readonly string[] }[];
@@ -58,7 +61,7 @@ export function guardChanges(
   },
 ): Guarded {
   const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));
-  const workflows = o.allowWorkflowPaths ? changes.filter((c) => UNDER_WORKFLOWS.test(c.path)) : [];
+  const workflows = changes.filter((c) => UNDER_WORKFLOWS.test(c.path));
   const rules = changes.flatMap((change) =>
     o.protectedPaths
       .filter((rule) => rule.paths.some((glob) => matchesGlob(change.path, glob)))

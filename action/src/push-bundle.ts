@@ -2,7 +2,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OwnRepo } from "@loopx/harness";
-import { type GuardedChange, guardChanges, type HeldPaths, parseRawDiff } from "./guard-changes.ts";
+import { guardChanges, type HeldPaths, parseRawDiff } from "./guard-changes.ts";
+import { pushRefusal } from "./push-refusal.ts";
 import { gitAuthEnv } from "./run-git.ts";
 
 export type PushOutcome =
@@ -46,8 +47,8 @@ const PATCH_MAX = 60_000;
  * bundle's merge-base with the default branch when the branch is new. That commit's diff
  * (`-z --no-renames`, so no name is quoted and a rename is its two halves) is what is guarded:
  * anything under `.github/` without a `write:.github` gate, any path rule no gate approved,
- * and workflow files even with the gate — the App's token cannot push them, so they come back
- * as a patch for a person. The work happens in a throwaway repository; the token is per command.
+ * and workflow files even with the gate (push-refusal.ts). A refused change with workflow
+ * files comes back as a patch for a person: only a person can push it. The work happens in a throwaway repository; the token is per command.
  */
 export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
   const ref = `refs/heads/${o.branch}`;
@@ -117,7 +118,7 @@ export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
       headSha,
     ]);
     const changes = parseRawDiff(diff.stdout);
-    const refusal = refusalFor(guardChanges(changes, o));
+    const refusal = pushRefusal(guardChanges(changes, o));
     if (refusal) {
       const patch = refusal.workflow ? await patchOf(repo, headSha) : null;
       return {
@@ -135,54 +136,6 @@ export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-function refusalFor(
-  g: ReturnType<typeof guardChanges>,
-): { reason: string; paths: string[]; workflow: boolean; held: boolean } | null {
-  if (g.github.length > 0) {
-    return {
-      reason: "its commits change .github/ and no gate approved write:.github",
-      paths: names(g.github),
-      workflow: false,
-      held: false,
-    };
-  }
-  if (g.rules.length > 0) {
-    const scopes = [...new Set(g.rules.flatMap((r) => r.scopes))].join(", ");
-    return {
-      reason: `its commits change paths guarded by a gate on ${scopes}, which no gate approved`,
-      paths: names(g.rules.map((r) => r.change)),
-      workflow: false,
-      held: false,
-    };
-  }
-  if (g.held.length > 0) {
-    const todos = [...new Set(g.held.map((h) => h.todo))];
-    const declared = todos
-      .map((todo) => `${todo} (${g.held.find((h) => h.todo === todo)?.globs.join(", ")})`)
-      .join(", ");
-    return {
-      reason: `held: its commits change paths that ${declared} declared, and ${todos.length === 1 ? "that todo's tick is" : "their ticks are"} still running`,
-      paths: names(g.held.map((h) => h.change)),
-      workflow: false,
-      held: true,
-    };
-  }
-  if (g.workflows.length > 0) {
-    return {
-      reason:
-        "the approved change includes workflow files, which GitHub refuses from a token without the `workflows` permission (LoopX never asks for it): the change is attached as a patch to apply by hand",
-      paths: names(g.workflows),
-      workflow: true,
-      held: false,
-    };
-  }
-  return null;
-}
-
-function names(changes: GuardedChange[]): string[] {
-  return [...new Set(changes.map((c) => c.path))];
 }
 
 async function patchOf(repo: OwnRepo, sha: string): Promise<string> {

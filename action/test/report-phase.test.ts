@@ -158,7 +158,7 @@ describe("report", () => {
     expect(run.outputs).toMatchObject({ pushed: "true", "head-sha": pushed, "next-route": "run" });
   });
 
-  it("refuses to push commits that touch .github/ without a gate, and fails the step saying why", async () => {
+  it("refuses to push workflow files without a gate, and hands them to a person as a patch", async () => {
     const { dir } = await tickFiles({
       ".github/workflows/pwn.yml": "on: push\n",
       "b.txt": "b\n",
@@ -169,7 +169,7 @@ describe("report", () => {
     const run = await report(dir);
     expect(run.code).not.toBe(0);
     expect(run.errors.join()).toContain(
-      "Refused to push loopx/12-T3: its commits change .github/ and no gate approved write:.github (.github/workflows/pwn.yml)",
+      "Did not push loopx/12-T3: its commits change .github/ and no gate approved write:.github (.github/workflows/pwn.yml). Only a person can push workflow files: the patch is on the goal issue",
     );
     expect(remoteHead(BRANCH)).toBe(branchBefore);
     const calls = w.api.calls.slice(before);
@@ -185,9 +185,34 @@ describe("report", () => {
         reason: "its commits change .github/ and no gate approved write:.github",
         headSha: expect.stringMatching(/^[0-9a-f]{40}$/),
         paths: [".github/workflows/pwn.yml"],
+        // No gate makes workflow files pushable by the App: only a person can push them.
+        patch: expect.stringContaining("+++ b/.github/workflows/pwn.yml"),
       },
     });
     expect(run.summary).toContain("Push refused");
+  });
+
+  it("refuses other .github/ changes without a gate and asks for the gate, with no patch", async () => {
+    const { dir } = await tickFiles({ ".github/CODEOWNERS": "* @acme/core\n" });
+    const branchBefore = remoteHead(BRANCH);
+    await grant(false);
+    const before = w.api.calls.length;
+    const run = await report(dir);
+    expect(run.code).not.toBe(0);
+    expect(run.errors.join()).toContain(
+      "Refused to push loopx/12-T3: its commits change .github/ and no gate approved write:.github (.github/CODEOWNERS). Changes under .github/ need a gate approving `write:.github`",
+    );
+    expect(remoteHead(BRANCH)).toBe(branchBefore);
+    const told = w.api.calls.slice(before).find((c) => c.path.endsWith("/pushed"));
+    expect(told?.body).toEqual({
+      leaseToken: LEASE,
+      branch: BRANCH,
+      refused: {
+        reason: "its commits change .github/ and no gate approved write:.github",
+        headSha: expect.stringMatching(/^[0-9a-f]{40}$/),
+        paths: [".github/CODEOWNERS"],
+      },
+    });
   });
 
   it("holds a commit touching another running todo's declared paths, naming it; pushes one that does not", async () => {
@@ -247,7 +272,7 @@ describe("report", () => {
     const before = w.api.calls.length;
     const refused = await report(workflow.dir);
     expect(refused.code).not.toBe(0);
-    expect(refused.errors.join()).toContain("The patch is on the goal issue");
+    expect(refused.errors.join()).toContain("the patch is on the goal issue");
     expect(() =>
       git(remoteGit(), "rev-parse", "--verify", "--quiet", `refs/heads/${BRANCH}`),
     ).toThrow();

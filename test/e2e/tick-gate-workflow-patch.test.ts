@@ -56,7 +56,7 @@ describe("e2e: a workflow change under an approved gate comes back as a patch", 
       agent: { "shell-command": CHANGE },
     });
     expect(tick.report?.code).not.toBe(0);
-    expect(tick.report?.errors.join()).toContain("The patch is on the goal issue");
+    expect(tick.report?.errors.join()).toContain("the patch is on the goal issue");
     const repo = h.sandbox.store.repoByName("acme", "widgets");
     expect(repo.branches.get(tick.ask.outputs.branch ?? "")).toBeUndefined();
     await h.settle();

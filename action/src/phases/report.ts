@@ -110,7 +110,7 @@ export async function report(ctx: PhaseContext): Promise<PhaseResult> {
         }
         return fail(
           pushed.patch
-            ? `Did not push ${grant.branch}: ${pushed.reason}. The patch is on the goal issue.`
+            ? `Did not push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Only a person can push workflow files: the patch is on the goal issue, and LoopX opens the pull request once someone pushes it to ${grant.branch}.`
             : `Refused to push ${grant.branch}: ${pushed.reason} (${pushed.paths.join(", ")}). Changes under .github/ need a gate approving \`write:.github\` on the goal issue; other guarded paths need the gate their rule in .github/loopx.yml names.`,
         );
       }

@@ -101,6 +101,7 @@ export async function pushed(
 }
 
 const REFUSED = "push refused: ";
+const isWorkflowPath = (path: string) => /^\.github\/workflows\//i.test(path);
 
 /** The report job did not push: the goal keeps why, pinned to the head that never landed. */
 async function recordRefusal(
@@ -134,7 +135,10 @@ async function recordRefusal(
             scopes: scopesGuarding(refusal.paths, protectedPaths(state, rules), {
               githubGuarded: workflowApprovals(state).length === 0,
             }),
-            ...(refusal.patch !== undefined ? { patch: redactSecrets(refusal.patch, []) } : {}),
+            // A patch goes to people only for what only people can push: workflow files.
+            ...(refusal.patch !== undefined && refusal.paths.some(isWorkflowPath)
+              ? { patch: redactSecrets(refusal.patch, []) }
+              : {}),
           },
           {
             actor: { kind: "agent", tickId: tick.id, harness: tick.harness },

@@ -13,7 +13,6 @@ import {
   spendWorkflowApproval,
   type Tick,
   type TransitionContext,
-  type TransitionResult,
 } from "@loopx/core";
 import { chainTransitions } from "../intake/chain-transitions.ts";
 import { DEFAULT_CONFIG, type RepoFacts } from "../repo-facts.ts";

@@ -1,4 +1,4 @@
-import { decide, type Effect, freeTickSlots, type GoalState } from "@loopx/core";
+import { decide, type Effect, freeTickSlots, type GoalState, todoBranch } from "@loopx/core";
 import {
   type GitHubPort,
   type IssueRef,
@@ -187,7 +187,12 @@ export async function performEffect(ctx: EffectContext): Promise<void> {
       await keyedComment(ctx, issue, effect.key, renderReceipt(effect.text));
       return;
     case "patch_comment":
-      await keyedComment(ctx, issue, effect.key, renderPatchComment(effect));
+      await keyedComment(
+        ctx,
+        issue,
+        effect.key,
+        renderPatchComment({ ...effect, branch: todoBranch(state, effect.todo) }),
+      );
       return;
     case "dispatch":
       return dispatch(ctx, effect);

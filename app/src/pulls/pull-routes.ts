@@ -6,6 +6,7 @@ import { on } from "../webhooks/on.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { monitorPull, type PullTarget } from "./monitor-pull.ts";
 import { monitorPush } from "./monitor-push.ts";
+import { onBranchPush } from "./on-branch-push.ts";
 import { onPullRequestPush } from "./on-pull-request-push.ts";
 import { onPullRequestReview } from "./on-pull-request-review.ts";
 import {
@@ -161,9 +162,11 @@ const checkRunCompleted = on(CheckRunChanged, async (deps, delivery, e) => {
 
 /**
  * The PR monitor's webhooks. `pull_request.synchronize` and
- * `pull_request_review.submitted` keep their gate handlers and add the monitor.
+ * `pull_request_review.submitted` keep their gate handlers and add the monitor; `push` is a
+ * person delivering a todo's change that only they could push, for which a PR is opened.
  */
 export const PULL_HANDLERS: Routes = {
+  push: onBranchPush,
   pull_request: pullRequestChanged,
   "pull_request.synchronize": pushed,
   "pull_request_review.submitted": on(

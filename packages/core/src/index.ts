@@ -35,8 +35,10 @@ export * from "./todo-order.ts";
 export * from "./todo-overlap.ts";
 export {
   AWAITING_EVIDENCE,
+  AWAITING_PERSON_PUSH,
   AWAITING_PULL_REQUEST,
   isAwaitingEvidence,
+  isAwaitingPersonPush,
   isAwaitingPullRequest,
 } from "./transitions/await-pull-request.ts";
 export * from "./transitions/branch-in-base.ts";
@@ -46,6 +48,7 @@ export * from "./transitions/host-failure.ts";
 export * from "./transitions/index.ts";
 export * from "./transitions/link-pull-request.ts";
 export * from "./transitions/observe-pull-request.ts";
+export * from "./transitions/person-push.ts";
 export * from "./transitions/push-refused.ts";
 export * from "./transitions/reopen-gate.ts";
 export * from "./transitions/track-pull-request.ts";

@@ -5,7 +5,11 @@ import type { Decision } from "./schemas/decision.ts";
 import type { GoalState } from "./schemas/state.ts";
 import type { Todo } from "./schemas/todo.ts";
 import { blockingGatesFor, buildScopeIndex } from "./scope.ts";
-import { isAwaitingEvidence, isAwaitingPullRequest } from "./transitions/await-pull-request.ts";
+import {
+  isAwaitingEvidence,
+  isAwaitingPersonPush,
+  isAwaitingPullRequest,
+} from "./transitions/await-pull-request.ts";
 
 /**
  * A todo's state as a person says it: what it waits for and on whom, not the status column
@@ -44,6 +48,7 @@ export function stateWordsOf(state: GoalState, now: Date): (todo: Todo) => strin
     }
     if (isAwaitingPullRequest(todo)) return awaitingMergeWords(openPr.get(todo.key) ?? null);
     if (isAwaitingEvidence(todo)) return "claimed, awaiting evidence";
+    if (isAwaitingPersonPush(todo)) return "waiting for a writer to push its patch to its branch";
     const claim = claimOfTodo(state, todo, now);
     if (claim?.kind === "lease") {
       return claim.tickNumber === null ? "running" : `running (tick #${claim.tickNumber})`;

@@ -18,6 +18,8 @@ export const EventType = z.enum([
   "todo.reordered",
   "todo.completed",
   "todo.awaiting_pull_request",
+  "todo.awaiting_person_push",
+  "todo.person_pushed",
   "todo.awaiting_job",
   "todo.job_started",
   "todo.job_finished",

@@ -18,6 +18,26 @@ export const AWAITING_PULL_REQUEST = "finished on its branch; waits for its pull
  */
 export const AWAITING_EVIDENCE = "claimed, awaiting evidence: tick it if it is done";
 
+/**
+ * Why a todo whose change touches workflow files is still open: GitHub refuses those from
+ * LoopX's token, so the change went to a person as a patch, and the todo waits for someone
+ * with write access to push it to its branch. The agent cannot do it, so nothing is retried.
+ */
+export const AWAITING_PERSON_PUSH =
+  "its change touches workflow files only a person can push: waits for the patch on its branch";
+
+export function isAwaitingPersonPush(todo: Todo): boolean {
+  return todo.status === "blocked" && todo.blockedReason === AWAITING_PERSON_PUSH;
+}
+
+export function awaitPersonPush(d: Draft, todo: Todo, headSha: string): void {
+  todo.status = "blocked";
+  todo.blockedReason = AWAITING_PERSON_PUSH;
+  todo.updatedAt = d.ctx.now;
+  d.checklist = true;
+  emit(d, "todo.awaiting_person_push", { todo: todo.key, headSha });
+}
+
 export function isAwaitingEvidence(todo: Todo): boolean {
   return todo.status === "blocked" && todo.blockedReason === AWAITING_EVIDENCE;
 }

@@ -4,7 +4,7 @@ import type { GoalState } from "../schemas/state.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { blockingGatesFor, buildScopeIndex, isScopeGranted } from "../scope.ts";
-import { releaseAwaiting } from "./await-pull-request.ts";
+import { awaitPersonPush, releaseAwaiting } from "./await-pull-request.ts";
 import { commit } from "./commit.ts";
 import type { Draft } from "./kit.ts";
 import { addEffect, appendEvidence, begin, isRefused, parseInput, refuse } from "./kit.ts";
@@ -26,12 +26,13 @@ type PushRefusedInputParsed = z.infer<typeof PushRefusedInput>;
 
 /**
  * The report job did not push a finished slice (its commits touched a protected path): the
- * refusal is evidence pinned to the head that never landed, and the todo — which was waiting
- * for a PR that will now never open — is runnable again. No material change: the goal stalls.
- * When only a person can push it (workflow files under an approved gate), the patch is
- * handed to them in a comment. Otherwise the paths' rules ask a person: one gate on the
- * scopes nothing approved yet, which the todo then needs, so it waits instead of pushing
- * the same refused change again.
+ * refusal is evidence pinned to the head that never landed. When only a person can push it
+ * (it changes workflow files), the patch is handed to them in a comment and the todo waits
+ * for their push (person-push.ts) whatever gate the paths need: pushing it is their act.
+ * Otherwise the todo — which was waiting for a PR that will now never open — is runnable
+ * again with no material change, so the goal stalls, and the paths' rules ask a person: one
+ * gate on the scopes nothing approved yet, which the todo then needs, so it waits instead of
+ * pushing the same refused change again.
  */
 export function recordPushRefused(
   state: GoalState,
@@ -57,8 +58,13 @@ export function recordPushRefused(
       paths: parsed.paths,
       patch: parsed.patch,
     });
+    // Running it again would only make the same refused change: it waits for the person.
+    if (todo.status !== "done" && todo.status !== "dropped") {
+      awaitPersonPush(d, todo, parsed.headSha);
+    }
+    return commit(d);
   }
-  const asked = parsed.patch === undefined && askForPaths(d, todo, parsed);
+  const asked = askForPaths(d, todo, parsed);
   releaseAwaiting(d, todo, "its push was refused");
   // A new question holds this todo alone, as a gate the agent asks for does: the others go
   // on at once. Without one, pushing what is refused again would spin, so it stalls.

@@ -74,16 +74,24 @@ export function requestPullRequest(
       return commit(d);
     }
   }
+  queueOpenPullRequest(d, parsed);
+  return commit(d);
+}
+
+/** The outbox opens (or updates) the branch's PR after commit, once per head. */
+export function queueOpenPullRequest(
+  d: Draft,
+  req: { todo: string; branch: string; headSha: string },
+): void {
   d.status = false;
-  emit(d, "pull_request.requested", { todo: parsed.todo, branch: parsed.branch });
+  emit(d, "pull_request.requested", { todo: req.todo, branch: req.branch });
   addEffect(d, {
     kind: "open_pull_request",
-    key: `pr:${parsed.branch}:${parsed.headSha.slice(0, 12)}`,
-    todo: parsed.todo,
-    branch: parsed.branch,
-    headSha: parsed.headSha,
+    key: `pr:${req.branch}:${req.headSha.slice(0, 12)}`,
+    todo: req.todo,
+    branch: req.branch,
+    headSha: req.headSha,
   });
-  return commit(d);
 }
 
 function openingApproved(d: Draft, todo: string): boolean {
