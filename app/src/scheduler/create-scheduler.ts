@@ -58,10 +58,14 @@ export function createScheduler(deps: AppDeps, options: SchedulerOptions = {}): 
   let running: Promise<SchedulerPass> | null = null;
 
   const pullEveryMs = options.pullReconcileMs ?? 30 * 60_000;
-  let pullsReadAt = Date.now();
+  // On the database clock, which judges every lease and wake: the backstop's cadence is time
+  // the goals live in, so a clock moved on for them (a replay, the bench) moves it too.
+  let pullsReadAt: number | null = null;
   async function reconcilePullsWhenDue(): Promise<void> {
-    if (Date.now() - pullsReadAt < pullEveryMs) return;
-    pullsReadAt = Date.now();
+    const now = (await deps.store.databaseNow()).getTime();
+    pullsReadAt ??= now;
+    if (now - pullsReadAt < pullEveryMs) return;
+    pullsReadAt = now;
     const changed = await reconcilePulls(deps, await deps.store.goalsWatchingPulls());
     if (changed > 0) options.onCommitted?.();
   }
