@@ -24,8 +24,8 @@ describe("the agent's CLI and its lint rule", () => {
       outcome: "completed",
       continuation: { kind: "goal_active" },
       proposedTodos: [
-        { title: PARSER, paths: ["src/parse.js", "test/parse.test.js"], after: null },
-        { title: CLI, paths: ["src/cli.js"], after: PARSER },
+        { title: PARSER, paths: ["src/parse.js", "test/parse.test.js", "NOTES.md"], after: null },
+        { title: CLI, paths: ["src/cli.js", "NOTES.md"], after: PARSER },
       ],
     });
     const tree = memoryTree();
@@ -39,7 +39,7 @@ describe("the agent's CLI and its lint rule", () => {
     expect(AgentClaim.parse(toLoopxResult(confused, SKILL)).outcome).toBe("no_change");
   });
 
-  it("a planned todo builds on the nearest earlier one in its part of the tree", () => {
+  it("a planned todo builds on the one before: each appends to NOTES.md on its branch", () => {
     const todo = (title: string, path: string) => ({
       title,
       slices: 1,
@@ -57,10 +57,11 @@ describe("the agent's CLI and its lint rule", () => {
       ],
     };
     const plan = toLoopxResult(slice(memoryTree(), { prompt: "Write a plan.", skill }), skill);
+    // The workflow shares no folder with src/, but its branch's NOTES.md would conflict.
     expect(AgentClaim.parse(plan).proposedTodos.map((t) => [t.title, t.after])).toEqual([
       ["Move x", null],
-      ["Run CI on two versions", null],
-      ["Move y", "Move x"],
+      ["Run CI on two versions", "Move x"],
+      ["Move y", "Run CI on two versions"],
     ]);
     const finished = toLoopxResult(
       {

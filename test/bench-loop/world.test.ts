@@ -33,7 +33,7 @@ const MODEL: PersonModel = {
   reviewLatencyMin: [30, 90],
   answerLatencyMin: [5, 20],
   mergeLatencyMin: [10, 40],
-  minutesPerAct: { review: 10, answer: 1, merge: 3 },
+  minutesPerAct: { review: 10, answer: 1, merge: 3, push: 7 },
 };
 
 const CompletedRun = z.object({

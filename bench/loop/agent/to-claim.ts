@@ -4,7 +4,7 @@
  * slice-prompt.ts); it is copied rather than imported because the agent must not depend on
  * the App or the kernel. It is a claim: LoopX decides progress from the tree and validation.
  */
-import { oneLine } from "./agent-notes.ts";
+import { NOTES_PATH, oneLine } from "./agent-notes.ts";
 import type { AgentOutcome, Skill } from "./agent-types.ts";
 import { skillTodos } from "./skill-plan.ts";
 
@@ -37,7 +37,8 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
   const todos = skillTodos(skill);
   const proposal = (title: string, detail = ""): ProposedTodo => {
     const todo = todos.get(oneLine(title));
-    const paths = todo ? [...pathsOf(todo.files, todo.reviewFixes)] : [];
+    // Every slice appends to NOTES.md, the agent's memory on its branch: it declares it too.
+    const paths = todo ? [...pathsOf(todo.files, todo.reviewFixes), NOTES_PATH] : [];
     return {
       title: clamp(title, 256),
       detail: clamp(detail, 2000),
@@ -101,10 +102,11 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
 /**
  * A plan in work order says what builds on what, as this agent knows it: its skill is
  * cumulative (each todo's files were written on top of the todos before it), so a todo builds
- * on the nearest earlier one working in the same part of the tree (a top-level folder in
- * common: `src/bbox.mjs` needs what `src/polygon.mjs` became, but not a workflow under
- * `.github/`). The first builds on `first` when given (the todo just finished, whose
- * discoveries these are).
+ * on the nearest earlier one working in the same part of the tree (a top-level path in
+ * common: `src/bbox.mjs` needs what `src/polygon.mjs` became). NOTES.md is in every todo's
+ * paths, so that is the one before: two branches that both append to it from the same main
+ * conflict as soon as one merges, and this agent cannot merge. The first builds on `first`
+ * when given (the todo just finished, whose discoveries these are).
  */
 function chained(plan: ProposedTodo[], first: string | null = null): ProposedTodo[] {
   const areas = (t: ProposedTodo) => new Set(t.paths.map((p) => p.split("/")[0]));

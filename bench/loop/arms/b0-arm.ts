@@ -9,6 +9,7 @@
 import { memoryTree } from "../agent/memory-tree.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
+import { appPush } from "../world/app-push.ts";
 import { RepoRest } from "../world/rest.ts";
 import { emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
@@ -55,25 +56,34 @@ export function b0Arm(): Arm {
         await d.advanceTo(start + jobMinutes * MINUTE);
         const files = treeDiff(tree, checkout.snapshot());
         const pushed = Object.keys(files).sort();
+        let refused = false;
         if (pushed.length > 0) {
           const branch = `cron/${n}`;
-          sandbox.push(
-            world.repo,
+          const sent = appPush(
+            world,
             branch,
             files,
             identity.login,
             `cron run ${n}: ${outcome.summary}`,
           );
+          refused = "refused" in sent;
           await sandbox.idle();
-          const opened = await openPull(
-            identity.client(),
-            branch,
-            `Scheduled agent run ${n}`,
-            `Work on #${issue} by scheduled run ${n}.`,
-          );
+          // A refused push fails the run: no branch, so no pull request either.
+          const opened = refused
+            ? null
+            : await openPull(
+                identity.client(),
+                branch,
+                `Scheduled agent run ${n}`,
+                `Work on #${issue} by scheduled run ${n}.`,
+              );
           if (opened !== null) out.pullsOpened.push(opened);
         }
-        out.slices.push(sliceRecord(start, outcome, pushed));
+        out.slices.push(
+          refused
+            ? sliceRecord(start, { ...outcome, progressed: false }, [])
+            : sliceRecord(start, outcome, pushed),
+        );
         out.jobs.push({ at: start, kind: "agent", minutes: billedMinutes(jobMinutes) });
         await d.settle();
       };

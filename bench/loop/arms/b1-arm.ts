@@ -16,6 +16,7 @@ import { NOTES_PATH } from "../agent/agent-notes.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
+import { appPush } from "../world/app-push.ts";
 import { resolveCommit } from "../world/git-tree.ts";
 import { RepoRest } from "../world/rest.ts";
 import { emptyRun, sliceRecord } from "./arm-run.ts";
@@ -92,14 +93,20 @@ export function b1Arm(): Arm {
         await d.advanceTo(start + jobMinutes * MINUTE);
         const files = treeDiff(tree, checkout.snapshot());
         const pushed = Object.keys(files).sort();
+        let landedFiles = pushed;
         if (pushed.length > 0) {
-          sandbox.push(
-            world.repo,
+          const sent = appPush(
+            world,
             branch,
             files,
             identity.login,
             `agent: ${outcome.summary || `run ${n}`}`.slice(0, 200),
           );
+          // The recipe's push step fails and the run with it: nothing of the slice survives.
+          if ("refused" in sent) {
+            landedFiles = [];
+            out.notes.push(`run ${n}: push refused: ${sent.refused}`);
+          }
           await sandbox.idle();
         }
         // The workflow's last step: a PR from the work branch unless one is open.
@@ -112,7 +119,10 @@ export function b1Arm(): Arm {
           );
           if (opened !== null) out.pullsOpened.push(opened);
         }
-        out.slices.push(sliceRecord(start, outcome, pushed));
+        // A slice whose push was refused moved nothing forward, whatever the agent said.
+        const kept =
+          landedFiles.length === pushed.length ? outcome : { ...outcome, progressed: false };
+        out.slices.push(sliceRecord(start, kept, landedFiles));
         out.jobs.push({ at: start, kind: "agent", minutes: billedMinutes(jobMinutes) });
         await d.settle();
       };

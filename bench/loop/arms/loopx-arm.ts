@@ -153,6 +153,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           await playDispatched();
           await world.person.attend();
           await answerGates();
+          await pushPatches();
           await settle();
         };
 
@@ -175,6 +176,19 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               seen.pending = null;
             });
             answers.set(gate.key, seen);
+          }
+        };
+
+        // The maintainer pushes each change the App handed over as a patch (workflow files it
+        // may not push), once, to the branch the comment names, as its commands say.
+        const patchesTaken = new Set<number>();
+        const pushPatches = async () => {
+          for (const c of await maintainer.comments(issue)) {
+            if (c.user?.login !== "loopx[bot]" || patchesTaken.has(c.id)) continue;
+            const handed = patchHandedOver(c.body);
+            if (!handed) continue;
+            patchesTaken.add(c.id);
+            world.person.pushPatch(handed.branch, handed.patch, issue);
           }
         };
 
@@ -230,6 +244,18 @@ async function askedKeys(rest: RepoRest, issue: number): Promise<Set<string>> {
   }
   for (const text of texts) for (const m of text.matchAll(APPROVE)) if (m[1]) keys.add(m[1]);
   return keys;
+}
+
+/**
+ * The branch and patch of the App's "a change only you can push" comment, as a person reads
+ * them: the branch its commands push, the patch block with the zero-width spaces stripped
+ * as the comment says.
+ */
+export function patchHandedOver(body: string): { branch: string; patch: string } | null {
+  const branch = /^git push origin (\S+)$/m.exec(body)?.[1];
+  const patch = /\n(`{3,})diff\n([\s\S]*?)\n\1\n/.exec(body)?.[2];
+  if (!branch || patch === undefined) return null;
+  return { branch, patch: `${patch.replaceAll("\u200b", "")}\n` };
 }
 
 const PullsByAuthor = z.array(

@@ -21,6 +21,8 @@ export const PersonModel = z.object({
     review: z.number().min(0),
     answer: z.number().min(0),
     merge: z.number().min(0),
+    /** Reading a change handed over as a patch, applying it and pushing it. */
+    push: z.number().min(0),
   }),
 });
 export type PersonModel = z.infer<typeof PersonModel>;
@@ -30,12 +32,12 @@ export const DEFAULT_PERSON: PersonModel = {
   reviewLatencyMin: [20, 240],
   answerLatencyMin: [10, 120],
   mergeLatencyMin: [5, 60],
-  minutesPerAct: { review: 12, answer: 3, merge: 2 },
+  minutesPerAct: { review: 12, answer: 3, merge: 2, push: 10 },
 };
 
 export type Role = "maintainer" | "reviewer" | "outsider";
 /** `outsider` acts are not the team's work: no latency is drawn and no minutes counted. */
-export type ActKind = "review" | "answer" | "merge" | "outsider";
+export type ActKind = "review" | "answer" | "merge" | "push" | "outsider";
 /** `stale`: by its time the act had nothing to do (the PR moved on); it costs nothing. */
 export type ActOutcome = "done" | "refused" | "stale" | "failed";
 
@@ -44,6 +46,7 @@ const DEFAULT_ROLE: Record<ActKind, Role> = {
   review: "reviewer",
   answer: "maintainer",
   merge: "maintainer",
+  push: "maintainer",
   outsider: "outsider",
 };
 
@@ -86,7 +89,13 @@ interface Entry {
 export class PersonActs {
   private readonly done: PersonAct[] = [];
   private readonly queue = new Map<number, Entry>();
-  private readonly drawn: Record<ActKind, number> = { review: 0, answer: 0, merge: 0, outsider: 0 };
+  private readonly drawn: Record<ActKind, number> = {
+    review: 0,
+    answer: 0,
+    merge: 0,
+    push: 0,
+    outsider: 0,
+  };
   private nextId = 1;
   private serial: Promise<unknown> = Promise.resolve();
 
@@ -104,10 +113,12 @@ export class PersonActs {
   /** The `n`th (0-based) latency of `kind`, in minutes: the same for a seed in every arm. */
   latencyMin(kind: ActKind, n: number): number {
     if (kind === "outsider") return 0;
+    // A change to push is asked of the maintainer like any question: it waits as long.
     const range = {
       review: this.model.reviewLatencyMin,
       answer: this.model.answerLatencyMin,
       merge: this.model.mergeLatencyMin,
+      push: this.model.answerLatencyMin,
     }[kind];
     return drawMinutes(this.seed, kind, n, range);
   }

@@ -6,8 +6,9 @@
  */
 import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
 import type { LoadedTask } from "../tasks/load-tasks.ts";
-import { readTreeAt } from "./git-tree.ts";
+import { readTreeAt, resolveCommit } from "./git-tree.ts";
 import { gradeTree } from "./grade.ts";
+import { applyPatch } from "./patch-files.ts";
 import {
   type ActResult,
   type PersonAct,
@@ -45,6 +46,8 @@ export class ScriptedPerson {
   private changeRequests = 0;
   private readonly task: LoadedTask;
   private readonly gitDir: string;
+  private readonly sandbox: Sandbox;
+  private readonly repo: string;
 
   constructor(opts: {
     sandbox: Sandbox;
@@ -54,6 +57,8 @@ export class ScriptedPerson {
     model: PersonModel;
   }) {
     this.task = opts.task;
+    this.sandbox = opts.sandbox;
+    this.repo = opts.repo;
     this.gitDir = opts.sandbox.gitDir(opts.repo);
     this.queue = new PersonActs(opts.sandbox.clock, opts.seed, opts.model);
     const client = (role: Role) =>
@@ -137,6 +142,43 @@ export class ScriptedPerson {
         return { outcome: "done", detail: `${PEOPLE[as]} commented ${posted.id} on #${issue}` };
       },
       { as, target: issue },
+    );
+  }
+
+  /**
+   * Schedules the maintainer pushing a change an App may not push (workflow files) to
+   * `branch`, from `patch` as they were handed it: at its time they apply it onto the
+   * branch's head (main's when the branch is new) and push it. A patch that no longer
+   * applies is a refused act: they would not push what git rejects.
+   */
+  pushPatch(branch: string, patch: string, target: number | null = null): ScheduledAct {
+    return this.queue.schedule(
+      "push",
+      async () => {
+        const head =
+          (await resolveCommit(this.gitDir, `refs/heads/${branch}`)) ??
+          (await resolveCommit(this.gitDir, "refs/heads/main"));
+        if (!head) return { outcome: "failed", detail: "the repository has no main" };
+        let files: Record<string, string | null>;
+        try {
+          files = await applyPatch(await readTreeAt(this.gitDir, head), patch);
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          return { outcome: "refused", detail: `the patch does not apply to ${branch}: ${why}` };
+        }
+        if (Object.keys(files).length === 0) {
+          return { outcome: "stale", detail: `${branch} already holds the patch` };
+        }
+        const sha = this.sandbox.push(
+          this.repo,
+          branch,
+          files,
+          PEOPLE.maintainer,
+          "Apply the change LoopX could not push",
+        );
+        return { outcome: "done", detail: `pushed ${short(sha)} to ${branch}` };
+      },
+      { as: "maintainer", target },
     );
   }
 

@@ -11,13 +11,16 @@ import { AskResponse, type HarnessResult, PushedResponse, ResultResponse } from 
 import { AgentClaim, decideOutcome, type SliceReport, toHarnessResult } from "@loopx/harness";
 import { type GuardedChange, guardChanges } from "../../../../action/src/guard-changes.ts";
 import { missingResult } from "../../../../action/src/missing-result.ts";
+import { pushRefusal } from "../../../../action/src/push-refusal.ts";
 import type { Profile, PullView, ReadTools, Skill } from "../../agent/agent-types.ts";
 import { memoryTree } from "../../agent/memory-tree.ts";
 import { runAgent } from "../../agent/run-agent.ts";
 import { toLoopxResult } from "../../agent/to-claim.ts";
 import type { Tree } from "../../tasks/load-tasks.ts";
 import { runVisible } from "../../tasks/run-hidden.ts";
+import { appPush } from "../../world/app-push.ts";
 import type { CellWorld } from "../../world/cell-world.ts";
+import { formatPatch } from "../../world/patch-files.ts";
 import { RepoRest } from "../../world/rest.ts";
 import type { BilledJob, SliceRecord } from "../arm-types.ts";
 import {
@@ -133,28 +136,34 @@ export async function playTick(opts: {
     if (grant.branch !== claim.branch) {
       throw new Error(`the App granted a push to ${grant.branch}, not ${claim.branch}`);
     }
-    const guarded = guardChanges(changes, {
-      allowWorkflowPaths: grant.allowWorkflowPaths,
-      protectedPaths: grant.protectedPaths,
-      heldPaths: grant.heldPaths,
-    });
-    const blocked = [
-      ...guarded.github.map((c) => c.path),
-      ...guarded.rules.map((r) => r.change.path),
-      ...guarded.workflows.map((c) => c.path),
-      ...guarded.held.map((h) => h.change.path),
-    ];
-    if (blocked.length > 0) {
-      refused = `changes guarded paths no gate approved: ${[...new Set(blocked)].join(", ")}`;
+    const refusal = pushRefusal(
+      guardChanges(changes, {
+        allowWorkflowPaths: grant.allowWorkflowPaths,
+        protectedPaths: grant.protectedPaths,
+        heldPaths: grant.heldPaths,
+      }),
+    );
+    if (refusal) {
+      refused = `${refusal.reason} (${refusal.paths.join(", ")})`;
+      // As the report job: a change with workflow files goes to people as the commit's patch.
+      const patch = refusal.workflow
+        ? await formatPatch(
+            base,
+            after,
+            changes.map((c) => c.path),
+            `${claim.todo}: slice ${claim.tickId}`,
+          )
+        : null;
       const told = await loopx.post(
         `/api/v1/ticks/${claim.tickId}/pushed`,
         {
           leaseToken: claim.leaseToken,
           branch: grant.branch,
           refused: {
-            reason: refused.slice(0, 300),
+            reason: refusal.reason.slice(0, 300),
             headSha: treeSha(after),
-            paths: [...new Set(blocked)].slice(0, 50),
+            paths: refusal.paths.slice(0, 50),
+            ...(patch !== null ? { patch } : {}),
           },
         },
         await loopx.token(runId),
@@ -165,13 +174,19 @@ export async function playTick(opts: {
       const files = Object.fromEntries(
         changes.map((c) => [c.path, c.status === "D" ? null : (after.get(c.path) ?? null)]),
       );
-      const headSha = world.sandbox.push(
-        world.repo,
+      const pushed = appPush(
+        world,
         grant.branch,
         files,
         APP_PUSHER,
         `${claim.todo}: slice ${claim.tickId}`,
       );
+      if ("refused" in pushed) {
+        throw new Error(
+          `the report job's guard let through what GitHub refuses: ${pushed.refused}`,
+        );
+      }
+      const headSha = pushed.pushed;
       const told = await loopx.post(
         `/api/v1/ticks/${claim.tickId}/pushed`,
         {
