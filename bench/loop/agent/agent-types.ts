@@ -101,3 +101,9 @@ export interface AgentOutcome {
   obeyed: string[];
   summary: string;
 }
+
+/**
+ * An agent as the arms call it: the scripted policy (run-agent.ts) answers at once; a real
+ * model's CLI (real-agent.ts) answers once its process has ended.
+ */
+export type Agent = (input: AgentInput) => AgentOutcome | Promise<AgentOutcome>;

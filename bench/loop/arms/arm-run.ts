@@ -1,10 +1,16 @@
 /**
- * What every arm writes the same way: an empty run to fill, and the record of one agent slice
+ * What every arm does the same way: pick its agent, fill an empty run, and record one agent slice
  * from the agent's outcome (its own account of progress, and the tokens the metering proxy
  * would count) and what reached GitHub.
  */
-import type { AgentOutcome } from "../agent/agent-types.ts";
-import type { ArmRun, SliceRecord } from "./arm-types.ts";
+import type { Agent, AgentOutcome } from "../agent/agent-types.ts";
+import { runAgent } from "../agent/run-agent.ts";
+import type { ArmContext, ArmRun, SliceRecord } from "./arm-types.ts";
+
+/** The agent this cell runs: the context's, else the bench's scripted one. */
+export function agentOf(ctx: ArmContext): Agent {
+  return ctx.agent ?? runAgent;
+}
 
 export function emptyRun(arm: string): ArmRun {
   return {

@@ -5,7 +5,7 @@
  * and the sandbox's records. An arm reports what it spent, never what landed: landing is the
  * hidden tests' verdict on `main`.
  */
-import type { Profile, Skill } from "../agent/agent-types.ts";
+import type { Agent, Profile, Skill } from "../agent/agent-types.ts";
 import type { LoadedTask } from "../tasks/load-tasks.ts";
 import type { CellWorld } from "../world/cell-world.ts";
 
@@ -35,6 +35,8 @@ export interface ArmContext {
   cell: CellSpec;
   /** What the fixed agent knows how to do for this task (skill-of.ts). */
   skill: Skill;
+  /** The agent the arm runs: the scripted one (run-agent.ts) unless `--real-model` gives another. */
+  agent?: Agent;
 }
 
 /** One job a workflow run billed, as GitHub bills it: whole minutes, rounded up, at least 1. */

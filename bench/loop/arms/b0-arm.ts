@@ -7,11 +7,10 @@
  * every run redoes the same work and opens a duplicate; it never stops by itself.
  */
 import { memoryTree } from "../agent/memory-tree.ts";
-import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
 import { appPush } from "../world/app-push.ts";
 import { RepoRest } from "../world/rest.ts";
-import { emptyRun, sliceRecord } from "./arm-run.ts";
+import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { loadRecipe } from "./b1/b1-recipe.ts";
 import { billedMinutes, SETUP_MINUTES, SLICE_MINUTES } from "./billing.ts";
@@ -28,6 +27,7 @@ export function b0Arm(): Arm {
       // The same schedule as B1, read from its workflow, so the two differ only in state.
       const { cron } = loadRecipe();
       const { world, cell, skill } = ctx;
+      const agent = agentOf(ctx);
       const { sandbox } = world;
       const out = emptyRun("b0");
       // The issue is where people talk about the objective; the agent's read tools show its
@@ -43,7 +43,7 @@ export function b0Arm(): Arm {
         const rest = identity.client();
         const tree = await world.mainTree();
         const checkout = memoryTree(tree);
-        const outcome = runAgent({
+        const outcome = await agent({
           prompt: cell.task.spec.objective,
           tree: checkout,
           // Stateless: it keeps no pull request of its own to read.

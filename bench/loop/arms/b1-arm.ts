@@ -14,12 +14,11 @@
  */
 import { NOTES_PATH } from "../agent/agent-notes.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
-import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
 import { appPush } from "../world/app-push.ts";
 import { resolveCommit } from "../world/git-tree.ts";
 import { RepoRest } from "../world/rest.ts";
-import { emptyRun, sliceRecord } from "./arm-run.ts";
+import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { loadRecipe, type PromptVars, renderPrompt } from "./b1/b1-recipe.ts";
 import { billedMinutes, SETUP_MINUTES, SKIP_MINUTES, SLICE_MINUTES } from "./billing.ts";
@@ -44,6 +43,7 @@ export function b1Arm(): Arm {
     async run(ctx: ArmContext): Promise<ArmRun> {
       const recipe = loadRecipe();
       const { world, cell, skill } = ctx;
+      const agent = agentOf(ctx);
       const { sandbox } = world;
       const branch = recipe.branch;
       const out = emptyRun("b1");
@@ -79,7 +79,7 @@ export function b1Arm(): Arm {
           promptVars(issueCtx, pull, branch, tree.get(recipe.progressFile)),
         );
         const checkout = memoryTree(tree);
-        const outcome = runAgent({
+        const outcome = await agent({
           prompt,
           tree: checkout,
           tools: readTools(issueCtx, pull),

@@ -11,7 +11,7 @@ import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
 import { requireChecks } from "../../../test/support/required-checks.ts";
 import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
-import { emptyRun } from "./arm-run.ts";
+import { agentOf, emptyRun } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { playTick } from "./loopx/play-tick.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
@@ -122,6 +122,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               issue,
               runId: wf.id,
               slot: wf.inputs.slot ?? "",
+              agent: agentOf(ctx),
               skill,
               profile: cell.profile,
               seed: (cell.seed * 100_003 + tickNo) >>> 0,

@@ -9,13 +9,12 @@
  */
 import type { AgentOutcome } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
-import { runAgent } from "../agent/run-agent.ts";
 import { hash32 } from "../agent/seeded-random.ts";
 import { appPush } from "../world/app-push.ts";
 import { resolveCommit } from "../world/git-tree.ts";
 import { formatPatch } from "../world/patch-files.ts";
 import { RepoRest } from "../world/rest.ts";
-import { emptyRun, sliceRecord } from "./arm-run.ts";
+import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { billedMinutes, SETUP_MINUTES, SLICE_MINUTES } from "./billing.ts";
 import {
@@ -38,6 +37,7 @@ export function oracleArm(): Arm {
     name: "oracle",
     async run(ctx: ArmContext): Promise<ArmRun> {
       const { world, cell, skill } = ctx;
+      const agent = agentOf(ctx);
       const { sandbox, task } = world;
       const out = emptyRun("oracle");
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
@@ -69,7 +69,7 @@ export function oracleArm(): Arm {
           : await world.mainTree();
         const pull = await openPullFrom(rest, branch);
         const checkout = memoryTree(tree);
-        const outcome = runAgent({
+        const outcome = await agent({
           prompt:
             title === null
               ? `## Your todo: plan #${issue}\n\n${task.spec.objective}\n\nPropose the todos that reach this objective, in order.\n`

@@ -12,9 +12,8 @@ import { AgentClaim, decideOutcome, type SliceReport, toHarnessResult } from "@l
 import { type GuardedChange, guardChanges } from "../../../../action/src/guard-changes.ts";
 import { missingResult } from "../../../../action/src/missing-result.ts";
 import { pushRefusal } from "../../../../action/src/push-refusal.ts";
-import type { Profile, PullView, ReadTools, Skill } from "../../agent/agent-types.ts";
+import type { Agent, Profile, PullView, ReadTools, Skill } from "../../agent/agent-types.ts";
 import { memoryTree } from "../../agent/memory-tree.ts";
-import { runAgent } from "../../agent/run-agent.ts";
 import { toLoopxResult } from "../../agent/to-claim.ts";
 import type { Tree } from "../../tasks/load-tasks.ts";
 import { runVisible } from "../../tasks/run-hidden.ts";
@@ -53,6 +52,8 @@ export async function playTick(opts: {
   issue: number;
   runId: number;
   slot: string;
+  /** The agent the job runs (the arm's: scripted, or a real model's CLI). */
+  agent: Agent;
   skill: Skill;
   profile: Profile;
   seed: number;
@@ -84,7 +85,7 @@ export async function playTick(opts: {
   const tree = memoryTree(base);
   const rest = new RepoRest(world.sandbox.url, world.repo, world.token("maintainer"));
   const tools = await readTools(rest, issue, claim.branch);
-  const outcome = runAgent({
+  const outcome = await opts.agent({
     prompt: claim.briefText,
     tree,
     tools,
