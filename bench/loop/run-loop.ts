@@ -11,21 +11,15 @@
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createSandbox } from "../../packages/sandbox/src/index.ts";
-import type { Arm, CellSpec } from "./arms/arm-types.ts";
+import type { Arm } from "./arms/arm-types.ts";
 import { b0Arm } from "./arms/b0-arm.ts";
 import { b1Arm } from "./arms/b1-arm.ts";
 import { loopxArm } from "./arms/loopx-arm.ts";
 import { oracleArm } from "./arms/oracle-arm.ts";
-import { type CellMetrics, cellMetrics } from "./cell-metrics.ts";
+import type { CellMetrics } from "./cell-metrics.ts";
 import { type CellResult, renderTable, renderTargets, targets } from "./loop-table.ts";
-import { skillOf } from "./skill-of.ts";
-import { type LoadedTask, loadTasks } from "./tasks/load-tasks.ts";
-import { startCellWorld } from "./world/cell-world.ts";
-
-const QUICK_TASKS = ["csv-quoting", "lru-cache-ttl"];
-const HORIZON_HOURS = 96;
-const SEED = 1;
+import { cellName, cellOf, HORIZON_HOURS, pickTasks, playCell, SEED } from "./play-cell.ts";
+import { loadTasks } from "./tasks/load-tasks.ts";
 
 export interface LoopBench {
   results: CellResult[];
@@ -39,53 +33,15 @@ export async function benchLoop(opts: {
   only?: string[];
 }): Promise<LoopBench> {
   const started = performance.now();
-  const all = await loadTasks();
-  const unknown = (opts.only ?? []).filter((id) => !all.some((t) => t.spec.id === id));
-  if (opts.only?.length === 0 || unknown.length > 0) {
-    throw new Error(
-      `--tasks takes task ids separated by commas${unknown.length > 0 ? `, and names no task ${unknown.join(", ")}` : ""}; the tasks are ${all.map((t) => t.spec.id).join(", ")}`,
-    );
-  }
-  const picked = opts.only ?? (opts.quick ? QUICK_TASKS : null);
-  // The second task of a shared-file pair needs both goals in one repository: not yet a cell.
-  const tasks = all.filter((t) => (picked ? picked.includes(t.spec.id) : !secondOfPair(t, all)));
+  const tasks = pickTasks(await loadTasks(), opts);
   const results: CellResult[] = [];
   for (const task of tasks) {
-    const cell: CellSpec = {
-      task,
-      profile: "competent",
-      fault: "none",
-      seed: SEED,
-      horizonHours: HORIZON_HOURS,
-    };
+    const cell = cellOf(task);
     const byArm = new Map<string, CellMetrics>();
-    for (const arm of opts.arms) {
-      const sandbox = await createSandbox();
-      try {
-        const world = await startCellWorld({
-          sandbox,
-          task,
-          repo: `bench/${task.spec.id}`,
-          seed: cell.seed,
-        });
-        try {
-          const run = await arm.run({ world, cell, skill: skillOf(task) });
-          byArm.set(arm.name, await cellMetrics(world, run, { injected: false }));
-        } finally {
-          world.close();
-        }
-      } finally {
-        await sandbox.stop();
-      }
-    }
-    results.push({ cell: `${task.spec.id} · ${cell.profile} · ${cell.fault}`, byArm });
+    for (const arm of opts.arms) byArm.set(arm.name, await playCell(cell, arm));
+    results.push({ cell: cellName(cell), byArm });
   }
   return { results, arms: opts.arms.map((a) => a.name), wallMs: performance.now() - started };
-}
-
-function secondOfPair(task: LoadedTask, all: LoadedTask[]): boolean {
-  const other = task.spec.sharedWith;
-  return other !== null && all.some((t) => t.spec.id === other && t.spec.id < task.spec.id);
 }
 
 export function renderResults(bench: LoopBench, quick: boolean): string {

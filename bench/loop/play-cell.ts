@@ -1,0 +1,63 @@
+/**
+ * What every `bench:loop` run shares: which tasks it runs, the cell each task becomes, and one
+ * arm played on one cell against a fresh world (its own sandbox, CI and scripted person).
+ */
+import { createSandbox } from "../../packages/sandbox/src/index.ts";
+import type { Agent } from "./agent/agent-types.ts";
+import type { Arm, CellSpec } from "./arms/arm-types.ts";
+import { type CellMetrics, cellMetrics } from "./cell-metrics.ts";
+import { skillOf } from "./skill-of.ts";
+import type { LoadedTask } from "./tasks/load-tasks.ts";
+import { startCellWorld } from "./world/cell-world.ts";
+
+export const QUICK_TASKS = ["csv-quoting", "lru-cache-ttl"];
+export const HORIZON_HOURS = 96;
+export const SEED = 1;
+
+/** The tasks a run covers: `only` by id, else the quick pair, else every task that is a cell. */
+export function pickTasks(all: LoadedTask[], opts: { quick: boolean; only?: string[] }) {
+  const unknown = (opts.only ?? []).filter((id) => !all.some((t) => t.spec.id === id));
+  if (opts.only?.length === 0 || unknown.length > 0) {
+    throw new Error(
+      `--tasks takes task ids separated by commas${unknown.length > 0 ? `, and names no task ${unknown.join(", ")}` : ""}; the tasks are ${all.map((t) => t.spec.id).join(", ")}`,
+    );
+  }
+  const picked = opts.only ?? (opts.quick ? QUICK_TASKS : null);
+  // The second task of a shared-file pair needs both goals in one repository: not yet a cell.
+  return all.filter((t) => (picked ? picked.includes(t.spec.id) : !secondOfPair(t, all)));
+}
+
+function secondOfPair(task: LoadedTask, all: LoadedTask[]): boolean {
+  const other = task.spec.sharedWith;
+  return other !== null && all.some((t) => t.spec.id === other && t.spec.id < task.spec.id);
+}
+
+export function cellOf(task: LoadedTask): CellSpec {
+  return { task, profile: "competent", fault: "none", seed: SEED, horizonHours: HORIZON_HOURS };
+}
+
+export function cellName(cell: CellSpec): string {
+  return `${cell.task.spec.id} · ${cell.profile} · ${cell.fault}`;
+}
+
+/** One arm on one cell in a world of its own; `agent` replaces the scripted one when given. */
+export async function playCell(cell: CellSpec, arm: Arm, agent?: Agent): Promise<CellMetrics> {
+  const { task } = cell;
+  const sandbox = await createSandbox();
+  try {
+    const world = await startCellWorld({
+      sandbox,
+      task,
+      repo: `bench/${task.spec.id}`,
+      seed: cell.seed,
+    });
+    try {
+      const run = await arm.run({ world, cell, skill: skillOf(task), ...(agent ? { agent } : {}) });
+      return await cellMetrics(world, run, { injected: false });
+    } finally {
+      world.close();
+    }
+  } finally {
+    await sandbox.stop();
+  }
+}
