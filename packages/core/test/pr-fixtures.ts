@@ -1,5 +1,5 @@
 /** A LoopX PR (#5, T1's) as the monitor reads it, and the observations tests feed it. */
-import { type PrObservation, PullRequest } from "../src/index.ts";
+import { AWAITING_PULL_REQUEST, type PrObservation, PullRequest } from "../src/index.ts";
 import { state, T0, todo } from "./fixtures.ts";
 
 export const HEAD = "abcdef1234567";
@@ -30,9 +30,12 @@ export function pr(over: Record<string, unknown> = {}, monitor: Record<string, u
     },
   });
 }
+/** T1's agent said it is finished: T1 waits for #5, whose trouble the monitor answers. */
+export const finishedT1 = () =>
+  todo("T1", { status: "blocked", blockedReason: AWAITING_PULL_REQUEST });
 export function linked(monitor: Record<string, unknown> = {}) {
   return state({
-    todos: [todo("T1"), todo("T2")],
+    todos: [finishedT1(), todo("T2")],
     pullRequests: [pr({}, { mergeable: null, checksSha: null, ...monitor })],
   });
 }

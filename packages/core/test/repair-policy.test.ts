@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  AWAITING_PULL_REQUEST,
   type GoalState,
   observePullRequest,
   type PrObservation,
@@ -9,9 +10,10 @@ import { APP, ctx, state, T0, todo } from "./fixtures.ts";
 
 const ACTIONS = 15368;
 
+/** T1's agent said it is finished: what #5's CI says is for repair todos to answer. */
 function linked(monitor: Record<string, unknown> = {}): GoalState {
   return state({
-    todos: [todo("T1")],
+    todos: [todo("T1", { status: "blocked", blockedReason: AWAITING_PULL_REQUEST })],
     pullRequests: [
       PullRequest.parse({
         number: 5,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_REPAIR_ATTEMPTS } from "../repair-policy.ts";
 import { DiffSize, Instant, Login, Sha, TodoKey } from "./primitives.ts";
 
 /**
@@ -81,6 +82,11 @@ export const PrMonitor = z.object({
   threadsResolved: z.boolean().default(false),
   /** Outcomes already acted on: the same failure announced again makes nothing new. */
   fingerprints: z.array(z.string().max(300)).max(200).default([]),
+  /**
+   * `repair.attempts` of .github/loopx.yml as the last reading found it: a transition that
+   * judges the PR without a new reading (its own todo finished) applies the same limit.
+   */
+  repairLimit: z.number().int().min(0).max(20).default(DEFAULT_REPAIR_ATTEMPTS),
   /** Repair todos made for this PR, every signature together. */
   repairAttempts: z.number().int().nonnegative().default(0),
   /**

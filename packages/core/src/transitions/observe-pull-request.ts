@@ -21,7 +21,7 @@ import {
   requireTrusted,
 } from "./kit.ts";
 import { expireWhere } from "./open-gate.ts";
-import { actOnPrOutcome } from "./pr-outcome-actions.ts";
+import { actOnce, holdForOwnTodo } from "./own-todo-at-work.ts";
 
 const Sha = z.string().regex(/^[0-9a-f]{7,64}$/);
 
@@ -120,6 +120,7 @@ function absorb(pr: PullRequest, o: z.output<typeof PrObservation>, now: Date): 
   if (o.changesRequested !== undefined) m.changesRequested = o.changesRequested;
   if (o.threadsResolved !== undefined) m.threadsResolved = o.threadsResolved;
   if (o.mergeCommitSha !== undefined) m.mergeCommitSha = o.mergeCommitSha;
+  m.repairLimit = o.repairAttempts;
   return snapshot(pr) !== before;
 }
 
@@ -174,8 +175,9 @@ function settleRepairs(d: Draft, pr: PullRequest): boolean {
 
 /**
  * The PR monitor's one step: record what GitHub says about a linked PR, then act on its ONE
- * outcome (pr-outcome.ts), once per fingerprint. Observing needs no authority — it only
- * mirrors GitHub — but only the app and the system report observations.
+ * outcome (pr-outcome.ts), once per fingerprint; what the PR's own todo still answers waits
+ * for it (own-todo-at-work.ts). Observing needs no authority — it only mirrors GitHub — but
+ * only the app and the system report observations.
  */
 export function observePullRequest(
   state: GoalState,
@@ -200,8 +202,8 @@ export function observePullRequest(
   const repaired = pr.state === "open" && settleRepairs(d, pr);
   const answered = pr.state === "open" && expireAnswered(d, pr);
   const settled = repaired || answered;
-  const changed = absorbed || settled;
-  const outcome = prOutcome(pr, d.ctx.now, parsed.repairAttempts);
+  const { outcome, noted } = holdForOwnTodo(d, pr, prOutcome(pr, d.ctx.now, parsed.repairAttempts));
+  const changed = absorbed || settled || noted;
   const fresh = outcome.kind !== "quiet" && !pr.monitor.fingerprints.includes(outcome.fingerprint);
   if (!changed && !fresh) return refuse("duplicate", `Nothing new on #${pr.number}.`);
   // Mirroring GitHub's facts is quiet; only an outcome LoopX acts on shows on the status.
@@ -211,10 +213,7 @@ export function observePullRequest(
     headSha: pr.headSha,
     outcome: outcome.kind,
   });
-  if (fresh) {
-    pr.monitor.fingerprints = [...pr.monitor.fingerprints, outcome.fingerprint].slice(-200);
-    actOnPrOutcome(d, pr, outcome, { gate: parsed.mergeGate, scopes: parsed.mergeScopes });
-  }
+  if (fresh) actOnce(d, pr, outcome, { gate: parsed.mergeGate, scopes: parsed.mergeScopes });
   const result = commit(d);
   if (result.ok && state.goal.status !== "done" && result.state.goal.status === "done") {
     result.effects.push({

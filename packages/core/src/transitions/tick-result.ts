@@ -29,6 +29,7 @@ import {
   resetBackoff,
 } from "./kit.ts";
 import { openGateIn } from "./open-gate.ts";
+import { actOnWhatWasHeld } from "./own-todo-at-work.ts";
 import { holdForApproval } from "./plan-gate.ts";
 import { addProposals, applyPlan } from "./plan-result.ts";
 import { stall } from "./stall.ts";
@@ -192,6 +193,7 @@ export function applyTickResult(
     const [first, ...more] = support;
     if (first === undefined) awaitEvidence(d, todo, tick.id);
     else complete(d, todo, result, tick.id, [first, ...more]);
+    if (result.commits.length === 0) actOnWhatWasHeld(d, todo);
   }
   const planning = todo.kind === "plan" && stillOpen;
   const planned = planning && applyPlan(d, todo, tick.id, result);

@@ -14,6 +14,7 @@ import {
   refuse,
   resetBackoff,
 } from "./kit.ts";
+import { actOnWhatWasHeld } from "./own-todo-at-work.ts";
 
 /**
  * A writer ticked the todo's box. That is evidence in its own right (a `note` naming who),
@@ -60,6 +61,7 @@ export function completeTodoByHuman(
     continuation: { kind: "goal_active" },
     by: `@${actor.login}`,
   });
+  actOnWhatWasHeld(d, todo);
   resetBackoff(d, `${todo.key} completed by @${actor.login}`);
   return commit(d);
 }
