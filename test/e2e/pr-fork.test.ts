@@ -43,7 +43,7 @@ describe("e2e: a fork PR named like a LoopX branch", () => {
     await h.settle();
 
     // The tick's own work opens the App's PR from acme's branch of the same name.
-    const tick = await playTick(h, issue, { "src/layout.ts": "1\n" });
+    const tick = await playTick(h, issue, { "src/layout.ts": "1\n" }, { complete: true });
     await h.sandbox.idle();
     await h.settle();
     const own = (await openPulls(h)).find(

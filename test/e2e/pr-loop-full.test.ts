@@ -42,8 +42,9 @@ describe("e2e: the issue-fix loop across a linked PR", () => {
       return load();
     };
 
-    // 1. The first tick pushes; the App opens the PR; CI fails → a repair todo.
-    const t1 = await playTick(h, issue, { "src/a.ts": "broken\n" });
+    // 1. The first tick finishes its todo and pushes; the App opens the PR; CI fails → a
+    //    repair todo.
+    const t1 = await playTick(h, issue, { "src/a.ts": "broken\n" }, { complete: true });
     await settle();
     const pr = (await openPulls(h)).find((p) => p.head.ref === t1.branch);
     if (!pr) throw new Error("no PR was opened");

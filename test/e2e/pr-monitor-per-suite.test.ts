@@ -83,7 +83,12 @@ describe("e2e: the PR monitor reads a head per suite, and a failure at once", ()
     const goal = await h.startGoal("Speed up rendering", ["Cache layout"]);
     const id = goal.goal.id;
     const opening = h.sandbox.requests().length;
-    const tick = await playTick(h, goal.goal.issue.number, { "src/layout.ts": "1\n" });
+    const tick = await playTick(
+      h,
+      goal.goal.issue.number,
+      { "src/layout.ts": "1\n" },
+      { complete: true },
+    );
     await h.settle();
     const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
     if (!pr) throw new Error(`no PR was opened for ${tick.branch}`);

@@ -22,7 +22,7 @@ describe("e2e: a failing check makes one repair todo", () => {
     const goal = await h.startGoal("Speed up rendering", ["Cache layout", "Document it"]);
     const issue = goal.goal.issue.number;
 
-    const tick = await playTick(h, issue, { "src/layout.ts": "broken\n" });
+    const tick = await playTick(h, issue, { "src/layout.ts": "broken\n" }, { complete: true });
     await h.sandbox.idle();
     await h.settle();
     const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);

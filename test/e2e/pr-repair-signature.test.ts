@@ -38,10 +38,12 @@ describe("e2e: repairs are counted per failure signature", () => {
     const goal = await h.startGoal("Fix the cart", ["Total with tax"]);
     const issue = goal.goal.issue.number;
 
-    const first = await playTick(h, issue, {
-      "src/cart.ts": "0\n",
-      "report.txt": report("test_total"),
-    });
+    const first = await playTick(
+      h,
+      issue,
+      { "src/cart.ts": "0\n", "report.txt": report("test_total") },
+      { complete: true },
+    );
     await h.sandbox.idle();
     await h.settle();
     for (let i = 1; i <= 2; i++) {

@@ -20,7 +20,7 @@ describe("e2e: three failed repairs ask the owner", () => {
     const goal = await h.startGoal("Speed up rendering", ["Cache layout"]);
     const issue = goal.goal.issue.number;
 
-    const first = await playTick(h, issue, { "src/a.ts": "0\n" });
+    const first = await playTick(h, issue, { "src/a.ts": "0\n" }, { complete: true });
     await h.sandbox.idle();
     await h.settle();
     for (let i = 1; i <= 3; i++) {

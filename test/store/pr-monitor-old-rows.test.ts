@@ -6,7 +6,12 @@
  */
 
 import { randomUUID } from "node:crypto";
-import { type DomainEvent, observePullRequest, type TransitionResult } from "@loopx/core";
+import {
+  AWAITING_PULL_REQUEST,
+  type DomainEvent,
+  observePullRequest,
+  type TransitionResult,
+} from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import { dbOf, eq, tables } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -47,6 +52,9 @@ describe.skipIf(!serverUrl)(
     it("load with their total, and that total counts for the next failure's signature", async () => {
       const created = await store.createGoal((now): TransitionResult => {
         const state = goalState(now);
+        // T1 is finished and waits for #5: its PR's failures are for repair todos.
+        const t1 = state.todos[0];
+        if (t1) Object.assign(t1, { status: "blocked", blockedReason: AWAITING_PULL_REQUEST });
         const event: DomainEvent = {
           type: "goal.created",
           goalId: state.goal.id,

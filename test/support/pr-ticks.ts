@@ -181,7 +181,9 @@ export async function openPulls(h: TickHarness) {
 
 /**
  * The common opening of a PR scenario: a goal, its first tick pushing `files` on the todo's
- * branch, and the PR the App opened for it once the sandbox and the App are idle.
+ * branch and finishing the todo, and the PR the App opened for it once the sandbox and the
+ * App are idle. A finished todo waits for its PR, so what the PR monitor makes of the PR's
+ * trouble is a repair, review or rebase todo (an unfinished one's next slice would answer it).
  */
 export async function firstPull(
   h: TickHarness,
@@ -190,7 +192,7 @@ export async function firstPull(
   files: Record<string, string>,
 ) {
   const goal = await h.startGoal(title, todos);
-  const tick = await playTick(h, goal.goal.issue.number, files);
+  const tick = await playTick(h, goal.goal.issue.number, files, { complete: true });
   await h.sandbox.idle();
   await h.settle();
   const pr = (await openPulls(h)).find((p) => p.head.ref === tick.branch);
