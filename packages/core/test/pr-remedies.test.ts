@@ -3,9 +3,30 @@
  * repairs counted and stopped at their limit, and settled by green checks.
  */
 import { describe, expect, it } from "vitest";
-import { MAX_REPAIR_ATTEMPTS, observePullRequest, type PrObservation } from "../src/index.ts";
-import { APP, ctx, expectOk, expectRefused, state, T0, todo } from "./fixtures.ts";
-import { failing, linked, NEXT, pr, ready } from "./pr-fixtures.ts";
+import {
+  applyTickResult,
+  claimTodo,
+  decide,
+  MAX_REPAIR_ATTEMPTS,
+  observePullRequest,
+  type PrObservation,
+  recordPushedCommit,
+} from "../src/index.ts";
+import {
+  APP,
+  at,
+  claimInput,
+  ctx,
+  expectOk,
+  expectRefused,
+  lease1,
+  minutes,
+  result,
+  state,
+  T0,
+  todo,
+} from "./fixtures.ts";
+import { failing, linked, NEXT, pr, REVIEW, ready } from "./pr-fixtures.ts";
 
 const red = [{ name: "ci", status: "failure", url: "https://ci.example/1" }];
 
@@ -118,5 +139,37 @@ describe("observePullRequest settles repairs", () => {
     expect(r.state.todos.find((t) => t.key === "T1")?.status).toBe("ready");
     // Green and mergeable: the merge gate opens in the same step.
     expect(r.state.gates.map((g) => g.scopes)).toEqual([["merge"]]);
+  });
+});
+
+describe("a review todo's push answers the review", () => {
+  it("is done once its push reaches the PR, so no slice runs it again before the reviewer looks", () => {
+    const changes = { ...ready, changesRequested: REVIEW };
+    let s = expectOk(observePullRequest(linked(), changes, ctx(T0, APP))).state;
+    const review = s.todos.find((t) => t.kind === "review");
+    expect(decide(s, at(minutes(1)), "a").todo).toBe(review?.key);
+    s = expectOk(claimTodo(s, claimInput(1), ctx(at(minutes(1))))).state;
+    // The agent pushed its answer but did not say the review is finished.
+    const answer = result({ todo: review?.key, commits: [{ sha: NEXT, message: "Rename foo" }] });
+    s = expectOk(applyTickResult(s, { ...lease1, result: answer }, ctx(at(minutes(5))))).state;
+    expect(s.todos.find((t) => t.key === review?.key)?.status).toBe("ready");
+    const agent = { kind: "agent" as const, tickId: lease1.tickId, harness: "shell" };
+    const push = { todo: review?.key ?? "", sha: NEXT, summary: "pushed loopx/42-T1" };
+    s = expectOk(recordPushedCommit(s, push, ctx(at(minutes(6)), agent))).state;
+    expect(s.todos.find((t) => t.key === review?.key)?.status).toBe("done");
+    expect(decide(s, at(minutes(6)), "a").todo).not.toBe(review?.key);
+    // The reviewer asks again on the answer: that is the next review todo.
+    const again = { ...REVIEW, id: 10, commitId: NEXT };
+    s = expectOk(
+      observePullRequest(
+        s,
+        { ...ready, headSha: NEXT, checks: { sha: NEXT, list: [] }, changesRequested: again },
+        ctx(at(minutes(30)), APP),
+      ),
+    ).state;
+    expect(s.todos.filter((t) => t.kind === "review").map((t) => t.status)).toEqual([
+      "done",
+      "ready",
+    ]);
   });
 });

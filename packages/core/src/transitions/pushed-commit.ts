@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
-import { MAX_PUSHED_PATHS } from "../schemas/todo.ts";
+import { MAX_PUSHED_PATHS, type Todo } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
 import { commit } from "./commit.ts";
-import { appendEvidence, begin, isRefused, parseInput, refuse } from "./kit.ts";
+import { completeTodo } from "./complete-todo.ts";
+import { appendEvidence, begin, type Draft, isRefused, parseInput, refuse } from "./kit.ts";
 
 export const PushedCommitInput = z.object({
   todo: TodoKey,
@@ -34,11 +35,36 @@ export function recordPushedCommit(
   if (isRefused(d)) return d;
   const todo = d.state.todos.find((t) => t.key === parsed.todo);
   if (!todo) return refuse("not_found", `todo: there is no todo ${parsed.todo} on this goal.`);
-  appendEvidence(d, { kind: "commit", summary: parsed.summary, sha: parsed.sha, todo: todo.key });
+  const evidence = appendEvidence(d, {
+    kind: "commit",
+    summary: parsed.summary,
+    sha: parsed.sha,
+    todo: todo.key,
+  });
+  reviewAnswered(d, todo, evidence);
   const fresh = parsed.paths.filter((p) => !todo.pushedPaths.includes(p));
   if (fresh.length > 0) {
     todo.pushedPaths = [...todo.pushedPaths, ...fresh].slice(-MAX_PUSHED_PATHS);
     todo.updatedAt = ctx.now;
   }
   return commit(d);
+}
+
+/**
+ * A review todo's push is its answer: the change request was about the head before it, and
+ * the reviewer speaks next (a new change request queues the next answer). Left open, the
+ * todo would run again before anyone looked: a slice with nothing to answer.
+ */
+function reviewAnswered(d: Draft, todo: Todo, evidence: string): void {
+  if (todo.kind !== "review" || todo.origin !== "pr-monitor") return;
+  if (todo.status === "done" || todo.status === "dropped") return;
+  const pr = d.state.pullRequests.find(
+    (p) => p.state === "open" && p.monitor.todos.includes(todo.key),
+  );
+  if (!pr) return;
+  completeTodo(d, todo, {
+    evidenceIds: [evidence],
+    continuation: { kind: "goal_active" },
+    by: `its push to #${pr.number}`,
+  });
 }
