@@ -41171,6 +41171,11 @@ var PrMonitor = external_exports.object({
   threadsResolved: external_exports.boolean().default(false),
   /** Outcomes already acted on: the same failure announced again makes nothing new. */
   fingerprints: external_exports.array(external_exports.string().max(300)).max(200).default([]),
+  /**
+   * `repair.attempts` of .github/loopx.yml as the last reading found it: a transition that
+   * judges the PR without a new reading (its own todo finished) applies the same limit.
+   */
+  repairLimit: external_exports.number().int().min(0).max(20).default(DEFAULT_REPAIR_ATTEMPTS),
   /** Repair todos made for this PR, every signature together. */
   repairAttempts: external_exports.number().int().nonnegative().default(0),
   /**
