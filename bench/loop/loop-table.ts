@@ -6,13 +6,16 @@ import { type CellMetrics, perLanded } from "./cell-metrics.ts";
 
 export interface CellResult {
   cell: string;
+  task: string;
+  /** `none` for the no-fault cells every other cell is compared with. */
+  fault: string;
   byArm: Map<string, CellMetrics>;
 }
 
 const money = (v: number | null) => (v === null ? "—" : `$${v.toFixed(2)}`);
 
 function cellText(m: CellMetrics | undefined): string {
-  if (!m) return "not run";
+  if (!m) return "—";
   const usd = money(perLanded(m.usd, m));
   const min = perLanded(m.billedMinutes, m);
   return [
@@ -78,9 +81,14 @@ const ratio = (v: number | null) => (v === null ? "—" : `${v.toFixed(2)}×`);
 
 /** The issue's targets, judged where this run measured them, else said to be unmeasured. */
 export function targets(results: CellResult[]): Target[] {
+  // Sanity and cost ratios are judged on the no-fault cells, where every arm ran.
+  const calm = results.filter((r) => r.fault === "none");
   const of = (arm: string) =>
-    results.map((r) => r.byArm.get(arm)).filter((m): m is CellMetrics => m !== undefined);
+    calm.map((r) => r.byArm.get(arm)).filter((m): m is CellMetrics => m !== undefined);
   const [loopx, b1] = [of("loopx"), of("b1")];
+  const allLoopx = results
+    .map((r) => r.byArm.get("loopx"))
+    .filter((m): m is CellMetrics => m !== undefined);
   const b1Full = b1.filter((m) => m.landed === m.total).length;
   const noLoopx = "the LoopX arm is not in this run";
   const oracleLanded = results.filter((r) => {
@@ -107,18 +115,20 @@ export function targets(results: CellResult[]): Target[] {
     ["USD", (m: CellMetrics) => m.usd],
     ["runner minutes", (m: CellMetrics) => m.billedMinutes],
   ] as const) {
-    const mine = worstRatio(results, "loopx", cost);
+    const mine = worstRatio(calm, "loopx", cost);
     out.push({
       what: `${what} per landed todo ≤ 1.25× the oracle's (worst cell; B1's beside it)`,
-      value: `LoopX ${loopx.length === 0 ? "not run" : ratio(mine)}, B1 ${ratio(worstRatio(results, "b1", cost))}`,
+      value: `LoopX ${loopx.length === 0 ? "not run" : ratio(mine)}, B1 ${ratio(worstRatio(calm, "b1", cost))}`,
       met: loopx.length === 0 || mine === null ? null : mine <= 1.25,
     });
   }
   out.push({
-    what: "LoopX opens no duplicate PRs (every PR it opened merged)",
+    what: "LoopX opens no duplicate PRs (every PR it opened merged, faults or not)",
     value:
-      loopx.length === 0 ? noLoopx : `${loopx.reduce((n, m) => n + m.pullsUnmerged, 0)} unmerged`,
-    met: loopx.length === 0 ? null : loopx.every((m) => m.pullsUnmerged === 0),
+      allLoopx.length === 0
+        ? noLoopx
+        : `${allLoopx.reduce((n, m) => n + m.pullsUnmerged, 0)} unmerged`,
+    met: allLoopx.length === 0 ? null : allLoopx.every((m) => m.pullsUnmerged === 0),
   });
   const injected = loopx.filter((m) => m.injectedLanded !== null);
   out.push({
@@ -129,14 +139,67 @@ export function targets(results: CellResult[]): Target[] {
         : `${injected.filter((m) => m.injectedLanded).length} of ${injected.length}`,
     met: injected.length === 0 ? null : injected.every((m) => !m.injectedLanded),
   });
-  for (const what of [
-    "≤ 1 extra slice per fault",
-    "0 spend past budget",
-    "person-acts equal the task's gates",
-  ]) {
-    out.push({ what, value: "not measured yet: no fault, budget or gate cells run", met: null });
-  }
+  out.push(extraSlices(results));
+  out.push(personActs(results));
+  out.push({
+    what: "0 spend past budget",
+    value: "not measured yet: no budget cell runs",
+    met: null,
+  });
   return out;
+}
+
+/**
+ * What a fault cost LoopX: its slices in the fault cell beyond its slices in the same task's
+ * no-fault cell, per fault that struck; it must still land everything. A cell whose fault
+ * never struck proves nothing and says so.
+ */
+function extraSlices(results: CellResult[]): Target {
+  const what = "LoopX recovers from each fault with ≤ 1 extra slice";
+  const cells = results.filter((r) => r.fault !== "none" && r.byArm.has("loopx"));
+  if (cells.length === 0) return { what, value: "no fault cell in this run", met: null };
+  const lines: string[] = [];
+  let met = true;
+  for (const r of cells) {
+    const m = r.byArm.get("loopx");
+    const base = results.find((b) => b.fault === "none" && b.task === r.task)?.byArm.get("loopx");
+    if (!m || !base) {
+      lines.push(`${r.cell}: no no-fault cell to compare with`);
+      met = false;
+      continue;
+    }
+    const extra = m.slices - base.slices;
+    const struck = m.faults.length;
+    const ok = struck > 0 && extra <= struck && m.landed === m.total;
+    met &&= ok;
+    lines.push(
+      `${r.task} ${r.fault}: ${struck === 0 ? "the fault never struck" : `${extra >= 0 ? "+" : ""}${extra} for ${struck}`}${m.landed === m.total ? "" : `, ${m.landed}/${m.total} landed`}`,
+    );
+  }
+  return { what, value: lines.join("; "), met };
+}
+
+/**
+ * The oracle asks people only what the task's gates need (a review and a merge per PR, a
+ * push per change only a person may push): LoopX asks no more, in every cell both land.
+ */
+function personActs(results: CellResult[]): Target {
+  const what = "person-acts equal the task's gates (the oracle's acts, where both land all)";
+  const both = results.filter((r) => {
+    const [o, l] = [r.byArm.get("oracle"), r.byArm.get("loopx")];
+    return o && l && o.landed === o.total && l.landed === l.total;
+  });
+  if (both.length === 0) return { what, value: "no cell where both land every todo", met: null };
+  const over = both.filter((r) => {
+    const [o, l] = [r.byArm.get("oracle"), r.byArm.get("loopx")];
+    return (l?.personActs ?? 0) > (o?.personActs ?? 0);
+  });
+  const named = over.map((r) => r.cell).join(", ");
+  return {
+    what,
+    value: `${both.length - over.length} of ${both.length}${over.length > 0 ? ` (more in ${named})` : ""}`,
+    met: over.length === 0,
+  };
 }
 
 export function renderTargets(list: Target[]): string {

@@ -4,7 +4,7 @@
  */
 import { createSandbox } from "../../packages/sandbox/src/index.ts";
 import type { Agent } from "./agent/agent-types.ts";
-import type { Arm, CellSpec } from "./arms/arm-types.ts";
+import type { Arm, CellSpec, FaultName } from "./arms/arm-types.ts";
 import { type CellMetrics, cellMetrics } from "./cell-metrics.ts";
 import { skillOf } from "./skill-of.ts";
 import type { LoadedTask } from "./tasks/load-tasks.ts";
@@ -32,9 +32,24 @@ function secondOfPair(task: LoadedTask, all: LoadedTask[]): boolean {
   return other !== null && all.some((t) => t.spec.id === other && t.spec.id < task.spec.id);
 }
 
-export function cellOf(task: LoadedTask): CellSpec {
-  return { task, profile: "competent", fault: "none", seed: SEED, horizonHours: HORIZON_HOURS };
+export function cellOf(task: LoadedTask, fault: FaultName = "none"): CellSpec {
+  return { task, profile: "competent", fault, seed: SEED, horizonHours: HORIZON_HOURS };
 }
+
+/**
+ * The fault cells: each fault on tasks of its own, in the arms it means something to. A
+ * killed runner strikes every arm's second agent job; a lost webhook and a restarted App
+ * strike only a control plane that listens to webhooks — B1 and the oracle poll or know, so
+ * their runs would be their no-fault runs again. B0, the reference, runs no-fault cells only.
+ */
+export const FAULT_CELLS: readonly { task: string; fault: FaultName; arms: readonly string[] }[] = [
+  { task: "csv-quoting", fault: "runner-killed", arms: ["b1", "oracle", "loopx"] },
+  { task: "utc-date-math", fault: "runner-killed", arms: ["b1", "oracle", "loopx"] },
+  { task: "csv-quoting", fault: "webhook-lost", arms: ["loopx"] },
+  { task: "utc-date-math", fault: "webhook-lost", arms: ["loopx"] },
+  { task: "csv-quoting", fault: "app-restarted", arms: ["loopx"] },
+  { task: "utc-date-math", fault: "app-restarted", arms: ["loopx"] },
+];
 
 export function cellName(cell: CellSpec): string {
   return `${cell.task.spec.id} · ${cell.profile} · ${cell.fault}`;

@@ -4,21 +4,29 @@
  * person — and graded by the task's hidden tests on `main`. Prints one table and the targets
  * this run can judge, and writes bench/loop-results.md.
  *
- *   npm run bench:loop                 # every task, competent agent, no fault
- *   npm run bench:loop -- --quick      # two tasks: the CI check's size
+ *   npm run bench:loop                 # every task with no fault, then the fault cells
+ *   npm run bench:loop -- --quick      # two tasks and one fault cell: the CI check's size
  *   npm run bench:loop -- --tasks a,b  # only these tasks (by id); results are printed, not written
  */
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import type { Arm } from "./arms/arm-types.ts";
+import type { Arm, CellSpec } from "./arms/arm-types.ts";
 import { b0Arm } from "./arms/b0-arm.ts";
 import { b1Arm } from "./arms/b1-arm.ts";
 import { loopxArm } from "./arms/loopx-arm.ts";
 import { oracleArm } from "./arms/oracle-arm.ts";
 import type { CellMetrics } from "./cell-metrics.ts";
 import { type CellResult, renderTable, renderTargets, targets } from "./loop-table.ts";
-import { cellName, cellOf, HORIZON_HOURS, pickTasks, playCell, SEED } from "./play-cell.ts";
+import {
+  cellName,
+  cellOf,
+  FAULT_CELLS,
+  HORIZON_HOURS,
+  pickTasks,
+  playCell,
+  SEED,
+} from "./play-cell.ts";
 import { loadTasks } from "./tasks/load-tasks.ts";
 
 export interface LoopBench {
@@ -35,11 +43,20 @@ export async function benchLoop(opts: {
   const started = performance.now();
   const tasks = pickTasks(await loadTasks(), opts);
   const results: CellResult[] = [];
-  for (const task of tasks) {
-    const cell = cellOf(task);
+  const run = async (cell: CellSpec, arms: readonly Arm[]) => {
     const byArm = new Map<string, CellMetrics>();
-    for (const arm of opts.arms) byArm.set(arm.name, await playCell(cell, arm));
-    results.push({ cell: cellName(cell), byArm });
+    for (const arm of arms) byArm.set(arm.name, await playCell(cell, arm));
+    results.push({ cell: cellName(cell), task: cell.task.spec.id, fault: cell.fault, byArm });
+  };
+  for (const task of tasks) await run(cellOf(task), opts.arms);
+  // The fault cells of the tasks this run covers (with --quick, one: a killed runner).
+  const faults = FAULT_CELLS.filter(
+    (f) => tasks.some((t) => t.spec.id === f.task) && (!opts.quick || f.fault === "runner-killed"),
+  );
+  for (const f of faults) {
+    const task = tasks.find((t) => t.spec.id === f.task);
+    const arms = opts.arms.filter((a) => f.arms.includes(a.name));
+    if (task && arms.length > 0) await run(cellOf(task, f.fault), arms);
   }
   return { results, arms: opts.arms.map((a) => a.name), wallMs: performance.now() - started };
 }

@@ -4,12 +4,43 @@
  * would count) and what reached GitHub.
  */
 import type { Agent, AgentOutcome } from "../agent/agent-types.ts";
+import { memoryTree } from "../agent/memory-tree.ts";
 import { runAgent } from "../agent/run-agent.ts";
 import type { ArmContext, ArmRun, SliceRecord } from "./arm-types.ts";
 
-/** The agent this cell runs: the context's, else the bench's scripted one. */
-export function agentOf(ctx: ArmContext): Agent {
-  return ctx.agent ?? runAgent;
+/** The agent job a `runner-killed` cell loses: the first after the plan's, in every arm. */
+export const KILLED_JOB = 2;
+
+/**
+ * The agent this cell runs: the context's, else the bench's scripted one. Call it once per
+ * run: in a `runner-killed` cell it counts the arm's agent jobs, and the runner of job
+ * KILLED_JOB dies mid-slice — the tokens are spent, everything the agent wrote is lost with
+ * the runner's disk, and no result is written — and `run` records the fault.
+ */
+export function agentOf(ctx: ArmContext, run: ArmRun): Agent {
+  const agent = ctx.agent ?? runAgent;
+  if (ctx.cell.fault !== "runner-killed") return agent;
+  let jobs = 0;
+  return async (input) => {
+    jobs += 1;
+    if (jobs !== KILLED_JOB) return agent(input);
+    run.faults.push(`agent job ${jobs} killed mid-slice`);
+    const scratch = memoryTree(input.tree.list().map((p) => [p, input.tree.read(p) ?? ""]));
+    const outcome = await agent({ ...input, tree: scratch });
+    return {
+      todo: outcome.todo,
+      progressed: false,
+      finishedTodo: false,
+      allDone: false,
+      wroteFiles: [],
+      proposedTodos: [],
+      questions: [],
+      tokens: outcome.tokens,
+      died: true,
+      obeyed: [],
+      summary: "the runner was killed mid-slice",
+    };
+  };
 }
 
 export function emptyRun(arm: string): ArmRun {
@@ -21,6 +52,7 @@ export function emptyRun(arm: string): ArmRun {
     commentsPosted: 0,
     stoppedAt: null,
     notes: [],
+    faults: [],
   };
 }
 

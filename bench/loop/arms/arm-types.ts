@@ -71,6 +71,8 @@ export interface ArmRun {
   /** The arm stopped by itself before the horizon (DONE marker, goal done, budget). */
   stoppedAt: number | null;
   notes: string[];
+  /** One line per fault the cell injected that happened in this run (what it struck). */
+  faults: string[];
 }
 
 export interface Arm {

@@ -27,9 +27,9 @@ export function b0Arm(): Arm {
       // The same schedule as B1, read from its workflow, so the two differ only in state.
       const { cron } = loadRecipe();
       const { world, cell, skill } = ctx;
-      const agent = agentOf(ctx);
       const { sandbox } = world;
       const out = emptyRun("b0");
+      const agent = agentOf(ctx, out);
       // The issue is where people talk about the objective; the agent's read tools show its
       // comments, as every arm's do. The prompt itself carries only the objective.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));

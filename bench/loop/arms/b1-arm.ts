@@ -43,10 +43,10 @@ export function b1Arm(): Arm {
     async run(ctx: ArmContext): Promise<ArmRun> {
       const recipe = loadRecipe();
       const { world, cell, skill } = ctx;
-      const agent = agentOf(ctx);
       const { sandbox } = world;
       const branch = recipe.branch;
       const out = emptyRun("b1");
+      const agent = agentOf(ctx, out);
       // The objective lives in an issue (the workflow's AGENT_ISSUE), written by the maintainer.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);

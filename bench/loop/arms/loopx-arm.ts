@@ -27,6 +27,9 @@ export interface LoopxArmOptions {
 }
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const RECONCILE_MS = 5 * MINUTE;
+const RESTART_DOWN_MS = 10 * MINUTE;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
 
@@ -95,10 +98,15 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         const issue = await maintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
         await maintainer.call("POST", `/issues/${issue}/labels`, Labelled, { labels: ["loopx"] });
         await settle();
+        // The first merge's webhook never arrives: the App must find the merge by itself.
+        if (cell.fault === "webhook-lost") {
+          sandbox.faults.webhook({ mode: "drop", event: "pull_request.closed", times: 1 });
+        }
         const found = await loopx.store.findGoalByIssue(loopx.repo.id, issue);
         if (!found) throw new Error(`LoopX made no goal of #${issue}`);
         const goalId = found.goal.id;
 
+        const agent = agentOf(ctx, run);
         const hours = () => `+${((clock.now() - startedAt) / 3_600_000).toFixed(2)}h`;
         const handledRuns = new Set<number>();
         const people = driver(world);
@@ -122,7 +130,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               issue,
               runId: wf.id,
               slot: wf.inputs.slot ?? "",
-              agent: agentOf(ctx),
+              agent,
               skill,
               profile: cell.profile,
               seed: (cell.seed * 100_003 + tickNo) >>> 0,
@@ -145,8 +153,26 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           }
         };
 
+        // The App's timers, on the simulated clock: redelivering failed webhooks every five
+        // minutes (LOOPX_RECONCILE_INTERVAL_SECONDS' default). The scheduler runs every step.
+        let reconciledAt = clock.now();
+        let restarted = false;
         const step = async () => {
           await loopx.syncClock();
+          if (cell.fault === "app-restarted" && !restarted && clock.now() >= startedAt + HOUR) {
+            // A deploy at the first hour: ten minutes with nothing listening, as people act.
+            restarted = true;
+            run.faults.push(`App restarted at ${hours()}, down ${RESTART_DOWN_MS / MINUTE} min`);
+            await loopx.restart(async () => {
+              loopx.carryTokens(RESTART_DOWN_MS);
+              await people.advanceTo(clock.now() + RESTART_DOWN_MS);
+            });
+            await loopx.syncClock();
+          }
+          if (clock.now() - reconciledAt >= RECONCILE_MS) {
+            reconciledAt = clock.now();
+            await loopx.app.reconcile();
+          }
           await playDispatched();
           await loopx.app.scheduler.tick();
           loopx.app.outbox.kick();
@@ -215,6 +241,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           await settle();
         }
 
+        for (const d of sandbox.deliveries().filter((x) => x.dropped)) {
+          run.faults.push(`webhook ${d.event}${d.action ? `.${d.action}` : ""} lost`);
+        }
         const final = await loopx.store.loadGoal(goalId);
         run.pullsOpened = await pullsBy(maintainer);
         run.commentsPosted = botComments(sandbox, world.repo, run.pullsOpened, issue);

@@ -37,9 +37,9 @@ export function oracleArm(): Arm {
     name: "oracle",
     async run(ctx: ArmContext): Promise<ArmRun> {
       const { world, cell, skill } = ctx;
-      const agent = agentOf(ctx);
       const { sandbox, task } = world;
       const out = emptyRun("oracle");
+      const agent = agentOf(ctx, out);
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(task.spec.title, task.spec.objective);
       const identity = installJobIdentity(sandbox, world.repo, "oracle-agent");

@@ -37,6 +37,8 @@ export interface LoopxOnSandbox {
   carryTokens(ms: number): void;
   token(runId: number, claims?: Partial<ActionsClaims>): Promise<string>;
   post(path: string, body: unknown, token: string): Promise<{ status: number; body: unknown }>;
+  /** Stops the App, runs `down` while nothing listens (time passes), and boots it again. */
+  restart(down: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,37 +67,53 @@ export async function startLoopxOnSandbox(opts: {
     warn: (m) => warnings.push(`warn: ${m}`),
     error: (m) => warnings.push(`error: ${m}`),
   };
-  const probot = new Probot({
-    appId: appRecord.id,
-    privateKey,
-    secret,
-    baseUrl: sandbox.gheUrl,
-    Octokit: LoopxOctokit,
-    logLevel: "fatal",
-  });
-  const { server, url: apiUrl, serve } = await listenFirst();
-  const app = await createLoopxApp({
-    probot,
-    store,
-    serverUrl: sandbox.url,
-    log,
-    tickApi: { issuer: sandbox.url, audience: apiUrl, now: () => new Date(sandbox.clock.now()) },
-  });
-  serve(app.handle);
-  sandbox.setWebhookUrl(`${apiUrl}${WEBHOOK_PATH}`);
+  // One App process: Probot, the tick API and its HTTP server. A restart stops it and boots
+  // another on the same database, as a deploy or a crash and a restart do.
+  const boot = async () => {
+    const probot = new Probot({
+      appId: appRecord.id,
+      privateKey,
+      secret,
+      baseUrl: sandbox.gheUrl,
+      Octokit: LoopxOctokit,
+      logLevel: "fatal",
+    });
+    const { server, url: apiUrl, serve } = await listenFirst();
+    const app = await createLoopxApp({
+      probot,
+      store,
+      serverUrl: sandbox.url,
+      log,
+      tickApi: { issuer: sandbox.url, audience: apiUrl, now: () => new Date(sandbox.clock.now()) },
+    });
+    serve(app.handle);
+    sandbox.setWebhookUrl(`${apiUrl}${WEBHOOK_PATH}`);
+    return { app, server, apiUrl };
+  };
+  const stop = async (p: Awaited<ReturnType<typeof boot>>) => {
+    await p.app.close();
+    p.server.closeAllConnections();
+    await new Promise((resolve) => p.server.close(resolve));
+    sandbox.setWebhookUrl(null);
+  };
+  let current = await boot();
   const record = sandbox.repoByFullName(opts.repo);
   const [owner = ""] = opts.repo.split("/");
   const installation = sandbox.install(appRecord.id, owner, [opts.repo]);
 
-  const settle = settler(sandbox, () => app);
+  const settle = settler(sandbox, () => current.app);
   await settle();
 
   let shift = 0;
   const repo = { fullName: opts.repo, id: record.id, ownerId: record.ownerId };
   return {
-    app,
+    get app() {
+      return current.app;
+    },
     store,
-    apiUrl,
+    get apiUrl() {
+      return current.apiUrl;
+    },
     installationId: installation.id,
     repo,
     warnings,
@@ -115,13 +133,19 @@ export async function startLoopxOnSandbox(opts: {
       }
     },
     token: (runId, claims = {}) =>
-      mintTickToken(sandbox, repo, runId, claims, { audience: apiUrl }),
-    post: (path, body, token) => postJson(`${apiUrl}${path}`, body, token),
+      mintTickToken(sandbox, repo, runId, claims, { audience: current.apiUrl }),
+    post: (path, body, token) => postJson(`${current.apiUrl}${path}`, body, token),
+    async restart(down) {
+      await stop(current);
+      // Deliveries GitHub sends while nothing listens fail, as they do on GitHub.
+      await down();
+      current = await boot();
+      // A booted App asks GitHub for the deliveries that failed meanwhile, and redelivers them.
+      await current.app.reconcile();
+      await settle();
+    },
     async close() {
-      await app.close();
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      sandbox.setWebhookUrl(null);
+      await stop(current);
       await store.close();
     },
   };

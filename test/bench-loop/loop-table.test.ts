@@ -1,0 +1,101 @@
+/**
+ * The targets bench:loop prints are judged from the cells' figures by the issue's rules:
+ * a fault costs LoopX at most one slice beyond its no-fault run of the same task, and LoopX
+ * asks people no more than the oracle, which asks only what the task's gates need.
+ */
+import { describe, expect, it } from "vitest";
+import type { CellMetrics } from "../../bench/loop/cell-metrics.ts";
+import { type CellResult, renderTable, targets } from "../../bench/loop/loop-table.ts";
+
+function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
+  return {
+    landed: 3,
+    total: 3,
+    slices: 5,
+    wastedSlices: 1,
+    billedMinutes: 70,
+    tokens: 112_000,
+    usd: 0.9,
+    pullsOpened: 3,
+    pullsUnmerged: 0,
+    personActs: 6,
+    personMinutes: 42,
+    injectedLanded: null,
+    faults: [],
+    ...over,
+  };
+}
+
+function cell(task: string, fault: string, arms: Record<string, CellMetrics>): CellResult {
+  return {
+    cell: `${task} · competent · ${fault}`,
+    task,
+    fault,
+    byArm: new Map(Object.entries(arms)),
+  };
+}
+
+const target = (results: CellResult[], starts: string) => {
+  const found = targets(results).find((t) => t.what.startsWith(starts));
+  if (!found) throw new Error(`no target starting "${starts}"`);
+  return found;
+};
+
+const calm = cell("csv", "none", { oracle: metrics(), loopx: metrics(), b1: metrics() });
+
+describe("bench:loop targets", () => {
+  it("a fault may cost one slice per strike, and only against the same task's no-fault run", () => {
+    const killed = { faults: ["agent job 2 killed mid-slice"] };
+    const one = cell("csv", "runner-killed", { loopx: metrics({ ...killed, slices: 6 }) });
+    expect(target([calm, one], "LoopX recovers")).toMatchObject({
+      met: true,
+      value: "csv runner-killed: +1 for 1",
+    });
+    const two = cell("csv", "runner-killed", { loopx: metrics({ ...killed, slices: 7 }) });
+    expect(target([calm, two], "LoopX recovers").met).toBe(false);
+    // Recovering means landing everything, whatever it cost.
+    const lost = cell("csv", "webhook-lost", {
+      loopx: metrics({ faults: ["webhook pull_request.closed lost"], landed: 2 }),
+    });
+    expect(target([calm, lost], "LoopX recovers")).toMatchObject({
+      met: false,
+      value: "csv webhook-lost: +0 for 1, 2/3 landed",
+    });
+    // A fault that never struck tests nothing.
+    const idle = cell("csv", "app-restarted", { loopx: metrics() });
+    expect(target([calm, idle], "LoopX recovers")).toMatchObject({
+      met: false,
+      value: "csv app-restarted: the fault never struck",
+    });
+    expect(target([calm], "LoopX recovers").met).toBeNull();
+  });
+
+  it("LoopX asks people no more than the oracle where both land everything", () => {
+    expect(target([calm], "person-acts").met).toBe(true);
+    const more = cell("ini", "none", { oracle: metrics(), loopx: metrics({ personActs: 7 }) });
+    expect(target([calm, more], "person-acts")).toMatchObject({
+      met: false,
+      value: "1 of 2 (more in ini · competent · none)",
+    });
+    // A cell LoopX did not land is the landing target's to judge, not this one's.
+    const short = cell("ini", "none", {
+      oracle: metrics(),
+      loopx: metrics({ personActs: 9, landed: 2 }),
+    });
+    expect(target([calm, short], "person-acts").value).toBe("1 of 1");
+  });
+
+  it("judges sanity and cost on no-fault cells only, and shows an arm a cell did not run as —", () => {
+    const costly = cell("csv", "runner-killed", {
+      b1: metrics({ landed: 0 }),
+      oracle: metrics(),
+      loopx: metrics({ usd: 9, faults: ["agent job 2 killed mid-slice"], slices: 6 }),
+    });
+    expect(target([calm, costly], "sanity").value).toBe("1 of 1");
+    expect(target([calm, costly], "USD per landed todo").value).toBe("LoopX 1.00×, B1 1.00×");
+    const onlyLoopx = cell("csv", "webhook-lost", { loopx: metrics() });
+    expect(renderTable([onlyLoopx], ["b1", "oracle", "loopx"]).split("\n")[2]).toContain(
+      "| csv · competent · webhook-lost | — | — | 3/3 landed",
+    );
+  });
+});
