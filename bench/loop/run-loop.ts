@@ -7,10 +7,23 @@
  *   npm run bench:loop                 # every task with no fault, then the fault cells
  *   npm run bench:loop -- --quick      # two tasks and one fault cell: the CI check's size
  *   npm run bench:loop -- --tasks a,b  # only these tasks (by id); results are printed, not written
+ *   npm run bench:loop -- --real-model claude [--trials N]   # or codex; with --quick or --tasks
+ *
+ * `--real-model` replaces the fixed scripted agent with a real model's CLI (the `claude` or
+ * `codex` installed in node_modules) in every arm: each slice copies the checkout to a
+ * throwaway directory, runs the CLI there on the arm's prompt and reads back the files and a
+ * small result file holding its claims (agent/real-agent.ts). Keys come from the environment
+ * (claude: ANTHROPIC_API_KEY, optionally ANTHROPIC_BASE_URL; codex: OPENAI_API_KEY, optionally
+ * OPENAI_BASE_URL) and are checked before any cell runs. Each arm plays each cell `--trials`
+ * times (default and minimum 5); it prints the mean reward (landed / total todos) per cell and
+ * arm with a 95 % t interval, and never writes bench/loop-results.md: those figures are the
+ * model's, not the fixed agent's. It calls the model's API and costs money; nothing here runs it.
  */
 import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { realModelAgent } from "./agent/real-agent.ts";
+import { RealModelError } from "./agent/real-model-setup.ts";
 import type { Arm, CellSpec } from "./arms/arm-types.ts";
 import { b0Arm } from "./arms/b0-arm.ts";
 import { b1Arm } from "./arms/b1-arm.ts";
@@ -27,6 +40,8 @@ import {
   playCell,
   SEED,
 } from "./play-cell.ts";
+import { realModelFlags } from "./real-model-flags.ts";
+import { benchTrials, renderTrials } from "./real-trials.ts";
 import { loadTasks } from "./tasks/load-tasks.ts";
 
 export interface LoopBench {
@@ -78,11 +93,24 @@ export function renderResults(bench: LoopBench, quick: boolean): string {
   ].join("\n");
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const quick = process.argv.includes("--quick");
-  const at = process.argv.indexOf("--tasks");
-  const only = at >= 0 ? (process.argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
+async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const real = realModelFlags(argv, env);
+  const quick = argv.includes("--quick");
+  const at = argv.indexOf("--tasks");
+  const only = at >= 0 ? (argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
   const arms = [b0Arm(), b1Arm(), oracleArm(), loopxArm()];
+  if (real !== null) {
+    const tasks = pickTasks(await loadTasks(), { quick, ...(only ? { only } : {}) });
+    const cells = await benchTrials({
+      tasks,
+      arms,
+      agent: realModelAgent(real.setup),
+      trials: real.trials,
+      progress: (line) => console.error(line),
+    });
+    console.log(renderTrials({ model: real.setup.name, cells }));
+    return 0;
+  }
   const bench = await benchLoop({ quick, arms, ...(only ? { only } : {}) });
   const text = renderResults(bench, quick);
   console.log(text);
@@ -90,6 +118,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sanity = targets(bench.results)[0];
   if (sanity?.met === false) {
     console.error("baseline broken: B1 lands too little with no faults; fix the world or B1 first");
-    process.exitCode = 1;
+    return 1;
+  }
+  return 0;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    process.exitCode = await main(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (!(err instanceof RealModelError)) throw err;
+    console.error(`bench:loop: ${err.message}`);
+    process.exitCode = 2;
   }
 }
