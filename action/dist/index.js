@@ -40395,6 +40395,10 @@ var KIND_PRIORITY = Object.freeze({
   user_action: 6
 });
 
+// ../packages/core/src/transitions/await-pull-request.ts
+var AWAITING_PERSON_PUSH = "its change touches workflow files only a person can push: waits for the patch on its branch";
+var AWAITING_PERSON_PUSH_TO_GO_ON = `${AWAITING_PERSON_PUSH}, then goes on`;
+
 // ../packages/core/src/schemas/primitives.ts
 var Instant = external_exports.coerce.date();
 var HarnessName = external_exports.enum(["claude-code", "codex", "shell"]);

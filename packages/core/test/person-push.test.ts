@@ -33,14 +33,14 @@ const PUSHED_HEAD = "c".repeat(40);
 const AGENT = { kind: "agent" as const, tickId: lease1.tickId, harness: "shell" };
 const WORKFLOW = ".github/workflows/ci.yml";
 
-/** T1 finished a slice whose commit changes a workflow; T2 is still to do. */
-function finishedWithWorkflow(): GoalState {
+/** T1's slice (finishing it, or progress only) commits a workflow change; T2 is still to do. */
+function finishedWithWorkflow(outcome: "completed" | "progress" = "completed"): GoalState {
   const s = state({ todos: [todo("T1"), todo("T2")] });
   const claimed = expectOk(claimTodo(s, claimInput(1), ctx())).state;
   const done = result({
-    outcome: "completed",
+    outcome,
     commits: [{ sha: REFUSED_HEAD, message: "Run CI on Node 20 and 22" }],
-    continuation: { kind: "goal_active" },
+    ...(outcome === "completed" ? { continuation: { kind: "goal_active" } } : {}),
   });
   return expectOk(applyTickResult(claimed, { ...lease1, result: done }, ctx(at(minutes(5))))).state;
 }
@@ -54,8 +54,8 @@ const refusal = (patch?: string) => ({
   ...(patch === undefined ? {} : { patch }),
 });
 
-function handedToPeople(): GoalState {
-  const r = recordPushRefused(finishedWithWorkflow(), refusal("diff --git a/x b/x"), {
+function handedToPeople(outcome: "completed" | "progress" = "completed"): GoalState {
+  const r = recordPushRefused(finishedWithWorkflow(outcome), refusal("diff --git a/x b/x"), {
     ...ctx(at(minutes(6))),
     actor: AGENT,
   });
@@ -117,6 +117,25 @@ describe("a change only a person can push", () => {
     expect(r.effects.filter((e) => e.kind === "open_pull_request")).toEqual([
       expect.objectContaining({ todo: "T1", branch, headSha: PUSHED_HEAD }),
     ]);
+  });
+
+  it("after a slice that only made progress, the person's push lets the todo go on from it", () => {
+    const s = handedToPeople("progress");
+    const t1 = s.todos.find((t) => t.key === "T1");
+    expect(t1 && isAwaitingPersonPush(t1)).toBe(true);
+    const branch = todoBranch(s, "T1");
+    const r = expectOk(
+      recordPersonPush(
+        s,
+        { todo: "T1", branch, headSha: PUSHED_HEAD },
+        ctx(at(minutes(30)), WRITER),
+      ),
+    );
+    expect(r.state.todos.find((t) => t.key === "T1")).toMatchObject({
+      status: "ready",
+      blockedReason: null,
+    });
+    expect(r.effects.some((e) => e.kind === "open_pull_request")).toBe(true);
   });
 
   it("refuses a push by someone without write access, changing nothing", () => {

@@ -22,20 +22,33 @@ export const AWAITING_EVIDENCE = "claimed, awaiting evidence: tick it if it is d
  * Why a todo whose change touches workflow files is still open: GitHub refuses those from
  * LoopX's token, so the change went to a person as a patch, and the todo waits for someone
  * with write access to push it to its branch. The agent cannot do it, so nothing is retried.
+ * A slice that finished the todo waits for its PR after that push; one that made progress
+ * goes on from the pushed branch.
  */
 export const AWAITING_PERSON_PUSH =
   "its change touches workflow files only a person can push: waits for the patch on its branch";
+const AWAITING_PERSON_PUSH_TO_GO_ON = `${AWAITING_PERSON_PUSH}, then goes on`;
 
 export function isAwaitingPersonPush(todo: Todo): boolean {
-  return todo.status === "blocked" && todo.blockedReason === AWAITING_PERSON_PUSH;
+  return (
+    todo.status === "blocked" &&
+    (todo.blockedReason === AWAITING_PERSON_PUSH ||
+      todo.blockedReason === AWAITING_PERSON_PUSH_TO_GO_ON)
+  );
+}
+
+/** Whether the slice whose patch a person pushes had finished the todo (see above). */
+export function finishedBeforePersonPush(todo: Todo): boolean {
+  return todo.blockedReason === AWAITING_PERSON_PUSH;
 }
 
 export function awaitPersonPush(d: Draft, todo: Todo, headSha: string): void {
+  const finished = isAwaitingPullRequest(todo);
   todo.status = "blocked";
-  todo.blockedReason = AWAITING_PERSON_PUSH;
+  todo.blockedReason = finished ? AWAITING_PERSON_PUSH : AWAITING_PERSON_PUSH_TO_GO_ON;
   todo.updatedAt = d.ctx.now;
   d.checklist = true;
-  emit(d, "todo.awaiting_person_push", { todo: todo.key, headSha });
+  emit(d, "todo.awaiting_person_push", { todo: todo.key, headSha, finished });
 }
 
 export function isAwaitingEvidence(todo: Todo): boolean {

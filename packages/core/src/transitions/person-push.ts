@@ -4,7 +4,11 @@ import { TodoKey } from "../schemas/primitives.ts";
 import type { GoalState } from "../schemas/state.ts";
 import { MAX_PUSHED_PATHS } from "../schemas/todo.ts";
 import type { TransitionContext, TransitionResult } from "../schemas/transition.ts";
-import { awaitPullRequest, isAwaitingPersonPush } from "./await-pull-request.ts";
+import {
+  awaitPullRequest,
+  finishedBeforePersonPush,
+  isAwaitingPersonPush,
+} from "./await-pull-request.ts";
 import { commit } from "./commit.ts";
 import {
   appendEvidence,
@@ -31,7 +35,8 @@ export type PersonPushInput = z.input<typeof PersonPushInput>;
  * Someone with write access pushed a todo's branch while the todo waited for exactly that:
  * its change touches workflow files, which GitHub refuses from LoopX, so it went to people
  * as a patch (push-refused.ts). Their push is the todo's delivery on its branch: `commit`
- * evidence, and the PR LoopX opens for it, as for a tick's push. Their act stands in for any
+ * evidence, and the PR LoopX opens for it, as for a tick's push; the todo then waits for
+ * that PR, or runs on from the branch when the pushed slice had not finished it. Their act stands in for any
  * gate the paths or opening the PR would have asked: they chose to push it. A push to a todo
  * branch at any other time is ordinary work on a PR, which the PR monitor follows.
  */
@@ -71,7 +76,14 @@ export function recordPersonPush(
   const fresh = parsed.paths.filter((p) => !todo.pushedPaths.includes(p));
   todo.pushedPaths = [...todo.pushedPaths, ...fresh].slice(-MAX_PUSHED_PATHS);
   emit(d, "todo.person_pushed", { todo: todo.key, headSha: parsed.headSha });
-  awaitPullRequest(d, todo, null);
+  if (finishedBeforePersonPush(todo)) awaitPullRequest(d, todo, null);
+  else {
+    // Its next slice goes on from the branch the person pushed.
+    todo.status = "ready";
+    todo.blockedReason = null;
+    todo.updatedAt = d.ctx.now;
+    d.checklist = true;
+  }
   queueOpenPullRequest(d, { todo: todo.key, branch, headSha: parsed.headSha });
   return commit(d);
 }
