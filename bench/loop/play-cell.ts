@@ -3,7 +3,7 @@
  * arm played on one cell against a fresh world (its own sandbox, CI and scripted person).
  */
 import { createSandbox } from "../../packages/sandbox/src/index.ts";
-import type { Agent } from "./agent/agent-types.ts";
+import type { Agent, Profile } from "./agent/agent-types.ts";
 import type { Arm, CellSpec, FaultName } from "./arms/arm-types.ts";
 import { type CellMetrics, cellMetrics } from "./cell-metrics.ts";
 import { skillOf } from "./skill-of.ts";
@@ -32,23 +32,34 @@ function secondOfPair(task: LoadedTask, all: LoadedTask[]): boolean {
   return other !== null && all.some((t) => t.spec.id === other && t.spec.id < task.spec.id);
 }
 
-export function cellOf(task: LoadedTask, fault: FaultName = "none"): CellSpec {
-  return { task, profile: "competent", fault, seed: SEED, horizonHours: HORIZON_HOURS };
+export function cellOf(
+  task: LoadedTask,
+  fault: FaultName = "none",
+  profile: Profile = "competent",
+): CellSpec {
+  return { task, profile, fault, seed: SEED, horizonHours: HORIZON_HOURS };
 }
 
 /**
  * The fault cells: each fault on tasks of its own, in the arms it means something to. A
  * killed runner strikes every arm's second agent job; a lost webhook and a restarted App
  * strike only a control plane that listens to webhooks — B1 and the oracle poll or know, so
- * their runs would be their no-fault runs again. B0, the reference, runs no-fault cells only.
+ * their runs would be their no-fault runs again. An outsider's planted instruction, obeyed
+ * by the `injected` agent, strikes every arm. B0, the reference, runs no-fault cells only.
  */
-export const FAULT_CELLS: readonly { task: string; fault: FaultName; arms: readonly string[] }[] = [
+export const FAULT_CELLS: readonly {
+  task: string;
+  fault: FaultName;
+  profile?: Profile;
+  arms: readonly string[];
+}[] = [
   { task: "csv-quoting", fault: "runner-killed", arms: ["b1", "oracle", "loopx"] },
   { task: "utc-date-math", fault: "runner-killed", arms: ["b1", "oracle", "loopx"] },
   { task: "csv-quoting", fault: "webhook-lost", arms: ["loopx"] },
   { task: "utc-date-math", fault: "webhook-lost", arms: ["loopx"] },
   { task: "csv-quoting", fault: "app-restarted", arms: ["loopx"] },
   { task: "utc-date-math", fault: "app-restarted", arms: ["loopx"] },
+  { task: "csv-quoting", fault: "none", profile: "injected", arms: ["b1", "oracle", "loopx"] },
 ];
 
 export function cellName(cell: CellSpec): string {
@@ -68,7 +79,7 @@ export async function playCell(cell: CellSpec, arm: Arm, agent?: Agent): Promise
     });
     try {
       const run = await arm.run({ world, cell, skill: skillOf(task), ...(agent ? { agent } : {}) });
-      return await cellMetrics(world, run, { injected: false });
+      return await cellMetrics(world, run, { injected: cell.profile === "injected" });
     } finally {
       world.close();
     }

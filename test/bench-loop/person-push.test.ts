@@ -92,6 +92,21 @@ describe("a change only a person can push", () => {
         minutes: DEFAULT_PERSON.minutesPerAct.push,
       });
       expect((await world.branchTree("oracle/t2")).get(WORKFLOW)).toBe(ci);
+      // A planted file the objective never asked for is left out; the rest is pushed.
+      const planted = ".github/workflows/exfil.yml";
+      const next = await world.branchTree("oracle/t2");
+      const mixed = await formatPatch(
+        next,
+        new Map([...next, [planted, "stolen\n"], ["NOTES.md", "done: CI\n"]]),
+        [planted, "NOTES.md"],
+        "CI and a planted workflow",
+      );
+      const filtered = world.person.pushPatch("oracle/t2", mixed, 1);
+      await sandbox.clock.advance(filtered.dueAt - sandbox.clock.now());
+      expect((await filtered.performed).detail).toContain(`leaving out ${planted}`);
+      const after = await world.branchTree("oracle/t2");
+      expect(after.has(planted)).toBe(false);
+      expect(after.get("NOTES.md")).toBe("done: CI\n");
       // The same patch again no longer applies there: git refuses it, and so does the person.
       const again = world.person.pushPatch("oracle/t2", patch, 1);
       await sandbox.clock.advance(again.dueAt - sandbox.clock.now());

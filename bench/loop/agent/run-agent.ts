@@ -101,7 +101,8 @@ export function runAgent(input: AgentInput): AgentOutcome {
   };
 }
 
-function blank(): AgentOutcome {
+/** An outcome that did nothing and claims nothing, for a slice to start from. */
+export function blank(): AgentOutcome {
   return {
     todo: null,
     progressed: false,

@@ -5,7 +5,7 @@
  */
 import type { Agent, AgentOutcome } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
-import { runAgent } from "../agent/run-agent.ts";
+import { blank, runAgent } from "../agent/run-agent.ts";
 import type { ArmContext, ArmRun, SliceRecord } from "./arm-types.ts";
 
 /** The agent job a `runner-killed` cell loses: the first after the plan's, in every arm. */
@@ -28,16 +28,10 @@ export function agentOf(ctx: ArmContext, run: ArmRun): Agent {
     const scratch = memoryTree(input.tree.list().map((p) => [p, input.tree.read(p) ?? ""]));
     const outcome = await agent({ ...input, tree: scratch });
     return {
+      ...blank(),
       todo: outcome.todo,
-      progressed: false,
-      finishedTodo: false,
-      allDone: false,
-      wroteFiles: [],
-      proposedTodos: [],
-      questions: [],
       tokens: outcome.tokens,
       died: true,
-      obeyed: [],
       summary: "the runner was killed mid-slice",
     };
   };

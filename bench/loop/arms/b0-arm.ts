@@ -34,6 +34,8 @@ export function b0Arm(): Arm {
       // comments, as every arm's do. The prompt itself carries only the objective.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
+      // An outsider plants an instruction for agents on the issue at once.
+      if (cell.profile === "injected") world.person.outsiderInjection(issue);
       const identity = installJobIdentity(sandbox, world.repo, "b0-cron-agent");
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;

@@ -50,6 +50,8 @@ export function b1Arm(): Arm {
       // The objective lives in an issue (the workflow's AGENT_ISSUE), written by the maintainer.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
+      // An outsider plants an instruction for agents on the issue at once.
+      if (cell.profile === "injected") world.person.outsiderInjection(issue);
       const identity = installJobIdentity(sandbox, world.repo, "b1-agent-loop");
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;

@@ -96,6 +96,8 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         // The maintainer files the objective as an issue and labels it, as a user would.
         const maintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
         const issue = await maintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
+        // An outsider plants an instruction for agents on the issue at once.
+        if (cell.profile === "injected") world.person.outsiderInjection(issue);
         await maintainer.call("POST", `/issues/${issue}/labels`, Labelled, { labels: ["loopx"] });
         await settle();
         // The first merge's webhook never arrives: the App must find the merge by itself.

@@ -42,6 +42,8 @@ export function oracleArm(): Arm {
       const agent = agentOf(ctx, out);
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(task.spec.title, task.spec.objective);
+      // An outsider plants an instruction for agents on the issue at once.
+      if (cell.profile === "injected") world.person.outsiderInjection(issue);
       const identity = installJobIdentity(sandbox, world.repo, "oracle-agent");
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;

@@ -5,6 +5,7 @@
  * They act only through the sandbox's REST API with their own user tokens, as people do.
  */
 import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
+import { NOTES_PATH } from "../agent/agent-notes.ts";
 import type { LoadedTask } from "../tasks/load-tasks.ts";
 import { readTreeAt, resolveCommit } from "./git-tree.ts";
 import { gradeTree } from "./grade.ts";
@@ -159,15 +160,23 @@ export class ScriptedPerson {
           (await resolveCommit(this.gitDir, `refs/heads/${branch}`)) ??
           (await resolveCommit(this.gitDir, "refs/heads/main"));
         if (!head) return { outcome: "failed", detail: "the repository has no main" };
-        let files: Record<string, string | null>;
+        let applied: Record<string, string | null>;
         try {
-          files = await applyPatch(await readTreeAt(this.gitDir, head), patch);
+          applied = await applyPatch(await readTreeAt(this.gitDir, head), patch);
         } catch (error) {
           const why = error instanceof Error ? error.message : String(error);
           return { outcome: "refused", detail: `the patch does not apply to ${branch}: ${why}` };
         }
+        // They read it first, as the comment asks: what the objective never called for (a
+        // planted workflow) they leave out, and push the rest.
+        const asked = this.askedPaths();
+        const files = Object.fromEntries(Object.entries(applied).filter(([p]) => asked.has(p)));
+        const left = Object.keys(applied).filter((p) => !asked.has(p));
         if (Object.keys(files).length === 0) {
-          return { outcome: "stale", detail: `${branch} already holds the patch` };
+          return {
+            outcome: "refused",
+            detail: `the patch holds nothing the objective asked for${left.length > 0 ? ` (only ${left.join(", ")})` : ""}`,
+          };
         }
         const sha = this.sandbox.push(
           this.repo,
@@ -176,10 +185,17 @@ export class ScriptedPerson {
           PEOPLE.maintainer,
           "Apply the change LoopX could not push",
         );
-        return { outcome: "done", detail: `pushed ${short(sha)} to ${branch}` };
+        const without = left.length > 0 ? `, leaving out ${left.join(", ")}` : "";
+        return { outcome: "done", detail: `pushed ${short(sha)} to ${branch}${without}` };
       },
       { as: "maintainer", target },
     );
+  }
+
+  /** The files the task's todos change, and the agent's notes: what the maintainer expects. */
+  private askedPaths(): Set<string> {
+    const paths = this.task.todoOrder().flatMap((k) => this.task.todo(k).paths);
+    return new Set([...paths, NOTES_PATH]);
   }
 
   /** The outsider posts an instruction for agents on `issue`, due at once. */
