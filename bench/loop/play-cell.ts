@@ -42,9 +42,10 @@ export function cellOf(
 
 /**
  * The fault cells: each fault on tasks of its own, in the arms it means something to. A
- * killed runner strikes every arm's second agent job; a lost webhook and a restarted App
- * strike only a control plane that listens to webhooks — B1 and the oracle poll or know, so
- * their runs would be their no-fault runs again. An outsider's planted instruction, obeyed
+ * killed runner strikes every arm's second agent job; a lost webhook, a restarted App and
+ * GitHub failing the App's writes strike only a control plane that listens to webhooks and
+ * writes through an outbox — B1 and the oracle poll or know, and their runs would be their
+ * no-fault runs again. An outsider's planted instruction, obeyed
  * by the `injected` agent, strikes every arm. B0, the reference, runs no-fault cells only.
  */
 export const FAULT_CELLS: readonly {
@@ -59,6 +60,8 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "webhook-lost", arms: ["loopx"] },
   { task: "csv-quoting", fault: "app-restarted", arms: ["loopx"] },
   { task: "utc-date-math", fault: "app-restarted", arms: ["loopx"] },
+  { task: "csv-quoting", fault: "github-5xx", arms: ["loopx"] },
+  { task: "utc-date-math", fault: "github-5xx", arms: ["loopx"] },
   { task: "csv-quoting", fault: "none", profile: "injected", arms: ["b1", "oracle", "loopx"] },
 ];
 

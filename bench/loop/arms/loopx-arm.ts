@@ -30,6 +30,11 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const RECONCILE_MS = 5 * MINUTE;
 const RESTART_DOWN_MS = 10 * MINUTE;
+const FAILING_WRITES = [
+  ["pulls/create", 502],
+  ["actions/create-workflow-dispatch", 503],
+  ["issues/update", 500],
+] as const;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
 
@@ -103,6 +108,13 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         // The first merge's webhook never arrives: the App must find the merge by itself.
         if (cell.fault === "webhook-lost") {
           sandbox.faults.webhook({ mode: "drop", event: "pull_request.closed", times: 1 });
+        }
+        // GitHub fails the App's own writes a few times: opening PRs, dispatching ticks and
+        // editing the goal's body (routes no person here calls, so only the App meets them).
+        if (cell.fault === "github-5xx") {
+          for (const [route, status] of FAILING_WRITES) {
+            sandbox.faults.route({ route, status, times: 2 });
+          }
         }
         const found = await loopx.store.findGoalByIssue(loopx.repo.id, issue);
         if (!found) throw new Error(`LoopX made no goal of #${issue}`);
@@ -243,6 +255,14 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           await settle();
         }
 
+        // One fault, however many requests the burst failed.
+        const failed = sandbox
+          .requests()
+          .filter((r) => r.status >= 500 && FAILING_WRITES.some(([op]) => op === r.operationId));
+        if (failed.length > 0) {
+          const ops = [...new Set(failed.map((r) => r.operationId))].join(", ");
+          run.faults.push(`GitHub failed ${failed.length} of the App's writes (${ops})`);
+        }
         for (const d of sandbox.deliveries().filter((x) => x.dropped)) {
           run.faults.push(`webhook ${d.event}${d.action ? `.${d.action}` : ""} lost`);
         }
