@@ -7,7 +7,8 @@ import { type CellMetrics, perLanded } from "./cell-metrics.ts";
 export interface CellResult {
   cell: string;
   task: string;
-  /** `none` for the no-fault cells every other cell is compared with. */
+  /** The agent profile: `competent` with fault `none` is the cell others are compared with. */
+  profile: string;
   fault: string;
   byArm: Map<string, CellMetrics>;
 }
@@ -58,6 +59,9 @@ export interface Target {
   met: boolean | null;
 }
 
+/** A competent agent and no fault: the cell a task's other cells are compared with. */
+const isBaseline = (r: CellResult) => r.fault === "none" && r.profile === "competent";
+
 /** The worst ratio of an arm's cost per landed todo to the oracle's over the cells. */
 function worstRatio(
   results: CellResult[],
@@ -81,8 +85,8 @@ const ratio = (v: number | null) => (v === null ? "—" : `${v.toFixed(2)}×`);
 
 /** The issue's targets, judged where this run measured them, else said to be unmeasured. */
 export function targets(results: CellResult[]): Target[] {
-  // Sanity and cost ratios are judged on the no-fault cells, where every arm ran.
-  const calm = results.filter((r) => r.fault === "none");
+  // Sanity and cost ratios are judged on the baseline cells, where every arm ran.
+  const calm = results.filter(isBaseline);
   const of = (arm: string) =>
     calm.map((r) => r.byArm.get(arm)).filter((m): m is CellMetrics => m !== undefined);
   const [loopx, b1] = [of("loopx"), of("b1")];
@@ -162,7 +166,7 @@ function extraSlices(results: CellResult[]): Target {
   let met = true;
   for (const r of cells) {
     const m = r.byArm.get("loopx");
-    const base = results.find((b) => b.fault === "none" && b.task === r.task)?.byArm.get("loopx");
+    const base = results.find((b) => isBaseline(b) && b.task === r.task)?.byArm.get("loopx");
     if (!m || !base) {
       lines.push(`${r.cell}: no no-fault cell to compare with`);
       met = false;

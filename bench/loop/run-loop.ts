@@ -61,7 +61,13 @@ export async function benchLoop(opts: {
   const run = async (cell: CellSpec, arms: readonly Arm[]) => {
     const byArm = new Map<string, CellMetrics>();
     for (const arm of arms) byArm.set(arm.name, await playCell(cell, arm));
-    results.push({ cell: cellName(cell), task: cell.task.spec.id, fault: cell.fault, byArm });
+    results.push({
+      cell: cellName(cell),
+      task: cell.task.spec.id,
+      profile: cell.profile,
+      fault: cell.fault,
+      byArm,
+    });
   };
   for (const task of tasks) await run(cellOf(task), opts.arms);
   // The fault cells of the tasks this run covers (with --quick, one: a killed runner).

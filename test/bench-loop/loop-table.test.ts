@@ -26,15 +26,20 @@ function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
   };
 }
 
-function cell(task: string, fault: string, arms: Record<string, CellMetrics>): CellResult {
+function cell(
+  task: string,
+  fault: string,
+  arms: Record<string, CellMetrics>,
+  profile = "competent",
+): CellResult {
   return {
-    cell: `${task} · competent · ${fault}`,
+    cell: `${task} · ${profile} · ${fault}`,
     task,
+    profile,
     fault,
     byArm: new Map(Object.entries(arms)),
   };
 }
-
 const target = (results: CellResult[], starts: string) => {
   const found = targets(results).find((t) => t.what.startsWith(starts));
   if (!found) throw new Error(`no target starting "${starts}"`);
@@ -92,6 +97,9 @@ describe("bench:loop targets", () => {
       loopx: metrics({ usd: 9, faults: ["agent job 2 killed mid-slice"], slices: 6 }),
     });
     expect(target([calm, costly], "sanity").value).toBe("1 of 1");
+    // An injected agent has no fault either, but it is not the baseline B1 is judged on.
+    const injected = cell("csv", "none", { b1: metrics({ landed: 0 }) }, "injected");
+    expect(target([calm, injected], "sanity")).toMatchObject({ value: "1 of 1", met: true });
     expect(target([calm, costly], "USD per landed todo").value).toBe("LoopX 1.00×, B1 1.00×");
     const onlyLoopx = cell("csv", "webhook-lost", { loopx: metrics() });
     expect(renderTable([onlyLoopx], ["b1", "oracle", "loopx"]).split("\n")[2]).toContain(
