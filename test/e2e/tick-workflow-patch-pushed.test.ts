@@ -12,7 +12,7 @@ import { playTick } from "../support/tick-phases.ts";
 const CHANGE = [
   "mkdir -p .github/workflows",
   "printf 'on: push\\njobs:\\n  t:\\n    runs-on: ubuntu-latest\\n    strategy: {matrix: {node: [20, 22]}}\\n    steps: [{run: npm test}]\\n' > .github/workflows/ci.yml",
-  `printf '%s' '{"outcome":"completed","handoff":{"done":"CI on Node 20 and 22","next":"-"}}' > "$LOOPX_RESULT"`,
+  `printf '%s' '{"outcome":"completed","continuation":{"kind":"goal_active"},"handoff":{"done":"CI on Node 20 and 22","next":"-"}}' > "$LOOPX_RESULT"`,
 ].join(" && ");
 
 const run = promisify(execFile);
@@ -29,8 +29,9 @@ describe("e2e: a person pushes the workflow patch LoopX could not push, and Loop
   beforeAll(async () => {
     h = await startTickHarness();
     h.sandbox.push("acme/widgets", "main", {
-      ".github/loopx.yml": "harness:\n  default: shell\n",
-      "package.json": '{"name":"widgets"}\n',
+      ".github/loopx.yml": "harness:\n  default: shell\nvalidationCommand: npm test\n",
+      // A passing validation: the slice that claims completion did finish its todo.
+      "package.json": '{"name":"widgets","scripts":{"test":"true"}}\n',
     });
   });
   afterAll(() => h.close());
