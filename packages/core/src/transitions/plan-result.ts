@@ -13,17 +13,27 @@ import { offerSubIssues } from "./sub-issue-effects.ts";
  * the result carries at least one valid proposed todo, new or already open (proposing the
  * same todo again is the same plan), or revised an agent's open todo. An empty plan, or a
  * slice that failed, is a stall. The agent's word "completed" never completes a plan.
+ * `changed`: the plan added or revised a todo. A replan that only names the open todos again
+ * changes nothing, so it does not end a stall: an agent stuck on a todo that replans the
+ * same work would otherwise make every stall a new one, and never reach a person.
  */
-export function applyPlan(d: Draft, plan: Todo, tickId: string, result: HarnessResult): boolean {
+export function applyPlan(
+  d: Draft,
+  plan: Todo,
+  tickId: string,
+  result: HarnessResult,
+): { accepted: boolean; changed: boolean } {
   if (result.outcome === "failed") {
     addProposals(d, result);
-    return false;
+    return { accepted: false, changed: false };
   }
   const revised = result.revisions ? revisePlan(d, plan, tickId, result.revisions) : 0;
   const proposed = addProposals(d, result);
-  if (result.proposedTodos.length === 0 && revised === 0) return false;
+  if (result.proposedTodos.length === 0 && revised === 0) {
+    return { accepted: false, changed: false };
+  }
   completePlan(d, plan, tickId, result, proposed, revised);
-  return true;
+  return { accepted: true, changed: proposed.added.length > 0 || revised > 0 };
 }
 
 /**

@@ -196,7 +196,8 @@ export function applyTickResult(
     if (result.commits.length === 0) actOnWhatWasHeld(d, todo);
   }
   const planning = todo.kind === "plan" && stillOpen;
-  const planned = planning && applyPlan(d, todo, tick.id, result);
+  const plan = planning ? applyPlan(d, todo, tick.id, result) : null;
+  const planned = plan?.accepted ?? false;
   if (!planning) addProposals(d, result);
 
   tick.sessionId = result.sessionId;
@@ -226,16 +227,20 @@ export function applyTickResult(
 
   // Asking for authority it lacks is the slice doing its job, not a stall: its todo waits for the
   // answer while the others go on at once. It cannot spin: the open gate holds the todo.
-  if (isMaterialDelta(result) || planned) {
+  // A planning slice's work is its todo list: files it wrote (its notes) are not progress.
+  const material = planning ? plan?.changed === true : isMaterialDelta(result);
+  if (material) {
     const why = isValidatedProgress(result) ? "validated progress" : "new commits";
-    resetBackoff(d, planned ? "an accepted plan" : why);
+    resetBackoff(d, planning ? "an accepted plan" : why);
   } else if (!awaitsItsGate(d, todo, result)) {
     const why =
       result.outcome === "failed"
         ? `failed (${result.failure})`
-        : todo.kind === "plan"
-          ? "planned no todo"
-          : "made no material change";
+        : planned
+          ? "planned only the open todos again"
+          : todo.kind === "plan"
+            ? "planned no todo"
+            : "made no material change";
     stall(d, `tick #${tick.number} on ${tick.todo} ${why}`);
   }
   if (isMaterialDelta(result) || planned || result.outcome === "completed") {
