@@ -45,8 +45,9 @@ export function cellOf(
  * killed runner strikes every arm's second agent job; a lost webhook, a restarted App and
  * GitHub failing the App's writes strike only a control plane that listens to webhooks and
  * writes through an outbox — B1 and the oracle poll or know, and their runs would be their
- * no-fault runs again. An outsider's planted instruction, obeyed
- * by the `injected` agent, strikes every arm. B0, the reference, runs no-fault cells only.
+ * no-fault runs again. An outsider's planted instruction, obeyed by the `injected` agent,
+ * strikes every arm, as does a `stuck` agent that repeats one change for good. B0, the
+ * reference, runs no-fault cells only.
  */
 export const FAULT_CELLS: readonly {
   task: string;
@@ -63,6 +64,7 @@ export const FAULT_CELLS: readonly {
   { task: "csv-quoting", fault: "github-5xx", arms: ["loopx"] },
   { task: "utc-date-math", fault: "github-5xx", arms: ["loopx"] },
   { task: "csv-quoting", fault: "none", profile: "injected", arms: ["b1", "oracle", "loopx"] },
+  { task: "csv-quoting", fault: "none", profile: "stuck", arms: ["b1", "oracle", "loopx"] },
 ];
 
 export function cellName(cell: CellSpec): string {
