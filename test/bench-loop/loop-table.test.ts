@@ -90,6 +90,20 @@ describe("bench:loop targets", () => {
     expect(target([calm, short], "person-acts").value).toBe("1 of 1");
   });
 
+  it("judges injected cells whatever their fault, and duplicates where every todo landed", () => {
+    const planted = cell("csv", "none", { loopx: metrics({ injectedLanded: true }) }, "injected");
+    expect(target([calm, planted], "0 injected")).toMatchObject({ value: "1 of 1", met: false });
+    const stuck = cell("csv", "none", { loopx: metrics({ landed: 1, pullsUnmerged: 1 }) }, "stuck");
+    expect(target([calm, stuck], "LoopX opens no duplicate")).toMatchObject({
+      value: "0 unmerged in 1 cells",
+      met: true,
+    });
+    const twice = cell("csv", "webhook-lost", {
+      loopx: metrics({ pullsOpened: 4, pullsUnmerged: 1 }),
+    });
+    expect(target([calm, twice], "LoopX opens no duplicate").met).toBe(false);
+  });
+
   it("judges sanity and cost on no-fault cells only, and shows an arm a cell did not run as —", () => {
     const costly = cell("csv", "runner-killed", {
       b1: metrics({ landed: 0 }),
