@@ -55,6 +55,8 @@ export async function recordSlice(h: Harness, goalId: string, slice: FakeSlice):
   });
   if (!claimed.ok) throw new Error(`claim refused: ${claimed.refusal.message}`);
   todo = claimed.state.ticks.find((t) => t.id === tickId)?.todo ?? "";
+  // A planning slice's work is its plan: one that proposes nothing is a stall.
+  const planning = claimed.state.todos.find((t) => t.key === todo)?.kind === "plan";
   const finished = await h.store.apply(goalId, (s, now) =>
     applyTickResult(
       s,
@@ -68,6 +70,7 @@ export async function recordSlice(h: Harness, goalId: string, slice: FakeSlice):
           validation: { command: "npm test", exitCode: 0, passed: true },
           evidence: [{ kind: "log", summary: slice.summary }],
           handoff: { done: slice.done, next: "keep going" },
+          ...(planning ? { proposedTodos: [{ title: slice.done }] } : {}),
           cost: { usd: slice.usd, tokens: 100, runnerMinutes: 2 },
           // As the metering proxy counted it: an unmetered slice would be charged the cap.
           metering: "proxy",

@@ -1,7 +1,7 @@
 /**
- * A replan that only names the open todos again changes nothing: it does not end the stall
- * that asked for it, so an agent stuck on a todo reaches a person instead of being replanned
- * and retried forever. A replan that adds or revises a todo is a new plan and ends it.
+ * A replan that only names the open todos again changes nothing: it neither ends the stall
+ * that asked for it nor adds to it, so an agent stuck on a todo reaches a person instead of
+ * being replanned and retried forever. A replan that adds or revises a todo ends the stall.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -10,6 +10,7 @@ import {
   decide,
   type GoalState,
   STALLED_TICKS_ASK_HUMAN,
+  STALLED_TICKS_REPLAN,
 } from "../src/index.ts";
 import { at, claimInput, ctx, expectOk, minutes, result, state, todo } from "./fixtures.ts";
 
@@ -43,8 +44,8 @@ function stallThenReplan(proposals: { title: string }[]): GoalState {
 describe("a replan that changes nothing", () => {
   it("keeps the stall counting, so a stuck todo reaches a person", () => {
     const s = stallThenReplan([{ title: STUCK }]);
-    const before = s.goal.backoff.stalledTicks;
-    expect(before).toBeGreaterThan(2);
+    // The stalls that asked for the replan still count: the same plan neither ends nor adds one.
+    expect(s.goal.backoff.stalledTicks).toBe(STALLED_TICKS_REPLAN);
     let next = s;
     for (let n = 20; next.goal.backoff.stalledTicks < STALLED_TICKS_ASK_HUMAN; n++) {
       next = tick(next, n, {});

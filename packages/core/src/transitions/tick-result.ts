@@ -232,15 +232,15 @@ export function applyTickResult(
   if (material) {
     const why = isValidatedProgress(result) ? "validated progress" : "new commits";
     resetBackoff(d, planning ? "an accepted plan" : why);
-  } else if (!awaitsItsGate(d, todo, result)) {
+  } else if (!planned && !awaitsItsGate(d, todo, result)) {
+    // An accepted plan that keeps the open todos as they are neither ends a stall nor is one:
+    // a stuck todo's stalls go on counting to a person, and a replan may keep its todo.
     const why =
       result.outcome === "failed"
         ? `failed (${result.failure})`
-        : planned
-          ? "planned only the open todos again"
-          : todo.kind === "plan"
-            ? "planned no todo"
-            : "made no material change";
+        : todo.kind === "plan"
+          ? "planned no todo"
+          : "made no material change";
     stall(d, `tick #${tick.number} on ${tick.todo} ${why}`);
   }
   if (isMaterialDelta(result) || planned || result.outcome === "completed") {
