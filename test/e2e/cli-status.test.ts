@@ -13,7 +13,13 @@ describe("e2e: loopx status against a running app", () => {
     h = await startDashboardHarness("demo");
     let goalId: string;
     ({ number, goalId } = await startGoal(h, "alice", "Make widgets faster"));
-    await recordSlice(h, goalId, { summary: "profiled", done: "profiled", usd: 0.4 });
+    // Its one slice plans nothing: nothing is delivered yet.
+    await recordSlice(h, goalId, {
+      summary: "profiled",
+      done: "profiled",
+      usd: 0.4,
+      proposes: false,
+    });
     await openTestGate(h, goalId, { question: "May I deploy?", scopes: ["deploy"] });
   });
   afterAll(() => h.close());

@@ -35,6 +35,8 @@ export interface FakeSlice {
   summary: string;
   done: string;
   usd: number;
+  /** On a planning todo, propose a todo named `done` (default), as a real plan does. */
+  proposes?: boolean;
 }
 
 /**
@@ -56,7 +58,8 @@ export async function recordSlice(h: Harness, goalId: string, slice: FakeSlice):
   if (!claimed.ok) throw new Error(`claim refused: ${claimed.refusal.message}`);
   todo = claimed.state.ticks.find((t) => t.id === tickId)?.todo ?? "";
   // A planning slice's work is its plan: one that proposes nothing is a stall.
-  const planning = claimed.state.todos.find((t) => t.key === todo)?.kind === "plan";
+  const planning =
+    slice.proposes !== false && claimed.state.todos.find((t) => t.key === todo)?.kind === "plan";
   const finished = await h.store.apply(goalId, (s, now) =>
     applyTickResult(
       s,
