@@ -40362,6 +40362,7 @@ function matchesGlob(path, glob) {
   return globToRegExp(glob).test(path);
 }
 var UNDER_GITHUB = /^\.github(\/|$)/i;
+var UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
 function globToRegExp(glob) {
   let re = "";
   for (let i = 0; i < glob.length; i++) {
@@ -44652,7 +44653,6 @@ function parseRawDiff(raw) {
   }
   return changes;
 }
-var UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
 function guardChanges(changes, o) {
   const github = o.allowWorkflowPaths ? [] : changes.filter((c) => UNDER_GITHUB.test(c.path));
   const workflows = changes.filter((c) => UNDER_WORKFLOWS.test(c.path));

@@ -1,4 +1,10 @@
-import { matchesGlob, type PathRule, pathsHeldBy, UNDER_GITHUB } from "@loopx/core";
+import {
+  matchesGlob,
+  type PathRule,
+  pathsHeldBy,
+  UNDER_GITHUB,
+  UNDER_WORKFLOWS,
+} from "@loopx/core";
 
 /** One entry of `git diff-tree -r -z --raw --no-renames`: both modes, so type changes show. */
 export interface GuardedChange {
@@ -25,8 +31,6 @@ export function parseRawDiff(raw: string): GuardedChange[] {
   }
   return changes;
 }
-
-const UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
 
 export interface Guarded {
   /** Changes under .github/ when no gate approved write:.github. */

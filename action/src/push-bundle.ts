@@ -48,7 +48,8 @@ const PATCH_MAX = 60_000;
  * (`-z --no-renames`, so no name is quoted and a rename is its two halves) is what is guarded:
  * anything under `.github/` without a `write:.github` gate, any path rule no gate approved,
  * and workflow files even with the gate (push-refusal.ts). A refused change with workflow
- * files comes back as a patch for a person: only a person can push it. The work happens in a throwaway repository; the token is per command.
+ * files comes back as a patch for a person: only a person can push it. The work happens in
+ * a throwaway repository; the token is per command.
  */
 export async function pushBundle(o: PushOptions): Promise<PushOutcome> {
   const ref = `refs/heads/${o.branch}`;

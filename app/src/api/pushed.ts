@@ -11,6 +11,7 @@ import {
   scopesGuarding,
   type Tick,
   todoBranch,
+  UNDER_WORKFLOWS,
   workflowApprovals,
 } from "@loopx/core";
 import type { GateRule } from "@loopx/github";
@@ -101,7 +102,6 @@ export async function pushed(
 }
 
 const REFUSED = "push refused: ";
-const isWorkflowPath = (path: string) => /^\.github\/workflows\//i.test(path);
 
 /** The report job did not push: the goal keeps why, pinned to the head that never landed. */
 async function recordRefusal(
@@ -136,7 +136,7 @@ async function recordRefusal(
               githubGuarded: workflowApprovals(state).length === 0,
             }),
             // A patch goes to people only for what only people can push: workflow files.
-            ...(refusal.patch !== undefined && refusal.paths.some(isWorkflowPath)
+            ...(refusal.patch !== undefined && refusal.paths.some((p) => UNDER_WORKFLOWS.test(p))
               ? { patch: redactSecrets(refusal.patch, []) }
               : {}),
           },

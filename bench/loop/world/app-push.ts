@@ -7,9 +7,8 @@
  * permission"; packages/sandbox/src/git/workflow-guard.ts does it on git pushes). No arm's
  * identity holds that permission: only a person can push those files.
  */
+import { UNDER_WORKFLOWS } from "@loopx/core";
 import type { CellWorld } from "./cell-world.ts";
-
-const WORKFLOW = /^\.github\/workflows\//i;
 
 export type AppPush = { pushed: string } | { refused: string; workflows: string[] };
 
@@ -20,7 +19,7 @@ export function appPush(
   login: string,
   message: string,
 ): AppPush {
-  const workflows = Object.keys(files).filter((p) => WORKFLOW.test(p));
+  const workflows = Object.keys(files).filter((p) => UNDER_WORKFLOWS.test(p));
   if (workflows.length > 0) {
     return {
       refused: `refusing to allow a GitHub App to create or update workflow \`${workflows[0]}\` without \`workflows\` permission`,

@@ -16,6 +16,12 @@ export interface PathRule {
 /** `.github` itself or anything under it, however it is cased (case-insensitive checkouts exist). */
 export const UNDER_GITHUB = /^\.github(\/|$)/i;
 
+/**
+ * Workflow files: GitHub refuses them from a token without the `workflows` permission, which
+ * LoopX's never has, so only a person can push them.
+ */
+export const UNDER_WORKFLOWS = /^\.github\/workflows(\/|$)/i;
+
 /** The scope a gate approves so one push may change `.github/` (the workflows and their secrets). */
 export const WORKFLOW_PATHS_SCOPE = "write:.github";
 
