@@ -41237,7 +41237,12 @@ var SliceLimits = external_exports.object({
   wallMinutes: external_exports.number().positive(),
   idleMinutes: external_exports.number().positive(),
   maxTurns: external_exports.number().int().positive(),
-  usd: external_exports.number().nonnegative()
+  usd: external_exports.number().nonnegative(),
+  /**
+   * What set `usd`: the tick cap, or what the goal's budget (or a shared allowance) has left.
+   * On the last of a budget the metering proxy lets no call start that could cross it.
+   */
+  usdFrom: external_exports.enum(["tick_cap", "budget"]).optional()
 });
 var AskResponse = external_exports.discriminatedUnion("run", [
   external_exports.object({
@@ -41415,6 +41420,8 @@ var OccasionKind = external_exports.enum([
   "budget_exhausted",
   "config_invalid",
   "checks_unavailable",
+  /** A todo done only in the agent's words waits for a person to tick it. */
+  "evidence_awaited",
   /** Not a request: the periodic digest of a goal that runs unattended. */
   "digest"
 ]);
@@ -41424,6 +41431,8 @@ var Occasion = external_exports.object({
   at: Instant,
   /** The gate the occasion is about, for `gate_opened`. */
   gate: GateKey.nullable().default(null),
+  /** The todo the occasion is about, for `evidence_awaited`. */
+  todo: TodoKey.nullable().default(null),
   /** What the person is asked, in LoopX's words (never an agent's or an outsider's text). */
   text: external_exports.string().max(2e3)
 });
@@ -42850,6 +42859,180 @@ function anthropicPrices(model) {
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 
+// ../packages/harness/src/metering/call-bound.ts
+var MIN_REPLY_TOKENS = 1024;
+var COUNT_MARGIN = 1.05;
+var COUNT_SLACK_TOKENS = 256;
+var GENERATION = {
+  anthropic: { "/v1/messages": ["max_tokens"] },
+  openai: {
+    "/responses": ["max_output_tokens"],
+    "/chat/completions": ["max_completion_tokens", "max_tokens"]
+  }
+};
+var UNBOUNDED_CONTENT = /* @__PURE__ */ new Set([
+  "image",
+  "document",
+  "input_image",
+  "input_file",
+  "input_audio",
+  "image_url",
+  "file",
+  "container_upload"
+]);
+var UNBOUNDED_KEYS = ["mcp_servers", "container"];
+var UNCOUNTED_KEYS = ["previous_response_id", "conversation"];
+var perToken = (perMTok) => (perMTok ?? 0) / 1e6;
+function boundCall(opts) {
+  const capKeys = GENERATION[opts.provider][opts.path.split("?")[0] ?? ""];
+  if (!capKeys) return refused(`${opts.path} is not a generation call LoopX can bound`);
+  let request;
+  try {
+    request = JSON.parse(opts.body.toString("utf8"));
+  } catch {
+    return refused("its body is not JSON");
+  }
+  if (!isRecord(request)) return refused("its body is not a JSON object");
+  const model = typeof request.model === "string" ? request.model : null;
+  const prices = opts.pricesOf(model);
+  if (!prices) return refused(`the model ${model ?? "(none named)"} has no price`);
+  const unbounded = unboundedPart(request, opts.provider, opts.inputTokens !== null);
+  if (unbounded) return refused(unbounded);
+  const inputTokens = opts.inputTokens === null ? opts.body.length : Math.ceil(opts.inputTokens * COUNT_MARGIN) + COUNT_SLACK_TOKENS;
+  const inputUsd = inputTokens * Math.max(
+    perToken(prices.inputPerMTok),
+    perToken(prices.cachedInputPerMTok),
+    perToken(prices.cacheWritePerMTok)
+  );
+  const outRate = perToken(prices.outputPerMTok);
+  const capKey = capKeys.find((k) => typeof request[k] === "number") ?? capKeys[0] ?? "max_tokens";
+  const asked = typeof request[capKey] === "number" ? request[capKey] : null;
+  if (outRate === 0) {
+    return inputUsd <= opts.roomUsd ? { ok: true, body: opts.body, worstUsd: inputUsd } : refused(`its input alone could cost $${inputUsd.toFixed(4)}`);
+  }
+  const affordable = Math.floor((opts.roomUsd - inputUsd) / outRate);
+  const reply = asked === null ? affordable : Math.min(asked, affordable);
+  if (reply < Math.min(asked ?? MIN_REPLY_TOKENS, MIN_REPLY_TOKENS)) {
+    const least = inputUsd + Math.min(asked ?? MIN_REPLY_TOKENS, MIN_REPLY_TOKENS) * outRate;
+    return refused(
+      `even a short reply could cost $${least.toFixed(4)} and $${Math.max(0, opts.roomUsd).toFixed(4)} is left`
+    );
+  }
+  const worstUsd = inputUsd + reply * outRate;
+  if (reply === asked) return { ok: true, body: opts.body, worstUsd };
+  const rewritten = { ...request, [capKey]: reply };
+  const thinking = fitThinking(request.thinking, reply);
+  if (thinking === null) return refused("its thinking budget does not fit in what is left");
+  if (thinking !== void 0) rewritten.thinking = thinking;
+  return { ok: true, body: Buffer.from(JSON.stringify(rewritten)), worstUsd };
+}
+function refused(why) {
+  return { ok: false, reason: `on the last of the goal's budget, a call is refused when ${why}` };
+}
+function fitThinking(thinking, reply) {
+  if (!isRecord(thinking) || typeof thinking.budget_tokens !== "number") return void 0;
+  if (thinking.budget_tokens < reply) return void 0;
+  const budget = reply - 1;
+  return budget < 1024 ? null : { ...thinking, budget_tokens: budget };
+}
+function unboundedPart(request, provider, counted) {
+  for (const key of [...UNBOUNDED_KEYS, ...counted ? [] : UNCOUNTED_KEYS]) {
+    if (request[key] !== void 0 && request[key] !== null) return `it sets \`${key}\``;
+  }
+  if (typeof request.n === "number" && request.n > 1) return "it asks for several choices";
+  const tools = Array.isArray(request.tools) ? request.tools : [];
+  for (const tool of tools) {
+    if (!isRecord(tool)) continue;
+    const type = tool.type;
+    const own2 = provider === "anthropic" ? type === void 0 || type === "custom" : type === "function" || type === "custom";
+    if (!own2) return `it offers the server tool \`${String(type)}\``;
+  }
+  if (counted) return null;
+  const media = findMedia([request.system, request.messages, request.input]);
+  return media ? `it holds ${media} content the provider did not count` : null;
+}
+function findMedia(value, depth = 0) {
+  if (depth > 32) return "too deeply nested";
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const found = findMedia(v, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (!isRecord(value)) return null;
+  if (typeof value.type === "string" && UNBOUNDED_CONTENT.has(value.type)) return value.type;
+  if (isRecord(value.source) && value.source.type !== "text") return "fetched or encoded";
+  for (const key of ["content", "output"]) {
+    const found = Array.isArray(value[key]) ? findMedia(value[key], depth + 1) : null;
+    if (found) return found;
+  }
+  return null;
+}
+function isRecord(v) {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+// ../packages/harness/src/metering/count-input.ts
+var COUNTED = {
+  anthropic: {
+    from: "/v1/messages",
+    to: "/v1/messages/count_tokens",
+    fields: ["model", "messages", "system", "tools", "tool_choice", "thinking"]
+  },
+  openai: {
+    from: "/responses",
+    to: "/responses/input_tokens",
+    fields: [
+      "model",
+      "input",
+      "instructions",
+      "tools",
+      "tool_choice",
+      "parallel_tool_calls",
+      "reasoning",
+      "text",
+      "truncation"
+    ]
+  }
+};
+var PASSED = ["anthropic-version", "anthropic-beta", "openai-beta"];
+var Count = external_exports.object({ input_tokens: external_exports.number().int().nonnegative() });
+async function countInput(opts) {
+  const endpoint = COUNTED[opts.provider];
+  if (opts.path.split("?")[0] !== endpoint.from) return null;
+  let request;
+  try {
+    request = JSON.parse(opts.body.toString("utf8"));
+  } catch {
+    return null;
+  }
+  if (typeof request !== "object" || request === null || Array.isArray(request)) return null;
+  const picked = Object.fromEntries(
+    Object.entries(request).filter(([k]) => endpoint.fields.includes(k))
+  );
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const name of PASSED) {
+    const value = opts.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  if (opts.provider === "anthropic") headers.set("x-api-key", opts.key);
+  else headers.set("authorization", `Bearer ${opts.key}`);
+  try {
+    const reply = await fetch(`${opts.upstream}${endpoint.to}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(picked),
+      signal: AbortSignal.timeout(1e4)
+    });
+    if (!reply.ok) return null;
+    const parsed = Count.safeParse(await reply.json());
+    return parsed.success ? parsed.data.input_tokens : null;
+  } catch {
+    return null;
+  }
+}
+
 // ../packages/harness/src/metering/openai-prices.ts
 var ModelPrices = external_exports.record(
   external_exports.string().min(1, "a model id, e.g. gpt-5.5"),
@@ -43001,6 +43184,8 @@ async function startMeteringProxy(options) {
     overCap: 0,
     unpriced: []
   };
+  let reserved = 0;
+  const pricesOf = (model) => options.provider === "anthropic" ? anthropicPrices(model) : priceFor(options.prices ?? {}, model);
   const spent = () => reading.usd >= options.capUsd || options.capTokens !== void 0 && reading.tokens >= options.capTokens;
   const sockets = /* @__PURE__ */ new Set();
   const server = createServer((req, res) => {
@@ -43050,6 +43235,47 @@ async function startMeteringProxy(options) {
       );
       return;
     }
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    let body = hasBody ? await readAll(req) : null;
+    let reserving = 0;
+    if (options.hard && body !== null) {
+      const callPath = path.slice(mount.length);
+      const inputTokens = await countInput({
+        provider: options.provider,
+        upstream,
+        key: options.key,
+        path: callPath,
+        body,
+        headers: req.headers
+      });
+      const bound = boundCall({
+        provider: options.provider,
+        path: callPath,
+        body,
+        pricesOf,
+        inputTokens,
+        roomUsd: options.capUsd - reading.usd - reserved
+      });
+      if (!bound.ok) {
+        reading.overCap += 1;
+        refuse2(
+          res,
+          options.provider === "anthropic" ? 400 : 429,
+          `LoopX: ${bound.reason}; the slice must stop`
+        );
+        return;
+      }
+      body = bound.body;
+      reserving = bound.worstUsd;
+    }
+    reserved += reserving;
+    try {
+      await relay(req, res, path, body);
+    } finally {
+      reserved -= reserving;
+    }
+  }
+  async function relay(req, res, path, body) {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === void 0 || HOP_BY_HOP.has(name)) continue;
@@ -43058,11 +43284,10 @@ async function startMeteringProxy(options) {
     if (options.provider === "anthropic") headers.set("x-api-key", options.key);
     else headers.set("authorization", `Bearer ${options.key}`);
     headers.set("accept-encoding", "identity");
-    const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const reply = await fetch(`${upstream}${path.slice(mount.length)}`, {
       method: req.method ?? "GET",
       headers,
-      ...hasBody ? { body: await readAll(req) } : {}
+      ...body !== null ? { body } : {}
     });
     const out = {};
     reply.headers.forEach((value, name) => {
@@ -44091,19 +44316,19 @@ function warnUnpriced(models, capUsd) {
 }
 var ANTHROPIC = "https://api.anthropic.com";
 var OPENAI = "https://api.openai.com/v1";
-async function meterHarness(harness, capUsd) {
-  const metered = await meter(harness, capUsd);
+async function meterHarness(harness, ceiling) {
+  const metered = await meter(harness, ceiling);
   const { proxy } = metered;
   return {
     ...metered,
     close: async () => {
       if (!proxy) return;
       await proxy.close();
-      warnUnpriced(proxy.reading().unpriced, capUsd);
+      warnUnpriced(proxy.reading().unpriced, ceiling.usd);
     }
   };
 }
-async function meter(harness, capUsd) {
+async function meter(harness, ceiling) {
   const {
     ANTHROPIC_API_KEY,
     ANTHROPIC_BASE_URL,
@@ -44127,7 +44352,8 @@ async function meter(harness, capUsd) {
         provider: "anthropic",
         upstream: ANTHROPIC_BASE_URL || ANTHROPIC,
         key: ANTHROPIC_API_KEY,
-        capUsd
+        capUsd: ceiling.usd,
+        hard: ceiling.hard
       });
       return {
         adapter: harness.adapter(),
@@ -44144,7 +44370,8 @@ async function meter(harness, capUsd) {
         provider: "openai",
         upstream: OPENAI_BASE_URL || OPENAI,
         key: OPENAI_API_KEY,
-        capUsd,
+        capUsd: ceiling.usd,
+        hard: ceiling.hard,
         prices: harness.prices
       });
       return {
@@ -44488,7 +44715,10 @@ async function agentSlice(ctx, brief, interrupt) {
     `${prepared.existed ? "Continuing" : "Starting"} ${brief.branch} at ${base} with ${harness.name}`
   );
   const { limits } = brief;
-  const metered = await meterHarness(harness, limits.usd);
+  const metered = await meterHarness(harness, {
+    usd: limits.usd,
+    hard: limits.usdFrom === "budget"
+  });
   if (metered.proxy) secrets.add(metered.proxy.capability);
   const hidden = jailHiddenPaths(process.env, ctx.tickDir);
   const minute = ctx.env.minuteMs;
@@ -44956,9 +45186,9 @@ async function report(ctx) {
     failure: null
   };
 }
-async function tellRefused(ctx, lease, branch, refused) {
+async function tellRefused(ctx, lease, branch, refused2) {
   try {
-    const body = PushedRequest.parse({ leaseToken: lease.leaseToken, branch, refused });
+    const body = PushedRequest.parse({ leaseToken: lease.leaseToken, branch, refused: refused2 });
     await ctx.api().post(`/api/v1/ticks/${lease.tickId}/pushed`, body, PushedResponse);
     return null;
   } catch (error63) {

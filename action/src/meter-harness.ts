@@ -22,6 +22,15 @@ export function warnUnpriced(models: readonly string[], capUsd: number): void {
   }
 }
 
+/**
+ * The slice's USD ceiling; `hard` when it is the last of the goal's budget rather than its
+ * tick cap, so no model call may start that could cross it.
+ */
+export interface Ceiling {
+  usd: number;
+  hard: boolean;
+}
+
 const ANTHROPIC = "https://api.anthropic.com";
 const OPENAI = "https://api.openai.com/v1";
 
@@ -33,23 +42,23 @@ const OPENAI = "https://api.openai.com/v1";
  */
 export async function meterHarness(
   harness: SelectedHarness,
-  capUsd: number,
+  ceiling: Ceiling,
 ): Promise<MeteredHarness> {
-  const metered = await meter(harness, capUsd);
+  const metered = await meter(harness, ceiling);
   const { proxy } = metered;
   return {
     ...metered,
     close: async () => {
       if (!proxy) return;
       await proxy.close();
-      warnUnpriced(proxy.reading().unpriced, capUsd);
+      warnUnpriced(proxy.reading().unpriced, ceiling.usd);
     },
   };
 }
 
 async function meter(
   harness: SelectedHarness,
-  capUsd: number,
+  ceiling: Ceiling,
 ): Promise<Omit<MeteredHarness, "close">> {
   const {
     ANTHROPIC_API_KEY,
@@ -74,7 +83,8 @@ async function meter(
         provider: "anthropic",
         upstream: ANTHROPIC_BASE_URL || ANTHROPIC,
         key: ANTHROPIC_API_KEY,
-        capUsd,
+        capUsd: ceiling.usd,
+        hard: ceiling.hard,
       });
       return {
         adapter: harness.adapter(),
@@ -91,7 +101,8 @@ async function meter(
         provider: "openai",
         upstream: OPENAI_BASE_URL || OPENAI,
         key: OPENAI_API_KEY,
-        capUsd,
+        capUsd: ceiling.usd,
+        hard: ceiling.hard,
         prices: harness.prices,
       });
       return {

@@ -31,7 +31,13 @@ describe("e2e: a productive tick through the tick API", () => {
     expect(claim.branch).toBe(`loopx/${issue}-T1`);
     expect(claim.harness).toBe("claude-code");
     expect(Buffer.from(claim.leaseToken, "base64url").length).toBeGreaterThanOrEqual(32);
-    expect(claim.limits).toEqual({ wallMinutes: 30, idleMinutes: 10, maxTurns: 60, usd: 2 });
+    expect(claim.limits).toEqual({
+      wallMinutes: 30,
+      idleMinutes: 10,
+      maxTurns: 60,
+      usd: 2,
+      usdFrom: "tick_cap",
+    });
     expect(claim.brief.todo.key).toBe("T1");
     expect(claim.briefText).toContain("Profile the renderer");
     // The lease outlives the agent job's timeout plus the report (45 min by default).

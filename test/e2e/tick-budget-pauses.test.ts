@@ -5,16 +5,17 @@ import { startTickHarness, type TickHarness } from "../support/tick-api-harness.
 import { playTick } from "../support/tick-phases.ts";
 
 const API_KEY = "sk-ant-budget-0123456789abcdef";
-/** 100k input tokens a turn: $0.30 at claude-sonnet's $3 per million. */
-const TURN = { input_tokens: 100_000, output_tokens: 0 };
+/** 20k input tokens a turn: $0.30 at the opus family's $15 per million (the CLI asks for opus). */
+const TURN = { input_tokens: 20_000, output_tokens: 0 };
 const BUDGET = 0.6;
 
 /**
  * Scenario: a goal whose budget ($0.60) is less than one tick's cap ($2) runs the REAL
- * `claude` CLI. The ask hands the slice the goal's money left as its ceiling; the metering
- * proxy refuses the model once it is spent, mid-slice; the slice ends with its work pushed
- * and a handoff; the goal pauses ("Paused: budget reached"), it is not stopped. The ledger is
- * never above the budget. The owner raises the budget (a receipt says who, from what to
+ * `claude` CLI. The ask hands the slice the goal's money left as its ceiling, a hard one:
+ * the metering proxy lowers the first call's output cap to fit and refuses the second, whose
+ * worst case no longer fits, mid-slice; the slice ends with its work pushed and a handoff;
+ * the goal pauses ("Paused: budget reached"), it is not stopped. The provider never bills
+ * past the budget, and the ledger, charged the ceiling, is never above it. The owner raises the budget (a receipt says who, from what to
  * what) and the goal runs again, from the handoff, with what is left.
  */
 describe("e2e: a budget reached mid-slice pauses the goal, a raise resumes it", () => {
@@ -83,13 +84,18 @@ describe("e2e: a budget reached mid-slice pauses the goal, a raise resumes it", 
     expect(log).toContain("one");
     expect(log).not.toContain("three");
 
+    // One call ran, with its output cap lowered to what its worst case left room for.
+    const calls = model.requests.filter((r) => r.path.split("?")[0] === "/v1/messages");
+    expect(calls).toHaveLength(1);
+    const asked = calls[0]?.body as { max_tokens: number };
+    expect(asked.max_tokens).toBeLessThan(32_000);
+
     const after = await h.store.loadGoal(goal.goal.id);
     if (!after) throw new Error("no goal");
     const charged = after.ticks.find((t) => t.id === tick.tickId);
     expect(charged).toMatchObject({ outcome: "failed", failure: "budget_exceeded" });
-    expect(after.goal.spent.usd).toBeGreaterThan(0);
-    // At or under the approved ceiling, at every write of the ledger.
-    expect(after.goal.spent.usd).toBeLessThanOrEqual(BUDGET + 1e-9);
+    // Stopped short of its ceiling, the slice is charged the rest: too little for a call.
+    expect(after.goal.spent.usd).toBeCloseTo(BUDGET, 10);
     const handoff = after.handoffs.find((x) => x.tickId === tick.tickId);
     expect(handoff?.done).toContain("[over_budget]");
     // Paused, not stopped: the goal is still active and keeps its todo.
@@ -118,6 +124,8 @@ describe("e2e: a budget reached mid-slice pauses the goal, a raise resumes it", 
     if (!resumed.run) throw new Error(`the goal did not resume: ${resumed.reason}`);
     const left = 2 - (raised?.goal.spent.usd ?? 0);
     expect(resumed.limits.usd).toBeCloseTo(left, 10);
+    // Under the $2 tick cap, what is left is the last of the budget: a hard ceiling.
+    expect(resumed.limits.usdFrom).toBe("budget");
     expect(resumed.briefText).toContain(`This slice may spend $${left.toFixed(2)} on the model`);
     expect(resumed.brief.lastHandoff?.tickId).toBe(tick.tickId);
   }, 180_000);

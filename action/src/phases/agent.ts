@@ -66,7 +66,10 @@ async function agentSlice(
   );
 
   const { limits } = brief;
-  const metered = await meterHarness(harness, limits.usd);
+  const metered = await meterHarness(harness, {
+    usd: limits.usd,
+    hard: limits.usdFrom === "budget",
+  });
   if (metered.proxy) secrets.add(metered.proxy.capability);
   const hidden = jailHiddenPaths(process.env, ctx.tickDir);
   const minute = ctx.env.minuteMs;

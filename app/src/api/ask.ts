@@ -35,7 +35,8 @@ const min = (a: number, b: number | undefined) => (b === undefined ? a : Math.mi
 /**
  * The slice's bounds: the goal's tick cap, lowered (never raised) by what the workflow asked
  * and, for USD, by what the goal's budget and the shared allowances have left: the metering
- * proxy refuses model calls past it, so a goal reaching its budget mid-slice stops there.
+ * proxy refuses model calls past it, so a goal reaching its budget mid-slice stops there. On
+ * the last of a budget it also lets no call start that could cross it (`usdFrom: budget`).
  */
 function sliceLimits(
   ctx: TickApiContext,
@@ -45,11 +46,13 @@ function sliceLimits(
 ) {
   const cap = state.goal.tickCap;
   const left = costLeft(state.goal, allowance).usd;
+  const capped = min(cap.usd, asked?.usd);
   return {
     wallMinutes: Math.max(1, min(cap.runnerMinutes, asked?.runnerMinutes)),
     idleMinutes: ctx.settings.idleMinutes,
     maxTurns: ctx.settings.maxTurns,
-    usd: Math.max(0, min(min(cap.usd, asked?.usd), left)),
+    usd: Math.max(0, min(capped, left)),
+    usdFrom: left !== undefined && left < capped ? "budget" : "tick_cap",
   } satisfies SliceLimits;
 }
 

@@ -168,6 +168,53 @@ describe("the cost ledger never records spend above the approved budget", () => 
     expect(out.state.goal.spent.usd).toBeLessThanOrEqual(10 + 1e-9);
   });
 
+  it("a slice stopped at the last of the budget is charged what was left, and the goal pauses", () => {
+    // The proxy stopped it $0.07 short of its $0.30 ceiling: too little for one more call.
+    const s = state({ todos: [todo("T1")] }, { budget: { usd: 10 } });
+    s.goal.spent = { ...s.goal.spent, usd: 9.7 };
+    const claimed = claimNext(s, claimInput(1), ctx());
+    if (!claimed.result.ok) throw new Error(claimed.result.refusal.message);
+    const tick = claimed.result.state.ticks[0];
+    if (!tick) throw new Error("no tick");
+    const stopped = result({
+      outcome: "failed",
+      failure: "budget_exceeded",
+      validation: null,
+      cost: { usd: 0.23, tokens: 50_000, runnerMinutes: 3 },
+    });
+    const out = expectOk(
+      applyTickResult(
+        claimed.result.state,
+        { tickId: tick.id, leaseToken: tick.leaseToken, result: stopped },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(out.state.ticks[0]?.cost?.usd).toBeCloseTo(0.3, 10);
+    expect(out.state.ticks[0]?.cost?.tokens).toBe(50_000);
+    expect(out.state.goal.spent.usd).toBeCloseTo(10, 10);
+    const next = claimNext(out.state, claimInput(2), ctx(at(minutes(60))));
+    expect(next.result.ok).toBe(false);
+    expect(next.decision?.route).toBe("over_budget");
+    // Under a tick cap, a slice its cap stopped is charged what it spent, reply in flight too.
+    const roomy = state({ todos: [todo("T1")] }, { budget: { usd: 10 } });
+    const capClaim = claimNext(roomy, claimInput(1), ctx());
+    if (!capClaim.result.ok) throw new Error(capClaim.result.refusal.message);
+    const capTick = capClaim.result.state.ticks[0];
+    if (!capTick) throw new Error("no tick");
+    const over = expectOk(
+      applyTickResult(
+        capClaim.result.state,
+        {
+          tickId: capTick.id,
+          leaseToken: capTick.leaseToken,
+          result: { ...stopped, cost: { usd: 2.04, tokens: 400_000, runnerMinutes: 9 } },
+        },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(over.state.ticks[0]?.cost?.usd).toBe(2.04);
+  });
+
   it("without a USD budget the ceiling is the tick cap, as before", () => {
     const s = state({ todos: [todo("T1")] });
     expect(sliceCeiling(s.goal)).toEqual(s.goal.tickCap);

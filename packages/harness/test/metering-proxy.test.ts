@@ -17,7 +17,7 @@ afterEach(async () => {
 const ask = (stream: boolean) =>
   JSON.stringify({
     model: "claude-sonnet-4-5",
-    max_tokens: 100,
+    max_tokens: 4_096,
     stream,
     tools: [{ name: "Bash", input_schema: { type: "object" } }],
     messages: [{ role: "user", content: "hi" }],

@@ -29,6 +29,11 @@ export const SliceLimits = z.object({
   idleMinutes: z.number().positive(),
   maxTurns: z.number().int().positive(),
   usd: z.number().nonnegative(),
+  /**
+   * What set `usd`: the tick cap, or what the goal's budget (or a shared allowance) has left.
+   * On the last of a budget the metering proxy lets no call start that could cross it.
+   */
+  usdFrom: z.enum(["tick_cap", "budget"]).optional(),
 });
 export type SliceLimits = z.infer<typeof SliceLimits>;
 

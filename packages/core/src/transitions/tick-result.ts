@@ -47,8 +47,12 @@ export function chargeFor(result: HarnessResult, cap: Cost): Cost {
   const unaccounted = result.outcome === "failed" && UNACCOUNTED_FAILURES.has(result.failure ?? "");
   // USD and tokens nothing outside the agent's reach counted are charged at the cap.
   const modelUntrusted = unaccounted || result.metering === "unmetered";
+  // Stopped at its USD ceiling: on the last of a budget the proxy stops a slice short of it,
+  // when what is left could not pay for one more call. That rest is spent, so the goal pauses
+  // instead of starting slices that cannot afford a call.
+  const stopped = result.outcome === "failed" && result.failure === "budget_exceeded";
   return {
-    usd: modelUntrusted ? Math.max(result.cost.usd, cap.usd) : result.cost.usd,
+    usd: modelUntrusted || stopped ? Math.max(result.cost.usd, cap.usd) : result.cost.usd,
     tokens: modelUntrusted ? Math.max(result.cost.tokens, cap.tokens) : result.cost.tokens,
     runnerMinutes: unaccounted
       ? Math.max(result.cost.runnerMinutes, cap.runnerMinutes)

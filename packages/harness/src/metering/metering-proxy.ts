@@ -3,6 +3,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Socket } from "node:net";
 import { usdFor } from "../price-table.ts";
 import { anthropicPrices } from "./anthropic-prices.ts";
+import { boundCall } from "./call-bound.ts";
+import { countInput } from "./count-input.ts";
 import { type ModelPrices, priceFor } from "./openai-prices.ts";
 import { UsageReader } from "./provider-usage.ts";
 
@@ -19,6 +21,12 @@ export interface MeteringOptions {
   capUsd: number;
   /** The slice's token cap, likewise. */
   capTokens?: number;
+  /**
+   * The ceiling is the last of the goal's budget, not its tick cap: no call may start that
+   * could cross it (call-bound.ts), so the slice stops short of it instead of one reply past.
+   * Under a tick cap the reply in flight when the cap is reached is still counted.
+   */
+  hard?: boolean;
   /**
    * Prices for OpenAI models by model id (the shipped table and `codex-prices`); Anthropic's
    * come from its list. A reply from a model without a price is charged the whole cap.
@@ -86,6 +94,12 @@ export async function startMeteringProxy(options: MeteringOptions): Promise<Mete
     overCap: 0,
     unpriced: [],
   };
+  /** The worst cost of the calls in flight, on a hard ceiling. */
+  let reserved = 0;
+  const pricesOf = (model: string | null) =>
+    options.provider === "anthropic"
+      ? anthropicPrices(model)
+      : priceFor(options.prices ?? {}, model);
   const spent = () =>
     reading.usd >= options.capUsd ||
     (options.capTokens !== undefined && reading.tokens >= options.capTokens);
@@ -146,6 +160,53 @@ export async function startMeteringProxy(options: MeteringOptions): Promise<Mete
       );
       return;
     }
+    const hasBody = req.method !== "GET" && req.method !== "HEAD";
+    let body = hasBody ? await readAll(req) : null;
+    let reserving = 0;
+    if (options.hard && body !== null) {
+      const callPath = path.slice(mount.length);
+      const inputTokens = await countInput({
+        provider: options.provider,
+        upstream,
+        key: options.key,
+        path: callPath,
+        body,
+        headers: req.headers,
+      });
+      const bound = boundCall({
+        provider: options.provider,
+        path: callPath,
+        body,
+        pricesOf,
+        inputTokens,
+        roomUsd: options.capUsd - reading.usd - reserved,
+      });
+      if (!bound.ok) {
+        reading.overCap += 1;
+        refuse(
+          res,
+          options.provider === "anthropic" ? 400 : 429,
+          `LoopX: ${bound.reason}; the slice must stop`,
+        );
+        return;
+      }
+      body = bound.body;
+      reserving = bound.worstUsd;
+    }
+    reserved += reserving;
+    try {
+      await relay(req, res, path, body);
+    } finally {
+      reserved -= reserving;
+    }
+  }
+
+  async function relay(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    body: Buffer | null,
+  ): Promise<void> {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || HOP_BY_HOP.has(name)) continue;
@@ -154,11 +215,10 @@ export async function startMeteringProxy(options: MeteringOptions): Promise<Mete
     if (options.provider === "anthropic") headers.set("x-api-key", options.key);
     else headers.set("authorization", `Bearer ${options.key}`);
     headers.set("accept-encoding", "identity");
-    const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const reply = await fetch(`${upstream}${path.slice(mount.length)}`, {
       method: req.method ?? "GET",
       headers,
-      ...(hasBody ? { body: await readAll(req) } : {}),
+      ...(body !== null ? { body } : {}),
     });
     const out: Record<string, string> = {};
     reply.headers.forEach((value, name) => {

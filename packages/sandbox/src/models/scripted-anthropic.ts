@@ -12,6 +12,7 @@ import {
   startStream,
   type TurnRequest,
   userTextOf,
+  withinOutputCap,
 } from "./scripted-http.ts";
 
 export type { RecordedRequest, TurnRequest };
@@ -53,11 +54,19 @@ export const bash = (command: string): AnthropicBlock =>
   toolUse("Bash", { command, description: "scripted command" });
 
 const FINAL_TEXT = "Done.";
+/** What a request without tools (a title, a summary) gets: not a turn of the script. */
+const PLAIN_TURN: AnthropicTurn = {
+  content: [text("LoopX slice")],
+  usage: { input_tokens: 1, output_tokens: 1 },
+};
 
 export async function startScriptedAnthropic(
   opts: ScriptedModelOptions<AnthropicTurn>,
 ): Promise<ScriptedAnthropic> {
-  const model = opts.model ?? "claude-sonnet-4-5";
+  // The API answers as the model asked for; a script may pin another (a gateway's own id).
+  const modelOf = (body: unknown) =>
+    opts.model ??
+    (isRecord(body) && typeof body.model === "string" ? body.model : "claude-sonnet-4-5");
   const script = createScript(opts.turns, { content: [text(FINAL_TEXT)] });
   let nextId = 1;
 
@@ -66,8 +75,15 @@ export async function startScriptedAnthropic(
       res.writeHead(200).end();
       return;
     }
+    // The count is what the request would be billed as input, as the provider's count is.
     if (req.method === "POST" && path === "/v1/messages/count_tokens") {
-      json(res, 200, { input_tokens: 100 });
+      const turn = hasTools(body)
+        ? script.peek(countAssistantMessages(body), {
+            body,
+            prompt: userTextOf(isRecord(body) ? body.messages : undefined),
+          })
+        : PLAIN_TURN;
+      json(res, 200, { input_tokens: turn.usage?.input_tokens ?? 10 });
       return;
     }
     if (req.method !== "POST" || path !== "/v1/messages") {
@@ -75,12 +91,13 @@ export async function startScriptedAnthropic(
       return;
     }
 
-    const turn: AnthropicTurn = hasTools(body)
+    const scripted: AnthropicTurn = hasTools(body)
       ? script.turn(countAssistantMessages(body), {
           body,
           prompt: userTextOf(isRecord(body) ? body.messages : undefined),
         })
-      : { content: [text("LoopX slice")], usage: { input_tokens: 1, output_tokens: 1 } };
+      : PLAIN_TURN;
+    const turn = withinOutputCap(scripted, body, "max_tokens");
     if (turn.stallMs) await sleep(turn.stallMs);
     if (res.destroyed) return;
 
@@ -88,7 +105,7 @@ export async function startScriptedAnthropic(
       json(
         res,
         200,
-        messageObject(turn, model, `msg_${nextId++}`, () => `toolu_${nextId++}`),
+        messageObject(turn, modelOf(body), `msg_${nextId++}`, () => `toolu_${nextId++}`),
       );
       return;
     }
@@ -101,7 +118,7 @@ export async function startScriptedAnthropic(
         id,
         type: "message",
         role: "assistant",
-        model,
+        model: modelOf(body),
         content: [],
         stop_reason: null,
         stop_sequence: null,

@@ -2,6 +2,21 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
+/**
+ * A provider never generates past the request's output cap (`max_tokens`, `max_output_tokens`),
+ * so a scripted turn reports at most that many output tokens.
+ */
+export function withinOutputCap<T extends { usage?: { output_tokens?: number } }>(
+  turn: T,
+  body: unknown,
+  key: string,
+): T {
+  const cap = isRecord(body) ? body[key] : undefined;
+  const scripted = turn.usage?.output_tokens ?? 5;
+  if (typeof cap !== "number" || scripted <= cap) return turn;
+  return { ...turn, usage: { ...turn.usage, output_tokens: cap } };
+}
+
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -78,6 +93,11 @@ export function createScript<T>(steps: ScriptStep<T>[], last: T) {
     turn(index: number, req: TurnRequest): T {
       const step = steps[index] ?? last;
       if (index < steps.length) served = Math.max(served, index + 1);
+      return typeof step === "function" ? (step as (r: TurnRequest) => T)(req) : step;
+    },
+    /** The turn `index` would be, without serving it (for a token count of that request). */
+    peek(index: number, req: TurnRequest): T {
+      const step = steps[index] ?? last;
       return typeof step === "function" ? (step as (r: TurnRequest) => T)(req) : step;
     },
     served: () => served,

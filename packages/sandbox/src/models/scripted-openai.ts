@@ -12,6 +12,7 @@ import {
   startStream,
   type TurnRequest,
   userTextOf,
+  withinOutputCap,
 } from "./scripted-http.ts";
 
 export type OpenAIItem =
@@ -80,15 +81,31 @@ export async function startScriptedOpenAI(
       }
       return;
     }
+    // The count is what the request would be billed as input, as the provider's count is.
+    if (req.method === "POST" && path === "/v1/responses/input_tokens") {
+      const turn = script.peek(countAssistantTurns(body), {
+        body,
+        prompt: userTextOf(isRecord(body) ? body.input : undefined),
+      });
+      json(res, 200, {
+        object: "response.input_tokens",
+        input_tokens: turn.usage?.input_tokens ?? 10,
+      });
+      return;
+    }
     if (req.method !== "POST" || path !== "/v1/responses") {
       json(res, 404, { error: { message: `no route ${path}`, type: "invalid_request_error" } });
       return;
     }
 
-    const turn = script.turn(countAssistantTurns(body), {
+    const turn = withinOutputCap(
+      script.turn(countAssistantTurns(body), {
+        body,
+        prompt: userTextOf(isRecord(body) ? body.input : undefined),
+      }),
       body,
-      prompt: userTextOf(isRecord(body) ? body.input : undefined),
-    });
+      "max_output_tokens",
+    );
     if (turn.stallMs) await sleep(turn.stallMs);
     if (res.destroyed) return;
 
