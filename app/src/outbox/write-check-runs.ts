@@ -31,6 +31,7 @@ function notice(ctx: EffectContext): Extract<Effect, { kind: "notify" }> {
       key: "checks_unavailable",
       at: ctx.now,
       gate: null,
+      todo: null,
       text: [
         `LoopX cannot write check runs in ${owner}/${name}: this installation has not accepted the \`checks: write\` permission (GitHub answered 403 "Resource not accessible by integration").`,
         "",

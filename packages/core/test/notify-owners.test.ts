@@ -61,7 +61,14 @@ describe("notifyOwners", () => {
     }
     expect(told).toEqual([`notify:stall:t1`, `notify:stall:t1:remind`]);
     expect(s.goal.backoff.stalledTicks).toBe(8);
-    const n = { kind: "stall" as const, key: "stall:t1", at: T(0), gate: null, text: "" };
+    const n = {
+      kind: "stall" as const,
+      key: "stall:t1",
+      at: T(0),
+      gate: null,
+      todo: null,
+      text: "",
+    };
     expect(occasionWaits(s, n)).toBe(true);
     // Fresh input from a person ends the stall, and its reminder.
     const resumed = expectOk(requestReplan(s, undefined, ctx(T(600), WRITER))).state;
@@ -85,6 +92,41 @@ describe("notifyOwners", () => {
     const raised = structuredClone(r.state);
     raised.goal.budget = { usd: 5 };
     expect(n && occasionWaits(raised, n.occasion)).toBe(false);
+  });
+
+  it("a completion on the agent's word alone is told once; a person's tick ends it", () => {
+    const s = state({ todos: [todo("T1"), todo("T2")] });
+    const one = expectOk(claimTodo(s, claimInput(1), ctx())).state;
+    const claimed = result({
+      outcome: "completed",
+      commits: [],
+      validation: null,
+      evidence: [{ kind: "test", summary: "all green, trust me" }],
+      continuation: { kind: "no_followup", reason: "done" },
+    });
+    const r = expectOk(applyTickResult(one, { ...lease1, result: claimed }, ctx(at(minutes(5)))));
+    const tickId = one.ticks[0]?.id;
+    expect(notices(r.effects)).toEqual([
+      `notify:evidence:T1:${tickId}`,
+      `notify:evidence:T1:${tickId}:remind`,
+    ]);
+    const n = r.effects.find((e): e is Notify => e.kind === "notify");
+    expect(n?.occasion).toMatchObject({ kind: "evidence_awaited", todo: "T1" });
+    expect(n?.occasion.text).toContain("Tick it in the checklist");
+    expect(n && occasionWaits(r.state, n.occasion)).toBe(true);
+    const ticked = structuredClone(r.state);
+    const t1 = ticked.todos.find((t) => t.key === "T1");
+    if (t1) t1.status = "done";
+    expect(n && occasionWaits(ticked, n.occasion)).toBe(false);
+    // Evidence it could not fake completes the todo with no one told.
+    const proven = expectOk(
+      applyTickResult(
+        one,
+        { ...lease1, result: { ...claimed, commits: [{ sha: "a".repeat(40), message: "T1" }] } },
+        ctx(at(minutes(5))),
+      ),
+    );
+    expect(notices(proven.effects)).toEqual([]);
   });
 
   it("an invalid config at the start is told; a resume ends it", () => {

@@ -95,6 +95,8 @@ export const OccasionKind = z.enum([
   "budget_exhausted",
   "config_invalid",
   "checks_unavailable",
+  /** A todo done only in the agent's words waits for a person to tick it. */
+  "evidence_awaited",
   /** Not a request: the periodic digest of a goal that runs unattended. */
   "digest",
 ]);
@@ -105,6 +107,8 @@ export const Occasion = z.object({
   at: Instant,
   /** The gate the occasion is about, for `gate_opened`. */
   gate: GateKey.nullable().default(null),
+  /** The todo the occasion is about, for `evidence_awaited`. */
+  todo: TodoKey.nullable().default(null),
   /** What the person is asked, in LoopX's words (never an agent's or an outsider's text). */
   text: z.string().max(2000),
 });

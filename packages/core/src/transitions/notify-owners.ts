@@ -2,6 +2,7 @@ import { STALLED_TICKS_ASK_HUMAN } from "../backoff.ts";
 import { costLeft, exhaustedDimensions } from "../cost-ledger.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { Occasion } from "../schemas/transition.ts";
+import { isAwaitingEvidence } from "./await-pull-request.ts";
 import { addEffect, type Draft } from "./kit.ts";
 
 /**
@@ -11,10 +12,10 @@ import { addEffect, type Draft } from "./kit.ts";
  */
 export function notifyOwners(
   d: Draft,
-  occasion: Omit<Occasion, "at" | "gate"> & { gate?: string },
+  occasion: Omit<Occasion, "at" | "gate" | "todo"> & { gate?: string; todo?: string },
   opts: { remind?: boolean } = {},
 ): void {
-  const told: Occasion = { gate: null, ...occasion, at: d.ctx.now };
+  const told: Occasion = { gate: null, todo: null, ...occasion, at: d.ctx.now };
   addEffect(d, { kind: "notify", key: `notify:${told.key}`, occasion: told, reminder: false });
   if (opts.remind === false) return;
   addEffect(d, {
@@ -41,6 +42,10 @@ export function occasionWaits(state: GoalState, occasion: Occasion): boolean {
       return goal.status === "paused" && goal.statusReason.startsWith(occasion.text);
     case "checks_unavailable":
       return goal.status !== "done";
+    case "evidence_awaited": {
+      const todo = state.todos.find((t) => t.key === occasion.todo);
+      return goal.status === "active" && todo !== undefined && isAwaitingEvidence(todo);
+    }
     case "digest":
       // A digest of a goal that ended or paused meanwhile would report a state that is gone.
       return goal.status === "active";
