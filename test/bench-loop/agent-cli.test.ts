@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { Skill } from "../../bench/loop/agent/agent-types.ts";
 import { dirTree } from "../../bench/loop/agent/dir-tree.ts";
 import { memoryTree } from "../../bench/loop/agent/memory-tree.ts";
+import { blank } from "../../bench/loop/agent/run-agent.ts";
 import { toLoopxResult } from "../../bench/loop/agent/to-claim.ts";
 import { CLI, EMPTY, named, PARSER, SKILL, slice } from "./agent-fixtures.ts";
 
@@ -37,6 +38,12 @@ describe("the agent's CLI and its lint rule", () => {
     });
     const confused = { ...slice(memoryTree()), progressed: false, wroteFiles: [] };
     expect(AgentClaim.parse(toLoopxResult(confused, SKILL)).outcome).toBe("no_change");
+    // A flaky slice confused before it picked a todo proposes nothing: no plan, no claim.
+    const lost = { ...blank(), summary: "got confused; changed nothing" };
+    expect(AgentClaim.parse(toLoopxResult(lost, SKILL))).toMatchObject({
+      outcome: "no_change",
+      continuation: null,
+    });
   });
 
   it("a planned todo builds on the one before: each appends to NOTES.md on its branch", () => {

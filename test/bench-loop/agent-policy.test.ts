@@ -119,6 +119,19 @@ describe("the competent agent", () => {
     expect(tree.read("src/parse.js")).toBe(`${base}// fix: ci attempt 2\n`);
   });
 
+  it("a fix for red CI pushes the files it knows are right, not a botched copy in the tree", () => {
+    const tree = parserDone();
+    const base = SKILL.plan[0]!.files["src/parse.js"]!;
+    tree.write("src/parse.js", `${FLAKY_PREFIX}${base}`);
+    const pull: PullView = {
+      number: 7,
+      checks: [{ name: "ci", conclusion: "failure", summary: "Error: flaky" }],
+      reviews: [],
+    };
+    slice(tree, { prompt: named(PARSER), tools: tools(pull) });
+    expect(tree.read("src/parse.js")).toBe(`${base}// fix: ci attempt 1\n`);
+  });
+
   it("leaves alone a failed check whose output says a person has to approve", () => {
     const tree = parserDone();
     const before = tree.read("src/parse.js");

@@ -162,7 +162,8 @@ function ciFix(ctx: SliceContext, title: string, check: string): SliceAction {
   )[0];
   const writes: Write[] = [];
   if (pick) {
-    const current = (ctx.tree.read(pick.path) ?? pick.content)
+    // The files it knows are right, not the tree's copy, which a botched slice may have left.
+    const current = pick.content
       .split("\n")
       .filter((l) => !/^(\/\/|#|<!--) fix: /.test(l))
       .join("\n");

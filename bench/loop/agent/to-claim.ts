@@ -64,8 +64,9 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
   };
   result.handoff.questions = outcome.questions.slice(0, 10).map((q) => clamp(q, 500));
 
-  if (outcome.todo === null && !outcome.allDone) {
-    // A planning slice: its todos are its whole result, and the goal goes on.
+  if (outcome.todo === null && !outcome.allDone && outcome.proposedTodos.length > 0) {
+    // A planning slice: its todos are its whole result, and the goal goes on. A slice that
+    // worked on nothing and proposes nothing (a confused one) changed nothing, and says so.
     result.outcome = "completed";
     result.continuation = { kind: "goal_active" };
     result.proposedTodos = chained(outcome.proposedTodos.slice(0, 10).map((t) => proposal(t)));
