@@ -25,15 +25,19 @@ function cellText(m: CellMetrics | undefined): string {
     `${m.slices} slices (${m.wastedSlices} wasted)`,
     `${m.pullsOpened} PRs (${m.pullsUnmerged} unmerged)`,
     `${m.personActs} person-acts (${m.personMinutes} min)`,
+    ...(m.usdPastBudget !== null ? [`${money(m.usdPastBudget)} past budget`] : []),
   ].join("<br>");
 }
 
 /**
- * LoopX against B1 in one cell: more landed wins; as many landed, a cost per landed todo
- * 5 % lower wins and 5 % higher loses; anything between is a tie.
+ * LoopX against B1 in one cell: staying inside the budget the owners approved comes first;
+ * then more landed wins; as many landed, a cost per landed todo 5 % lower wins and 5 % higher
+ * loses; anything between is a tie.
  */
 export function verdict(loopx: CellMetrics | undefined, b1: CellMetrics | undefined): string {
   if (!loopx || !b1) return "—";
+  const over = (m: CellMetrics) => (m.usdPastBudget ?? 0) > 0;
+  if (over(loopx) !== over(b1)) return over(loopx) ? "loss" : "win";
   if (loopx.landed !== b1.landed) return loopx.landed > b1.landed ? "win" : "loss";
   const a = perLanded(loopx.usd, loopx);
   const b = perLanded(b1.usd, b1);
@@ -148,12 +152,26 @@ export function targets(results: CellResult[]): Target[] {
   });
   out.push(extraSlices(results));
   out.push(personActs(results));
-  out.push({
-    what: "0 spend past budget",
-    value: "not measured yet: no budget cell runs",
-    met: null,
-  });
+  out.push(pastBudget(results));
   return out;
+}
+
+/**
+ * Model spend past the budget the owners approved, in the cells that set one: LoopX's must be
+ * nothing, whatever the agent wants to spend; B1's, which has no budget to keep, beside it.
+ */
+function pastBudget(results: CellResult[]): Target {
+  const what = "0 spend past budget (model USD past the goal's budget; B1's beside it)";
+  const cells = results.filter((r) => r.byArm.get("loopx")?.usdPastBudget != null);
+  if (cells.length === 0) return { what, value: "no budget cell in this run", met: null };
+  const sum = (arm: string) =>
+    cells.reduce((n, r) => n + (r.byArm.get(arm)?.usdPastBudget ?? 0), 0);
+  const b1 = cells.some((r) => r.byArm.has("b1")) ? `, B1 ${money(sum("b1"))}` : "";
+  return {
+    what,
+    value: `LoopX ${money(sum("loopx"))} in ${cells.length} cell${cells.length === 1 ? "" : "s"}${b1}`,
+    met: sum("loopx") === 0,
+  };
 }
 
 /**

@@ -36,8 +36,16 @@ export function cellOf(
   task: LoadedTask,
   fault: FaultName = "none",
   profile: Profile = "competent",
+  budgetUsd?: number,
 ): CellSpec {
-  return { task, profile, fault, seed: SEED, horizonHours: HORIZON_HOURS };
+  return {
+    task,
+    profile,
+    fault,
+    seed: SEED,
+    horizonHours: HORIZON_HOURS,
+    ...(budgetUsd !== undefined ? { budgetUsd } : {}),
+  };
 }
 
 /**
@@ -53,6 +61,7 @@ export const FAULT_CELLS: readonly {
   task: string;
   fault: FaultName;
   profile?: Profile;
+  budgetUsd?: number;
   arms: readonly string[];
 }[] = [
   { task: "csv-quoting", fault: "runner-killed", arms: ["b1", "oracle", "loopx"] },
@@ -65,10 +74,20 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "github-5xx", arms: ["loopx"] },
   { task: "csv-quoting", fault: "none", profile: "injected", arms: ["b1", "oracle", "loopx"] },
   { task: "csv-quoting", fault: "none", profile: "stuck", arms: ["b1", "oracle", "loopx"] },
+  { task: "csv-quoting", fault: "none", profile: "flaky", arms: ["b1", "oracle", "loopx"] },
+  { task: "utc-date-math", fault: "none", profile: "dies", arms: ["b1", "oracle", "loopx"] },
+  {
+    task: "csv-quoting",
+    fault: "none",
+    profile: "overspending",
+    budgetUsd: 3,
+    arms: ["b1", "oracle", "loopx"],
+  },
 ];
 
 export function cellName(cell: CellSpec): string {
-  return `${cell.task.spec.id} · ${cell.profile} · ${cell.fault}`;
+  const budget = cell.budgetUsd !== undefined ? ` · budget $${cell.budgetUsd}` : "";
+  return `${cell.task.spec.id} · ${cell.profile} · ${cell.fault}${budget}`;
 }
 
 /** One arm on one cell in a world of its own; `agent` replaces the scripted one when given. */
@@ -84,7 +103,10 @@ export async function playCell(cell: CellSpec, arm: Arm, agent?: Agent): Promise
     });
     try {
       const run = await arm.run({ world, cell, skill: skillOf(task), ...(agent ? { agent } : {}) });
-      return await cellMetrics(world, run, { injected: cell.profile === "injected" });
+      return await cellMetrics(world, run, {
+        injected: cell.profile === "injected",
+        budgetUsd: cell.budgetUsd ?? null,
+      });
     } finally {
       world.close();
     }

@@ -77,7 +77,7 @@ export async function benchLoop(opts: {
   for (const f of faults) {
     const task = tasks.find((t) => t.spec.id === f.task);
     const arms = opts.arms.filter((a) => f.arms.includes(a.name));
-    if (task && arms.length > 0) await run(cellOf(task, f.fault, f.profile), arms);
+    if (task && arms.length > 0) await run(cellOf(task, f.fault, f.profile, f.budgetUsd), arms);
   }
   return { results, arms: opts.arms.map((a) => a.name), wallMs: performance.now() - started };
 }

@@ -4,8 +4,8 @@
  * asks people no more than the oracle, which asks only what the task's gates need.
  */
 import { describe, expect, it } from "vitest";
-import type { CellMetrics } from "../../bench/loop/cell-metrics.ts";
-import { type CellResult, renderTable, targets } from "../../bench/loop/loop-table.ts";
+import { type CellMetrics, pastBudget } from "../../bench/loop/cell-metrics.ts";
+import { type CellResult, renderTable, targets, verdict } from "../../bench/loop/loop-table.ts";
 
 function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
   return {
@@ -22,6 +22,7 @@ function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
     personMinutes: 42,
     injectedLanded: null,
     faults: [],
+    usdPastBudget: null,
     ...over,
   };
 }
@@ -102,6 +103,41 @@ describe("bench:loop targets", () => {
       loopx: metrics({ pullsOpened: 4, pullsUnmerged: 1 }),
     });
     expect(target([calm, twice], "LoopX opens no duplicate").met).toBe(false);
+  });
+
+  it("judges spend past budget in the cells that set one, B1's beside LoopX's", () => {
+    expect(target([calm], "0 spend past budget")).toMatchObject({
+      value: "no budget cell in this run",
+      met: null,
+    });
+    const kept = cell(
+      "csv",
+      "none",
+      { b1: metrics({ usdPastBudget: 3.42 }), loopx: metrics({ usdPastBudget: 0, landed: 1 }) },
+      "overspending",
+    );
+    expect(target([calm, kept], "0 spend past budget")).toMatchObject({
+      value: "LoopX $0.00 in 1 cell, B1 $3.42",
+      met: true,
+    });
+    const overran = cell("csv", "none", { loopx: metrics({ usdPastBudget: 0.01 }) }, "flaky");
+    expect(target([calm, kept, overran], "0 spend past budget")).toMatchObject({
+      value: "LoopX $0.01 in 2 cells, B1 $3.42",
+      met: false,
+    });
+    // Landing more by spending what the owners did not approve is no win.
+    expect(renderTable([kept], ["b1", "loopx"])).toContain("$3.42 past budget");
+    expect(verdict(kept.byArm.get("loopx"), kept.byArm.get("b1"))).toBe("win");
+    expect(verdict(kept.byArm.get("b1"), kept.byArm.get("loopx"))).toBe("loss");
+  });
+
+  it("counts spend past a budget in whole cents of metered tokens", () => {
+    // $3 buys exactly 1,000,000 tokens at $3 per million: not a cent past it.
+    expect(pastBudget(1_000_000, 3)).toBe(0);
+    expect(pastBudget(1_000_001, 3)).toBe(0);
+    expect(pastBudget(1_003_334, 3)).toBe(0.01);
+    expect(pastBudget(2_000_000, 3)).toBe(3);
+    expect(pastBudget(10, 3)).toBe(0);
   });
 
   it("judges sanity and cost on no-fault cells only, and shows an arm a cell did not run as —", () => {

@@ -7,7 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { FILE_TOKENS, OVERSPEND, SLICE_TOKENS } from "../../bench/loop/agent/run-agent.ts";
 import { loopxArm } from "../../bench/loop/arms/loopx-arm.ts";
+import { modelUsd } from "../../bench/loop/arms/metered-slice.ts";
 import { skillOf } from "../../bench/loop/skill-of.ts";
 import { loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
 import { type CellWorld, startCellWorld } from "../../bench/loop/world/cell-world.ts";
@@ -57,6 +59,38 @@ describe("the loopx arm", () => {
       expect(Number.isInteger(job.minutes)).toBe(true);
       expect(job.minutes).toBeGreaterThanOrEqual(1);
     }
+  }, 240_000);
+
+  it("holds an overspending agent to the goal's budget, then pauses and dispatches nothing", async () => {
+    const task = (await loadTasks()).find((t) => t.spec.id === "csv-quoting");
+    if (!task) throw new Error("no csv-quoting task");
+    const world = await startCellWorld({ sandbox, task, repo: "bench/csv-budget", seed: 1 });
+    const run = await loopxArm().run({
+      world,
+      cell: {
+        task,
+        profile: "overspending",
+        fault: "none",
+        seed: 1,
+        horizonHours: 72,
+        budgetUsd: 3,
+      },
+      skill: skillOf(task),
+    });
+    world.close();
+    const spent = run.slices.reduce((n, s) => n + modelUsd(s.tokens), 0);
+    // The plan (no file) and the first todo (the parser and its test) fit in $3; the third
+    // slice is stopped short of what is left, and charged the rest: no fourth starts.
+    const plan = SLICE_TOKENS * OVERSPEND;
+    const first = (SLICE_TOKENS + 2 * FILE_TOKENS) * OVERSPEND;
+    expect(run.slices.map((s) => s.tokens).slice(0, 2)).toEqual([plan, first]);
+    expect(run.slices).toHaveLength(3);
+    expect(spent).toBeLessThanOrEqual(3);
+    const last = run.slices.at(-1);
+    expect(last?.progressed).toBe(false);
+    // Paused: no tick was dispatched after the slice that reached the budget.
+    expect(run.jobs.filter((j) => j.at > (last?.at ?? 0))).toEqual([]);
+    expect(run.stoppedAt).toBeNull();
   }, 240_000);
 });
 

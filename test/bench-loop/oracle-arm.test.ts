@@ -5,6 +5,8 @@
  * them.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blank, runAgent } from "../../bench/loop/agent/run-agent.ts";
+import { modelUsd } from "../../bench/loop/arms/metered-slice.ts";
 import { oracleArm } from "../../bench/loop/arms/oracle-arm.ts";
 import { skillOf } from "../../bench/loop/skill-of.ts";
 import { loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
@@ -51,4 +53,38 @@ describe("the oracle arm", () => {
     },
     60_000,
   );
+
+  it("plans again after a planning job that died, and starts no slice once its budget is spent", async () => {
+    const task = tasks.find((t) => t.spec.id === "csv-quoting");
+    if (!task) throw new Error("no task csv-quoting");
+    const world = await startCellWorld({ sandbox, task, repo: "bench/oracle-budget", seed: 3 });
+    const skill = skillOf(task);
+    let jobs = 0;
+    const run = await oracleArm().run({
+      world,
+      // $0.10 pays for the plan (20,000 tokens, $0.06) and part of the first todo.
+      cell: {
+        task,
+        profile: "competent",
+        fault: "none",
+        seed: 3,
+        horizonHours: 96,
+        budgetUsd: 0.1,
+      },
+      skill,
+      agent: (input) => {
+        jobs += 1;
+        return jobs === 1 ? { ...blank(), tokens: 1_000, died: true } : runAgent(input);
+      },
+    });
+    expect(run.slices.map((s) => [s.todo, s.died])).toEqual([
+      [null, true],
+      [null, false],
+      [task.todo(task.todoOrder()[0]!).title, false],
+    ]);
+    const usd = run.slices.reduce((n, s) => n + modelUsd(s.tokens), 0);
+    expect(usd).toBeLessThanOrEqual(0.1);
+    expect(run.notes).toContain(`the budget was spent before ${task.todoOrder()[0]} finished`);
+    world.close();
+  }, 60_000);
 });

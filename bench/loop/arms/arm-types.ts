@@ -28,6 +28,11 @@ export interface CellSpec {
   seed: number;
   /** Simulated hours the arm may run before the cell is graded. */
   horizonHours: number;
+  /**
+   * The model USD the goal's owners approved, where the cell sets one: LoopX gets it as
+   * `budgets.goal.usd`, the oracle holds its slices to it, B1's recipe has no such knob.
+   */
+  budgetUsd?: number;
 }
 
 export interface ArmContext {

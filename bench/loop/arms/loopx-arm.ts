@@ -38,8 +38,11 @@ const FAILING_WRITES = [
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
 
-/** `.github/loopx.yml`: the shell harness, npm test, the merge gate and the task's path rule. */
-export function loopxConfig(gatePaths: readonly string[]): string {
+/**
+ * `.github/loopx.yml`: the shell harness, npm test, the merge gate, the task's path rule and
+ * the goal's USD budget when the cell sets one.
+ */
+export function loopxConfig(gatePaths: readonly string[], budgetUsd?: number): string {
   const underGithub = gatePaths.every((p) => p.startsWith(".github/"));
   const scope = underGithub ? "write:.github" : "write:guarded";
   const lines = [
@@ -54,6 +57,7 @@ export function loopxConfig(gatePaths: readonly string[]): string {
     lines.push(`  - paths: [${gatePaths.map((p) => JSON.stringify(p)).join(", ")}]`);
     lines.push(`    scopes: [${scope}]`);
   }
+  if (budgetUsd !== undefined) lines.push("budgets:", "  goal:", `    usd: ${budgetUsd}`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -80,7 +84,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         world.repo,
         "main",
         {
-          ".github/loopx.yml": loopxConfig(cell.task.spec.gate.paths),
+          ".github/loopx.yml": loopxConfig(cell.task.spec.gate.paths, cell.budgetUsd),
           ".github/workflows/loopx-tick.yml": TICK_WORKFLOW,
         },
         world.people.maintainer,

@@ -5,7 +5,9 @@
  * after the todo that revealed it), a todo's slices, one answer per failed check or change
  * request, and nothing while it waits. It never polls, so it bills only agent jobs. One branch
  * and one PR per todo, each merged before the next starts, so no two of its changes ever
- * conflict. No control plane can spend less on the same agent and people.
+ * conflict. No control plane can spend less on the same agent and people. Given a budget, it
+ * holds each slice to what is left (the metering proxy's ceiling) and starts none once it is
+ * spent.
  */
 import type { AgentOutcome } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
@@ -17,6 +19,7 @@ import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { billedMinutes, SETUP_MINUTES, SLICE_MINUTES } from "./billing.ts";
+import { meteredSlice, modelUsd } from "./metered-slice.ts";
 import {
   hasFeedback,
   installJobIdentity,
@@ -48,6 +51,10 @@ export function oracleArm(): Arm {
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;
       let n = 0;
+      const budget = cell.budgetUsd ?? null;
+      let spentUsd = 0;
+      const budgetLeft = () => (budget === null ? Number.POSITIVE_INFINITY : budget - spentUsd);
+      const budgetSpent = () => budgetLeft() <= 0;
       const keyOf = (title: string) =>
         task.todoOrder().find((k) => task.todo(k).title === title) ?? null;
 
@@ -71,17 +78,25 @@ export function oracleArm(): Arm {
           : await world.mainTree();
         const pull = await openPullFrom(rest, branch);
         const checkout = memoryTree(tree);
-        const outcome = await agent({
-          prompt:
-            title === null
-              ? `## Your todo: plan #${issue}\n\n${task.spec.objective}\n\nPropose the todos that reach this objective, in order.\n`
-              : `## Your todo: ${title}\n\nWork on this todo of #${issue} until it is done.\n`,
-          tree: checkout,
-          tools: readTools(await readIssue(rest, issue), pull),
-          skill,
-          profile: cell.profile,
-          seed: hash32(["oracle", String(cell.seed), String(n)]),
-        });
+        const { outcome, cutAtUsd } = await meteredSlice(
+          agent,
+          {
+            prompt:
+              title === null
+                ? `## Your todo: plan #${issue}\n\n${task.spec.objective}\n\nPropose the todos that reach this objective, in order.\n`
+                : `## Your todo: ${title}\n\nWork on this todo of #${issue} until it is done.\n`,
+            tree: checkout,
+            tools: readTools(await readIssue(rest, issue), pull),
+            skill,
+            profile: cell.profile,
+            seed: hash32(["oracle", String(cell.seed), String(n)]),
+          },
+          // It knows its budget: the last of it is a hard ceiling, as LoopX's proxy holds it.
+          { usd: budgetLeft(), hard: budget !== null },
+        );
+        // Stopped short of the budget: what is left cannot pay for a reply, so it is spent.
+        spentUsd =
+          cutAtUsd !== null && budget !== null ? budget : spentUsd + modelUsd(outcome.tokens);
         const jobMinutes = SETUP_MINUTES + SLICE_MINUTES;
         await d.advanceTo(start + jobMinutes * MINUTE);
         const files = treeDiff(tree, checkout.snapshot());
@@ -110,7 +125,12 @@ export function oracleArm(): Arm {
         return outcome.died ? null : outcome;
       };
 
-      const planned = await slice("plan", null, "oracle/plan");
+      // A planning job that died said nothing: it knows, and plans again.
+      let planned: AgentOutcome | null = null;
+      for (let i = 0; i < MAX_SLICES_PER_TODO && planned === null; i++) {
+        if (sandbox.clock.now() >= until || budgetSpent()) break;
+        planned = await slice("plan", null, "oracle/plan");
+      }
       const titles = [...(planned?.proposedTodos ?? [])];
       if (titles.length === 0) out.notes.push("the planning slice proposed no todos");
       for (let t = 0; t < titles.length; t++) {
@@ -119,11 +139,15 @@ export function oracleArm(): Arm {
         const branch = `oracle/${key}`;
         let done = false;
         for (let i = 0; i < MAX_SLICES_PER_TODO && !done; i++) {
-          if (sandbox.clock.now() >= until) break;
+          if (sandbox.clock.now() >= until || budgetSpent()) break;
           const said = await slice(key, title, branch);
           done = said?.finishedTodo ?? false;
           const found = (said?.proposedTodos ?? []).filter((p) => !titles.includes(p));
           titles.splice(t + 1, 0, ...found);
+        }
+        if (!done && budgetSpent()) {
+          out.notes.push(`the budget was spent before ${key} finished`);
+          break;
         }
         if (!done) {
           out.notes.push(`${key} never finished in ${MAX_SLICES_PER_TODO} slices`);
@@ -139,6 +163,7 @@ export function oracleArm(): Arm {
             break;
           }
           if (hasFeedback(pull)) {
+            if (budgetSpent()) break;
             await slice(key, title, branch);
             continue;
           }

@@ -29,6 +29,7 @@ import {
   SLICE_MINUTES,
   USD_PER_TOKEN,
 } from "../billing.ts";
+import { meteredSlice } from "../metered-slice.ts";
 import type { LoopxOnSandbox } from "./start-app.ts";
 
 /** An agent job bills what every arm's does: its setup and one slice, rounded up. */
@@ -85,14 +86,19 @@ export async function playTick(opts: {
   const tree = memoryTree(base);
   const rest = new RepoRest(world.sandbox.url, world.repo, world.token("maintainer"));
   const tools = await readTools(rest, issue, claim.branch);
-  const outcome = await opts.agent({
-    prompt: claim.briefText,
-    tree,
-    tools,
-    skill: opts.skill,
-    profile: opts.profile,
-    seed: opts.seed,
-  });
+  // The metering proxy holds the slice to the ceiling the ask handed it.
+  const { outcome, cutAtUsd } = await meteredSlice(
+    opts.agent,
+    {
+      prompt: claim.briefText,
+      tree,
+      tools,
+      skill: opts.skill,
+      profile: opts.profile,
+      seed: opts.seed,
+    },
+    { usd: claim.limits.usd, hard: claim.limits.usdFrom === "budget" },
+  );
   const after = tree.snapshot();
   const changes = diffTrees(base, after);
   jobs.push({ at: at(), kind: "agent", minutes: AGENT_JOB_MINUTES });
@@ -115,6 +121,8 @@ export async function playTick(opts: {
       validated,
       changes,
       tokens: outcome.tokens,
+      ceilingUsd: claim.limits.usd,
+      cut: cutAtUsd !== null,
       commitSha: changes.length > 0 ? treeSha(after) : null,
     });
   }
@@ -228,6 +236,9 @@ function harnessResult(o: {
   validated: boolean | null;
   changes: GuardedChange[];
   tokens: number;
+  /** The slice's USD ceiling, and whether the metering proxy stopped the slice at it. */
+  ceilingUsd: number;
+  cut: boolean;
   commitSha: string | null;
 }): HarnessResult {
   const command = o.command ?? "npm test";
@@ -259,8 +270,14 @@ function harnessResult(o: {
     exitCode: 0,
     spawnError: null,
     verdict: { kind: "ok", message: "" },
-    reading: { usd: cost.usd, tokens: o.tokens, turns: 1, sessionId: null },
-    limits: { wallMs: 3_600_000, idleMs: 600_000, maxTurns: 200, maxUsd: 1_000 },
+    reading: {
+      usd: cost.usd,
+      tokens: o.tokens,
+      ...(o.cut ? { overCap: 1 } : {}),
+      turns: 1,
+      sessionId: null,
+    },
+    limits: { wallMs: 3_600_000, idleMs: 600_000, maxTurns: 200, maxUsd: o.ceilingUsd },
     claim: { ok: true, claim: o.claimed, raw: "" },
     validation,
     delta,
