@@ -18,6 +18,7 @@ function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
     usd: 0.9,
     pullsOpened: 3,
     pullsUnmerged: 0,
+    duplicateComments: 0,
     personActs: 6,
     personMinutes: 42,
     injectedLanded: null,
@@ -103,6 +104,15 @@ describe("bench:loop targets", () => {
       loopx: metrics({ pullsOpened: 4, pullsUnmerged: 1 }),
     });
     expect(target([calm, twice], "LoopX opens no duplicate").met).toBe(false);
+    const echoed = cell("csv", "webhook-duplicated", { loopx: metrics({ duplicateComments: 1 }) });
+    expect(target([calm], "LoopX posts no duplicate comments")).toMatchObject({
+      value: "0 in 1 cells",
+      met: true,
+    });
+    expect(target([calm, echoed], "LoopX posts no duplicate comments")).toMatchObject({
+      value: "1 in 2 cells",
+      met: false,
+    });
   });
 
   it("judges spend past budget in the cells that set one, B1's beside LoopX's", () => {

@@ -15,6 +15,7 @@ export type FaultName =
   | "runner-killed"
   | "webhook-lost"
   | "webhook-duplicated"
+  | "webhook-reordered"
   | "github-5xx"
   | "app-restarted"
   | "lease-expired"

@@ -30,6 +30,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const RECONCILE_MS = 5 * MINUTE;
 const RESTART_DOWN_MS = 10 * MINUTE;
+/** Deliveries a duplicating or reordering GitHub strikes, from the goal's start on. */
+const SHUFFLED_DELIVERIES = 40;
 const FAILING_WRITES = [
   ["pulls/create", 502],
   ["actions/create-workflow-dispatch", 503],
@@ -112,6 +114,14 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         // The first merge's webhook never arrives: the App must find the merge by itself.
         if (cell.fault === "webhook-lost") {
           sandbox.faults.webhook({ mode: "drop", event: "pull_request.closed", times: 1 });
+        }
+        // GitHub sends the next deliveries twice (a redelivery after a timeout it did not see
+        // answered), or each one after the one behind it: the App acts once, in order of truth.
+        if (cell.fault === "webhook-duplicated") {
+          sandbox.faults.webhook({ mode: "duplicate", times: SHUFFLED_DELIVERIES });
+        }
+        if (cell.fault === "webhook-reordered") {
+          sandbox.faults.webhook({ mode: "reorder", times: SHUFFLED_DELIVERIES });
         }
         // GitHub fails the App's own writes a few times: opening PRs, dispatching ticks and
         // editing the goal's body (routes no person here calls, so only the App meets them).
@@ -269,6 +279,17 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         }
         for (const d of sandbox.deliveries().filter((x) => x.dropped)) {
           run.faults.push(`webhook ${d.event}${d.action ? `.${d.action}` : ""} lost`);
+        }
+        // One fault, however many deliveries it struck.
+        for (const mode of ["duplicate", "reorder"] as const) {
+          const struck = sandbox.deliveries().filter((x) => x.fault === mode);
+          if (struck.length === 0) continue;
+          const events = [
+            ...new Set(struck.map((d) => `${d.event}${d.action ? `.${d.action}` : ""}`)),
+          ];
+          run.faults.push(
+            `${struck.length} webhooks ${mode === "duplicate" ? "sent twice" : "sent out of order"} (${events.join(", ")})`,
+          );
         }
         const final = await loopx.store.loadGoal(goalId);
         run.pullsOpened = await pullsBy(maintainer);

@@ -25,6 +25,8 @@ export interface Delivery {
   responseBody: string;
   /** Set when a fault dropped it: the receiver never saw it. */
   dropped: boolean;
+  /** The fault that struck it, if one did (a dropped one is also `dropped`). */
+  fault: WebhookFaultMode | null;
 }
 
 export type WebhookFaultMode = "drop" | "duplicate" | "delay" | "reorder";
@@ -134,9 +136,11 @@ export class DeliveryLog {
       responseHeaders: {},
       responseBody: "",
       dropped: false,
+      fault: null,
     };
     this.all.push(delivery);
     const fault = redelivery ? undefined : this.takeFault(event, action);
+    delivery.fault = fault?.mode ?? null;
     const go = () => this.attempt(delivery, target);
     const previouslyHeld = this.held;
     this.held = [];
