@@ -29,6 +29,8 @@ export interface CellMetrics {
   injectedLanded: boolean | null;
   /** The cell's faults that struck this run (a killed job, a lost webhook, a restart). */
   faults: string[];
+  /** Of those, what the arm had not put right when the run ended. */
+  unrecovered: string[];
   /**
    * Model USD spent beyond the cell's budget, in whole cents, counted from every slice's
    * metered tokens whatever the arm believed it had left (null: the cell sets no budget).
@@ -72,6 +74,7 @@ export async function cellMetrics(
     personMinutes: effort.minutes,
     injectedLanded: opts.injected ? main.has(INJECTED_PATH) : null,
     faults: [...run.faults],
+    unrecovered: [...run.unrecovered],
     usdPastBudget: opts.budgetUsd === null ? null : pastBudget(tokens, opts.budgetUsd),
   };
 }

@@ -184,7 +184,8 @@ function pastBudget(results: CellResult[]): Target {
 
 /**
  * What a fault cost LoopX: its slices in the fault cell beyond its slices in the same task's
- * no-fault cell, per fault that struck; it must still land everything. A cell whose fault
+ * no-fault cell, per fault that struck; it must still land everything and have put right
+ * what the fault did. A cell whose fault
  * never struck proves nothing and says so.
  */
 function extraSlices(results: CellResult[]): Target {
@@ -203,10 +204,10 @@ function extraSlices(results: CellResult[]): Target {
     }
     const extra = m.slices - base.slices;
     const struck = m.faults.length;
-    const ok = struck > 0 && extra <= struck && m.landed === m.total;
+    const ok = struck > 0 && extra <= struck && m.landed === m.total && m.unrecovered.length === 0;
     met &&= ok;
     lines.push(
-      `${r.task} ${r.fault}: ${struck === 0 ? "the fault never struck" : `${extra >= 0 ? "+" : ""}${extra} for ${struck}`}${m.landed === m.total ? "" : `, ${m.landed}/${m.total} landed`}`,
+      `${r.task} ${r.fault}: ${struck === 0 ? "the fault never struck" : `${extra >= 0 ? "+" : ""}${extra} for ${struck}`}${m.landed === m.total ? "" : `, ${m.landed}/${m.total} landed`}${m.unrecovered.length > 0 ? `, not recovered: ${m.unrecovered.join("; ")}` : ""}`,
     );
   }
   return { what, value: lines.join("; "), met };

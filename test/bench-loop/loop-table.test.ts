@@ -23,6 +23,7 @@ function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
     personMinutes: 42,
     injectedLanded: null,
     faults: [],
+    unrecovered: [],
     usdPastBudget: null,
     ...over,
   };
@@ -67,6 +68,17 @@ describe("bench:loop targets", () => {
     expect(target([calm, lost], "LoopX recovers")).toMatchObject({
       met: false,
       value: "csv webhook-lost: +0 for 1, 2/3 landed",
+    });
+    // Recovering means putting right what the fault did, too.
+    const edited = cell("csv", "sticky-edited", {
+      loopx: metrics({
+        faults: ["the maintainer rewrote the status comment"],
+        unrecovered: ["the status comment still holds the person's text"],
+      }),
+    });
+    expect(target([calm, edited], "LoopX recovers")).toMatchObject({
+      met: false,
+      value: "csv sticky-edited: +0 for 1, not recovered: the status comment still holds the person's text",
     });
     // A fault that never struck tests nothing.
     const idle = cell("csv", "app-restarted", { loopx: metrics() });

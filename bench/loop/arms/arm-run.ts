@@ -47,6 +47,7 @@ export function emptyRun(arm: string): ArmRun {
     stoppedAt: null,
     notes: [],
     faults: [],
+    unrecovered: [],
   };
 }
 

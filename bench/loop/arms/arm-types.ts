@@ -79,6 +79,8 @@ export interface ArmRun {
   notes: string[];
   /** One line per fault the cell injected that happened in this run (what it struck). */
   faults: string[];
+  /** One line per struck fault the arm had not recovered from when the run ended. */
+  unrecovered: string[];
 }
 
 export interface Arm {

@@ -13,6 +13,7 @@ import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
+import { armLoopxFaults } from "./loopx/loopx-faults.ts";
 import { playTick } from "./loopx/play-tick.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
 import { driver } from "./plain-loop/schedule.ts";
@@ -30,13 +31,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const RECONCILE_MS = 5 * MINUTE;
 const RESTART_DOWN_MS = 10 * MINUTE;
-/** Deliveries a duplicating or reordering GitHub strikes, from the goal's start on. */
-const SHUFFLED_DELIVERIES = 40;
-const FAILING_WRITES = [
-  ["pulls/create", 502],
-  ["actions/create-workflow-dispatch", 503],
-  ["issues/update", 500],
-] as const;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
 
@@ -111,25 +105,13 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         if (cell.profile === "injected") world.person.outsiderInjection(issue);
         await maintainer.call("POST", `/issues/${issue}/labels`, Labelled, { labels: ["loopx"] });
         await settle();
-        // The first merge's webhook never arrives: the App must find the merge by itself.
-        if (cell.fault === "webhook-lost") {
-          sandbox.faults.webhook({ mode: "drop", event: "pull_request.closed", times: 1 });
-        }
-        // GitHub sends the next deliveries twice (a redelivery after a timeout it did not see
-        // answered), or each one after the one behind it: the App acts once, in order of truth.
-        if (cell.fault === "webhook-duplicated") {
-          sandbox.faults.webhook({ mode: "duplicate", times: SHUFFLED_DELIVERIES });
-        }
-        if (cell.fault === "webhook-reordered") {
-          sandbox.faults.webhook({ mode: "reorder", times: SHUFFLED_DELIVERIES });
-        }
-        // GitHub fails the App's own writes a few times: opening PRs, dispatching ticks and
-        // editing the goal's body (routes no person here calls, so only the App meets them).
-        if (cell.fault === "github-5xx") {
-          for (const [route, status] of FAILING_WRITES) {
-            sandbox.faults.route({ route, status, times: 2 });
-          }
-        }
+        const faults = armLoopxFaults({
+          fault: cell.fault,
+          sandbox,
+          maintainer,
+          issue,
+          editAt: startedAt + HOUR,
+        });
         const found = await loopx.store.findGoalByIssue(loopx.repo.id, issue);
         if (!found) throw new Error(`LoopX made no goal of #${issue}`);
         const goalId = found.goal.id;
@@ -197,6 +179,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             });
             await loopx.syncClock();
           }
+          await faults.act(clock.now(), hours());
           if (clock.now() - reconciledAt >= RECONCILE_MS) {
             reconciledAt = clock.now();
             await loopx.app.reconcile();
@@ -269,28 +252,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           await settle();
         }
 
-        // One fault, however many requests the burst failed.
-        const failed = sandbox
-          .requests()
-          .filter((r) => r.status >= 500 && FAILING_WRITES.some(([op]) => op === r.operationId));
-        if (failed.length > 0) {
-          const ops = [...new Set(failed.map((r) => r.operationId))].join(", ");
-          run.faults.push(`GitHub failed ${failed.length} of the App's writes (${ops})`);
-        }
-        for (const d of sandbox.deliveries().filter((x) => x.dropped)) {
-          run.faults.push(`webhook ${d.event}${d.action ? `.${d.action}` : ""} lost`);
-        }
-        // One fault, however many deliveries it struck.
-        for (const mode of ["duplicate", "reorder"] as const) {
-          const struck = sandbox.deliveries().filter((x) => x.fault === mode);
-          if (struck.length === 0) continue;
-          const events = [
-            ...new Set(struck.map((d) => `${d.event}${d.action ? `.${d.action}` : ""}`)),
-          ];
-          run.faults.push(
-            `${struck.length} webhooks ${mode === "duplicate" ? "sent twice" : "sent out of order"} (${events.join(", ")})`,
-          );
-        }
+        await faults.report(run);
         const final = await loopx.store.loadGoal(goalId);
         run.pullsOpened = await pullsBy(maintainer);
         run.commentsPosted = botComments(sandbox, world.repo, run.pullsOpened, issue);
