@@ -11,7 +11,7 @@ import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
 import { requireChecks } from "../../../test/support/required-checks.ts";
 import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
-import { agentOf, emptyRun } from "./arm-run.ts";
+import { agentOf, emptyRun, KILLED_JOB } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
 import { playTick } from "./loopx/play-tick.ts";
@@ -31,6 +31,8 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const RECONCILE_MS = 5 * MINUTE;
 const RESTART_DOWN_MS = 10 * MINUTE;
+/** Longer than any tick's lease (its wall limit and the report's share). */
+const REPORT_QUEUE_MINUTES = 60;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
 
@@ -122,6 +124,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         const people = driver(world);
         const answers = new Map<string, { count: number; pending: Promise<PersonAct> | null }>();
         let tickNo = 0;
+        let agentJobs = 0;
 
         // GitHub starts a dispatched run within seconds, so every run dispatched so far is
         // played before anything else looks at the goal: the scheduler's sweep, or the clock.
@@ -134,6 +137,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             handledRuns.add(wf.id);
             if (wf.inputs.goal !== String(issue)) continue;
             tickNo += 1;
+            // A lease-expired cell: the second agent job's report waits for a runner past the
+            // tick's lease, as when GitHub has none free.
+            const late = cell.fault === "lease-expired" && agentJobs === KILLED_JOB - 1;
             const played = await playTick({
               loopx,
               world,
@@ -144,6 +150,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               skill,
               profile: cell.profile,
               seed: (cell.seed * 100_003 + tickNo) >>> 0,
+              ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
               elapse: async (minutes) => {
                 const ms = minutes * MINUTE;
                 loopx.carryTokens(ms);
@@ -156,8 +163,14 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             );
             run.jobs.push(...played.jobs);
             if (played.slice) run.slices.push(played.slice);
+            if (played.ran) agentJobs += 1;
+            if (played.resultRefused) {
+              run.faults.push(
+                `tick ${tickNo}'s report waited ${REPORT_QUEUE_MINUTES} min for a runner; the App refused its late result`,
+              );
+            }
             if (played.refused) run.notes.push(`tick ${tickNo}: push refused: ${played.refused}`);
-            sandbox.updateRun(wf.id, "completed", "success");
+            sandbox.updateRun(wf.id, "completed", played.resultRefused ? "failure" : "success");
             loopx.app.outbox.kick();
             await settle();
           }

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { AskResponse, type HarnessResult, PushedResponse, ResultResponse } from "@loopx/core";
-import { AgentClaim, decideOutcome, type SliceReport, toHarnessResult } from "@loopx/harness";
+import { AgentClaim } from "@loopx/harness";
 import { type GuardedChange, guardChanges } from "../../../../action/src/guard-changes.ts";
 import { missingResult } from "../../../../action/src/missing-result.ts";
 import { pushRefusal } from "../../../../action/src/push-refusal.ts";
@@ -22,18 +22,11 @@ import type { CellWorld } from "../../world/cell-world.ts";
 import { formatPatch } from "../../world/patch-files.ts";
 import { RepoRest } from "../../world/rest.ts";
 import type { BilledJob, SliceRecord } from "../arm-types.ts";
-import {
-  billedMinutes,
-  SETUP_MINUTES,
-  SKIP_MINUTES,
-  SLICE_MINUTES,
-  USD_PER_TOKEN,
-} from "../billing.ts";
+import { billedMinutes, SETUP_MINUTES, SKIP_MINUTES, SLICE_MINUTES } from "../billing.ts";
 import { meteredSlice } from "../metered-slice.ts";
+import { AGENT_JOB_MINUTES, harnessResult } from "./harness-result.ts";
 import type { LoopxOnSandbox } from "./start-app.ts";
 
-/** An agent job bills what every arm's does: its setup and one slice, rounded up. */
-const AGENT_JOB_MINUTES = billedMinutes(SETUP_MINUTES + SLICE_MINUTES);
 /** The login the App's installation pushes as. */
 const APP_PUSHER = "loopx[bot]";
 
@@ -45,6 +38,8 @@ export interface PlayedTick {
   slice: SliceRecord | null;
   /** Why the report did not push, when it refused. */
   refused: string | null;
+  /** The App refused the result itself (it came after the lease): the report job failed. */
+  resultRefused: boolean;
 }
 
 export async function playTick(opts: {
@@ -63,6 +58,8 @@ export async function playTick(opts: {
    * CI finishes as they would while a runner works (the arm moves every clock).
    */
   elapse: (minutes: number) => Promise<void>;
+  /** Minutes the report job waits for a runner (a queue on GitHub's side): 0 unless a fault. */
+  reportQueuedMinutes?: number;
 }): Promise<PlayedTick> {
   const { loopx, world, issue, runId } = opts;
   const at = () => world.sandbox.clock.now();
@@ -78,7 +75,15 @@ export async function playTick(opts: {
   }
   const claim = AskResponse.parse(asked.body);
   if (!claim.run) {
-    return { route: claim.route, ran: false, todo: null, jobs, slice: null, refused: null };
+    return {
+      route: claim.route,
+      ran: false,
+      todo: null,
+      jobs,
+      slice: null,
+      refused: null,
+      resultRefused: false,
+    };
   }
 
   // The agent job: a checkout of the todo's branch (main's tip when it is new).
@@ -127,13 +132,34 @@ export async function playTick(opts: {
     });
   }
 
-  // The report job.
+  // The report job, once a runner picks it up (queued time is not billed).
+  if (opts.reportQueuedMinutes) await opts.elapse(opts.reportQueuedMinutes);
   jobs.push({ at: at(), kind: "report", minutes: billedMinutes(SKIP_MINUTES) });
   const sent = await loopx.post(
     `/api/v1/ticks/${claim.tickId}/result`,
     { leaseToken: claim.leaseToken, result },
     await loopx.token(runId),
   );
+  const slice = (pushedFiles: string[], kept = true): SliceRecord => ({
+    at: at(),
+    todo: outcome.todo,
+    progressed: kept && outcome.progressed,
+    died: outcome.died,
+    tokens: outcome.tokens,
+    pushedFiles,
+  });
+  if (sent.status === 409) {
+    // Past its lease: the App keeps the result as a record only, and the job fails unpushed.
+    return {
+      route: claim.route,
+      ran: true,
+      todo: claim.todo,
+      jobs,
+      refused: null,
+      resultRefused: true,
+      slice: slice([], false),
+    };
+  }
   if (sent.status !== 200) {
     throw new Error(`result refused (${sent.status}): ${JSON.stringify(sent.body)}`);
   }
@@ -217,92 +243,9 @@ export async function playTick(opts: {
     todo: claim.todo,
     jobs,
     refused,
-    slice: {
-      at: at(),
-      todo: outcome.todo,
-      progressed: outcome.progressed,
-      died: outcome.died,
-      tokens: outcome.tokens,
-      pushedFiles,
-    },
+    resultRefused: false,
+    slice: slice(pushedFiles),
   };
-}
-
-/** The result as the action's agent job builds it: decideOutcome, then toHarnessResult. */
-function harnessResult(o: {
-  todo: string;
-  command: string | null;
-  claimed: AgentClaim;
-  validated: boolean | null;
-  changes: GuardedChange[];
-  tokens: number;
-  /** The slice's USD ceiling, and whether the metering proxy stopped the slice at it. */
-  ceilingUsd: number;
-  cut: boolean;
-  commitSha: string | null;
-}): HarnessResult {
-  const command = o.command ?? "npm test";
-  const validation =
-    o.validated === null
-      ? null
-      : {
-          command,
-          exitCode: o.validated ? 0 : 1,
-          passed: o.validated,
-          summary: o.validated ? "the visible tests pass" : "the visible tests fail",
-          timedOut: false,
-          durationMs: 0,
-          outputTail: "",
-        };
-  const cost = {
-    usd: o.tokens * USD_PER_TOKEN,
-    tokens: o.tokens,
-    runnerMinutes: AGENT_JOB_MINUTES,
-  };
-  const delta = {
-    known: true,
-    changed: o.changes.length > 0,
-    commits: o.commitSha ? [{ sha: o.commitSha, message: `${o.todo} work` }] : [],
-    changedFiles: o.changes.map((c) => c.path),
-  };
-  const decided = decideOutcome({
-    stop: "exited",
-    exitCode: 0,
-    spawnError: null,
-    verdict: { kind: "ok", message: "" },
-    reading: {
-      usd: cost.usd,
-      tokens: o.tokens,
-      ...(o.cut ? { overCap: 1 } : {}),
-      turns: 1,
-      sessionId: null,
-    },
-    limits: { wallMs: 3_600_000, idleMs: 600_000, maxTurns: 200, maxUsd: o.ceilingUsd },
-    claim: { ok: true, claim: o.claimed, raw: "" },
-    validation,
-    delta,
-  });
-  const report: SliceReport = {
-    harness: "shell",
-    todo: o.todo,
-    ...decided,
-    cost,
-    turns: 1,
-    sessionId: null,
-    claim: o.claimed,
-    claimError: null,
-    delta,
-    validation,
-    process: { stop: "exited", exitCode: 0, signal: null, durationMs: 0, pid: null },
-    jail: null,
-    jailFailure: null,
-    withheld: [],
-    outputTail: "",
-    outputBytes: 0,
-    outputTruncated: false,
-  };
-  // Counted by the metering proxy, as the shipped action's agent job reports it.
-  return { ...toHarnessResult(report, o.todo), metering: "proxy" };
 }
 
 async function branchOrMain(world: CellWorld, branch: string): Promise<Tree> {
