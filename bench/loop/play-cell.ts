@@ -51,8 +51,8 @@ export function cellOf(
 /**
  * The fault cells: each fault on tasks of its own, in the arms it means something to. A
  * killed runner strikes every arm's second agent job; a lost, duplicated or reordered webhook,
- * a restarted App, a report past its lease, GitHub failing the App's writes and a person
- * rewriting its status comment strike only a control plane that listens to webhooks and writes through an outbox — B1 and the oracle poll or know, and their runs
+ * a restarted App, a report past its lease, GitHub failing the App's writes, a person rewriting
+ * its status comment and a reviewer approving a head the PR has left strike only a control plane that listens to webhooks and writes through an outbox — B1 and the oracle poll or know, and their runs
  * would be their no-fault runs again. An outsider's planted instruction, obeyed by the
  * `injected` agent, strikes every arm, as do the `stuck`, `flaky`, `dies` and (with a budget)
  * `overspending` agents. B0, the reference, runs no-fault cells only.
@@ -76,6 +76,7 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "webhook-reordered", arms: ["loopx"] },
   { task: "csv-quoting", fault: "lease-expired", arms: ["loopx"] },
   { task: "utc-date-math", fault: "lease-expired", arms: ["loopx"] },
+  { task: "lru-cache-ttl", fault: "stale-approval", arms: ["loopx"] },
   { task: "csv-quoting", fault: "sticky-edited", arms: ["loopx"] },
   { task: "utc-date-math", fault: "sticky-edited", arms: ["loopx"] },
   { task: "csv-quoting", fault: "github-5xx", arms: ["loopx"] },

@@ -107,16 +107,19 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         if (cell.profile === "injected") world.person.outsiderInjection(issue);
         await maintainer.call("POST", `/issues/${issue}/labels`, Labelled, { labels: ["loopx"] });
         await settle();
+        const found = await loopx.store.findGoalByIssue(loopx.repo.id, issue);
+        if (!found) throw new Error(`LoopX made no goal of #${issue}`);
+        const goalId = found.goal.id;
         const faults = armLoopxFaults({
           fault: cell.fault,
           sandbox,
           maintainer,
+          reviewer: new RepoRest(sandbox.url, world.repo, world.token("reviewer")),
           issue,
           editAt: startedAt + HOUR,
+          settle,
+          gates: async () => (await loopx.store.loadGoal(goalId))?.gates ?? [],
         });
-        const found = await loopx.store.findGoalByIssue(loopx.repo.id, issue);
-        if (!found) throw new Error(`LoopX made no goal of #${issue}`);
-        const goalId = found.goal.id;
 
         const agent = agentOf(ctx, run);
         const hours = () => `+${((clock.now() - startedAt) / 3_600_000).toFixed(2)}h`;

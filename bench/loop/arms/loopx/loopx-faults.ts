@@ -1,10 +1,11 @@
 /**
  * The faults a `bench:loop` cell injects into LoopX's world beyond a killed runner and a
  * restart (which the arm plays itself): GitHub losing, duplicating or reordering webhooks,
- * failing the App's writes, and a person rewriting the status comment. Each is armed once the
- * goal has started, and reported at the end as one fault however much of the run it struck,
- * with what was not put right by then.
+ * failing the App's writes, a person rewriting the status comment, and a reviewer approving
+ * a head the pull request has left. Each is armed once the goal has started, and reported at
+ * the end as one fault however much of the run it struck, with what was not put right by then.
  */
+import type { Gate } from "@loopx/core";
 import { readKey } from "@loopx/github";
 import type { Sandbox } from "../../../../packages/sandbox/src/index.ts";
 import { Comment, type RepoRest } from "../../world/rest.ts";
@@ -30,11 +31,16 @@ export interface LoopxFaults {
 export function armLoopxFaults(opts: {
   fault: FaultName;
   sandbox: Sandbox;
-  /** The maintainer's client for the cell's repository. */
+  /** The maintainer's and the reviewer's clients for the cell's repository. */
   maintainer: RepoRest;
+  reviewer: RepoRest;
   issue: number;
   /** When the person rewrites the status comment. */
   editAt: number;
+  /** Lets GitHub and the App finish what is in flight. */
+  settle: () => Promise<void>;
+  /** The goal's gates as LoopX holds them now. */
+  gates: () => Promise<Gate[]>;
 }): LoopxFaults {
   const { fault, sandbox, maintainer, issue } = opts;
   // The first merge's webhook never arrives: the App must find the merge by itself.
@@ -55,9 +61,40 @@ export function armLoopxFaults(opts: {
     for (const [route, status] of FAILING_WRITES) sandbox.faults.route({ route, status, times: 2 });
   }
   const struck: string[] = [];
+  const unrecovered: string[] = [];
   let edited: number | null = null;
+  const firstHeads = new Map<number, string>();
+  let staleDone = false;
+
+  /**
+   * The reviewer approves the head a PR had before its last push, as from a page opened before
+   * it: LoopX may approve a gate about that head, never one about the head that replaced it.
+   */
+  const approveStale = async (label: string) => {
+    for (const pull of await opts.maintainer.openPulls()) {
+      const first = firstHeads.get(pull.number);
+      if (first === undefined) firstHeads.set(pull.number, pull.head.sha);
+      if (first === undefined || first === pull.head.sha) continue;
+      const approvedBefore = approvedOn(await opts.gates(), pull.number);
+      await opts.reviewer.review(pull.number, first, "APPROVE", "LGTM (an old tab).");
+      await opts.settle();
+      staleDone = true;
+      struck.push(
+        `the reviewer approved #${pull.number} at ${first.slice(0, 7)}, a head it had left, at ${label}`,
+      );
+      for (const gate of approvedOn(await opts.gates(), pull.number)) {
+        if (approvedBefore.some((g) => g.key === gate.key) || gate.pr?.headSha === first) continue;
+        unrecovered.push(
+          `${gate.key} took the approval of ${first.slice(0, 7)} for ${gate.pr?.headSha.slice(0, 7)}`,
+        );
+      }
+      return;
+    }
+  };
+
   return {
     async act(now, label) {
+      if (fault === "stale-approval" && !staleDone) await approveStale(label);
       if (fault !== "sticky-edited" || edited !== null || now < opts.editAt) return;
       // A writer may edit anyone's comment: the maintainer rewrites LoopX's status comment.
       const status = (await maintainer.comments(issue)).find(
@@ -72,6 +109,7 @@ export function armLoopxFaults(opts: {
     },
     async report(run) {
       run.faults.push(...struck);
+      run.unrecovered.push(...unrecovered);
       if (edited !== null) {
         const now = await maintainer.call("GET", `/issues/comments/${edited}`, Comment);
         if (readKey(now.body) !== "status") {
@@ -99,4 +137,8 @@ export function armLoopxFaults(opts: {
       }
     },
   };
+}
+
+function approvedOn(gates: Gate[], pr: number): Gate[] {
+  return gates.filter((g) => g.pr?.number === pr && g.status === "approved");
 }
