@@ -50,12 +50,14 @@ export function cellOf(
 
 /**
  * The fault cells: each fault on tasks of its own, in the arms it means something to. A
- * killed runner strikes every arm's second agent job; a lost, duplicated or reordered webhook,
- * a restarted App, a report past its lease, GitHub failing the App's writes, a person rewriting
- * its status comment and a reviewer approving a head the PR has left strike only a control plane that listens to webhooks and writes through an outbox — B1 and the oracle poll or know, and their runs
- * would be their no-fault runs again. An outsider's planted instruction, obeyed by the
- * `injected` agent, strikes every arm, as do the `stuck`, `flaky`, `dies` and (with a budget)
- * `overspending` agents. B0, the reference, runs no-fault cells only.
+ * killed runner strikes every arm's second agent job. A lost, duplicated or reordered webhook,
+ * a restarted App, a report past its lease, GitHub failing or rate-limiting the App's writes,
+ * a person rewriting its status comment and a reviewer approving a head the PR has left
+ * strike only a control plane that listens to webhooks and writes through an outbox: B1 and
+ * the oracle poll or know, and their runs would be their no-fault runs again. An outsider's
+ * planted instruction, obeyed by the `injected` agent, strikes every arm, as do the `stuck`,
+ * `flaky`, `dies` and (with a budget) `overspending` agents. B0, the reference, runs no-fault
+ * cells only.
  */
 export const FAULT_CELLS: readonly {
   task: string;
@@ -81,6 +83,8 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "sticky-edited", arms: ["loopx"] },
   { task: "csv-quoting", fault: "github-5xx", arms: ["loopx"] },
   { task: "utc-date-math", fault: "github-5xx", arms: ["loopx"] },
+  { task: "csv-quoting", fault: "github-rate-limited", arms: ["loopx"] },
+  { task: "utc-date-math", fault: "github-rate-limited", arms: ["loopx"] },
   { task: "csv-quoting", fault: "none", profile: "injected", arms: ["b1", "oracle", "loopx"] },
   { task: "csv-quoting", fault: "none", profile: "stuck", arms: ["b1", "oracle", "loopx"] },
   { task: "csv-quoting", fault: "none", profile: "flaky", arms: ["b1", "oracle", "loopx"] },

@@ -17,6 +17,7 @@ export type FaultName =
   | "webhook-duplicated"
   | "webhook-reordered"
   | "github-5xx"
+  | "github-rate-limited"
   | "app-restarted"
   | "lease-expired"
   | "sticky-edited"

@@ -16,6 +16,16 @@ const FAILING_WRITES = [
   ["actions/create-workflow-dispatch", 503],
   ["issues/update", 500],
 ] as const;
+/**
+ * GitHub's limits on the App's writes: the secondary limit on content creation (403 with
+ * `retry-after`) on comments and PRs, and the primary limit (429) on dispatches.
+ */
+const LIMITED_WRITES = [
+  ["issues/create-comment", 403],
+  ["pulls/create", 403],
+  ["actions/create-workflow-dispatch", 429],
+] as const;
+const RETRY_AFTER_SECONDS = 60;
 /** Deliveries a duplicating or reordering GitHub strikes, from the goal's start on. */
 const SHUFFLED_DELIVERIES = 40;
 /** What the maintainer leaves in the status comment in its place. */
@@ -59,6 +69,11 @@ export function armLoopxFaults(opts: {
   // editing the goal's body (routes no person here calls, so only the App meets them).
   if (fault === "github-5xx") {
     for (const [route, status] of FAILING_WRITES) sandbox.faults.route({ route, status, times: 2 });
+  }
+  if (fault === "github-rate-limited") {
+    for (const [route, status] of LIMITED_WRITES) {
+      sandbox.faults.route({ route, status, retryAfter: RETRY_AFTER_SECONDS, times: 2 });
+    }
   }
   const struck: string[] = [];
   const unrecovered: string[] = [];
@@ -123,6 +138,17 @@ export function armLoopxFaults(opts: {
       if (failed.length > 0) {
         const ops = [...new Set(failed.map((r) => r.operationId))].join(", ");
         run.faults.push(`GitHub failed ${failed.length} of the App's writes (${ops})`);
+      }
+      const limited = sandbox
+        .requests()
+        .filter(
+          (r) =>
+            (r.status === 403 || r.status === 429) &&
+            LIMITED_WRITES.some(([op]) => op === r.operationId),
+        );
+      if (limited.length > 0) {
+        const ops = [...new Set(limited.map((r) => r.operationId))].join(", ");
+        run.faults.push(`GitHub rate-limited ${limited.length} of the App's writes (${ops})`);
       }
       for (const d of sandbox.deliveries().filter((x) => x.dropped)) {
         run.faults.push(`webhook ${d.event}${d.action ? `.${d.action}` : ""} lost`);
