@@ -58,6 +58,35 @@ export function describeOutboxConformance(name: string, store: () => Store): voi
       expect(await store().markOutboxDone(status!.id, { goalVersion: 4 })).toBe(true);
     });
 
+    it("a newer render of a row a worker holds waits for that worker, then is due at once", async () => {
+      const state = await createdGoal(store());
+      const render = () =>
+        store().apply(state.goal.id, (s) => ({
+          ok: true,
+          state: s,
+          events: [],
+          effects: [{ kind: "status", key: "status" }],
+        }));
+      const [held] = (await store().dueOutbox(10)).filter((o) => o.key === "status");
+      if (!held) throw new Error("no status row due");
+      // A transition renders the status again while the worker is still writing it: a second
+      // drainer must not get the row, or both would create the comment.
+      await render();
+      expect((await store().dueOutbox(10)).map((o) => o.key)).toEqual([]);
+      // The worker finishes the older render: the newer one is due at once, not at lease end.
+      expect(await store().markOutboxDone(held.id, { goalVersion: held.goalVersion })).toBe(false);
+      const next = await store().dueOutbox(10);
+      expect(next.map((o) => [o.key, o.goalVersion > held.goalVersion])).toEqual([
+        ["status", true],
+      ]);
+      // A row nobody holds is due at once when rendered again.
+      expect(await store().markOutboxDone(next[0]!.id, { goalVersion: next[0]!.goalVersion })).toBe(
+        true,
+      );
+      await render();
+      expect((await store().dueOutbox(10)).map((o) => o.key)).toEqual(["status"]);
+    });
+
     it("a lane takes only the kinds it asks for, and leaves the rest due", async () => {
       const state = await createdGoal(store());
       await store().apply(state.goal.id, (s, now) => ({

@@ -6,6 +6,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, rowsOf } from "./db.ts";
+import { dueUnlessLeased } from "./outbox.ts";
 import * as s from "./schema/index.ts";
 
 const Lag = z.object({
@@ -160,7 +161,12 @@ export async function isInstallationKilled(db: Db, installationId: number): Prom
 export async function deferOutbox(db: Db, id: number, until: Date, why: string): Promise<void> {
   await db
     .update(s.outbox)
-    .set({ nextAttemptAt: until, lastError: why.slice(0, 2000), updatedAt: sql`now()` })
+    .set({
+      nextAttemptAt: until,
+      leasedUntil: null,
+      lastError: why.slice(0, 2000),
+      updatedAt: sql`now()`,
+    })
     .where(eq(s.outbox.id, id));
 }
 
@@ -168,7 +174,7 @@ export async function deferOutbox(db: Db, id: number, until: Date, why: string):
 export async function reviveOutbox(db: Db, id: number): Promise<void> {
   await db
     .update(s.outbox)
-    .set({ doneAt: null, nextAttemptAt: sql`now()`, updatedAt: sql`now()` })
+    .set({ doneAt: null, nextAttemptAt: dueUnlessLeased, updatedAt: sql`now()` })
     .where(and(eq(s.outbox.id, id), isNull(s.outbox.deadAt)));
 }
 

@@ -41,6 +41,14 @@ export interface DueOutboxOptions {
 }
 
 /**
+ * When a row made due again (a newer render, a revival) is next taken: now, unless a worker
+ * holds its lease; then once the lease ends, or as soon as that worker finishes (see
+ * markOutboxDone), so one row is never written by two workers at once.
+ */
+export const DUE_UNLESS_LEASED = `CASE WHEN "outbox"."leased_until" > now() THEN "outbox"."leased_until" ELSE now() END`;
+export const dueUnlessLeased = sql.raw(DUE_UNLESS_LEASED);
+
+/**
  * Takes up to `limit` due rows and leases them for `leaseMs` (pushing next_attempt_at), so
  * replicas draining at once get different rows; a worker that dies frees them at expiry.
  */
@@ -68,6 +76,7 @@ export async function dueOutbox(
     .update(s.outbox)
     .set({
       nextAttemptAt: sql`now() + ${leaseMs} * interval '1 millisecond'`,
+      leasedUntil: sql`now() + ${leaseMs} * interval '1 millisecond'`,
       updatedAt: sql`now()`,
     })
     .where(sql`${s.outbox.id} IN ${due}`)
@@ -88,10 +97,16 @@ export async function markOutboxDone(
   if (opts.goalVersion !== undefined) conditions.push(eq(s.outbox.goalVersion, opts.goalVersion));
   const rows = await db
     .update(s.outbox)
-    .set({ doneAt: sql`now()`, lastError: null, updatedAt: sql`now()` })
+    .set({ doneAt: sql`now()`, leasedUntil: null, lastError: null, updatedAt: sql`now()` })
     .where(and(...conditions))
     .returning({ id: s.outbox.id });
-  return rows.length > 0;
+  if (rows.length > 0) return true;
+  // A newer render waited for this write: it is due now.
+  await db
+    .update(s.outbox)
+    .set({ nextAttemptAt: sql`now()`, leasedUntil: null, updatedAt: sql`now()` })
+    .where(and(eq(s.outbox.id, id), isNull(s.outbox.doneAt)));
+  return false;
 }
 
 export async function markOutboxFailed(
@@ -106,6 +121,7 @@ export async function markOutboxFailed(
       attempts: sql`${s.outbox.attempts} + 1`,
       lastError: error.slice(0, 2000),
       nextAttemptAt: retryAt,
+      leasedUntil: null,
       updatedAt: sql`now()`,
     })
     .where(eq(s.outbox.id, id));
@@ -117,6 +133,7 @@ export async function deadLetter(db: Db, id: number, reason: string): Promise<vo
     .update(s.outbox)
     .set({
       deadAt: sql`now()`,
+      leasedUntil: null,
       attempts: sql`${s.outbox.attempts} + 1`,
       lastError: reason.slice(0, 2000),
       updatedAt: sql`now()`,

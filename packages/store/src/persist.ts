@@ -18,6 +18,7 @@ import {
 import type { Db } from "./db.ts";
 import { pipelined } from "./errors.ts";
 import { insertJson, upsertTail } from "./json-insert.ts";
+import { DUE_UNLESS_LEASED, dueUnlessLeased } from "./outbox.ts";
 import * as s from "./schema/index.ts";
 
 /** The insert as plain SQL with its rows as one json parameter (json-insert.ts), or null. */
@@ -206,7 +207,7 @@ export async function appendEvents(
 const COALESCED = new Set(["body", "status", "check_runs"]);
 
 /** The coalesced upsert's SET below, as plain SQL for the json insert. */
-const COALESCE_TAIL = `ON CONFLICT ("goal_id", "key") DO UPDATE SET "payload" = excluded."payload", "goal_version" = greatest("outbox"."goal_version", excluded."goal_version"), "attempts" = 0, "next_attempt_at" = now(), "done_at" = NULL, "dead_at" = NULL, "last_error" = NULL, "updated_at" = now()`;
+const COALESCE_TAIL = `ON CONFLICT ("goal_id", "key") DO UPDATE SET "payload" = excluded."payload", "goal_version" = greatest("outbox"."goal_version", excluded."goal_version"), "attempts" = 0, "next_attempt_at" = ${DUE_UNLESS_LEASED}, "done_at" = NULL, "dead_at" = NULL, "last_error" = NULL, "updated_at" = now()`;
 
 export async function enqueueEffects(
   tx: Db,
@@ -241,7 +242,7 @@ export async function enqueueEffects(
             payload: sql`excluded.payload`,
             goalVersion: sql`greatest(${s.outbox.goalVersion}, excluded.goal_version)`,
             attempts: 0,
-            nextAttemptAt: sql`now()`,
+            nextAttemptAt: dueUnlessLeased,
             doneAt: null,
             deadAt: null,
             lastError: null,

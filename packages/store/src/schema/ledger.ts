@@ -79,6 +79,12 @@ export const outbox = pgTable(
     goalVersion: integer("goal_version").notNull(),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: tstz("next_attempt_at").notNull().defaultNow(),
+    /**
+     * While a worker holds the row (it took it and has not finished): a newer render enqueued
+     * meanwhile waits for it, so two workers never write the same row at once (two replicas
+     * would each POST a comment that does not exist yet).
+     */
+    leasedUntil: tstz("leased_until"),
     doneAt: tstz("done_at"),
     deadAt: tstz("dead_at"),
     lastError: text("last_error"),
