@@ -78,7 +78,8 @@ describe("bench:loop targets", () => {
     });
     expect(target([calm, edited], "LoopX recovers")).toMatchObject({
       met: false,
-      value: "csv sticky-edited: +0 for 1, not recovered: the status comment still holds the person's text",
+      value:
+        "csv sticky-edited: +0 for 1, not recovered: the status comment still holds the person's text",
     });
     // A fault that never struck tests nothing.
     const idle = cell("csv", "app-restarted", { loopx: metrics() });

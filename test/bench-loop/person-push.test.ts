@@ -5,7 +5,7 @@
  */
 import { renderPatchComment } from "@loopx/github";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { patchHandedOver } from "../../bench/loop/arms/loopx-arm.ts";
+import { patchHandedOver } from "../../bench/loop/arms/loopx/github-readings.ts";
 import { loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
 import { appPush } from "../../bench/loop/world/app-push.ts";
 import { startCellWorld } from "../../bench/loop/world/cell-world.ts";
