@@ -4,7 +4,6 @@ import type { HarnessResult } from "../schemas/tick.ts";
 import type { Todo } from "../schemas/todo.ts";
 import type { Draft } from "./kit.ts";
 import { emit } from "./kit.ts";
-import { notifyOwners } from "./notify-owners.ts";
 
 /**
  * Why a todo whose slice finished on a branch is still open. A todo is delivered when its
@@ -56,22 +55,12 @@ export function isAwaitingEvidence(todo: Todo): boolean {
   return todo.status === "blocked" && todo.blockedReason === AWAITING_EVIDENCE;
 }
 
-/**
- * The agent says the todo is done and nothing it could not fake shows it: the todo waits for a
- * person, who is told, since work built on it waits too and only they can say it is done.
- */
 export function awaitEvidence(d: Draft, todo: Todo, tickId: string): void {
   todo.status = "blocked";
   todo.blockedReason = AWAITING_EVIDENCE;
   todo.updatedAt = d.ctx.now;
   d.checklist = true;
   emit(d, "todo.edited", { todo: todo.key, fields: ["status"], awaitingEvidence: true, tickId });
-  notifyOwners(d, {
-    kind: "evidence_awaited",
-    key: `evidence:${todo.key}:${tickId}`,
-    todo: todo.key,
-    text: `${todo.key} is done only in the agent's words: no commit and no passing validation show it. Tick it in the checklist if it is done; otherwise \`/loopx todo drop ${todo.key}\` or \`/loopx replan\`.`,
-  });
 }
 
 export function isAwaitingPullRequest(todo: Todo): boolean {

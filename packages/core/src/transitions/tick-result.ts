@@ -28,6 +28,7 @@ import {
   refuse,
   resetBackoff,
 } from "./kit.ts";
+import { notifyOwners } from "./notify-owners.ts";
 import { openGateIn } from "./open-gate.ts";
 import { actOnWhatWasHeld } from "./own-todo-at-work.ts";
 import { holdForApproval } from "./plan-gate.ts";
@@ -195,8 +196,16 @@ export function applyTickResult(
   const stillOpen = todo.status !== "done" && todo.status !== "dropped";
   if (result.outcome === "completed" && stillOpen && todo.kind !== "plan") {
     const [first, ...more] = support;
-    if (first === undefined) awaitEvidence(d, todo, tick.id);
-    else complete(d, todo, result, tick.id, [first, ...more]);
+    if (first === undefined) {
+      awaitEvidence(d, todo, tick.id);
+      // Work built on it waits too, and only a person can say it is done: they are told.
+      notifyOwners(d, {
+        kind: "evidence_awaited",
+        key: `evidence:${todo.key}:${tick.id}`,
+        todo: todo.key,
+        text: `${todo.key} is done only in the agent's words: no commit and no passing validation show it. Tick it in the checklist if it is done; otherwise \`/loopx todo drop ${todo.key}\` or \`/loopx replan\`.`,
+      });
+    } else complete(d, todo, result, tick.id, [first, ...more]);
     if (result.commits.length === 0) actOnWhatWasHeld(d, todo);
   }
   const planning = todo.kind === "plan" && stillOpen;
