@@ -115,7 +115,9 @@ export function requireRepoAccess(
 ): void {
   switch (principal.kind) {
     case "anonymous":
-      if (repo.private || level === "write") throw new HttpError(401, "Requires authentication");
+      // GitHub answers an anonymous read of a private repository as if it did not exist.
+      if (level === "write") throw new HttpError(401, "Requires authentication");
+      if (repo.private) throw new HttpError(404, "Not Found");
       return;
     case "app":
       throw new HttpError(

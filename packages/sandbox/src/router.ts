@@ -25,8 +25,12 @@ export interface Route {
   template: string;
   /** The OpenAPI operationId; the fidelity tests validate responses against its schemas. */
   operationId: string;
-  /** Who may call it: an app JWT, an installation/user token, or anyone. */
-  auth: "app" | "token" | "none";
+  /**
+   * Who may call it: an app JWT, an installation/user token, a token or no one at all (a
+   * public repository's data, read anonymously within GitHub's unauthenticated limit), or
+   * anyone.
+   */
+  auth: "app" | "token" | "public" | "none";
   /** Counts towards the content-creation secondary limit (80/min, 500/h). */
   contentCreating?: boolean;
   handle(req: RouteRequest): Promise<RouteReply> | RouteReply;

@@ -29,6 +29,8 @@ export interface ServerDeps {
 }
 
 const RATE_LIMIT = 5000;
+/** GitHub's primary limit for unauthenticated requests, per hour and originating address. */
+const ANONYMOUS_RATE_LIMIT = 60;
 
 async function readBody(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -78,9 +80,10 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
     const current = entry && entry.window === hour ? entry : { window: hour, count: 0 };
     current.count += 1;
     used.set(key, current);
+    const limit = key === "anonymous" ? ANONYMOUS_RATE_LIMIT : RATE_LIMIT;
     return {
-      "x-ratelimit-limit": String(RATE_LIMIT),
-      "x-ratelimit-remaining": String(Math.max(0, RATE_LIMIT - current.count)),
+      "x-ratelimit-limit": String(limit),
+      "x-ratelimit-remaining": String(Math.max(0, limit - current.count)),
       "x-ratelimit-used": String(current.count),
       "x-ratelimit-reset": String((hour + 1) * 3600),
       "x-ratelimit-resource": "core",
@@ -186,6 +189,17 @@ export function startServer(deps: ServerDeps, port: number): Promise<Server> {
       }
       if (route.auth === "token" && principal.kind === "anonymous") {
         throw new HttpError(401, "Requires authentication");
+      }
+      if (
+        route.auth === "public" &&
+        principal.kind === "anonymous" &&
+        Number(limitHeaders["x-ratelimit-used"]) > ANONYMOUS_RATE_LIMIT
+      ) {
+        throw new HttpError(
+          403,
+          `API rate limit exceeded for ${req.socket.remoteAddress ?? "127.0.0.1"}. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)`,
+          { headers: limitHeaders },
+        );
       }
       const fault = faults.take(method, route.template, route.operationId);
       if (fault?.latencyMs) await new Promise((r) => setTimeout(r, fault.latencyMs));

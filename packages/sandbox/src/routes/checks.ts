@@ -163,7 +163,7 @@ export function checkRoutes(ctx: RouteContext): Route[] {
       method: "GET",
       template: "/repos/{owner}/{repo}/commits/{ref}/check-runs",
       operationId: "checks/list-for-ref",
-      auth: "token",
+      auth: "public",
       handle: (req) => {
         const repo = repoOf(ctx, req);
         requireRepoAccess(req.principal, store, repo, "checks", "read");

@@ -38,7 +38,7 @@ export function commentRoutes(ctx: RouteContext): Route[] {
       method: "GET",
       template: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
       operationId: "issues/list-comments",
-      auth: "token",
+      auth: "public",
       handle: (req) => {
         const repo = repoOf(ctx, req);
         requireRepoAccess(req.principal, store, repo, "issues", "read");

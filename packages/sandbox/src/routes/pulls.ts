@@ -260,7 +260,7 @@ export function pullRoutes(ctx: RouteContext): Route[] {
       method: "GET",
       template: "/repos/{owner}/{repo}/pulls",
       operationId: "pulls/list",
-      auth: "token",
+      auth: "public",
       handle: (req) => {
         const repo = repoOf(ctx, req);
         requireRepoAccess(req.principal, store, repo, "pull_requests", "read");

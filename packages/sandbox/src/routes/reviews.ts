@@ -72,7 +72,7 @@ export function reviewRoutes(ctx: RouteContext): Route[] {
       method: "GET",
       template: "/repos/{owner}/{repo}/pulls/{pull_number}/reviews",
       operationId: "pulls/list-reviews",
-      auth: "token",
+      auth: "public",
       handle: (req) => {
         const { repo, pull } = pullState(ctx, req);
         requireRepoAccess(req.principal, store, repo, "pull_requests", "read");
