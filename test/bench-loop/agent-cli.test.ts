@@ -3,7 +3,7 @@
  * harness reads it, and the lint rule that keeps it from importing the App or the kernel.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AgentClaim, readAgentClaim } from "@loopx/harness";
@@ -94,6 +94,43 @@ describe("the agent's CLI and its lint rule", () => {
       expect(() => tree.write("../outside.js", "x")).toThrow(/'\.\.'/);
       expect(() => tree.write(".git/hooks/pre-commit", "x")).toThrow(/\.git/);
       expect(() => tree.read("/etc/passwd")).toThrow(/relative/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses tools from two sources, or from GitHub without the brief that names the branch", () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-agent-"));
+    try {
+      writeFileSync(join(dir, "brief.md"), named(PARSER));
+      writeFileSync(join(dir, "skill.json"), JSON.stringify(SKILL));
+      const cli = (env: Record<string, string>) =>
+        spawnSync(
+          join(ROOT, "node_modules/.bin/tsx"),
+          [join(ROOT, "bench/loop/agent/agent-cli.ts")],
+          {
+            cwd: dir,
+            encoding: "utf8",
+            env: {
+              PATH: process.env.PATH ?? "",
+              LOOPX_BRIEF_MD: join(dir, "brief.md"),
+              AGENT_SKILL: join(dir, "skill.json"),
+              AGENT_GITHUB_API: "http://127.0.0.1:9",
+              ...env,
+            },
+          },
+        );
+      const both = cli({ AGENT_TOOLS: '{"issueComments": []}' });
+      expect(both.status).toBe(2);
+      expect(both.stderr).toContain("set $AGENT_TOOLS or $AGENT_GITHUB_API, not both");
+      const unnamed = cli({});
+      expect(unnamed.status).toBe(2);
+      expect(unnamed.stderr).toContain("$AGENT_GITHUB_API needs $LOOPX_BRIEF");
+      writeFileSync(join(dir, "brief.json"), JSON.stringify({ repo: "acme", issue: 1 }));
+      const malformed = cli({ LOOPX_BRIEF: join(dir, "brief.json") });
+      expect(malformed.status).toBe(2);
+      expect(malformed.stderr).toMatch(/\$LOOPX_BRIEF is malformed[\s\S]*repo[\s\S]*branch/);
+      expect(readdirSync(dir).sort()).toEqual(["brief.json", "brief.md", "skill.json"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -7,6 +7,9 @@
  *   AGENT_PROFILE                        competent (default), flaky, stuck, overspending, injected, dies
  *   AGENT_SEED                           an integer (default 0)
  *   AGENT_TOOLS                          optional: {issueComments, pull} as a file or JSON
+ *   AGENT_GITHUB_API                     optional, instead: read them from this REST API, for the
+ *                                        repository, issue and branch $LOOPX_BRIEF names (no
+ *                                        token: the repository must be public)
  *   LOOPX_RESULT                         optional: where LoopX's shell harness wants its result
  *
  * Prints the outcome as one JSON line. A slice that dies exits 137 and writes no result, as a
@@ -15,14 +18,21 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import type { ReadTools } from "./agent-types.ts";
-import { ProfileSchema, SeedSchema, SkillSchema, ToolsSnapshot } from "./cli-schemas.ts";
+import {
+  BriefTarget,
+  ProfileSchema,
+  SeedSchema,
+  SkillSchema,
+  ToolsSnapshot,
+} from "./cli-schemas.ts";
 import { dirTree } from "./dir-tree.ts";
+import { readGithubTools } from "./github-read-tools.ts";
 import { runAgent } from "./run-agent.ts";
 import { toLoopxResult } from "./to-claim.ts";
 
 class InputError extends Error {}
 
-function main(env: NodeJS.ProcessEnv): number {
+async function main(env: NodeJS.ProcessEnv): Promise<number> {
   const promptFile = env.LOOPX_BRIEF_MD || env.AGENT_PROMPT_FILE;
   if (!promptFile) {
     throw new InputError(
@@ -36,13 +46,7 @@ function main(env: NodeJS.ProcessEnv): number {
   const skill = parse(SkillSchema, jsonOf(env.AGENT_SKILL, "$AGENT_SKILL"), "$AGENT_SKILL");
   const profile = parse(ProfileSchema, env.AGENT_PROFILE || "competent", "$AGENT_PROFILE");
   const seed = parse(SeedSchema, env.AGENT_SEED || "0", "$AGENT_SEED");
-  const snapshot = env.AGENT_TOOLS
-    ? parse(ToolsSnapshot, jsonOf(env.AGENT_TOOLS, "$AGENT_TOOLS"), "$AGENT_TOOLS")
-    : { issueComments: [], pull: null };
-  const tools: ReadTools = {
-    issueComments: () => snapshot.issueComments,
-    pull: () => snapshot.pull,
-  };
+  const tools = await toolsFrom(env);
 
   const outcome = runAgent({ prompt, tree: dirTree(process.cwd()), tools, skill, profile, seed });
   process.stdout.write(`${JSON.stringify(outcome)}\n`);
@@ -51,6 +55,29 @@ function main(env: NodeJS.ProcessEnv): number {
     writeFileSync(env.LOOPX_RESULT, `${JSON.stringify(toLoopxResult(outcome, skill), null, 2)}\n`);
   }
   return 0;
+}
+
+async function toolsFrom(env: NodeJS.ProcessEnv): Promise<ReadTools> {
+  if (env.AGENT_TOOLS && env.AGENT_GITHUB_API) {
+    throw new InputError("set $AGENT_TOOLS or $AGENT_GITHUB_API, not both");
+  }
+  if (env.AGENT_GITHUB_API) {
+    if (!env.LOOPX_BRIEF) {
+      throw new InputError(
+        "$AGENT_GITHUB_API needs $LOOPX_BRIEF (LoopX's brief JSON) to know the repository, issue and branch",
+      );
+    }
+    const target = parse(BriefTarget, jsonOf(env.LOOPX_BRIEF, "$LOOPX_BRIEF"), "$LOOPX_BRIEF");
+    return readGithubTools(
+      { api: env.AGENT_GITHUB_API, repo: target.repo },
+      target.issue,
+      target.branch,
+    );
+  }
+  const snapshot = env.AGENT_TOOLS
+    ? parse(ToolsSnapshot, jsonOf(env.AGENT_TOOLS, "$AGENT_TOOLS"), "$AGENT_TOOLS")
+    : { issueComments: [], pull: null };
+  return { issueComments: () => snapshot.issueComments, pull: () => snapshot.pull };
 }
 
 function readText(path: string, what: string): string {
@@ -82,7 +109,7 @@ function parse<T extends z.ZodType>(schema: T, data: unknown, name: string): z.i
 
 // exitCode rather than exit(): stdout is flushed before the process ends.
 try {
-  process.exitCode = main(process.env);
+  process.exitCode = await main(process.env);
 } catch (err) {
   if (!(err instanceof InputError)) throw err;
   process.stderr.write(`agent-cli: ${err.message}\n`);

@@ -51,6 +51,13 @@ export const ToolsSnapshot = z.object({
 });
 export type ToolsSnapshot = z.infer<typeof ToolsSnapshot>;
 
+/** What the CLI reads of LoopX's brief file ($LOOPX_BRIEF) to find its issue and branch. */
+export const BriefTarget = z.object({
+  repo: z.string().regex(/^[^/\s]+\/[^/\s]+$/, "is owner/name"),
+  issue: z.number().int().positive(),
+  branch: z.string().min(1),
+});
+
 export const ProfileSchema = z.enum(PROFILES);
 
 export const SeedSchema = z.coerce.number().int("AGENT_SEED must be an integer");

@@ -13,6 +13,12 @@ import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, KILLED_JOB } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
+import {
+  type ActionHarness,
+  type ActionTicks,
+  actionTicks,
+  SHIPPED_TICK_WORKFLOW,
+} from "./loopx/action-tick.ts";
 import { askedKeys, botComments, patchHandedOver, pullsBy } from "./loopx/github-readings.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
 import { playTick } from "./loopx/play-tick.ts";
@@ -26,6 +32,12 @@ export interface LoopxArmOptions {
   answersPerGate?: number;
   /** Called with one line per tick and per jump of the clock (the bench's verbose mode). */
   trace?: (line: string) => void;
+  /**
+   * Plays each tick through the shipped tick workflow and action bundle on the sandbox's
+   * runner, the agent's CLI run by this harness (arms/loopx/action-tick.ts), instead of in
+   * process. Cells without faults only, with the scripted agent.
+   */
+  throughAction?: ActionHarness;
 }
 
 const MINUTE = 60_000;
@@ -41,12 +53,17 @@ const WAKE_MARGIN_MS = 2 * MINUTE;
  * `.github/loopx.yml`: the shell harness, npm test, the merge gate, the task's path rule and
  * the goal's USD budget when the cell sets one.
  */
-export function loopxConfig(gatePaths: readonly string[], budgetUsd?: number): string {
+export function loopxConfig(
+  gatePaths: readonly string[],
+  budgetUsd?: number,
+  harness: ActionHarness = "shell",
+): string {
   const underGithub = gatePaths.every((p) => p.startsWith(".github/"));
   const scope = underGithub ? "write:.github" : "write:guarded";
   const lines = [
     "harness:",
-    "  default: shell",
+    `  default: ${harness}`,
+    ...(harness === "claude-code" ? ["  allowedTools: [Bash]"] : []),
     "validationCommand: npm test",
     "gates:",
     "  - when: merge",
@@ -75,6 +92,11 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       const startedAt = clock.now();
       const horizon = startedAt + cell.horizonHours * 3_600_000;
       const run = emptyRun("loopx");
+      if (opts.throughAction && (cell.fault !== "none" || ctx.agent)) {
+        throw new Error(
+          `the LoopX arm plays ticks through the action on cells without faults and with the scripted agent only (this cell: fault ${cell.fault}${ctx.agent ? ", a real model" : ""})`,
+        );
+      }
       // The bench plays each dispatched run's jobs itself: the sandbox only records them.
       sandbox.runner.enabled = false;
       // A person installs LoopX: its config and tick workflow on main, then the App.
@@ -82,8 +104,14 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         world.repo,
         "main",
         {
-          ".github/loopx.yml": loopxConfig(cell.task.spec.gate.paths, cell.budgetUsd),
-          ".github/workflows/loopx-tick.yml": TICK_WORKFLOW,
+          ".github/loopx.yml": loopxConfig(
+            cell.task.spec.gate.paths,
+            cell.budgetUsd,
+            opts.throughAction,
+          ),
+          ".github/workflows/loopx-tick.yml": opts.throughAction
+            ? SHIPPED_TICK_WORKFLOW
+            : TICK_WORKFLOW,
         },
         world.people.maintainer,
         "Install LoopX",
@@ -93,6 +121,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       await requireChecks(sandbox, world.repo, ["ci"]);
       await sandbox.idle();
       const loopx = await startLoopxOnSandbox({ sandbox, repo: world.repo });
+      let ticks: ActionTicks | null = null;
       const settle = async () => {
         for (let i = 0; i < 2; i++) {
           await sandbox.idle();
@@ -122,6 +151,17 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         });
 
         const agent = agentOf(ctx, run);
+        ticks = opts.throughAction
+          ? await actionTicks({
+              harness: opts.throughAction,
+              loopx,
+              world,
+              skill,
+              profile: cell.profile,
+              seed: cell.seed,
+              goalId,
+            })
+          : null;
         const hours = () => `+${((clock.now() - startedAt) / 3_600_000).toFixed(2)}h`;
         const handledRuns = new Set<number>();
         const people = driver(world);
@@ -143,24 +183,27 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             // A lease-expired cell: the second agent job's report waits for a runner past the
             // tick's lease, as when GitHub has none free.
             const late = cell.fault === "lease-expired" && agentJobs === KILLED_JOB - 1;
-            const played = await playTick({
-              loopx,
-              world,
-              issue,
-              runId: wf.id,
-              slot: wf.inputs.slot ?? "",
-              agent,
-              skill,
-              profile: cell.profile,
-              seed: (cell.seed * 100_003 + tickNo) >>> 0,
-              ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
-              elapse: async (minutes) => {
-                const ms = minutes * MINUTE;
-                loopx.carryTokens(ms);
-                await people.advanceTo(clock.now() + ms);
-                await loopx.syncClock();
-              },
-            });
+            const elapse = async (minutes: number) => {
+              const ms = minutes * MINUTE;
+              loopx.carryTokens(ms);
+              await people.advanceTo(clock.now() + ms);
+              await loopx.syncClock();
+            };
+            const played = ticks
+              ? await ticks.play({ runId: wf.id, elapse })
+              : await playTick({
+                  loopx,
+                  world,
+                  issue,
+                  runId: wf.id,
+                  slot: wf.inputs.slot ?? "",
+                  agent,
+                  skill,
+                  profile: cell.profile,
+                  seed: (cell.seed * 100_003 + tickNo) >>> 0,
+                  ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
+                  elapse,
+                });
             trace(
               `${hours()} tick ${tickNo} run ${wf.id}: ${played.route} ${played.todo ?? "-"} ${played.slice ? `agent ${played.slice.todo ?? "plan"} pushed ${played.slice.pushedFiles.length}` : "wait"}`,
             );
@@ -173,7 +216,10 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               );
             }
             if (played.refused) run.notes.push(`tick ${tickNo}: push refused: ${played.refused}`);
-            sandbox.updateRun(wf.id, "completed", played.resultRefused ? "failure" : "success");
+            // The runner completes the runs it played itself.
+            if (!ticks) {
+              sandbox.updateRun(wf.id, "completed", played.resultRefused ? "failure" : "success");
+            }
             loopx.app.outbox.kick();
             await settle();
           }
@@ -277,6 +323,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           ...loopx.warnings.slice(0, 20),
         );
       } finally {
+        await ticks?.close();
         await loopx.close();
       }
       return run;

@@ -12,7 +12,8 @@ import { AgentClaim } from "@loopx/harness";
 import { type GuardedChange, guardChanges } from "../../../../action/src/guard-changes.ts";
 import { missingResult } from "../../../../action/src/missing-result.ts";
 import { pushRefusal } from "../../../../action/src/push-refusal.ts";
-import type { Agent, Profile, PullView, ReadTools, Skill } from "../../agent/agent-types.ts";
+import type { Agent, Profile, Skill } from "../../agent/agent-types.ts";
+import { readGithubTools } from "../../agent/github-read-tools.ts";
 import { memoryTree } from "../../agent/memory-tree.ts";
 import { toLoopxResult } from "../../agent/to-claim.ts";
 import type { Tree } from "../../tasks/load-tasks.ts";
@@ -20,7 +21,6 @@ import { runVisible } from "../../tasks/run-hidden.ts";
 import { appPush } from "../../world/app-push.ts";
 import type { CellWorld } from "../../world/cell-world.ts";
 import { formatPatch } from "../../world/patch-files.ts";
-import { RepoRest } from "../../world/rest.ts";
 import type { BilledJob, SliceRecord } from "../arm-types.ts";
 import { billedMinutes, SETUP_MINUTES, SKIP_MINUTES, SLICE_MINUTES } from "../billing.ts";
 import { meteredSlice } from "../metered-slice.ts";
@@ -89,8 +89,11 @@ export async function playTick(opts: {
   // The agent job: a checkout of the todo's branch (main's tip when it is new).
   const base = await branchOrMain(world, claim.branch);
   const tree = memoryTree(base);
-  const rest = new RepoRest(world.sandbox.url, world.repo, world.token("maintainer"));
-  const tools = await readTools(rest, issue, claim.branch);
+  const tools = await readGithubTools(
+    { api: world.sandbox.url, repo: world.repo, token: world.token("maintainer") },
+    issue,
+    claim.branch,
+  );
   // The metering proxy holds the slice to the ceiling the ask handed it.
   const { outcome, cutAtUsd } = await meteredSlice(
     opts.agent,
@@ -254,36 +257,6 @@ async function branchOrMain(world: CellWorld, branch: string): Promise<Tree> {
   } catch {
     return world.mainTree();
   }
-}
-
-/** What the agent's tools read: the issue's comments and the todo branch's pull request. */
-async function readTools(rest: RepoRest, issue: number, branch: string): Promise<ReadTools> {
-  const comments = (await rest.comments(issue)).map((c) => ({
-    author: c.user?.login ?? "ghost",
-    body: c.body,
-  }));
-  const pull = (await rest.openPulls()).find((p) => p.head.ref === branch);
-  let view: PullView | null = null;
-  if (pull) {
-    const checks = (await rest.checkRuns(pull.head.sha)).map((r) => ({
-      name: r.name,
-      conclusion: r.conclusion ?? r.status,
-      summary: r.output.summary ?? "",
-    }));
-    const reviews = (await rest.reviews(pull.number)).flatMap((r) => {
-      const state =
-        r.state === "APPROVED"
-          ? ("approved" as const)
-          : r.state === "CHANGES_REQUESTED"
-            ? ("changes_requested" as const)
-            : r.state === "COMMENTED"
-              ? ("commented" as const)
-              : null;
-      return state ? [{ author: r.user?.login ?? "ghost", state, body: r.body ?? "" }] : [];
-    });
-    view = { number: pull.number, checks, reviews };
-  }
-  return { issueComments: () => comments, pull: () => view };
 }
 
 /** The slice's changes as the report job's raw diff would list them (regular files only). */
