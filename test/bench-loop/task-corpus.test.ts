@@ -256,6 +256,23 @@ describe("the corpus", () => {
     expect(await pool(() => runVisible(broken))).toBe(false);
   });
 
+  it("a failing run reports the same lines every time, naming a runner's workspace, not its own", async () => {
+    // The agent reads CI's failures: a line that varies from run to run would vary its draws.
+    const broken = new Map([
+      ["src/a.mjs", "export const a = (\n"],
+      [
+        "test/a.test.mjs",
+        'import { a } from "../src/a.mjs";\nimport test from "node:test";\ntest("a", () => a);\n',
+      ],
+    ]);
+    const first = await pool(() => runChecks(broken, [], () => ""));
+    const second = await pool(() => runChecks(broken, [], () => ""));
+    expect(first.visible).toBe(false);
+    expect(first.failures.join("\n")).toContain("/home/runner/work/project/project/src/a.mjs");
+    expect(first.failures.join("\n")).not.toContain(tmpdir());
+    expect(second.failures).toEqual(first.failures);
+  });
+
   it("an invalid task.json is refused, naming the file and the problem", async () => {
     const dir = await mkdtemp(join(tmpdir(), "loopx-bench-corpus-"));
     try {

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { Tree } from "./read-tree.ts";
 
@@ -20,6 +20,8 @@ export const VISIBLE_TEST_SCRIPT = "node --test test/*.test.mjs";
 const VISIBLE = /^test\/[^/]+\.test\.mjs$/;
 const HIDDEN_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const MARK = "LOOPX-BENCH-RESULT ";
+/** Where a GitHub-hosted runner checks a repository out, the same on every run. */
+const WORKSPACE = "/home/runner/work/project/project";
 
 export interface CheckRun {
   /** Every visible test file passed (and there was at least one). */
@@ -109,6 +111,12 @@ export async function runChecks(
       options.timeoutMs ?? 60_000,
     );
 
+    // Where this run's throwaway checkout lives is chance (mkdtemp); a job's log on GitHub names
+    // the same workspace every run, and the agent reads these lines, so they must not vary.
+    const stable = (text: string) =>
+      text
+        .replaceAll(pathToFileURL(checkout).href, `file://${WORKSPACE}`)
+        .replaceAll(checkout, WORKSPACE);
     const passed = new Map<string, boolean>();
     const failures: string[] = [];
     const todoFailures: string[] = [];
@@ -120,14 +128,14 @@ export async function runChecks(
       if (r.excusedFailure) todoFailures.push(`${file} › ${r.name}`);
       if (!r.ok) {
         passed.set(file, false);
-        failures.push(`${file} › ${r.name}: ${r.message}`);
+        failures.push(stable(`${file} › ${r.name}: ${r.message}`));
       } else if (!isFileItself && passed.get(file) !== false) {
         passed.set(file, true);
       }
     }
     if (timedOut) failures.push(`node --test was killed after ${options.timeoutMs ?? 60_000} ms`);
     for (const t of targets) {
-      if (!passed.has(t)) failures.push(`${t}: reported no passing test (${tail(stderr)})`);
+      if (!passed.has(t)) failures.push(stable(`${t}: reported no passing test (${tail(stderr)})`));
     }
     return {
       visible: withVisible && visibleFiles.length > 0 && visibleFiles.every((f) => passed.get(f)),
