@@ -45,6 +45,11 @@ export interface SkillTodo {
   files: Record<string, string>;
   /** `reviewFixes[n]`: the files that answer review round n+1. */
   reviewFixes: Record<string, string>[];
+  /**
+   * What each of `files` held before this todo, as the skill knows the project (a path not
+   * here is a new file): the base it edits from when the file holds changes it did not make.
+   */
+  before?: Record<string, string>;
 }
 
 /**
@@ -54,6 +59,8 @@ export interface SkillTodo {
 export interface Skill {
   plan: SkillTodo[];
   discoveries: { afterTitle: string; todo: SkillTodo; why: string }[];
+  /** Where it keeps its notes (default NOTES.md): one file per objective it works on. */
+  notesPath?: string;
 }
 
 export type Profile = "competent" | "flaky" | "stuck" | "overspending" | "injected" | "dies";

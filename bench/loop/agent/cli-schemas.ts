@@ -17,6 +17,7 @@ const SkillTodoSchema = z.object({
   slices: z.number().int().min(1, "a todo takes at least one slice"),
   files: Files,
   reviewFixes: z.array(Files).default([]),
+  before: Files.optional(),
 });
 
 export const SkillSchema = z.object({
@@ -24,6 +25,7 @@ export const SkillSchema = z.object({
   discoveries: z
     .array(z.object({ afterTitle: z.string().min(1), todo: SkillTodoSchema, why: z.string() }))
     .default([]),
+  notesPath: RelPath.optional(),
 }) satisfies z.ZodType<Skill, unknown>;
 
 export const ToolsSnapshot = z.object({

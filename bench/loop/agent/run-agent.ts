@@ -25,7 +25,8 @@ const P_DIES = 0.25;
 
 export function runAgent(input: AgentInput): AgentOutcome {
   const { tree, skill, profile } = input;
-  const notesText = tree.read(NOTES_PATH);
+  const notesPath = skill.notesPath ?? NOTES_PATH;
+  const notesText = tree.read(notesPath);
   const comments = input.tools.issueComments();
   const pull = input.tools.pull();
   const skillPaths = pathsOf(input);
@@ -81,7 +82,7 @@ export function runAgent(input: AgentInput): AgentOutcome {
     };
   }
   for (const w of writes) tree.write(w.path, w.content);
-  if (action.notes.length > 0) tree.write(NOTES_PATH, appendNotes(notesText, action.notes));
+  if (action.notes.length > 0) tree.write(notesPath, appendNotes(notesText, action.notes));
   const wroteFiles = [...new Set(writes.map((w) => w.path))];
   return {
     todo: action.todo,

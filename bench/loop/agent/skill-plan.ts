@@ -88,3 +88,15 @@ function containsWords(haystack: string, needle: string): boolean {
 function squash(text: string): string {
   return text.replace(/\s+/g, " ").trim().toLowerCase();
 }
+
+/** Every content the skill has for `path`: before, after and reviewed, in any todo. */
+export function ownContents(skill: Skill, path: string): Set<string> {
+  const out = new Set<string>();
+  for (const todo of skillTodos(skill).values()) {
+    for (const files of [todo.before ?? {}, todo.files, ...todo.reviewFixes]) {
+      const content = files[path];
+      if (content !== undefined) out.add(content);
+    }
+  }
+  return out;
+}

@@ -4,10 +4,12 @@
  * a new review round; push a fix for a red check on finished work; else work the todo.
  */
 import { type Notes, noteLine } from "./agent-notes.ts";
-import type { Profile, PullView, Skill, WorkTree } from "./agent-types.ts";
+import type { Profile, PullView, Skill, SkillTodo, WorkTree } from "./agent-types.ts";
+import { editedContent } from "./edit-file.ts";
 import { asksForPlan, ownSections, todoText } from "./read-prompt.ts";
 import {
   namedTodo,
+  ownContents,
   revealedBy,
   skillTodos,
   stuckTitle,
@@ -131,7 +133,7 @@ function reviewRound(ctx: SliceContext, title: string, perTodo: boolean): SliceA
   const fix = todo.reviewFixes[Math.min(asked, todo.reviewFixes.length) - 1];
   const writes = Object.keys(fix ?? {})
     .sort()
-    .map((path) => ({ path, content: fix![path]! }));
+    .map((path) => edit(ctx, todo, path, fix![path]!));
   return {
     ...idle("review", title, `answered review round ${asked} on ${title}`),
     writes,
@@ -179,6 +181,15 @@ function ciFix(ctx: SliceContext, title: string, check: string): SliceAction {
   };
 }
 
+/** The write that takes `path` to `to`, keeping changes in it the agent did not make. */
+function edit(ctx: SliceContext, todo: SkillTodo, path: string, to: string): Write {
+  const from = todo.before?.[path] ?? null;
+  return {
+    path,
+    content: editedContent(ctx.tree.read(path), from, to, ownContents(ctx.skill, path)),
+  };
+}
+
 /** Slice j of k writes the first ceil(n*j/k) files (what already matches is left alone). */
 function work(ctx: SliceContext, title: string): SliceAction {
   const todo = skillTodos(ctx.skill).get(title)!;
@@ -189,7 +200,7 @@ function work(ctx: SliceContext, title: string): SliceAction {
   const writes = files
     .slice(0, upto)
     .filter(([path, content]) => ctx.tree.read(path) !== content)
-    .map(([path, content]) => ({ path, content }));
+    .map(([path, content]) => edit(ctx, todo, path, content));
   if (j < k) {
     return {
       ...idle("work", title, `worked on ${title}: slice ${j} of ${k}`),

@@ -38,7 +38,9 @@ export function toLoopxResult(outcome: AgentOutcome, skill: Skill): LoopxResult 
   const proposal = (title: string, detail = ""): ProposedTodo => {
     const todo = todos.get(oneLine(title));
     // Every slice appends to NOTES.md, the agent's memory on its branch: it declares it too.
-    const paths = todo ? [...pathsOf(todo.files, todo.reviewFixes), NOTES_PATH] : [];
+    const paths = todo
+      ? [...pathsOf(todo.files, todo.reviewFixes), skill.notesPath ?? NOTES_PATH]
+      : [];
     return {
       title: clamp(title, 256),
       detail: clamp(detail, 2000),
