@@ -47,7 +47,7 @@ export async function cellMetrics(
   opts: { injected: boolean; budgetUsd: number | null },
 ): Promise<CellMetrics> {
   const landed = await world.landed();
-  const total = world.task.todoOrder().length;
+  const total = world.totalTodos();
   const billedMinutes = run.jobs.reduce((n, j) => n + j.minutes, 0);
   const tokens = run.slices.reduce((n, s) => n + s.tokens, 0);
   const rest = new RepoRest(world.sandbox.url, world.repo, world.token("maintainer"));

@@ -11,6 +11,8 @@ export interface CellResult {
   profile: string;
   fault: string;
   byArm: Map<string, CellMetrics>;
+  /** Two goals on one repository (a shared-file pair), played only by arms that run two. */
+  pair?: boolean;
 }
 
 const money = (v: number | null) => (v === null ? "—" : `$${v.toFixed(2)}`);

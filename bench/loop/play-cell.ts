@@ -3,7 +3,7 @@
  * arm played on one cell against a fresh world (its own sandbox, CI and scripted person).
  */
 import { createSandbox } from "../../packages/sandbox/src/index.ts";
-import type { Agent, Profile } from "./agent/agent-types.ts";
+import type { Agent, Profile, Skill } from "./agent/agent-types.ts";
 import type { Arm, CellSpec, FaultName } from "./arms/arm-types.ts";
 import { type CellMetrics, cellMetrics } from "./cell-metrics.ts";
 import { skillOf } from "./skill-of.ts";
@@ -23,11 +23,17 @@ export function pickTasks(all: LoadedTask[], opts: { quick: boolean; only?: stri
     );
   }
   const picked = opts.only ?? (opts.quick ? QUICK_TASKS : null);
-  // The second task of a shared-file pair needs both goals in one repository: not yet a cell.
+  // The second task of a shared-file pair is a goal of its first's cell, not a cell of its own.
   return all.filter((t) => (picked ? picked.includes(t.spec.id) : !secondOfPair(t, all)));
 }
 
-function secondOfPair(task: LoadedTask, all: LoadedTask[]): boolean {
+/** The other task of `task`'s shared-file pair, when it is one and `all` holds it. */
+export function partnerOf(task: LoadedTask, all: readonly LoadedTask[]): LoadedTask | undefined {
+  const other = task.spec.sharedWith;
+  return other === null ? undefined : all.find((t) => t.spec.id === other);
+}
+
+function secondOfPair(task: LoadedTask, all: readonly LoadedTask[]): boolean {
   const other = task.spec.sharedWith;
   return other !== null && all.some((t) => t.spec.id === other && t.spec.id < task.spec.id);
 }
@@ -100,7 +106,15 @@ export const FAULT_CELLS: readonly {
 
 export function cellName(cell: CellSpec): string {
   const budget = cell.budgetUsd !== undefined ? ` · budget $${cell.budgetUsd}` : "";
-  return `${cell.task.spec.id} · ${cell.profile} · ${cell.fault}${budget}`;
+  const goals = cell.partner ? `${cell.task.spec.id} + ${cell.partner.spec.id}` : cell.task.spec.id;
+  return `${goals} · ${cell.profile} · ${cell.fault}${budget}`;
+}
+
+/** A pair's agent keeps one notes file per objective, so two goals' notes never collide. */
+export function skillsOf(cell: CellSpec): { skill: Skill; partnerSkill?: Skill } {
+  if (!cell.partner) return { skill: skillOf(cell.task) };
+  const own = (t: LoadedTask) => skillOf(t, { notesPath: `NOTES-${t.spec.id}.md` });
+  return { skill: own(cell.task), partnerSkill: own(cell.partner) };
 }
 
 /** One arm on one cell in a world of its own; `agent` replaces the scripted one when given. */
@@ -111,11 +125,12 @@ export async function playCell(cell: CellSpec, arm: Arm, agent?: Agent): Promise
     const world = await startCellWorld({
       sandbox,
       task,
+      ...(cell.partner ? { partner: cell.partner } : {}),
       repo: `bench/${task.spec.id}`,
       seed: cell.seed,
     });
     try {
-      const run = await arm.run({ world, cell, skill: skillOf(task), ...(agent ? { agent } : {}) });
+      const run = await arm.run({ world, cell, ...skillsOf(cell), ...(agent ? { agent } : {}) });
       return await cellMetrics(world, run, {
         injected: cell.profile === "injected",
         budgetUsd: cell.budgetUsd ?? null,

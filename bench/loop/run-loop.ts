@@ -36,6 +36,7 @@ import {
   cellOf,
   FAULT_CELLS,
   HORIZON_HOURS,
+  partnerOf,
   pickTasks,
   playCell,
   SEED,
@@ -56,7 +57,8 @@ export async function benchLoop(opts: {
   only?: string[];
 }): Promise<LoopBench> {
   const started = performance.now();
-  const tasks = pickTasks(await loadTasks(), opts);
+  const all = await loadTasks();
+  const tasks = pickTasks(all, opts);
   const results: CellResult[] = [];
   const run = async (cell: CellSpec, arms: readonly Arm[]) => {
     const byArm = new Map<string, CellMetrics>();
@@ -67,9 +69,19 @@ export async function benchLoop(opts: {
       profile: cell.profile,
       fault: cell.fault,
       byArm,
+      ...(cell.partner ? { pair: true } : {}),
     });
   };
-  for (const task of tasks) await run(cellOf(task), opts.arms);
+  for (const task of tasks) {
+    // A shared-file pair is one cell with both goals, played by the arms that can run two.
+    const partner = partnerOf(task, all);
+    if (partner)
+      await run(
+        { ...cellOf(task), partner },
+        opts.arms.filter((a) => a.pairs),
+      );
+    else await run(cellOf(task), opts.arms);
+  }
   // The fault cells of the tasks this run covers (with --quick, one: a killed runner).
   const faults = FAULT_CELLS.filter(
     (f) => tasks.some((t) => t.spec.id === f.task) && (!opts.quick || f.fault === "runner-killed"),
@@ -92,6 +104,12 @@ export function renderResults(bench: LoopBench, quick: boolean): string {
     "",
     renderTable(bench.results, bench.arms),
     "",
+    ...(bench.results.some((r) => r.pair)
+      ? [
+          `A cell named "a + b" files both tasks' objectives as two goals on one repository (they change a file in common). The arms showing — there follow one objective per repository: their recipe names one issue, one branch and one progress file.`,
+          "",
+        ]
+      : []),
     "## Targets",
     "",
     renderTargets(list),

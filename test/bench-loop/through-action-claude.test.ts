@@ -1,6 +1,7 @@
 /**
- * The quick pair of `bench:loop` through the shipped tick workflow and action, the real `claude` running the agent's CLI with its Bash tool, its model a scripted server: the
- * same outcome as in process (through-action.ts says what is compared).
+ * The quick pair of `bench:loop` through the shipped tick workflow and action, the real
+ * `claude` running the agent's CLI with its Bash tool, its model a scripted server: the same
+ * outcome as in process (through-action.ts says what is compared).
  */
 import { describe, it } from "vitest";
 import { QUICK_TASKS } from "../../bench/loop/play-cell.ts";

@@ -1,6 +1,7 @@
 /**
- * The quick pair of `bench:loop` through the shipped tick workflow and action, the agent's CLI as the shell harness's command: the
- * same outcome as in process (through-action.ts says what is compared).
+ * The quick pair of `bench:loop` through the shipped tick workflow and action, the agent's CLI
+ * as the shell harness's command: the same outcome as in process (through-action.ts says what
+ * is compared).
  */
 import { describe, it } from "vitest";
 import { QUICK_TASKS } from "../../bench/loop/play-cell.ts";

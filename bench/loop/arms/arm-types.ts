@@ -25,6 +25,11 @@ export type FaultName =
 
 export interface CellSpec {
   task: LoadedTask;
+  /**
+   * The other task of a shared-file pair: its objective is a second goal in the same
+   * repository, filed alongside the first (both change a file in common).
+   */
+  partner?: LoadedTask;
   profile: Profile;
   fault: FaultName;
   seed: number;
@@ -42,6 +47,8 @@ export interface ArmContext {
   cell: CellSpec;
   /** What the fixed agent knows how to do for this task (skill-of.ts). */
   skill: Skill;
+  /** Its skill for the partner's objective, in a pair cell. */
+  partnerSkill?: Skill;
   /** The agent the arm runs: the scripted one (run-agent.ts) unless `--real-model` gives another. */
   agent?: Agent;
 }
@@ -86,5 +93,7 @@ export interface ArmRun {
 
 export interface Arm {
   readonly name: string;
+  /** It can play a pair cell: two goals in one repository (arms without it sit those out). */
+  readonly pairs?: boolean;
   run(ctx: ArmContext): Promise<ArmRun>;
 }

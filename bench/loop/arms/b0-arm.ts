@@ -43,7 +43,7 @@ export function b0Arm(): Arm {
       const run = async (n: number): Promise<void> => {
         const start = sandbox.clock.now();
         const rest = identity.client();
-        const tree = await world.mainTree();
+        const { tree, sha: base } = await world.checkout("main");
         const checkout = memoryTree(tree);
         const outcome = await agent({
           prompt: cell.task.spec.objective,
@@ -67,6 +67,7 @@ export function b0Arm(): Arm {
             files,
             identity.login,
             `cron run ${n}: ${outcome.summary}`,
+            base,
           );
           refused = "refused" in sent;
           await sandbox.idle();

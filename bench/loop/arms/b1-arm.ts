@@ -16,7 +16,6 @@ import { NOTES_PATH } from "../agent/agent-notes.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
 import { hash32 } from "../agent/seeded-random.ts";
 import { appPush } from "../world/app-push.ts";
-import { resolveCommit } from "../world/git-tree.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
@@ -56,16 +55,10 @@ export function b1Arm(): Arm {
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;
 
-      // `git ls-remote --exit-code --heads origin agent/work`, on the repository's git directory.
-      const branchExists = async () =>
-        (await resolveCommit(sandbox.gitDir(world.repo), `refs/heads/${branch}`)) !== null;
-
       const run = async (n: number): Promise<void> => {
         const start = sandbox.clock.now();
         const rest = identity.client();
-        const tree = (await branchExists())
-          ? await world.branchTree(branch)
-          : await world.mainTree();
+        const { tree, sha: base } = await world.checkout(branch);
         const pull = await openPullFrom(rest, branch);
         // DONE stops the loop unless its open PR has feedback to address: a review asking for
         // changes or a failed check arriving after the agent wrote DONE still gets an answer.
@@ -103,6 +96,7 @@ export function b1Arm(): Arm {
             files,
             identity.login,
             `agent: ${outcome.summary || `run ${n}`}`.slice(0, 200),
+            base,
           );
           // The recipe's push step fails and the run with it: nothing of the slice survives.
           if ("refused" in sent) {

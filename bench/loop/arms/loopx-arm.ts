@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
 import { requireChecks } from "../../../test/support/required-checks.ts";
+import type { Skill } from "../agent/agent-types.ts";
 import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, KILLED_JOB } from "./arm-run.ts";
@@ -85,6 +86,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
   const trace = opts.trace ?? (() => {});
   return {
     name: "loopx",
+    pairs: true,
     async run(ctx: ArmContext): Promise<ArmRun> {
       const { world, cell, skill } = ctx;
       const { sandbox } = world;
@@ -92,9 +94,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       const startedAt = clock.now();
       const horizon = startedAt + cell.horizonHours * 3_600_000;
       const run = emptyRun("loopx");
-      if (opts.throughAction && (cell.fault !== "none" || ctx.agent)) {
+      if (opts.throughAction && (cell.fault !== "none" || ctx.agent || cell.partner)) {
         throw new Error(
-          `the LoopX arm plays ticks through the action on cells without faults and with the scripted agent only (this cell: fault ${cell.fault}${ctx.agent ? ", a real model" : ""})`,
+          `the LoopX arm plays ticks through the action on one-goal cells without faults and with the scripted agent only (this cell: fault ${cell.fault}${ctx.agent ? ", a real model" : ""}${cell.partner ? ", two goals" : ""})`,
         );
       }
       // The bench plays each dispatched run's jobs itself: the sandbox only records them.
@@ -129,16 +131,26 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         }
       };
       try {
-        // The maintainer files the objective as an issue and labels it, as a user would.
+        // The maintainer files each objective as an issue and labels it, as a user would.
         const maintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
-        const issue = await maintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
-        // An outsider plants an instruction for agents on the issue at once.
-        if (cell.profile === "injected") world.person.outsiderInjection(issue);
-        await maintainer.call("POST", `/issues/${issue}/labels`, Labelled, { labels: ["loopx"] });
-        await settle();
-        const found = await loopx.store.findGoalByIssue(loopx.repo.id, issue);
-        if (!found) throw new Error(`LoopX made no goal of #${issue}`);
-        const goalId = found.goal.id;
+        const goals: { skill: Skill; issue: number; goalId: string }[] = [];
+        for (const [task, goalSkill] of [
+          [cell.task, skill],
+          ...(cell.partner && ctx.partnerSkill ? [[cell.partner, ctx.partnerSkill] as const] : []),
+        ] as const) {
+          const number = await maintainer.createIssue(task.spec.title, task.spec.objective);
+          // An outsider plants an instruction for agents on the issue at once.
+          if (cell.profile === "injected") world.person.outsiderInjection(number);
+          await maintainer.call("POST", `/issues/${number}/labels`, Labelled, {
+            labels: ["loopx"],
+          });
+          await settle();
+          const found = await loopx.store.findGoalByIssue(loopx.repo.id, number);
+          if (!found) throw new Error(`LoopX made no goal of #${number}`);
+          goals.push({ skill: goalSkill, issue: number, goalId: found.goal.id });
+        }
+        // Faults strike the first goal; a pair cell injects none.
+        const { issue, goalId } = goals[0]!;
         const faults = armLoopxFaults({
           fault: cell.fault,
           sandbox,
@@ -178,7 +190,8 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             );
             if (!wf) break;
             handledRuns.add(wf.id);
-            if (wf.inputs.goal !== String(issue)) continue;
+            const goal = goals.find((g) => wf.inputs.goal === String(g.issue));
+            if (!goal) continue;
             tickNo += 1;
             // A lease-expired cell: the second agent job's report waits for a runner past the
             // tick's lease, as when GitHub has none free.
@@ -194,11 +207,11 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               : await playTick({
                   loopx,
                   world,
-                  issue,
+                  issue: goal.issue,
                   runId: wf.id,
                   slot: wf.inputs.slot ?? "",
                   agent,
-                  skill,
+                  skill: goal.skill,
                   profile: cell.profile,
                   seed: (cell.seed * 100_003 + tickNo) >>> 0,
                   ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
@@ -261,21 +274,24 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         // a pull request is left to the reviewer: LoopX counts a writer's approving review of
         // the head as its approval, so a second act for it would be a person's wasted minutes.
         const answerGates = async () => {
-          const state = await loopx.store.loadGoal(goalId);
-          const open = (state?.gates ?? []).filter((g) => g.status === "open" && g.pr === null);
-          if (open.length === 0) return;
-          const asked = await askedKeys(maintainer, issue);
-          for (const gate of open) {
-            if (!asked.has(gate.key)) continue;
-            const seen = answers.get(gate.key) ?? { count: 0, pending: null };
-            if (seen.pending || seen.count >= answersPerGate) continue;
-            const act = world.person.comment(issue, `/loopx approve ${gate.key}`);
-            seen.count += 1;
-            seen.pending = act.performed;
-            void act.performed.then(() => {
-              seen.pending = null;
-            });
-            answers.set(gate.key, seen);
+          for (const goal of goals) {
+            const state = await loopx.store.loadGoal(goal.goalId);
+            const open = (state?.gates ?? []).filter((g) => g.status === "open" && g.pr === null);
+            if (open.length === 0) continue;
+            const asked = await askedKeys(maintainer, goal.issue);
+            for (const gate of open) {
+              if (!asked.has(gate.key)) continue;
+              const id = `${goal.issue}:${gate.key}`;
+              const seen = answers.get(id) ?? { count: 0, pending: null };
+              if (seen.pending || seen.count >= answersPerGate) continue;
+              const act = world.person.comment(goal.issue, `/loopx approve ${gate.key}`);
+              seen.count += 1;
+              seen.pending = act.performed;
+              void act.performed.then(() => {
+                seen.pending = null;
+              });
+              answers.set(id, seen);
+            }
           }
         };
 
@@ -283,45 +299,57 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         // may not push), once, to the branch the comment names, as its commands say.
         const patchesTaken = new Set<number>();
         const pushPatches = async () => {
-          for (const c of await maintainer.comments(issue)) {
-            if (c.user?.login !== "loopx[bot]" || patchesTaken.has(c.id)) continue;
-            const handed = patchHandedOver(c.body);
-            if (!handed) continue;
-            patchesTaken.add(c.id);
-            world.person.pushPatch(handed.branch, handed.patch, issue);
+          for (const { issue: number } of goals) {
+            for (const c of await maintainer.comments(number)) {
+              if (c.user?.login !== "loopx[bot]" || patchesTaken.has(c.id)) continue;
+              const handed = patchHandedOver(c.body);
+              if (!handed) continue;
+              patchesTaken.add(c.id);
+              world.person.pushPatch(handed.branch, handed.patch, number);
+            }
           }
         };
 
         while (clock.now() < horizon) {
           await step();
-          const state = await loopx.store.loadGoal(goalId);
-          if (state?.goal.status === "done") {
+          const states = await Promise.all(goals.map((g) => loopx.store.loadGoal(g.goalId)));
+          if (states.every((state) => state?.goal.status === "done")) {
             run.stoppedAt = clock.now();
             break;
           }
           const now = clock.now();
           const candidates = [now + idleStep];
-          const wake = state?.goal.nextWakeAt?.getTime() ?? null;
-          if (wake !== null) candidates.push(Math.max(wake, now) + WAKE_MARGIN_MS);
+          for (const state of states) {
+            const wake = state?.goal.nextWakeAt?.getTime() ?? null;
+            if (wake !== null) candidates.push(Math.max(wake, now) + WAKE_MARGIN_MS);
+          }
           for (const act of world.person.pending()) candidates.push(Math.max(act.dueAt, now));
           const target = Math.min(horizon, ...candidates);
           const jump = Math.max(0, target - now);
-          trace(
-            `${hours()} goal ${state?.goal.status} todos ${(state?.todos ?? []).map((t) => `${t.key}:${t.status}`).join(",")} gates ${(state?.gates ?? []).map((g) => `${g.key}:${g.status}:${g.scopes.join("+")}`).join(",")} wake ${wake === null ? "none" : `${((wake - now) / MINUTE).toFixed(0)}m`} jump ${(jump / MINUTE).toFixed(0)}m`,
-          );
+          for (const state of states) {
+            const wake = state?.goal.nextWakeAt?.getTime() ?? null;
+            trace(
+              `${hours()} goal ${state?.goal.status} todos ${(state?.todos ?? []).map((t) => `${t.key}:${t.status}`).join(",")} gates ${(state?.gates ?? []).map((g) => `${g.key}:${g.status}:${g.scopes.join("+")}`).join(",")} wake ${wake === null ? "none" : `${((wake - now) / MINUTE).toFixed(0)}m`} jump ${(jump / MINUTE).toFixed(0)}m`,
+            );
+          }
           loopx.carryTokens(jump);
           await clock.advance(jump);
           await settle();
         }
 
         await faults.report(run);
-        const final = await loopx.store.loadGoal(goalId);
         run.pullsOpened = await pullsBy(maintainer);
-        run.commentsPosted = botComments(sandbox, world.repo, run.pullsOpened, issue);
-        run.notes.push(
-          `goal #${issue} ${final?.goal.status ?? "gone"}; ${tickNo} ticks dispatched`,
-          ...loopx.warnings.slice(0, 20),
+        run.commentsPosted = botComments(
+          sandbox,
+          world.repo,
+          run.pullsOpened,
+          goals.map((g) => g.issue),
         );
+        for (const goal of goals) {
+          const final = await loopx.store.loadGoal(goal.goalId);
+          run.notes.push(`goal #${goal.issue} ${final?.goal.status ?? "gone"}`);
+        }
+        run.notes.push(`${tickNo} ticks dispatched`, ...loopx.warnings.slice(0, 20));
       } finally {
         await ticks?.close();
         await loopx.close();

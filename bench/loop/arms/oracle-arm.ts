@@ -9,11 +9,11 @@
  * holds each slice to what is left (the metering proxy's ceiling) and starts none once it is
  * spent.
  */
-import type { AgentOutcome } from "../agent/agent-types.ts";
+import type { AgentOutcome, Skill } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
 import { hash32 } from "../agent/seeded-random.ts";
+import type { LoadedTask } from "../tasks/load-tasks.ts";
 import { appPush } from "../world/app-push.ts";
-import { resolveCommit } from "../world/git-tree.ts";
 import { formatPatch } from "../world/patch-files.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
@@ -38,15 +38,28 @@ const MAX_SLICES_PER_TODO = 12;
 export function oracleArm(): Arm {
   return {
     name: "oracle",
+    pairs: true,
     async run(ctx: ArmContext): Promise<ArmRun> {
-      const { world, cell, skill } = ctx;
-      const { sandbox, task } = world;
+      const { world, cell } = ctx;
+      const { sandbox } = world;
       const out = emptyRun("oracle");
       const agent = agentOf(ctx, out);
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
-      const issue = await asMaintainer.createIssue(task.spec.title, task.spec.objective);
+      // Every objective is filed at once; the oracle works them one after the other, so no
+      // two of its branches ever change a file at the same time.
+      const goals: { task: LoadedTask; skill: Skill; issue: number }[] = [];
+      for (const [task, skill] of [
+        [cell.task, ctx.skill],
+        ...(cell.partner && ctx.partnerSkill ? [[cell.partner, ctx.partnerSkill] as const] : []),
+      ] as const) {
+        goals.push({
+          task,
+          skill,
+          issue: await asMaintainer.createIssue(task.spec.title, task.spec.objective),
+        });
+      }
       // An outsider plants an instruction for agents on the issue at once.
-      if (cell.profile === "injected") world.person.outsiderInjection(issue);
+      if (cell.profile === "injected") world.person.outsiderInjection(goals[0]!.issue);
       const identity = installJobIdentity(sandbox, world.repo, "oracle-agent");
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;
@@ -55,27 +68,22 @@ export function oracleArm(): Arm {
       let spentUsd = 0;
       const budgetLeft = () => (budget === null ? Number.POSITIVE_INFINITY : budget - spentUsd);
       const budgetSpent = () => budgetLeft() <= 0;
-      const keyOf = (title: string) =>
-        task.todoOrder().find((k) => task.todo(k).title === title) ?? null;
-
-      const exists = async (branch: string) =>
-        (await resolveCommit(sandbox.gitDir(world.repo), `refs/heads/${branch}`)) !== null;
 
       /**
-       * One agent job on `branch` for `title` (null: plan the objective); what the agent said,
-       * unless it died.
+       * One agent job of `goal` on `branch` for `title` (null: plan the objective); what the
+       * agent said, unless it died.
        */
       const slice = async (
+        goal: (typeof goals)[number],
         key: string,
         title: string | null,
         branch: string,
       ): Promise<AgentOutcome | null> => {
+        const { task, skill, issue } = goal;
         n += 1;
         const start = sandbox.clock.now();
         const rest = identity.client();
-        const tree = (await exists(branch))
-          ? await world.branchTree(branch)
-          : await world.mainTree();
+        const { tree, sha: base } = await world.checkout(branch);
         const pull = await openPullFrom(rest, branch);
         const checkout = memoryTree(tree);
         const { outcome, cutAtUsd } = await meteredSlice(
@@ -103,7 +111,14 @@ export function oracleArm(): Arm {
         // A plan is the agent's answer, not work for the default branch: nothing to push.
         const pushed = title === null ? [] : Object.keys(files).sort();
         if (title !== null && pushed.length > 0) {
-          const sent = appPush(world, branch, files, identity.login, `${key}: ${outcome.summary}`);
+          const sent = appPush(
+            world,
+            branch,
+            files,
+            identity.login,
+            `${key}: ${outcome.summary}`,
+            base,
+          );
           if ("refused" in sent) {
             // Only a person can push workflow files: the oracle hands them the change at once
             // and opens the PR from their push, the least any loop can do.
@@ -125,55 +140,66 @@ export function oracleArm(): Arm {
         return outcome.died ? null : outcome;
       };
 
-      // A planning job that died said nothing: it knows, and plans again.
-      let planned: AgentOutcome | null = null;
-      for (let i = 0; i < MAX_SLICES_PER_TODO && planned === null; i++) {
-        if (sandbox.clock.now() >= until || budgetSpent()) break;
-        planned = await slice("plan", null, "oracle/plan");
-      }
-      const titles = [...(planned?.proposedTodos ?? [])];
-      if (titles.length === 0) out.notes.push("the planning slice proposed no todos");
-      for (let t = 0; t < titles.length; t++) {
-        const title = titles[t]!;
-        const key = keyOf(title) ?? `p${t + 1}`;
-        const branch = `oracle/${key}`;
-        let done = false;
-        for (let i = 0; i < MAX_SLICES_PER_TODO && !done; i++) {
+      const playGoal = async (goal: (typeof goals)[number]): Promise<void> => {
+        const { task } = goal;
+        const keyOf = (title: string) =>
+          task.todoOrder().find((k) => task.todo(k).title === title) ?? null;
+        // A pair's goals each keep their branches apart.
+        const prefix = goals.length > 1 ? `oracle/${task.spec.id}-` : "oracle/";
+        // A planning job that died said nothing: it knows, and plans again.
+        let planned: AgentOutcome | null = null;
+        for (let i = 0; i < MAX_SLICES_PER_TODO && planned === null; i++) {
           if (sandbox.clock.now() >= until || budgetSpent()) break;
-          const said = await slice(key, title, branch);
-          done = said?.finishedTodo ?? false;
-          const found = (said?.proposedTodos ?? []).filter((p) => !titles.includes(p));
-          titles.splice(t + 1, 0, ...found);
+          planned = await slice(goal, "plan", null, `${prefix}plan`);
         }
-        if (!done && budgetSpent()) {
-          out.notes.push(`the budget was spent before ${key} finished`);
-          break;
-        }
-        if (!done) {
-          out.notes.push(`${key} never finished in ${MAX_SLICES_PER_TODO} slices`);
-          break;
-        }
-        // Wait for the person and CI, answering exactly when they ask for something.
-        let merged = false;
-        while (!merged && sandbox.clock.now() < until) {
-          await d.settle();
-          const pull = await openPullFrom(identity.client(), branch);
-          if (pull === null) {
-            merged = true;
-            break;
+        const titles = [...(planned?.proposedTodos ?? [])];
+        if (titles.length === 0) out.notes.push("the planning slice proposed no todos");
+        for (let t = 0; t < titles.length; t++) {
+          const title = titles[t]!;
+          const key = keyOf(title) ?? `p${t + 1}`;
+          const branch = `${prefix}${key}`;
+          let done = false;
+          for (let i = 0; i < MAX_SLICES_PER_TODO && !done; i++) {
+            if (sandbox.clock.now() >= until || budgetSpent()) break;
+            const said = await slice(goal, key, title, branch);
+            done = said?.finishedTodo ?? false;
+            const found = (said?.proposedTodos ?? []).filter((p) => !titles.includes(p));
+            titles.splice(t + 1, 0, ...found);
           }
-          if (hasFeedback(pull)) {
-            if (budgetSpent()) break;
-            await slice(key, title, branch);
-            continue;
+          if (!done && budgetSpent()) {
+            out.notes.push(`the budget was spent before ${key} finished`);
+            return;
           }
-          const next = Math.min(...world.person.pending().map((a) => a.dueAt), until);
-          await d.advanceTo(Math.max(next, sandbox.clock.now() + MINUTE));
+          if (!done) {
+            out.notes.push(`${key} never finished in ${MAX_SLICES_PER_TODO} slices`);
+            return;
+          }
+          // Wait for the person and CI, answering exactly when they ask for something.
+          let merged = false;
+          while (!merged && sandbox.clock.now() < until) {
+            await d.settle();
+            const pull = await openPullFrom(identity.client(), branch);
+            if (pull === null) {
+              merged = true;
+              break;
+            }
+            if (hasFeedback(pull)) {
+              if (budgetSpent()) break;
+              await slice(goal, key, title, branch);
+              continue;
+            }
+            const next = Math.min(...world.person.pending().map((a) => a.dueAt), until);
+            await d.advanceTo(Math.max(next, sandbox.clock.now() + MINUTE));
+          }
+          if (!merged) {
+            out.notes.push(`${key}'s PR was not merged before the horizon`);
+            return;
+          }
         }
-        if (!merged) {
-          out.notes.push(`${key}'s PR was not merged before the horizon`);
-          break;
-        }
+      };
+      for (const goal of goals) {
+        await playGoal(goal);
+        if (out.notes.length > 0) break;
       }
       if (out.notes.length === 0) out.stoppedAt = sandbox.clock.now();
       return out;

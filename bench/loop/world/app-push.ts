@@ -12,12 +12,17 @@ import type { CellWorld } from "./cell-world.ts";
 
 export type AppPush = { pushed: string } | { refused: string; workflows: string[] };
 
+/**
+ * `base` is the commit the slice checked out: a new branch starts there, as a pushed clone's
+ * does, so work that reached main meanwhile is merged by the PR, not overwritten by the push.
+ */
 export function appPush(
   world: CellWorld,
   branch: string,
   files: Record<string, string | null>,
   login: string,
   message: string,
+  base?: string,
 ): AppPush {
   const workflows = Object.keys(files).filter((p) => UNDER_WORKFLOWS.test(p));
   if (workflows.length > 0) {
@@ -26,5 +31,5 @@ export function appPush(
       workflows,
     };
   }
-  return { pushed: world.sandbox.push(world.repo, branch, files, login, message) };
+  return { pushed: world.sandbox.push(world.repo, branch, files, login, message, base) };
 }

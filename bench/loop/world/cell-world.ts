@@ -7,7 +7,7 @@ import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
 import type { LoadedTask, Tree } from "../tasks/load-tasks.ts";
 import { installRepoCi } from "./ci-dispatch.ts";
 import { readTreeAt, resolveCommit } from "./git-tree.ts";
-import { gradeMain } from "./grade.ts";
+import { gradeMain, gradeTree } from "./grade.ts";
 import { DEFAULT_PERSON, type PersonModel, type Role } from "./person-acts.ts";
 import { PEOPLE, ScriptedPerson } from "./scripted-person.ts";
 import { type CiRunRecord, taskCi } from "./task-ci.ts";
@@ -15,6 +15,11 @@ import { type CiRunRecord, taskCi } from "./task-ci.ts";
 export interface CellWorldOptions {
   sandbox: Sandbox;
   task: LoadedTask;
+  /**
+   * The other task of a shared-file pair: a second goal on the same repository (the two
+   * start from the same files). Its todos are graded too, keyed `<task id>/<todo key>`.
+   */
+  partner?: LoadedTask;
   /** `bench/<name>`: the repository this cell creates. */
   repo: string;
   seed: number;
@@ -32,6 +37,8 @@ export interface WorldCounters {
 export interface CellWorld {
   readonly sandbox: Sandbox;
   readonly task: LoadedTask;
+  /** The tasks whose goals share this repository: `task`, then the partner if any. */
+  readonly tasks: readonly LoadedTask[];
   readonly repo: string;
   readonly seed: number;
   readonly person: ScriptedPerson;
@@ -41,8 +48,12 @@ export interface CellWorld {
   token(role: Role): string;
   mainTree(): Promise<Tree>;
   branchTree(branch: string): Promise<Tree>;
-  /** Todo keys whose hidden test passes on `main`, in landing order. */
+  /** What an agent job checks out for `branch`: its head, or main's when it does not exist yet. */
+  checkout(branch: string): Promise<{ tree: Tree; sha: string }>;
+  /** Todo keys whose hidden test passes on `main`, in landing order (task id first for a pair). */
   landed(): Promise<string[]>;
+  /** How many todos the tasks have in all. */
+  totalTodos(): number;
   counters(): WorldCounters;
   /** Every CI run of this repository, in start order. */
   ciRuns(): readonly CiRunRecord[];
@@ -54,6 +65,12 @@ const REPO_NAME = /^bench\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld> {
   const { sandbox, task, repo, seed } = opts;
+  const tasks = opts.partner ? [task, opts.partner] : [task];
+  if (opts.partner && !sameFiles(task.repoFiles(), opts.partner.repoFiles())) {
+    throw new Error(
+      `${task.spec.id} and ${opts.partner.spec.id} start from different files: a pair shares one repository`,
+    );
+  }
   if (!REPO_NAME.test(repo)) {
     throw new Error(
       `repo "${repo}": a cell's repository is named bench/<name>, e.g. bench/${task.spec.id}`,
@@ -94,6 +111,7 @@ export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld>
   const world: CellWorld = {
     sandbox,
     task,
+    tasks,
     repo,
     seed,
     person,
@@ -108,7 +126,23 @@ export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld>
     },
     mainTree: () => treeOf("main"),
     branchTree: treeOf,
-    landed: async () => (await gradeMain(world)).landed,
+    async checkout(branch) {
+      const sha =
+        (await resolveCommit(gitDir, `refs/heads/${branch}`)) ??
+        (await resolveCommit(gitDir, "refs/heads/main"));
+      if (!sha) throw new Error(`${repo} has no branch main`);
+      return { tree: await readTreeAt(gitDir, sha), sha };
+    },
+    landed: async () => {
+      if (tasks.length === 1) return (await gradeMain(world)).landed;
+      const main = await world.mainTree();
+      const keys: string[] = [];
+      for (const t of tasks) {
+        for (const k of (await gradeTree(t, main)).landed) keys.push(`${t.spec.id}/${k}`);
+      }
+      return keys;
+    },
+    totalTodos: () => tasks.reduce((n, t) => n + t.todoOrder().length, 0),
     counters: () => {
       const failed = runs.filter((r) => r.conclusion === "failure");
       return {
@@ -133,4 +167,8 @@ function exists(sandbox: Sandbox, repo: string): boolean {
   } catch {
     return false;
   }
+}
+
+function sameFiles(a: Tree, b: Tree): boolean {
+  return a.size === b.size && [...a].every(([path, text]) => b.get(path) === text);
 }

@@ -211,8 +211,9 @@ export async function createSandbox(options: SandboxOptions = {}) {
     /** Path of a repository's bare git directory (read it with git; write through HTTP). */
     gitDir: (fullName: string) => repoByFullName(fullName).gitDir,
     /**
-     * Commits files to a branch (created from the default branch), as `pusher` would push them:
-     * `push` webhook, `synchronize` on open PRs, CI and `on: push` workflows.
+     * Commits files to a branch, as `pusher` would push them: `push` webhook, `synchronize` on
+     * open PRs, CI and `on: push` workflows. A new branch starts at `base` (the commit the
+     * change was made on, as a clone's push carries it), else at the default branch's head.
      */
     push(
       fullName: string,
@@ -220,12 +221,16 @@ export async function createSandbox(options: SandboxOptions = {}) {
       files: Record<string, string | null>,
       pusher?: string,
       message = "sandbox push",
+      base?: string,
     ): string {
       const repo = repoByFullName(fullName);
       const sender = setup.createUser(pusher ?? store.user(repo.ownerId).login);
       const git = store.git(repo);
       const before = git.branches();
-      const parent = before.get(branch) ?? before.get(repo.defaultBranch) ?? null;
+      if (base !== undefined && !before.has(branch) && git.resolve(base) === null) {
+        throw new Error(`sandbox.push: base ${base} is not a commit of ${fullName}`);
+      }
+      const parent = before.get(branch) ?? base ?? before.get(repo.defaultBranch) ?? null;
       const who = {
         name: sender.login,
         email: `${sender.id}+${sender.login}@users.noreply.github.com`,

@@ -50,15 +50,15 @@ export async function pullsBy(rest: RepoRest): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
-/** Comments the App posted on the goal issue and its pull requests. */
+/** Comments the App posted on the goal issues and their pull requests. */
 export function botComments(
   sandbox: ArmContext["world"]["sandbox"],
   repo: string,
   pulls: number[],
-  issue: number,
+  issues: number[],
 ): number {
   let count = 0;
-  for (const n of [issue, ...pulls]) {
+  for (const n of [...issues, ...pulls]) {
     const parsed = z
       .array(z.object({ user: z.object({ login: z.string() }).nullable().optional() }))
       .safeParse(sandbox.issue(repo, n).comments_list);

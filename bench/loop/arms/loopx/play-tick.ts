@@ -87,7 +87,7 @@ export async function playTick(opts: {
   }
 
   // The agent job: a checkout of the todo's branch (main's tip when it is new).
-  const base = await branchOrMain(world, claim.branch);
+  const { tree: base, sha: baseSha } = await world.checkout(claim.branch);
   const tree = memoryTree(base);
   const tools = await readGithubTools(
     { api: world.sandbox.url, repo: world.repo, token: world.token("maintainer") },
@@ -218,6 +218,7 @@ export async function playTick(opts: {
         files,
         APP_PUSHER,
         `${claim.todo}: slice ${claim.tickId}`,
+        baseSha,
       );
       if ("refused" in pushed) {
         throw new Error(
@@ -249,14 +250,6 @@ export async function playTick(opts: {
     resultRefused: false,
     slice: slice(pushedFiles),
   };
-}
-
-async function branchOrMain(world: CellWorld, branch: string): Promise<Tree> {
-  try {
-    return await world.branchTree(branch);
-  } catch {
-    return world.mainTree();
-  }
 }
 
 /** The slice's changes as the report job's raw diff would list them (regular files only). */
