@@ -8,7 +8,7 @@
 import type { Agent } from "./agent/agent-types.ts";
 import type { Arm } from "./arms/arm-types.ts";
 import { meanInterval95 } from "./confidence.ts";
-import { cellName, cellOf, HORIZON_HOURS, playCell, SEED } from "./play-cell.ts";
+import { cellName, cellOf, HORIZON_HOURS, partnerOf, playCell, SEED } from "./play-cell.ts";
 import type { LoadedTask } from "./tasks/load-tasks.ts";
 
 export interface TrialCell {
@@ -20,6 +20,8 @@ export interface TrialCell {
 
 export async function benchTrials(o: {
   tasks: LoadedTask[];
+  /** Every task, where a picked task's shared-file partner is found (default `tasks`). */
+  all?: LoadedTask[];
   arms: Arm[];
   agent: Agent;
   trials: number;
@@ -28,14 +30,17 @@ export async function benchTrials(o: {
 }): Promise<TrialCell[]> {
   const out: TrialCell[] = [];
   for (const task of o.tasks) {
-    const cell = cellOf(task);
-    const rows = o.arms.map((arm) => ({
+    // As in the fixed-agent run: a shared-file pair is one cell, for the arms that run two goals.
+    const partner = partnerOf(task, o.all ?? o.tasks);
+    const cell = partner ? { ...cellOf(task), partner } : cellOf(task);
+    const arms = partner ? o.arms.filter((a) => a.pairs) : o.arms;
+    const rows = arms.map((arm) => ({
       cell: cellName(cell),
       arm: arm.name,
       rewards: [] as number[],
     }));
     for (let trial = 1; trial <= o.trials; trial++) {
-      for (const [i, arm] of o.arms.entries()) {
+      for (const [i, arm] of arms.entries()) {
         const m = await playCell(cell, arm, o.agent);
         const reward = m.total === 0 ? 0 : m.landed / m.total;
         rows[i]!.rewards.push(reward);

@@ -124,9 +124,11 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const only = at >= 0 ? (argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
   const arms = [b0Arm(), b1Arm(), oracleArm(), loopxArm()];
   if (real !== null) {
-    const tasks = pickTasks(await loadTasks(), { quick, ...(only ? { only } : {}) });
+    const all = await loadTasks();
+    const tasks = pickTasks(all, { quick, ...(only ? { only } : {}) });
     const cells = await benchTrials({
       tasks,
+      all,
       arms,
       agent: realModelAgent(real.setup),
       trials: real.trials,
