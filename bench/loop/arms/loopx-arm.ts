@@ -10,7 +10,6 @@ import { z } from "zod";
 import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
 import { requireChecks } from "../../../test/support/required-checks.ts";
 import type { Skill } from "../agent/agent-types.ts";
-import type { PersonAct } from "../world/person-acts.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, KILLED_JOB } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
@@ -20,7 +19,9 @@ import {
   actionTicks,
   SHIPPED_TICK_WORKFLOW,
 } from "./loopx/action-tick.ts";
-import { askedKeys, botComments, patchHandedOver, pullsBy } from "./loopx/github-readings.ts";
+import { botComments, pullsBy } from "./loopx/github-readings.ts";
+import { goalPeople } from "./loopx/goal-people.ts";
+import { loopxConfig } from "./loopx/loopx-config.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
 import { playTick } from "./loopx/play-tick.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
@@ -49,34 +50,6 @@ const RESTART_DOWN_MS = 10 * MINUTE;
 const REPORT_QUEUE_MINUTES = 60;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
-
-/**
- * `.github/loopx.yml`: the shell harness, npm test, the merge gate, the task's path rule and
- * the goal's USD budget when the cell sets one.
- */
-export function loopxConfig(
-  gatePaths: readonly string[],
-  budgetUsd?: number,
-  harness: ActionHarness = "shell",
-): string {
-  const underGithub = gatePaths.every((p) => p.startsWith(".github/"));
-  const scope = underGithub ? "write:.github" : "write:guarded";
-  const lines = [
-    "harness:",
-    `  default: ${harness}`,
-    ...(harness === "claude-code" ? ["  allowedTools: [Bash]"] : []),
-    "validationCommand: npm test",
-    "gates:",
-    "  - when: merge",
-    "    scopes: [merge]",
-  ];
-  if (gatePaths.length > 0) {
-    lines.push(`  - paths: [${gatePaths.map((p) => JSON.stringify(p)).join(", ")}]`);
-    lines.push(`    scopes: [${scope}]`);
-  }
-  if (budgetUsd !== undefined) lines.push("budgets:", "  goal:", `    usd: ${budgetUsd}`);
-  return `${lines.join("\n")}\n`;
-}
 
 const Labelled = z.array(z.object({ name: z.string() }));
 
@@ -174,10 +147,16 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               goalId,
             })
           : null;
+        const persons = goalPeople({
+          world,
+          store: loopx.store,
+          maintainer,
+          goals,
+          answersPerGate,
+        });
         const hours = () => `+${((clock.now() - startedAt) / 3_600_000).toFixed(2)}h`;
         const handledRuns = new Set<number>();
         const people = driver(world);
-        const answers = new Map<string, { count: number; pending: Promise<PersonAct> | null }>();
         let tickNo = 0;
         let agentJobs = 0;
 
@@ -265,49 +244,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           await settle();
           await playDispatched();
           await world.person.attend();
-          await answerGates();
-          await pushPatches();
+          await persons.answerGates();
+          await persons.pushPatches();
           await settle();
-        };
-
-        // The maintainer approves each open gate the App asked about on GitHub. A gate bound to
-        // a pull request is left to the reviewer: LoopX counts a writer's approving review of
-        // the head as its approval, so a second act for it would be a person's wasted minutes.
-        const answerGates = async () => {
-          for (const goal of goals) {
-            const state = await loopx.store.loadGoal(goal.goalId);
-            const open = (state?.gates ?? []).filter((g) => g.status === "open" && g.pr === null);
-            if (open.length === 0) continue;
-            const asked = await askedKeys(maintainer, goal.issue);
-            for (const gate of open) {
-              if (!asked.has(gate.key)) continue;
-              const id = `${goal.issue}:${gate.key}`;
-              const seen = answers.get(id) ?? { count: 0, pending: null };
-              if (seen.pending || seen.count >= answersPerGate) continue;
-              const act = world.person.comment(goal.issue, `/loopx approve ${gate.key}`);
-              seen.count += 1;
-              seen.pending = act.performed;
-              void act.performed.then(() => {
-                seen.pending = null;
-              });
-              answers.set(id, seen);
-            }
-          }
-        };
-
-        // The maintainer pushes each change the App handed over as a patch (workflow files it
-        // may not push), once, to the branch the comment names, as its commands say.
-        const patchesTaken = new Set<number>();
-        const pushPatches = async () => {
-          for (const { issue: number } of goals) {
-            for (const c of await maintainer.comments(number)) {
-              if (c.user?.login !== "loopx[bot]" || patchesTaken.has(c.id)) continue;
-              const handed = patchHandedOver(c.body);
-              if (!handed) continue;
-              patchesTaken.add(c.id);
-              world.person.pushPatch(handed.branch, handed.patch, number);
-            }
-          }
         };
 
         while (clock.now() < horizon) {
