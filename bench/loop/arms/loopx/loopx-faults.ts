@@ -131,25 +131,19 @@ export function armLoopxFaults(opts: {
           run.unrecovered.push("the status comment still holds the person's text");
         }
       }
-      // One fault, however many requests the burst failed.
-      const failed = sandbox
-        .requests()
-        .filter((r) => r.status >= 500 && FAILING_WRITES.some(([op]) => op === r.operationId));
-      if (failed.length > 0) {
-        const ops = [...new Set(failed.map((r) => r.operationId))].join(", ");
-        run.faults.push(`GitHub failed ${failed.length} of the App's writes (${ops})`);
-      }
-      const limited = sandbox
-        .requests()
-        .filter(
-          (r) =>
-            (r.status === 403 || r.status === 429) &&
-            LIMITED_WRITES.some(([op]) => op === r.operationId),
-        );
-      if (limited.length > 0) {
-        const ops = [...new Set(limited.map((r) => r.operationId))].join(", ");
-        run.faults.push(`GitHub rate-limited ${limited.length} of the App's writes (${ops})`);
-      }
+      // One fault, however many requests the burst failed or limited.
+      const struckWrites = (writes: readonly (readonly [string, number])[], what: string) => {
+        const hit = sandbox
+          .requests()
+          .filter((r) =>
+            writes.some(([op, status]) => op === r.operationId && status === r.status),
+          );
+        if (hit.length === 0) return;
+        const ops = [...new Set(hit.map((r) => r.operationId))].join(", ");
+        run.faults.push(`GitHub ${what} ${hit.length} of the App's writes (${ops})`);
+      };
+      struckWrites(FAILING_WRITES, "failed");
+      struckWrites(LIMITED_WRITES, "rate-limited");
       for (const d of sandbox.deliveries().filter((x) => x.dropped)) {
         run.faults.push(`webhook ${d.event}${d.action ? `.${d.action}` : ""} lost`);
       }
