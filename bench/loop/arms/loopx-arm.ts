@@ -37,7 +37,7 @@ export interface LoopxArmOptions {
   /**
    * Plays each tick through the shipped tick workflow and action bundle on the sandbox's
    * runner, the agent's CLI run by this harness (arms/loopx/action-tick.ts), instead of in
-   * process. Cells without faults only, with the scripted agent.
+   * process. One-goal cells with the competent scripted agent and no fault only.
    */
   throughAction?: ActionHarness;
 }
@@ -67,9 +67,14 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       const startedAt = clock.now();
       const horizon = startedAt + cell.horizonHours * 3_600_000;
       const run = emptyRun("loopx");
-      if (opts.throughAction && (cell.fault !== "none" || ctx.agent || cell.partner)) {
+      // The CLI draws from one seed per cell, play-tick from one per tick: only a competent
+      // agent, which draws nothing, plays the same either way.
+      if (
+        opts.throughAction &&
+        (cell.fault !== "none" || cell.profile !== "competent" || ctx.agent || cell.partner)
+      ) {
         throw new Error(
-          `the LoopX arm plays ticks through the action on one-goal cells without faults and with the scripted agent only (this cell: fault ${cell.fault}${ctx.agent ? ", a real model" : ""}${cell.partner ? ", two goals" : ""})`,
+          `the LoopX arm plays ticks through the action on one-goal cells with the competent scripted agent and no fault only (this cell: ${cell.profile}, fault ${cell.fault}${ctx.agent ? ", a real model" : ""}${cell.partner ? ", two goals" : ""})`,
         );
       }
       // The bench plays each dispatched run's jobs itself: the sandbox only records them.

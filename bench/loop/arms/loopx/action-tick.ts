@@ -1,10 +1,11 @@
 /**
  * The tick workflow as shipped, on the sandbox's runner, in place of play-tick.ts's in-process
- * jobs: the repository's loopx-tick.yml verbatim, the real action bundle in all three jobs, the
- * agent job's jail, and the bench's agent as LoopX's shell harness command (its CLI, reading its
- * tools anonymously from the public repository, as it has no token there). Each run the App
- * dispatches is started on the runner only when the arm plays it, so the simulated clock and
- * the people keep the order play-tick gives them; time passes once the run is over.
+ * jobs: LoopX's loopx-tick.yml verbatim, the real action bundle in all three jobs, the agent
+ * job's jail, and the bench's agent's CLI run by the harness (the shell command, or the real
+ * `claude` told by a scripted model to run it), reading its tools anonymously from the public
+ * repository, as the jail holds no token. Each run the App dispatches is started on the runner
+ * only when the arm plays it, so the simulated clock and the people keep the order play-tick
+ * gives them; time passes once the run is over.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -29,7 +30,7 @@ const ROOT = resolve(import.meta.dirname, "../../../..");
 /** A run the runner has not finished in this long is stuck: the bench stops with its logs. */
 const RUN_TIMEOUT_MS = 180_000;
 
-/** The repository's tick workflow, as docs/workflows.md has users copy it. */
+/** The tick workflow LoopX ships, which the callers in docs/workflows.md run. */
 export const SHIPPED_TICK_WORKFLOW = readFileSync(
   join(ROOT, ".github/workflows/loopx-tick.yml"),
   "utf8",
