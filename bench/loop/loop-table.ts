@@ -16,6 +16,8 @@ export interface CellResult {
 }
 
 const money = (v: number | null) => (v === null ? "—" : `$${v.toFixed(2)}`);
+/** The ablation that installs LoopX without the budget the cell's owners approved. */
+const WITHOUT_BUDGETS = "loopx-without-budgets";
 
 function cellText(m: CellMetrics | undefined): string {
   if (!m) return "—";
@@ -171,15 +173,19 @@ export function targets(results: CellResult[]): Target[] {
  * nothing, whatever the agent wants to spend; B1's, which has no budget to keep, beside it.
  */
 function pastBudget(results: CellResult[]): Target {
-  const what = "0 spend past budget (model USD past the goal's budget; B1's beside it)";
+  const what =
+    "0 spend past budget (model USD past the goal's budget; B1's and LoopX's without budgets beside it)";
   const cells = results.filter((r) => r.byArm.get("loopx")?.usdPastBudget != null);
   if (cells.length === 0) return { what, value: "no budget cell in this run", met: null };
   const sum = (arm: string) =>
     cells.reduce((n, r) => n + (r.byArm.get(arm)?.usdPastBudget ?? 0), 0);
   const b1 = cells.some((r) => r.byArm.has("b1")) ? `, B1 ${money(sum("b1"))}` : "";
+  const ablated = cells.some((r) => r.byArm.has(WITHOUT_BUDGETS))
+    ? `, LoopX without budgets ${money(sum(WITHOUT_BUDGETS))}`
+    : "";
   return {
     what,
-    value: `LoopX ${money(sum("loopx"))} in ${cells.length} cell${cells.length === 1 ? "" : "s"}${b1}`,
+    value: `LoopX ${money(sum("loopx"))} in ${cells.length} cell${cells.length === 1 ? "" : "s"}${b1}${ablated}`,
     met: sum("loopx") === 0,
   };
 }

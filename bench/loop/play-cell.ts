@@ -63,7 +63,7 @@ export function cellOf(
  * the oracle poll or know, and their runs would be their no-fault runs again. An outsider's
  * planted instruction, obeyed by the `injected` agent, strikes every arm, as do the `stuck`,
  * `flaky`, `dies` and (with a budget) `overspending` agents. B0, the reference, runs no-fault
- * cells only.
+ * cells only; an ablation of LoopX runs the cells that test what it lacks.
  */
 export const FAULT_CELLS: readonly {
   task: string;
@@ -100,7 +100,7 @@ export const FAULT_CELLS: readonly {
     fault: "none",
     profile: "overspending",
     budgetUsd: 3,
-    arms: ["b1", "oracle", "loopx"],
+    arms: ["b1", "oracle", "loopx", "loopx-without-budgets"],
   },
 ];
 

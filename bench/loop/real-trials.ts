@@ -33,7 +33,8 @@ export async function benchTrials(o: {
     // As in the fixed-agent run: a shared-file pair is one cell, for the arms that run two goals.
     const partner = partnerOf(task, o.all ?? o.tasks);
     const cell = partner ? { ...cellOf(task), partner } : cellOf(task);
-    const arms = partner ? o.arms.filter((a) => a.pairs) : o.arms;
+    const whole = o.arms.filter((a) => !a.ablates);
+    const arms = partner ? whole.filter((a) => a.pairs) : whole;
     const rows = arms.map((arm) => ({
       cell: cellName(cell),
       arm: arm.name,

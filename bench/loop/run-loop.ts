@@ -91,7 +91,9 @@ export async function benchLoop(opts: {
     const arms = opts.arms.filter((a) => f.arms.includes(a.name));
     if (task && arms.length > 0) await run(cellOf(task, f.fault, f.profile, f.budgetUsd), arms);
   }
-  return { results, arms: opts.arms.map((a) => a.name), wallMs: performance.now() - started };
+  // A column per arm that played a cell of this run.
+  const played = opts.arms.filter((a) => results.some((r) => r.byArm.has(a.name)));
+  return { results, arms: played.map((a) => a.name), wallMs: performance.now() - started };
 }
 
 export function renderResults(bench: LoopBench, quick: boolean): string {
@@ -122,7 +124,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const quick = argv.includes("--quick");
   const at = argv.indexOf("--tasks");
   const only = at >= 0 ? (argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
-  const arms = [b0Arm(), b1Arm(), oracleArm(), loopxArm()];
+  const arms = [b0Arm(), b1Arm(), oracleArm(), loopxArm(), loopxArm({ without: "budgets" })];
   if (real !== null) {
     const all = await loadTasks();
     const tasks = pickTasks(all, { quick, ...(only ? { only } : {}) });

@@ -143,6 +143,21 @@ describe("bench:loop targets", () => {
       value: "LoopX $0.00 in 1 cell, B1 $3.42",
       met: true,
     });
+    // The ablation without budgets is shown beside, never judged.
+    const ablated = cell(
+      "csv",
+      "none",
+      {
+        b1: metrics({ usdPastBudget: 3.42 }),
+        loopx: metrics({ usdPastBudget: 0, landed: 1 }),
+        "loopx-without-budgets": metrics({ usdPastBudget: 2.5 }),
+      },
+      "overspending",
+    );
+    expect(target([calm, ablated], "0 spend past budget")).toMatchObject({
+      value: "LoopX $0.00 in 1 cell, B1 $3.42, LoopX without budgets $2.50",
+      met: true,
+    });
     const overran = cell("csv", "none", { loopx: metrics({ usdPastBudget: 0.01 }) }, "flaky");
     expect(target([calm, kept, overran], "0 spend past budget")).toMatchObject({
       value: "LoopX $0.01 in 2 cells, B1 $3.42",

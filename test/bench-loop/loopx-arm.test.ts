@@ -92,6 +92,32 @@ describe("the loopx arm", () => {
     expect(run.jobs.filter((j) => j.at > (last?.at ?? 0))).toEqual([]);
     expect(run.stoppedAt).toBeNull();
   }, 240_000);
+
+  it("without its budgets (the ablation), lets the same agent spend past what was approved", async () => {
+    const task = (await loadTasks()).find((t) => t.spec.id === "csv-quoting");
+    if (!task) throw new Error("no csv-quoting task");
+    const world = await startCellWorld({ sandbox, task, repo: "bench/csv-unbudgeted", seed: 1 });
+    const arm = loopxArm({ without: "budgets" });
+    const run = await arm.run({
+      world,
+      cell: {
+        task,
+        profile: "overspending",
+        fault: "none",
+        seed: 1,
+        horizonHours: 72,
+        budgetUsd: 3,
+      },
+      skill: skillOf(task),
+    });
+    const config = (await world.mainTree()).get(".github/loopx.yml") ?? "";
+    world.close();
+    expect(arm.name).toBe("loopx-without-budgets");
+    expect(config).not.toContain("budgets:");
+    const spent = run.slices.reduce((n, s) => n + modelUsd(s.tokens), 0);
+    expect(spent).toBeGreaterThan(3);
+    expect(run.slices.length).toBeGreaterThan(3);
+  }, 240_000);
 });
 
 const PullHead = z.object({ head: z.object({ ref: z.string() }) });

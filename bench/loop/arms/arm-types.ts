@@ -95,5 +95,10 @@ export interface Arm {
   readonly name: string;
   /** It can play a pair cell: two goals in one repository (arms without it sit those out). */
   readonly pairs?: boolean;
+  /**
+   * What this arm lacks of the one it ablates (LoopX without its budgets): it plays only the
+   * cells that name it, where that mechanism is what the cell tests.
+   */
+  readonly ablates?: string;
   run(ctx: ArmContext): Promise<ArmRun>;
 }

@@ -40,6 +40,11 @@ export interface LoopxArmOptions {
    * process. One-goal cells with the competent scripted agent and no fault only.
    */
   throughAction?: ActionHarness;
+  /**
+   * An ablation: LoopX installed without its budgets (loopx.yml sets none, whatever the cell's
+   * owners approved), as the arm `loopx-without-budgets`.
+   */
+  without?: "budgets";
 }
 
 const MINUTE = 60_000;
@@ -58,8 +63,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
   const answersPerGate = opts.answersPerGate ?? 3;
   const trace = opts.trace ?? (() => {});
   return {
-    name: "loopx",
+    name: opts.without ? `loopx-without-${opts.without}` : "loopx",
     pairs: true,
+    ...(opts.without ? { ablates: opts.without } : {}),
     async run(ctx: ArmContext): Promise<ArmRun> {
       const { world, cell, skill } = ctx;
       const { sandbox } = world;
@@ -86,7 +92,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         {
           ".github/loopx.yml": loopxConfig(
             cell.task.spec.gate.paths,
-            cell.budgetUsd,
+            opts.without === "budgets" ? undefined : cell.budgetUsd,
             opts.throughAction,
           ),
           ".github/workflows/loopx-tick.yml": opts.throughAction
