@@ -55,14 +55,17 @@ export async function benchLoop(opts: {
   quick: boolean;
   arms: Arm[];
   only?: string[];
+  /** Plays one arm on one cell (default: playCell, a fresh world for each). */
+  play?: (cell: CellSpec, arm: Arm) => Promise<CellMetrics>;
 }): Promise<LoopBench> {
+  const play = opts.play ?? playCell;
   const started = performance.now();
   const all = await loadTasks();
   const tasks = pickTasks(all, opts);
   const results: CellResult[] = [];
   const run = async (cell: CellSpec, arms: readonly Arm[]) => {
     const byArm = new Map<string, CellMetrics>();
-    for (const arm of arms) byArm.set(arm.name, await playCell(cell, arm));
+    for (const arm of arms) byArm.set(arm.name, await play(cell, arm));
     results.push({
       cell: cellName(cell),
       task: cell.task.spec.id,
@@ -72,15 +75,17 @@ export async function benchLoop(opts: {
       ...(cell.partner ? { pair: true } : {}),
     });
   };
+  // Ablations play only the cells that name them.
+  const whole = opts.arms.filter((a) => !a.ablates);
   for (const task of tasks) {
     // A shared-file pair is one cell with both goals, played by the arms that can run two.
     const partner = partnerOf(task, all);
     if (partner)
       await run(
         { ...cellOf(task), partner },
-        opts.arms.filter((a) => a.pairs),
+        whole.filter((a) => a.pairs),
       );
-    else await run(cellOf(task), opts.arms);
+    else await run(cellOf(task), whole);
   }
   // The fault cells of the tasks this run covers (with --quick, one: a killed runner).
   const faults = FAULT_CELLS.filter(

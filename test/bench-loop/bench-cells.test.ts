@@ -1,0 +1,84 @@
+/**
+ * Which arm plays which cell of `bench:loop`: every arm the no-fault cells, only the arms
+ * that run two goals the shared-file pair, each fault cell the arms it names, and an
+ * ablation only the cells that name it. Played by a stand-in that records, not a world.
+ */
+import { describe, expect, it } from "vitest";
+import type { Arm } from "../../bench/loop/arms/arm-types.ts";
+import type { CellMetrics } from "../../bench/loop/cell-metrics.ts";
+import { cellName, FAULT_CELLS } from "../../bench/loop/play-cell.ts";
+import { benchLoop } from "../../bench/loop/run-loop.ts";
+
+const arm = (name: string, extra: Partial<Arm> = {}): Arm => ({
+  name,
+  ...extra,
+  run: () => Promise.reject(new Error("the stand-in plays no world")),
+});
+
+const NOTHING: CellMetrics = {
+  landed: 0,
+  total: 0,
+  slices: 0,
+  wastedSlices: 0,
+  billedMinutes: 0,
+  tokens: 0,
+  usd: 0,
+  pullsOpened: 0,
+  pullsUnmerged: 0,
+  duplicateComments: 0,
+  personActs: 0,
+  personMinutes: 0,
+  injectedLanded: null,
+  faults: [],
+  unrecovered: [],
+  usdPastBudget: null,
+};
+
+const ARMS = [
+  arm("b1"),
+  arm("oracle", { pairs: true }),
+  arm("loopx", { pairs: true }),
+  arm("loopx-without-budgets", { pairs: true, ablates: "budgets" }),
+];
+
+async function played(only: string[]): Promise<Map<string, string[]>> {
+  const seen = new Map<string, string[]>();
+  await benchLoop({
+    quick: false,
+    only,
+    arms: ARMS,
+    play: async (cell, a) => {
+      const name = cellName(cell);
+      seen.set(name, [...(seen.get(name) ?? []), a.name]);
+      return NOTHING;
+    },
+  });
+  return seen;
+}
+
+describe("bench:loop's cells and arms", () => {
+  it("plays the pair with the arms that run two goals, and no ablation", async () => {
+    expect(await played(["textkit-slug"])).toEqual(
+      new Map([["textkit-slug + textkit-wrap · competent · none", ["oracle", "loopx"]]]),
+    );
+  });
+
+  it("plays an ablation only in the cells that name it", async () => {
+    const seen = await played(["csv-quoting"]);
+    expect(seen.get("csv-quoting · competent · none")).toEqual(["b1", "oracle", "loopx"]);
+    const named = FAULT_CELLS.filter((f) => f.arms.includes("loopx-without-budgets"));
+    expect(named.length).toBeGreaterThan(0);
+    const withAblation = [...seen].filter(([, arms]) => arms.includes("loopx-without-budgets"));
+    expect(withAblation.map(([cell]) => cell)).toEqual([
+      "csv-quoting · overspending · none · budget $3",
+    ]);
+    for (const f of FAULT_CELLS.filter((x) => x.task === "csv-quoting")) {
+      const cell = [...seen].find(([name]) =>
+        name.includes(` · ${f.profile ?? "competent"} · ${f.fault}`),
+      );
+      expect(cell?.[1], `${f.fault} ${f.profile ?? ""}`).toEqual(
+        f.arms.filter((a) => ARMS.some((x) => x.name === a)),
+      );
+    }
+  });
+});
