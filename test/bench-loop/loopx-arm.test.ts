@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FILE_TOKENS, OVERSPEND, SLICE_TOKENS } from "../../bench/loop/agent/run-agent.ts";
+import type { Arm } from "../../bench/loop/arms/arm-types.ts";
 import { loopxArm } from "../../bench/loop/arms/loopx-arm.ts";
 import { modelUsd } from "../../bench/loop/arms/metered-slice.ts";
 import { skillOf } from "../../bench/loop/skill-of.ts";
@@ -62,22 +63,7 @@ describe("the loopx arm", () => {
   }, 240_000);
 
   it("holds an overspending agent to the goal's budget, then pauses and dispatches nothing", async () => {
-    const task = (await loadTasks()).find((t) => t.spec.id === "csv-quoting");
-    if (!task) throw new Error("no csv-quoting task");
-    const world = await startCellWorld({ sandbox, task, repo: "bench/csv-budget", seed: 1 });
-    const run = await loopxArm().run({
-      world,
-      cell: {
-        task,
-        profile: "overspending",
-        fault: "none",
-        seed: 1,
-        horizonHours: 72,
-        budgetUsd: 3,
-      },
-      skill: skillOf(task),
-    });
-    world.close();
+    const { run } = await overspendOnThreeDollars(loopxArm(), "bench/csv-budget");
     const spent = run.slices.reduce((n, s) => n + modelUsd(s.tokens), 0);
     // The plan (no file) and the first todo (the parser and its test) fit in $3; the third
     // slice is stopped short of what is left, and charged the rest: no fourth starts.
@@ -94,10 +80,22 @@ describe("the loopx arm", () => {
   }, 240_000);
 
   it("without its budgets (the ablation), lets the same agent spend past what was approved", async () => {
-    const task = (await loadTasks()).find((t) => t.spec.id === "csv-quoting");
-    if (!task) throw new Error("no csv-quoting task");
-    const world = await startCellWorld({ sandbox, task, repo: "bench/csv-unbudgeted", seed: 1 });
     const arm = loopxArm({ without: "budgets" });
+    const { run, config } = await overspendOnThreeDollars(arm, "bench/csv-unbudgeted");
+    expect(arm.name).toBe("loopx-without-budgets");
+    expect(config).not.toContain("budgets:");
+    const spent = run.slices.reduce((n, s) => n + modelUsd(s.tokens), 0);
+    expect(spent).toBeGreaterThan(3);
+    expect(run.slices.length).toBeGreaterThan(3);
+  }, 240_000);
+});
+
+/** The overspending agent on csv-quoting, whose owners approved $3, played by `arm`. */
+async function overspendOnThreeDollars(arm: Arm, repo: string) {
+  const task = (await loadTasks()).find((t) => t.spec.id === "csv-quoting");
+  if (!task) throw new Error("no csv-quoting task");
+  const world = await startCellWorld({ sandbox, task, repo, seed: 1 });
+  try {
     const run = await arm.run({
       world,
       cell: {
@@ -110,15 +108,11 @@ describe("the loopx arm", () => {
       },
       skill: skillOf(task),
     });
-    const config = (await world.mainTree()).get(".github/loopx.yml") ?? "";
+    return { run, config: (await world.mainTree()).get(".github/loopx.yml") ?? "" };
+  } finally {
     world.close();
-    expect(arm.name).toBe("loopx-without-budgets");
-    expect(config).not.toContain("budgets:");
-    const spent = run.slices.reduce((n, s) => n + modelUsd(s.tokens), 0);
-    expect(spent).toBeGreaterThan(3);
-    expect(run.slices.length).toBeGreaterThan(3);
-  }, 240_000);
-});
+  }
+}
 
 const PullHead = z.object({ head: z.object({ ref: z.string() }) });
 

@@ -41,11 +41,7 @@ function isOwn(current: string, own: ReadonlySet<string>): boolean {
 function mergeFile(ours: string, base: string, theirs: string): string | null {
   const dir = mkdtempSync(join(tmpdir(), "agent-merge-"));
   try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join(dir, n)) as [
-      string,
-      string,
-      string,
-    ];
+    const [o, b, t] = [join(dir, "ours"), join(dir, "base"), join(dir, "theirs")] as const;
     writeFileSync(o, ours);
     writeFileSync(b, base);
     writeFileSync(t, theirs);
