@@ -71,6 +71,16 @@ export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld>
       `${task.spec.id} and ${opts.partner.spec.id} start from different files: a pair shares one repository`,
     );
   }
+  // The repository's one CI and one reviewer follow `task`'s script: a partner with a script
+  // of its own (review rounds, a flaky start) would be reviewed and built by the wrong one.
+  if (
+    opts.partner &&
+    (opts.partner.spec.review.changeRequests > 0 || opts.partner.spec.ci.failFirst > 0)
+  ) {
+    throw new Error(
+      `${opts.partner.spec.id} asks for review rounds or a failing CI start; a pair's partner may not (the world scripts them for ${task.spec.id} only)`,
+    );
+  }
   if (!REPO_NAME.test(repo)) {
     throw new Error(
       `repo "${repo}": a cell's repository is named bench/<name>, e.g. bench/${task.spec.id}`,
