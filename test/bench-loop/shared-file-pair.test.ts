@@ -9,6 +9,8 @@ import { loopxArm } from "../../bench/loop/arms/loopx-arm.ts";
 import { oracleArm } from "../../bench/loop/arms/oracle-arm.ts";
 import { cellName, cellOf, partnerOf, pickTasks, playCell } from "../../bench/loop/play-cell.ts";
 import { loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
+import { startCellWorld } from "../../bench/loop/world/cell-world.ts";
+import { createSandbox } from "../../packages/sandbox/src/index.ts";
 
 async function pairCell() {
   const all = await loadTasks();
@@ -25,6 +27,27 @@ describe("the shared-file pair", () => {
     expect(picked).not.toContain("textkit-wrap");
     expect(cell.partner?.spec.id).toBe("textkit-wrap");
     expect(cellName(cell)).toBe("textkit-slug + textkit-wrap · competent · none");
+  });
+
+  it("refuses to pair tasks that do not start from the same files", async () => {
+    const { all, cell } = await pairCell();
+    const other = all.find((t) => t.spec.id === "csv-quoting");
+    if (!other) throw new Error("no csv-quoting task");
+    const sandbox = await createSandbox();
+    try {
+      await expect(
+        startCellWorld({
+          sandbox,
+          task: cell.task,
+          partner: other,
+          repo: "bench/mismatch",
+          seed: 1,
+        }),
+      ).rejects.toThrow(/start from different files: a pair shares one repository/);
+      expect(() => sandbox.repoByFullName("bench/mismatch")).toThrow();
+    } finally {
+      await sandbox.stop();
+    }
   });
 
   it.each([
