@@ -3,9 +3,10 @@
  * from the agent's outcome (its own account of progress, and the tokens the metering proxy
  * would count) and what reached GitHub.
  */
-import type { Agent, AgentOutcome } from "../agent/agent-types.ts";
+import type { Agent, AgentOutcome, Skill } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
 import { blank, runAgent } from "../agent/run-agent.ts";
+import type { LoadedTask } from "../tasks/load-tasks.ts";
 import type { ArmContext, ArmRun, SliceRecord } from "./arm-types.ts";
 
 /** The agent job a `runner-killed` cell loses: the first after the plan's, in every arm. */
@@ -60,4 +61,12 @@ export function sliceRecord(at: number, outcome: AgentOutcome, pushedFiles: stri
     tokens: outcome.tokens,
     pushedFiles,
   };
+}
+
+/** The cell's objectives with the agent's skill for each: the task's, then a pair's partner. */
+export function objectivesOf(ctx: ArmContext): { task: LoadedTask; skill: Skill }[] {
+  const { cell } = ctx;
+  const partner =
+    cell.partner && ctx.partnerSkill ? [{ task: cell.partner, skill: ctx.partnerSkill }] : [];
+  return [{ task: cell.task, skill: ctx.skill }, ...partner];
 }

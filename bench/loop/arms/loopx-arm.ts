@@ -11,7 +11,7 @@ import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
 import { requireChecks } from "../../../test/support/required-checks.ts";
 import type { Skill } from "../agent/agent-types.ts";
 import { RepoRest } from "../world/rest.ts";
-import { agentOf, emptyRun, KILLED_JOB } from "./arm-run.ts";
+import { agentOf, emptyRun, KILLED_JOB, objectivesOf } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import {
   type ActionHarness,
@@ -118,10 +118,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         // The maintainer files each objective as an issue and labels it, as a user would.
         const maintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
         const goals: { skill: Skill; issue: number; goalId: string }[] = [];
-        for (const [task, goalSkill] of [
-          [cell.task, skill],
-          ...(cell.partner && ctx.partnerSkill ? [[cell.partner, ctx.partnerSkill] as const] : []),
-        ] as const) {
+        for (const { task, skill: goalSkill } of objectivesOf(ctx)) {
           const number = await maintainer.createIssue(task.spec.title, task.spec.objective);
           // An outsider plants an instruction for agents on the issue at once.
           if (cell.profile === "injected") world.person.outsiderInjection(number);

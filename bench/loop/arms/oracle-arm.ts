@@ -16,7 +16,7 @@ import type { LoadedTask } from "../tasks/load-tasks.ts";
 import { appPush } from "../world/app-push.ts";
 import { formatPatch } from "../world/patch-files.ts";
 import { RepoRest } from "../world/rest.ts";
-import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
+import { agentOf, emptyRun, objectivesOf, sliceRecord } from "./arm-run.ts";
 import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
 import { billedMinutes, SETUP_MINUTES, SLICE_MINUTES } from "./billing.ts";
 import { meteredSlice, modelUsd } from "./metered-slice.ts";
@@ -48,15 +48,9 @@ export function oracleArm(): Arm {
       // Every objective is filed at once; the oracle works them one after the other, so no
       // two of its branches ever change a file at the same time.
       const goals: { task: LoadedTask; skill: Skill; issue: number }[] = [];
-      for (const [task, skill] of [
-        [cell.task, ctx.skill],
-        ...(cell.partner && ctx.partnerSkill ? [[cell.partner, ctx.partnerSkill] as const] : []),
-      ] as const) {
-        goals.push({
-          task,
-          skill,
-          issue: await asMaintainer.createIssue(task.spec.title, task.spec.objective),
-        });
+      for (const { task, skill } of objectivesOf(ctx)) {
+        const issue = await asMaintainer.createIssue(task.spec.title, task.spec.objective);
+        goals.push({ task, skill, issue });
       }
       // An outsider plants an instruction for agents on the issue at once.
       if (cell.profile === "injected") world.person.outsiderInjection(goals[0]!.issue);
