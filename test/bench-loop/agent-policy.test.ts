@@ -2,12 +2,14 @@
  * The bench's fixed agent (bench/loop/agent): its policy per profile and its memory in
  * NOTES.md. Its result file and CLI are in agent-cli.test.ts.
  */
+import { buildBrief } from "@loopx/core";
 import { describe, expect, it } from "vitest";
 import { NOTES_PATH } from "../../bench/loop/agent/agent-notes.ts";
 import type { AgentOutcome, PullView, Skill } from "../../bench/loop/agent/agent-types.ts";
 import { type MemoryTree, memoryTree } from "../../bench/loop/agent/memory-tree.ts";
-import { FLAKY_PREFIX } from "../../bench/loop/agent/run-agent.ts";
+import { FLAKY_PREFIX, steadyPrompt } from "../../bench/loop/agent/run-agent.ts";
 import { namedTodo } from "../../bench/loop/agent/skill-plan.ts";
+import { at, minutes, state, tick, todo } from "../../packages/core/test/fixtures.ts";
 import { CLI, EMPTY, named, PARSER, SKILL, slice, tools } from "./agent-fixtures.ts";
 
 const notes = (tree: MemoryTree) => tree.read(NOTES_PATH) ?? "";
@@ -167,6 +169,32 @@ describe("the other profiles", () => {
     expect(confused.length).toBeGreaterThan(0);
     expect(confused.length).toBeLessThan(20);
     expect(confused[0]!.summary).toContain("confused");
+  });
+
+  it("draws alike from two briefs of one tick that differ only in nonce and real-clock instants", () => {
+    const brief = (nonce: string, leaseEnds: Date) => {
+      const s = state({ todos: [todo("T1", { title: PARSER })] });
+      const t = tick(1, { todo: "T1", leaseExpiresAt: leaseEnds });
+      const checkpointAt = new Date(leaseEnds.getTime() - minutes(5));
+      return buildBrief(s, t, { nonce, slice: { usd: 2, checkpointAt } }).text;
+    };
+    const first = brief("a1".repeat(12), at(minutes(30)));
+    const later = brief("b2".repeat(12), at(minutes(30) + 37_000));
+    expect(later).not.toBe(first);
+    expect(steadyPrompt(later)).toBe(steadyPrompt(first));
+    for (let seed = 0; seed < 12; seed++) {
+      const a = memoryTree();
+      const b = memoryTree();
+      expect(slice(b, { prompt: later, profile: "flaky", seed })).toEqual(
+        slice(a, { prompt: first, profile: "flaky", seed }),
+      );
+      expect(b.snapshot()).toEqual(a.snapshot());
+    }
+    // What the agent is asked still counts: another todo's brief is another prompt.
+    const other = buildBrief(state({ todos: [todo("T1", { title: CLI })] }), "T1", {
+      nonce: "a1".repeat(12),
+    }).text;
+    expect(steadyPrompt(other)).not.toBe(steadyPrompt(first));
   });
 
   it("flaky's botched file is repaired by its next slice", () => {

@@ -144,13 +144,24 @@ function draws(
   const next = mulberry32(
     hash32([
       String(input.seed),
-      input.prompt,
+      steadyPrompt(input.prompt),
       notesText ?? "",
       JSON.stringify([comments, pull]),
       ...seen,
     ]),
   );
   return { flaky: next(), dies: next(), pick: next() };
+}
+
+/**
+ * The prompt as two runs of one seed both see it. A brief's fence nonce is fresh per brief and
+ * its lease instants follow the real clock; hashed as they are, the same cell would draw
+ * differently on every run.
+ */
+export function steadyPrompt(prompt: string): string {
+  const nonce = /"UNTRUSTED DATA ([0-9a-f]{16,})"/.exec(prompt)?.[1];
+  const unnonced = nonce ? prompt.replaceAll(nonce, "[nonce]") : prompt;
+  return unnonced.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, "[instant]");
 }
 
 /** A file a flaky slice botched is put right before anything else. */
