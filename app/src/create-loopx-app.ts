@@ -42,6 +42,11 @@ export interface LoopxAppOptions {
   serverUrl: string;
   log?: Logger;
   newId?: () => string;
+  /**
+   * Minutes a goal waits after each stalled tick in a row; the kernel's own ladder when
+   * absent. Not a setting: the bench's LoopX-without-backoff arm passes `[0]`.
+   */
+  backoffLadderMinutes?: readonly number[];
   /** The deployment's kill switch and spend ceilings, written onto installations. */
   controls?: InstallationControls;
   /** LoopX's own content-creation budget per installation (default: GitHub's limits less the outsiders' lane). */
@@ -136,6 +141,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     serverUrl: opts.serverUrl,
     log,
     newId: opts.newId ?? randomUUID,
+    ...(opts.backoffLadderMinutes ? { backoffLadderMinutes: opts.backoffLadderMinutes } : {}),
     renewToken: (id) => renewInstallationToken(probot, id),
     dashboardUrl:
       opts.dashboard?.mode === "readonly" && opts.dashboard.publicUrl

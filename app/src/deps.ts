@@ -26,6 +26,8 @@ export interface AppDeps {
   dashboardUrl?: string | null;
   log: Logger;
   newId: () => string;
+  /** The kernel's waits after stalled ticks; its own ladder when absent (see TransitionContext). */
+  backoffLadderMinutes?: readonly number[];
   /**
    * Mints a fresh installation token in place of the one the App holds: after an owner
    * accepts new permissions, a token minted before keeps the old ones until it expires.
@@ -51,6 +53,14 @@ export interface WriterDeps extends AppDeps {
 
 /** The intake's view of the deps: the writing ports are not on the object at all. */
 export function intakeDeps(deps: AppDeps): AppDeps {
-  const { store, readsFor, serverUrl, log, newId, renewToken } = deps;
-  return { store, readsFor, serverUrl, log, newId, ...(renewToken ? { renewToken } : {}) };
+  const { store, readsFor, serverUrl, log, newId, renewToken, backoffLadderMinutes } = deps;
+  return {
+    store,
+    readsFor,
+    serverUrl,
+    log,
+    newId,
+    ...(renewToken ? { renewToken } : {}),
+    ...(backoffLadderMinutes ? { backoffLadderMinutes } : {}),
+  };
 }

@@ -14,6 +14,7 @@ import {
   type SliceLimits,
   todoBranch,
 } from "@loopx/core";
+import { transitionContext } from "../intake/goal-context.ts";
 import type { RepoFacts } from "../repo-facts.ts";
 import { conflict, forbidden, invalidRequest, notFound, unavailable } from "./api-failure.ts";
 import { authorizeCall, type GoalRepo, type TickApiContext } from "./authorize-call.ts";
@@ -136,11 +137,7 @@ export async function ask(
           allowance,
           ...(body.limits ? { callerLimits: body.limits } : {}),
         },
-        {
-          actor: { kind: "agent", tickId, harness: state.goal.harness },
-          now,
-          newId: ctx.deps.newId,
-        },
+        transitionContext(ctx.deps, { kind: "agent", tickId, harness: state.goal.harness }, now),
       );
       seen.decision = outcome.decision;
       return outcome.result;

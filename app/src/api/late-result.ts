@@ -9,6 +9,7 @@ import {
   type TransitionContext,
   type TransitionResult,
 } from "@loopx/core";
+import { transitionContext } from "../intake/goal-context.ts";
 import type { TickApiContext } from "./authorize-call.ts";
 
 const latePrefix = (tick: Tick) => `late result of tick #${tick.number}`;
@@ -76,12 +77,15 @@ export async function recordLateResult(
     await ctx.deps.store.apply(
       goalId,
       (state, now) =>
-        keep(state, {
-          // The agent's words: untrusted, so keeping them never resets the backoff.
-          actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
-          now,
-          newId: ctx.deps.newId,
-        }),
+        // The agent's words: untrusted, so keeping them never resets the backoff.
+        keep(
+          state,
+          transitionContext(
+            ctx.deps,
+            { kind: "agent", tickId: tick.id, harness: tick.harness },
+            now,
+          ),
+        ),
       { source: { tickId: tick.id } },
     );
   } catch (error) {

@@ -15,6 +15,7 @@ import {
   workflowApprovals,
 } from "@loopx/core";
 import type { GateRule } from "@loopx/github";
+import { transitionContext } from "../intake/goal-context.ts";
 import { DEFAULT_CONFIG, type RepoFacts } from "../repo-facts.ts";
 import { conflict, invalidRequest } from "./api-failure.ts";
 import type { TickApiContext, TickApiDeps } from "./authorize-call.ts";
@@ -140,11 +141,11 @@ async function recordRefusal(
               ? { patch: redactSecrets(refusal.patch, []) }
               : {}),
           },
-          {
-            actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
+          transitionContext(
+            ctx.deps,
+            { kind: "agent", tickId: tick.id, harness: tick.harness },
             now,
-            newId: ctx.deps.newId,
-          },
+          ),
         ),
         facts,
       ),
@@ -170,11 +171,11 @@ async function record(
         recordPushedCommit(
           s,
           { ...commit, todo: tick.todo },
-          {
-            actor: { kind: "agent", tickId: tick.id, harness: tick.harness },
+          transitionContext(
+            ctx.deps,
+            { kind: "agent", tickId: tick.id, harness: tick.harness },
             now,
-            newId: ctx.deps.newId,
-          },
+          ),
         ),
         facts,
       ),

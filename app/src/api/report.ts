@@ -15,6 +15,7 @@ import {
   type TransitionContext,
 } from "@loopx/core";
 import { chainTransitions } from "../intake/chain-transitions.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 import { DEFAULT_CONFIG, type RepoFacts } from "../repo-facts.ts";
 import {
   type ApiFailure,
@@ -149,7 +150,7 @@ export async function report(
   const trial = applyTickResult(
     state,
     { tickId, leaseToken: body.leaseToken, result: scrubbed },
-    { actor, now: dbNow, newId: ctx.deps.newId },
+    transitionContext(ctx.deps, actor, dbNow),
   );
   if (
     !trial.ok &&
@@ -179,7 +180,7 @@ export async function report(
     state.goal.id,
     (s, now) => {
       seen.now = now;
-      const tctx = { actor, now, newId: ctx.deps.newId };
+      const tctx = transitionContext(ctx.deps, actor, now);
       const accepted = applyTickResult(s, { tickId, leaseToken: body.leaseToken, result }, tctx);
       const job = accepted.ok ? jobStep(result, tickId, facts) : null;
       if (!accepted.ok || (!grant?.allowWorkflowPaths && job === null)) {

@@ -8,8 +8,14 @@ import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 export const repoName = (r: Repository): RepoName => ({ owner: r.owner.login, repo: r.name });
 export const issueRef = (r: Repository, number: number): IssueRef => ({ ...repoName(r), number });
 
-export function transitionContext(deps: AppDeps, actor: Actor, now: Date): TransitionContext {
-  return { actor, now, newId: deps.newId };
+/** The kernel's context for one transition: every transition the App applies is given this. */
+export function transitionContext(
+  deps: Pick<AppDeps, "newId" | "backoffLadderMinutes">,
+  actor: Actor,
+  now: Date,
+): TransitionContext {
+  const ladder = deps.backoffLadderMinutes;
+  return { actor, now, newId: deps.newId, ...(ladder ? { backoffLadderMinutes: ladder } : {}) };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   withKey,
 } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 
 /** GitHub's most sub-issues for one parent issue. */
@@ -70,7 +71,7 @@ export async function createSubIssue(
     linkSubIssue(
       s,
       { todo: todo.key, id: created.id, number: created.number },
-      { actor: { kind: "app" }, now, newId: deps.newId },
+      transitionContext(deps, { kind: "app" }, now),
     ),
   );
   // A refusal here (already linked, goal finished) leaves nothing to retry.

@@ -1,6 +1,7 @@
 import { type Effect, type GoalState, jobNotDispatched, jobStarted } from "@loopx/core";
 import { GitHubError, type GitHubPort } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 import { EffectDeferred } from "./cancel-run.ts";
 
 type DispatchJob = Extract<Effect, { kind: "dispatch_job" }>;
@@ -40,10 +41,8 @@ export async function dispatchJob(
   const waiting = state.todos.find((t) => t.key === effect.todo)?.resumeWhen;
   if (waiting?.kind !== "job" || waiting.job !== effect.job || waiting.runId !== null) return;
   const repo = { owner: state.goal.repo.owner, repo: state.goal.repo.name };
-  const system = (reason: string) => ({
-    actor: { kind: "system" as const, reason },
-    newId: deps.newId,
-  });
+  const system = (reason: string, at: Date) =>
+    transitionContext(deps, { kind: "system", reason }, at);
   let runId: number | null;
   try {
     ({ runId } = await port.dispatchWorkflow(repo, effect.workflow, effect.ref, effect.inputs));
@@ -63,23 +62,13 @@ export async function dispatchJob(
       jobNotDispatched(
         s,
         { todo: effect.todo, job: effect.job, message },
-        {
-          ...system("job dispatch refused"),
-          now: at,
-        },
+        system("job dispatch refused", at),
       ),
     );
     return;
   }
   if (runId === null) return;
   await deps.store.apply(state.goal.id, (s, at) =>
-    jobStarted(
-      s,
-      { todo: effect.todo, job: effect.job, runId },
-      {
-        ...system("job dispatched"),
-        now: at,
-      },
-    ),
+    jobStarted(s, { todo: effect.todo, job: effect.job, runId }, system("job dispatched", at)),
   );
 }

@@ -10,6 +10,7 @@ import {
   renderPullTitle,
 } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 import { monitorPull, type PullTarget } from "../pulls/monitor-pull.ts";
 import { recordInBase, settleFromPull } from "./reconcile-branch.ts";
 import { routeReviewers } from "./route-reviewers.ts";
@@ -167,7 +168,7 @@ async function track(
     trackPullRequest(
       s,
       { number: pull.number, todo, headRef, headSha: pull.headSha },
-      { actor: { kind: "app" }, now, newId: deps.newId },
+      transitionContext(deps, { kind: "app" }, now),
     ),
   );
   // Already tracked at this head, or the goal finished meanwhile: nothing to retry.

@@ -1,6 +1,7 @@
 import { type GoalState, recordBranchInBase, trackPullRequest } from "@loopx/core";
 import type { PullSnapshot } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 import { monitorPull } from "../pulls/monitor-pull.ts";
 
 interface Branch {
@@ -26,7 +27,7 @@ export async function settleFromPull(
   if (!state.pullRequests.some((p) => p.number === pull.number)) {
     const input = { number: pull.number, todo: at.todo, headRef: at.branch, headSha: pull.headSha };
     const tracked = await deps.store.apply(state.goal.id, (s, now) =>
-      trackPullRequest(s, input, { actor: { kind: "app" }, now, newId: deps.newId }),
+      trackPullRequest(s, input, transitionContext(deps, { kind: "app" }, now)),
     );
     if (!tracked.ok) deps.log.info(`#${pull.number}: ${tracked.refusal.message}`);
   }
@@ -55,7 +56,7 @@ export async function recordInBase(
 ): Promise<void> {
   const input = { ...at, base };
   const recorded = await deps.store.apply(state.goal.id, (s, now) =>
-    recordBranchInBase(s, input, { actor: { kind: "app" }, now, newId: deps.newId }),
+    recordBranchInBase(s, input, transitionContext(deps, { kind: "app" }, now)),
   );
   const outcome = recorded.ok ? "recorded" : recorded.refusal.message;
   deps.log.info(`${at.branch} at ${at.headSha.slice(0, 7)} is already in ${base}: ${outcome}`);

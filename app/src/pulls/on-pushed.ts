@@ -1,6 +1,7 @@
 import { requestPullRequest } from "@loopx/core";
 import type { PushedEvent } from "../api/pushed.ts";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 
 /**
  * The tick API's `onPushed` hook: a tick's todo branch reached GitHub, so its PR is opened
@@ -20,7 +21,7 @@ export async function openPullOnPush(deps: AppDeps, event: PushedEvent): Promise
           headSha: event.headSha,
           gateScopes: event.openPrScopes,
         },
-        { actor: { kind: "app" }, now, newId: deps.newId },
+        transitionContext(deps, { kind: "app" }, now),
       ),
     { source: { tickId: event.tick.id } },
   );

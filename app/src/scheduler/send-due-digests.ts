@@ -1,6 +1,7 @@
 import { considerDigest } from "@loopx/core";
 import { digestEveryMs } from "@loopx/github";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 import { DEFAULT_CONFIG, type RepoFactsCache } from "../repo-facts.ts";
 
 /**
@@ -23,7 +24,7 @@ export async function sendDueDigests(
         considerDigest(
           s,
           { everyMs },
-          { actor: { kind: "system", reason: "digest" }, now, newId: deps.newId },
+          transitionContext(deps, { kind: "system", reason: "digest" }, now),
         ),
       );
       if (result.ok) committed += 1;

@@ -1,5 +1,6 @@
 import { expireLeases } from "@loopx/core";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 
 /**
  * Ends every lease past its expiry on the database clock: each such tick is charged its
@@ -11,11 +12,10 @@ export async function sweepExpiredLeases(deps: AppDeps, limit = 100): Promise<nu
   let changed = 0;
   for (const goalId of goalIds) {
     const applied = await deps.store.apply(goalId, (state, now) =>
-      expireLeases(state, {
-        actor: { kind: "system", reason: "lease expired" },
-        now,
-        newId: deps.newId,
-      }),
+      expireLeases(
+        state,
+        transitionContext(deps, { kind: "system", reason: "lease expired" }, now),
+      ),
     );
     // not_found: a result or another replica got there first — nothing left to expire.
     if (applied.ok) changed += 1;

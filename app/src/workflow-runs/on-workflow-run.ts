@@ -2,7 +2,7 @@ import { type GoalState, recordHostFailure } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
-import { repoName } from "../intake/goal-context.ts";
+import { repoName, transitionContext } from "../intake/goal-context.ts";
 import { loadRepoConfig } from "../repo-config.ts";
 import { DEFAULT_CONFIG } from "../repo-facts.ts";
 import { Repository } from "../webhooks/envelope.ts";
@@ -88,7 +88,7 @@ export async function onWorkflowRun(
           summary: `tick workflow run ${run.id} (attempt ${run.run_attempt}) ended ${run.conclusion} before it reached LoopX; check the run's log`,
           url: run.html_url ?? null,
         },
-        { actor: { kind: "system", reason: "workflow_run failed" }, now, newId: deps.newId },
+        transitionContext(deps, { kind: "system", reason: "workflow_run failed" }, now),
       ),
     { deliveryId: delivery.deliveryId },
   );

@@ -1,6 +1,7 @@
 import { finishJob, type Todo } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
+import { transitionContext } from "../intake/goal-context.ts";
 import { applied, ignored, type Outcome } from "../webhooks/outcome.ts";
 import type { WorkflowRunCompleted } from "./on-workflow-run.ts";
 
@@ -53,7 +54,7 @@ export async function wakeJobTodo(
             url: run.html_url ?? null,
           },
         },
-        { actor: { kind: "system", reason: "job run completed" }, now, newId: deps.newId },
+        transitionContext(deps, { kind: "system", reason: "job run completed" }, now),
       ),
     { deliveryId: delivery.deliveryId },
   );

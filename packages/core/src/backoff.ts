@@ -15,9 +15,13 @@ export const INITIAL_BACKOFF: Backoff = Object.freeze({ level: 0, stalledTicks: 
  * One more tick without a material delta: climb a rung. The window only ever extends, so a
  * stall can never make the loop wake sooner than an earlier stall already promised.
  */
-export function growBackoff(backoff: Backoff, now: Date): Backoff {
-  const level = Math.min(backoff.level + 1, BACKOFF_LADDER_MINUTES.length);
-  const minutes = BACKOFF_LADDER_MINUTES[level - 1] ?? 60;
+export function growBackoff(
+  backoff: Backoff,
+  now: Date,
+  ladder: readonly number[] = BACKOFF_LADDER_MINUTES,
+): Backoff {
+  const level = Math.min(backoff.level + 1, ladder.length);
+  const minutes = ladder[level - 1] ?? 0;
   const candidate = new Date(now.getTime() + minutes * 60_000);
   const until =
     backoff.until !== null && backoff.until.getTime() > candidate.getTime()

@@ -62,6 +62,25 @@ describe("applyTickResult", () => {
     expect(r.state.goal.backoff.until).toEqual(at(minutes(5 + 60)));
     expect(r.effects.some((e) => e.kind === "tick_comment")).toBe(false);
   });
+  it("a context's own ladder sets the wait; [0] waits not at all, yet still counts the stall", () => {
+    const noChange = { ...lease1, result: result({ outcome: "no_change", validation: null }) };
+    const grow = (ladder: readonly number[], from: number) => {
+      const s = claimed();
+      s.goal.backoff = { level: from, stalledTicks: from, until: null };
+      const c = { ...ctx(at(minutes(5))), backoffLadderMinutes: ladder };
+      return expectOk(applyTickResult(s, noChange, c)).state.goal.backoff;
+    };
+    expect(grow([1, 2], 0)).toEqual({ level: 1, stalledTicks: 1, until: at(minutes(5 + 1)) });
+    // Past its last rung the ladder repeats it.
+    expect(grow([1, 2], 5)).toEqual({ level: 2, stalledTicks: 6, until: at(minutes(5 + 2)) });
+    const none = grow([0], 1);
+    expect(none).toEqual({ level: 1, stalledTicks: 2, until: at(minutes(5)) });
+    // A wait that ends when it starts holds nothing back; one rung of three minutes does.
+    const next = (backoff: typeof none) =>
+      decide(state({ todos: [todo("T1")] }, { backoff }), at(minutes(5)), "agent-a").route;
+    expect(next(none)).toBe("run");
+    expect(next({ ...none, until: at(minutes(8)) })).toBe("wait");
+  });
   it("the second stalled tick in a row requests a replan, once per stall episode", () => {
     const s = claimed();
     s.goal.backoff = { level: 1, stalledTicks: 1, until: null };

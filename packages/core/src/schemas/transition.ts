@@ -297,4 +297,9 @@ export interface TransitionContext {
   expectedVersion?: number;
   /** Mints ids for new rows (evidence, notes, ticks): the kernel stays deterministic under test. */
   newId: () => string;
+  /**
+   * Minutes a goal waits after each stalled tick in a row (the last repeats); LoopX's own
+   * ladder when absent. `[0]` waits not at all: the bench's LoopX-without-backoff arm.
+   */
+  backoffLadderMinutes?: readonly number[];
 }

@@ -4,7 +4,7 @@ import { notifyOwners } from "./notify-owners.ts";
 
 /** One more stalled tick; `since` is when it stalled (a lease's expiry, not when we noticed). */
 export function stall(d: Draft, reason: string, since: Date = d.ctx.now): void {
-  const next = growBackoff(d.state.goal.backoff, since);
+  const next = growBackoff(d.state.goal.backoff, since, d.ctx.backoffLadderMinutes);
   d.state.goal.backoff = next;
   // Once per stall episode: retrying the same plan unchanged is how loops spin. Later
   // stalls do not ask again; if the new plan stalls too, decide() asks a person.
