@@ -1,6 +1,8 @@
 import { AskResponse } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
+import { dbOf, sql } from "@loopx/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScheduler } from "../../app/src/scheduler/create-scheduler.ts";
 import { on } from "../../app/src/webhooks/on.ts";
 import type { Outcome } from "../../app/src/webhooks/outcome.ts";
 import {
@@ -75,6 +77,30 @@ describe("e2e: workflow_run watching", () => {
     expect(again.kind).toBe("ignored");
     const after = await h.store.loadGoal(goal.goal.id);
     expect(after?.evidence.filter((e) => e.kind === "host_failure")).toHaveLength(1);
+  });
+
+  it("once the backoff after a run that never asked ends, the goal runs again at once", async () => {
+    const goal = await h.startGoal("Speed up tests", ["Split the suite"]);
+    const failedRun = runs.at(-1);
+    if (failedRun === undefined) throw new Error("the goal dispatched no run");
+    expect(await completeRun(failedRun, "failure")).toBe("applied");
+    const scheduler = createScheduler(h.app.deps, { graceMs: 0 });
+    try {
+      // Still backing off: nothing is due.
+      expect((await scheduler.tick()).dispatched).toEqual([]);
+      // The backoff's wait is over, well inside the quiet interval a run that may still ask
+      // is given: this run ended, so it holds nothing back.
+      await dbOf(h.store).execute(
+        sql`UPDATE goals SET next_wake_at = now() - interval '1 second',
+                             backoff = jsonb_set(backoff, '{until}', to_jsonb(now() - interval '1 second'))
+             WHERE id = ${goal.goal.id}`,
+      );
+      expect((await scheduler.tick()).dispatched).toEqual([
+        `acme/widgets#${goal.goal.issue.number}`,
+      ]);
+    } finally {
+      await scheduler.stop();
+    }
   });
 
   it("a run that reached the API, a success, or a cancelled run is left alone", async () => {

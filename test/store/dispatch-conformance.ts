@@ -66,6 +66,29 @@ export function describeDispatchConformance(name: string, store: () => Store): v
       expect(await taken()).toBe(true);
     });
 
+    it("a dispatched run that ended without asking holds nothing back, and still traces", async () => {
+      const { goal } = await createdGoal(store());
+      const db = dbOf(store());
+      await db.execute(
+        sql`UPDATE goals SET next_wake_at = now() - interval '1 minute' WHERE id = ${goal.id}`,
+      );
+      const taken = async () =>
+        (await store().takeDueDispatches({ repoId: goal.repo.id, limit: 100 })).some(
+          (g) => g.goalId === goal.id,
+        );
+      await store().markDispatched(goal.id);
+      await store().recordDispatchRun(goal.id, 8001);
+      expect(await taken()).toBe(false);
+      // Another run's end changes nothing.
+      await store().endDispatchedRun(8002);
+      expect(await taken()).toBe(false);
+      await store().endDispatchedRun(8001);
+      expect(await store().goalOfDispatchedRun(8001)).toBe(goal.id);
+      expect(await taken()).toBe(true);
+      // The dispatch that took it holds the wake again.
+      expect(await taken()).toBe(false);
+    });
+
     it("frees a slot once a tick claims in it, or its dispatch is released or old", async () => {
       const { goal } = await createdGoal(store());
       expect(await store().reserveDispatchSlot(goal.id, ["1"])).toBe("1");

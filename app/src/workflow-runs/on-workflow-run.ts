@@ -92,5 +92,7 @@ export async function onWorkflowRun(
       ),
     { deliveryId: delivery.deliveryId },
   );
+  // The backoff it recorded decides when the goal runs again, not the wait for this run to ask.
+  if (result.ok) await store.endDispatchedRun(run.id);
   return result.ok ? applied : ignored(`refused: ${result.refusal.code}`);
 }

@@ -196,6 +196,18 @@ export async function recordDispatchRun(
     .where(and(eq(s.tickDispatches.goalId, goalId), eq(s.tickDispatches.slot, slot)));
 }
 
+/**
+ * The run a dispatch started ended without ever asking (it failed before it reached the API):
+ * it will not take its look, so its marker stops holding the goal's next dispatch back for
+ * the quiet interval. The run stays recorded, so a redelivery of its end still finds the goal.
+ */
+export async function endDispatchedRun(db: Db, runId: number): Promise<void> {
+  await db
+    .update(s.tickDispatches)
+    .set({ dispatchedAt: new Date(0) })
+    .where(eq(s.tickDispatches.runId, runId));
+}
+
 /** The goal whose dispatch started this run, if the app recorded it. */
 export async function goalOfDispatchedRun(db: Db, runId: number): Promise<string | null> {
   const [row] = await db

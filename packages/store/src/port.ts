@@ -179,6 +179,8 @@ export interface Store {
   recordDispatchRun(goalId: string, runId: number, slot?: string): Promise<void>;
   /** The goal whose dispatch started this run, if the App recorded it. */
   goalOfDispatchedRun(runId: number): Promise<string | null>;
+  /** That run ended without asking: its dispatch no longer holds the next one back. */
+  endDispatchedRun(runId: number): Promise<void>;
 
   // Read-only views for the dashboard and `loopx status` (the aggregate keeps a window only).
   /** Every active or paused goal, then the newest `finished` ended ones (default 200); newest first. */

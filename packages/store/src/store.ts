@@ -22,6 +22,7 @@ import {
 import { type Connection, connect, type Db, type OpenOptions } from "./db.ts";
 import { goalsDueForDigest } from "./due-digests.ts";
 import {
+  endDispatchedRun,
   goalOfDispatchedRun,
   markDispatched,
   recordDispatchRun,
@@ -195,6 +196,7 @@ export function createStore(conn: Connection): Store {
     releaseDispatch: (goalId, slot) => releaseDispatch(db, goalId, slot),
     recordDispatchRun: (goalId, runId, slot) => recordDispatchRun(db, goalId, runId, slot),
     goalOfDispatchedRun: (runId) => goalOfDispatchedRun(db, runId),
+    endDispatchedRun: (runId) => endDispatchedRun(db, runId),
 
     listGoalSummaries: (finished) => listGoalSummaries(db, finished),
     goalSummary: (goalId) => goalSummary(db, goalId),
