@@ -5,7 +5,7 @@
  * nothing of what it did.
  */
 import { describe, expect, it } from "vitest";
-import type { Agent, AgentInput, AgentOutcome } from "../../bench/loop/agent/agent-types.ts";
+import type { AgentOutcome, SliceAgent, SliceInput } from "../../bench/loop/agent/agent-types.ts";
 import { memoryTree } from "../../bench/loop/agent/memory-tree.ts";
 import { blank } from "../../bench/loop/agent/run-agent.ts";
 import {
@@ -19,7 +19,7 @@ const FILES = ["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts"];
 const TOKENS = 400_000;
 
 /** Writes four files in order, removes one, appends its notes, and claims the todo done. */
-const agent: Agent = ({ tree }) => {
+const agent: SliceAgent = ({ tree }) => {
   for (const path of FILES) tree.write(path, `// ${path}\n`);
   tree.remove("old.ts");
   tree.write("NOTES.md", "done with T1\n");
@@ -36,7 +36,7 @@ const agent: Agent = ({ tree }) => {
   return outcome;
 };
 
-function input(): AgentInput & { tree: ReturnType<typeof memoryTree> } {
+function input(): SliceInput & { tree: ReturnType<typeof memoryTree> } {
   return {
     prompt: "## Your todo: T1",
     tree: memoryTree([
@@ -46,7 +46,6 @@ function input(): AgentInput & { tree: ReturnType<typeof memoryTree> } {
     tools: { issueComments: () => [], pull: () => null },
     skill: { plan: [], discoveries: [] },
     profile: "overspending",
-    seed: 1,
   };
 }
 

@@ -5,7 +5,9 @@
  *   LOOPX_BRIEF_MD or AGENT_PROMPT_FILE  the prompt (a file)
  *   AGENT_SKILL                          the skill: a JSON file, or the JSON itself
  *   AGENT_PROFILE                        competent (default), flaky, stuck, overspending, injected, dies
- *   AGENT_SEED                           an integer (default 0)
+ *   AGENT_SEED                           an integer (default 0): the slice's luck; in a
+ *                                        workflow run, mixed with $GITHUB_RUN_ID and
+ *                                        $GITHUB_RUN_ATTEMPT, so each run draws anew
  *   AGENT_TOOLS                          optional: {issueComments, pull} as a file or JSON
  *   AGENT_GITHUB_API                     optional, instead: read them from this REST API, for the
  *                                        repository, issue and branch $LOOPX_BRIEF names (no
@@ -28,6 +30,7 @@ import {
 import { dirTree } from "./dir-tree.ts";
 import { readGithubTools } from "./github-read-tools.ts";
 import { runAgent } from "./run-agent.ts";
+import { workflowRunSeed } from "./seeded-random.ts";
 import { toLoopxResult } from "./to-claim.ts";
 
 class InputError extends Error {}
@@ -45,7 +48,10 @@ async function main(env: NodeJS.ProcessEnv): Promise<number> {
   }
   const skill = parse(SkillSchema, jsonOf(env.AGENT_SKILL, "$AGENT_SKILL"), "$AGENT_SKILL");
   const profile = parse(ProfileSchema, env.AGENT_PROFILE || "competent", "$AGENT_PROFILE");
-  const seed = parse(SeedSchema, env.AGENT_SEED || "0", "$AGENT_SEED");
+  const seed = workflowRunSeed(parse(SeedSchema, env.AGENT_SEED || "0", "$AGENT_SEED"), {
+    ...(env.GITHUB_RUN_ID ? { id: env.GITHUB_RUN_ID } : {}),
+    ...(env.GITHUB_RUN_ATTEMPT ? { attempt: env.GITHUB_RUN_ATTEMPT } : {}),
+  });
   const tools = await toolsFrom(env);
 
   const outcome = runAgent({ prompt, tree: dirTree(process.cwd()), tools, skill, profile, seed });

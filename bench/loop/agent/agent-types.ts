@@ -81,9 +81,9 @@ export interface AgentInput {
   skill: Skill;
   profile: Profile;
   /**
-   * The slice's sampling randomness. Draws are keyed on it and on what the agent sees, so a
-   * fixed seed still varies as the work moves on; an unchanged world with an unchanged seed
-   * repeats exactly, so a bench that wants a model's run-to-run variance varies it per slice.
+   * The slice's luck: its draws (confused, botched, killed) come from this alone, whatever the
+   * prompt or the world, so the same seed is the same luck in every arm and a run replays
+   * exactly. A bench varies it per slice.
    */
   seed: number;
 }
@@ -110,7 +110,16 @@ export interface AgentOutcome {
 }
 
 /**
- * An agent as the arms call it: the scripted policy (run-agent.ts) answers at once; a real
- * model's CLI (real-agent.ts) answers once its process has ended.
+ * An agent: the scripted policy (run-agent.ts) answers at once; a real model's CLI
+ * (real-agent.ts) answers once its process has ended.
  */
 export type Agent = (input: AgentInput) => AgentOutcome | Promise<AgentOutcome>;
+
+/** One slice as an arm hands it over: the seed is not the arm's to choose. */
+export type SliceInput = Omit<AgentInput, "seed">;
+
+/**
+ * The agent as the arms call it (arms/arm-run.ts `agentOf`): it seeds a cell's n-th slice
+ * alike in every arm, so arms meet the same luck and differ only by what they do with it.
+ */
+export type SliceAgent = (input: SliceInput) => AgentOutcome | Promise<AgentOutcome>;

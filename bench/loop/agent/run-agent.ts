@@ -5,10 +5,10 @@
  * `dies` is killed halfway through its writes, `overspending` pays 20× for the same work.
  */
 import { appendNotes, NOTES_PATH, parseNotes } from "./agent-notes.ts";
-import type { AgentInput, AgentOutcome, PullView } from "./agent-types.ts";
+import type { AgentInput, AgentOutcome } from "./agent-types.ts";
 import { injectedOrders } from "./read-prompt.ts";
 import { hash32, mulberry32 } from "./seeded-random.ts";
-import { skillTodos } from "./skill-plan.ts";
+import { ownContents, skillTodos } from "./skill-plan.ts";
 import { decideSlice, type SliceAction, type Write } from "./slice-actions.ts";
 import { unsafePath } from "./tree-paths.ts";
 
@@ -30,7 +30,7 @@ export function runAgent(input: AgentInput): AgentOutcome {
   const comments = input.tools.issueComments();
   const pull = input.tools.pull();
   const skillPaths = pathsOf(input);
-  const draw = draws(input, notesText, comments, pull, skillPaths);
+  const draw = draws(input.seed);
   const tokens = (files: number) =>
     (SLICE_TOKENS + FILE_TOKENS * files) * (profile === "overspending" ? OVERSPEND : 1);
 
@@ -45,7 +45,7 @@ export function runAgent(input: AgentInput): AgentOutcome {
     profile,
     notes: parseNotes(notesText),
   });
-  const writes: Write[] = [];
+  const writes: Repair[] = [];
   const obeyed: string[] = [];
   if (profile === "injected") {
     const texts = [input.prompt, ...comments.map((c) => c.body)];
@@ -68,9 +68,9 @@ export function runAgent(input: AgentInput): AgentOutcome {
       .map((w, i) =>
         i < Math.floor(cut)
           ? w
-          : { path: w.path, content: w.content.slice(0, w.content.length >> 1) },
+          : { path: w.path, content: w.content?.slice(0, w.content.length >> 1) ?? null },
       );
-    for (const w of landed) tree.write(w.path, w.content);
+    for (const w of landed) apply(tree, w);
     return {
       ...blank(),
       todo: action.todo,
@@ -81,7 +81,7 @@ export function runAgent(input: AgentInput): AgentOutcome {
       summary: `killed while working on ${action.todo ?? "the objective"}`,
     };
   }
-  for (const w of writes) tree.write(w.path, w.content);
+  for (const w of writes) apply(tree, w);
   if (action.notes.length > 0) tree.write(notesPath, appendNotes(notesText, action.notes));
   const wroteFiles = [...new Set(writes.map((w) => w.path))];
   return {
@@ -130,48 +130,56 @@ function pathsOf(input: AgentInput): string[] {
 }
 
 /**
- * The slice's draws, keyed on the seed and on everything the agent sees, so a fixed seed
- * still varies as the notes, the files, the checks or the prompt move on.
+ * The slice's draws, from its seed alone. Keyed on what the agent sees, they would differ by
+ * arm (each arm's prompt and comments are its own) and by run (a brief's fence nonce is fresh,
+ * its lease instants follow the real clock): arms would be compared on different luck.
  */
-function draws(
-  input: AgentInput,
-  notesText: string | null,
-  comments: unknown,
-  pull: PullView | null,
-  skillPaths: readonly string[],
-) {
-  const seen = skillPaths.map((p) => `${p}\n${input.tree.read(p) ?? ""}`);
-  const next = mulberry32(
-    hash32([
-      String(input.seed),
-      steadyPrompt(input.prompt),
-      notesText ?? "",
-      JSON.stringify([comments, pull]),
-      ...seen,
-    ]),
-  );
+function draws(seed: number) {
+  const next = mulberry32(hash32([String(seed)]));
   return { flaky: next(), dies: next(), pick: next() };
 }
 
-/**
- * The prompt as two runs of one seed both see it. A brief's fence nonce is fresh per brief and
- * its lease instants follow the real clock; hashed as they are, the same cell would draw
- * differently on every run.
- */
-export function steadyPrompt(prompt: string): string {
-  const nonce = /"UNTRUSTED DATA ([0-9a-f]{16,})"/.exec(prompt)?.[1];
-  const unnonced = nonce ? prompt.replaceAll(nonce, "[nonce]") : prompt;
-  return unnonced.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, "[instant]");
+/** A write of the slice's; null content removes the file (a repair's undo of a new file). */
+interface Repair {
+  path: string;
+  content: string | null;
 }
 
-/** A file a flaky slice botched is put right before anything else. */
-function repairs(input: AgentInput, skillPaths: readonly string[], action: SliceAction): Write[] {
+function apply(tree: AgentInput["tree"], w: Repair): void {
+  if (w.content === null) tree.remove(w.path);
+  else tree.write(w.path, w.content);
+}
+
+/**
+ * Files its own earlier slices left broken are put right before anything else, as an agent
+ * that runs the tests first would: one a flaky slice botched loses the line it added, and one
+ * a killed slice cut short (a strict prefix of a version some todo writes) goes back to what
+ * it held before that todo, or away if that todo created it. The step is redone in its turn.
+ */
+function repairs(input: AgentInput, skillPaths: readonly string[], action: SliceAction): Repair[] {
   const planned = new Set(action.writes.map((w) => w.path));
-  return skillPaths.flatMap((path) => {
+  return skillPaths.flatMap((path): Repair[] => {
     const content = input.tree.read(path);
-    if (content === null || !content.startsWith(FLAKY_PREFIX) || planned.has(path)) return [];
-    return [{ path, content: content.slice(FLAKY_PREFIX.length) }];
+    if (content === null || planned.has(path)) return [];
+    if (content.startsWith(FLAKY_PREFIX)) {
+      return [{ path, content: content.slice(FLAKY_PREFIX.length) }];
+    }
+    const cutFrom = cutShort(input.skill, path, content);
+    return cutFrom ? [{ path, content: cutFrom.before?.[path] ?? null }] : [];
   });
+}
+
+/** The todo whose version of `path` a killed slice cut `content` from, if it is one. */
+function cutShort(skill: AgentInput["skill"], path: string, content: string) {
+  if (content === "" || ownContents(skill, path).has(content)) return undefined;
+  return [...skillTodos(skill).values()].find((todo) =>
+    [todo.files, ...todo.reviewFixes].some((files) => {
+      const version = files[path];
+      return (
+        version !== undefined && version.length > content.length && version.startsWith(content)
+      );
+    }),
+  );
 }
 
 /** The action's writes, one of them botched when `broken` (only real work can be botched). */

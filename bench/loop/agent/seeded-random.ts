@@ -15,6 +15,15 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * A slice's seed in a workflow run: the given one mixed with the run's id and attempt, so each
+ * run of a workflow draws anew and a rerun of the same attempt draws the same; outside a run,
+ * the given one.
+ */
+export function workflowRunSeed(seed: number, run: { id?: string; attempt?: string }): number {
+  return run.id ? hash32([String(seed), run.id, run.attempt ?? "1"]) : seed;
+}
+
 /** FNV-1a over the parts, with a separator so ["ab", "c"] and ["a", "bc"] differ. */
 export function hash32(parts: readonly string[]): number {
   let h = 0x811c9dc5;

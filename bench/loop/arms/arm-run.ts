@@ -3,28 +3,35 @@
  * from the agent's outcome (its own account of progress, and the tokens the metering proxy
  * would count) and what reached GitHub.
  */
-import type { Agent, AgentOutcome, Skill } from "../agent/agent-types.ts";
+import type { Agent, AgentOutcome, Skill, SliceAgent } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
 import { blank, runAgent } from "../agent/run-agent.ts";
+import { hash32 } from "../agent/seeded-random.ts";
 import type { LoadedTask } from "../tasks/load-tasks.ts";
-import type { ArmContext, ArmRun, SliceRecord } from "./arm-types.ts";
+import type { ArmContext, ArmRun, CellSpec, SliceRecord } from "./arm-types.ts";
 
 /** The agent job a `runner-killed` cell loses: the first after the plan's, in every arm. */
 export const KILLED_JOB = 2;
 
+/** The seed of a cell's n-th agent slice (from 1), the same in every arm. */
+export function sliceSeed(cellSeed: number, n: number): number {
+  return hash32(["slice", String(cellSeed), String(n)]);
+}
+
 /**
  * The agent this cell runs: the context's, else the bench's scripted one. Call it once per
- * run: in a `runner-killed` cell it counts the arm's agent jobs, and the runner of job
- * KILLED_JOB dies mid-slice — the tokens are spent, everything the agent wrote is lost with
- * the runner's disk, and no result is written — and `run` records the fault.
+ * agent job. The n-th job of a cell gets the same seed in every arm (common random numbers:
+ * a flaky agent is confused on the same jobs whichever control plane runs it). In a
+ * `runner-killed` cell the runner of job KILLED_JOB dies mid-slice — the tokens are spent,
+ * everything the agent wrote is lost with the runner's disk, and no result is written — and
+ * `run` records the fault.
  */
-export function agentOf(ctx: ArmContext, run: ArmRun): Agent {
-  const agent = ctx.agent ?? runAgent;
-  if (ctx.cell.fault !== "runner-killed") return agent;
+export function agentOf(cell: CellSpec, run: ArmRun, agent: Agent = runAgent): SliceAgent {
   let jobs = 0;
-  return async (input) => {
+  return async (slice) => {
     jobs += 1;
-    if (jobs !== KILLED_JOB) return agent(input);
+    const input = { ...slice, seed: sliceSeed(cell.seed, jobs) };
+    if (cell.fault !== "runner-killed" || jobs !== KILLED_JOB) return agent(input);
     run.faults.push(`agent job ${jobs} killed mid-slice`);
     const scratch = memoryTree(input.tree.list().map((p) => [p, input.tree.read(p) ?? ""]));
     const outcome = await agent({ ...input, tree: scratch });

@@ -7,7 +7,6 @@
  * every run redoes the same work and opens a duplicate; it never stops by itself.
  */
 import { memoryTree } from "../agent/memory-tree.ts";
-import { hash32 } from "../agent/seeded-random.ts";
 import { appPush } from "../world/app-push.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
@@ -29,7 +28,7 @@ export function b0Arm(): Arm {
       const { world, cell, skill } = ctx;
       const { sandbox } = world;
       const out = emptyRun("b0");
-      const agent = agentOf(ctx, out);
+      const agent = agentOf(ctx.cell, out, ctx.agent);
       // The issue is where people talk about the objective; the agent's read tools show its
       // comments, as every arm's do. The prompt itself carries only the objective.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
@@ -52,7 +51,6 @@ export function b0Arm(): Arm {
           tools: readTools(await readIssue(rest, issue), null),
           skill,
           profile: cell.profile,
-          seed: hash32(["b0", String(cell.seed), String(n)]),
         });
         const jobMinutes = SETUP_MINUTES + SLICE_MINUTES;
         await d.advanceTo(start + jobMinutes * MINUTE);

@@ -14,7 +14,6 @@
  */
 import { NOTES_PATH } from "../agent/agent-notes.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
-import { hash32 } from "../agent/seeded-random.ts";
 import { appPush } from "../world/app-push.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, sliceRecord } from "./arm-run.ts";
@@ -45,7 +44,7 @@ export function b1Arm(): Arm {
       const { sandbox } = world;
       const branch = recipe.branch;
       const out = emptyRun("b1");
-      const agent = agentOf(ctx, out);
+      const agent = agentOf(ctx.cell, out, ctx.agent);
       // The objective lives in an issue (the workflow's AGENT_ISSUE), written by the maintainer.
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       const issue = await asMaintainer.createIssue(cell.task.spec.title, cell.task.spec.objective);
@@ -80,8 +79,6 @@ export function b1Arm(): Arm {
           tools: readTools(issueCtx, pull),
           skill,
           profile: cell.profile,
-          // One draw per run: the same cell replays exactly, and runs differ from one another.
-          seed: hash32(["b1", String(cell.seed), String(n)]),
         });
         // The agent's slice takes its time on the runner; the person may act meanwhile.
         const jobMinutes = SETUP_MINUTES + SLICE_MINUTES;

@@ -143,7 +143,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           gates: async () => (await loopx.store.loadGoal(goalId))?.gates ?? [],
         });
 
-        const agent = agentOf(ctx, run);
+        const agent = agentOf(ctx.cell, run, ctx.agent);
         ticks = opts.throughAction
           ? await actionTicks({
               harness: opts.throughAction,
@@ -200,7 +200,6 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
                   agent,
                   skill: goal.skill,
                   profile: cell.profile,
-                  seed: (cell.seed * 100_003 + tickNo) >>> 0,
                   ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
                   elapse,
                 });

@@ -9,7 +9,7 @@
  * never its notes (written last), and claims nothing: it was stopped before it could say what
  * it did. Arms without a proxy (B0, B1) call the agent directly.
  */
-import type { Agent, AgentInput, AgentOutcome } from "../agent/agent-types.ts";
+import type { AgentOutcome, SliceAgent, SliceInput } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
 import { blank } from "../agent/run-agent.ts";
 import { USD_PER_TOKEN } from "./billing.ts";
@@ -33,8 +33,8 @@ export interface MeteredSlice {
 export const modelUsd = (tokens: number): number => tokens * USD_PER_TOKEN;
 
 export async function meteredSlice(
-  agent: Agent,
-  input: AgentInput,
+  agent: SliceAgent,
+  input: SliceInput,
   ceiling: SliceCeiling,
 ): Promise<MeteredSlice> {
   if (!(ceiling.usd >= 0)) {
@@ -79,12 +79,12 @@ export function meteredTokens(wanted: number, ceiling: SliceCeiling): number {
   return spent;
 }
 
-function diffPaths(before: AgentInput["tree"], after: AgentInput["tree"]): string[] {
+function diffPaths(before: SliceInput["tree"], after: SliceInput["tree"]): string[] {
   const paths = new Set([...before.list(), ...after.list()]);
   return [...paths].filter((p) => before.read(p) !== after.read(p));
 }
 
-function copyPaths(from: AgentInput["tree"], to: AgentInput["tree"], paths: readonly string[]) {
+function copyPaths(from: SliceInput["tree"], to: SliceInput["tree"], paths: readonly string[]) {
   for (const path of paths) {
     const content = from.read(path);
     if (content === null) to.remove(path);

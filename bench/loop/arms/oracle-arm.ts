@@ -11,7 +11,6 @@
  */
 import type { AgentOutcome, Skill } from "../agent/agent-types.ts";
 import { memoryTree } from "../agent/memory-tree.ts";
-import { hash32 } from "../agent/seeded-random.ts";
 import type { LoadedTask } from "../tasks/load-tasks.ts";
 import { appPush } from "../world/app-push.ts";
 import { formatPatch } from "../world/patch-files.ts";
@@ -43,7 +42,7 @@ export function oracleArm(): Arm {
       const { world, cell } = ctx;
       const { sandbox } = world;
       const out = emptyRun("oracle");
-      const agent = agentOf(ctx, out);
+      const agent = agentOf(ctx.cell, out, ctx.agent);
       const asMaintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
       // Every objective is filed at once; the oracle works them one after the other, so no
       // two of its branches ever change a file at the same time.
@@ -57,7 +56,6 @@ export function oracleArm(): Arm {
       const identity = installJobIdentity(sandbox, world.repo, "oracle-agent");
       const d = driver(world);
       const until = sandbox.clock.now() + cell.horizonHours * 60 * MINUTE;
-      let n = 0;
       const budget = cell.budgetUsd ?? null;
       let spentUsd = 0;
       const budgetLeft = () => (budget === null ? Number.POSITIVE_INFINITY : budget - spentUsd);
@@ -74,7 +72,6 @@ export function oracleArm(): Arm {
         branch: string,
       ): Promise<AgentOutcome | null> => {
         const { task, skill, issue } = goal;
-        n += 1;
         const start = sandbox.clock.now();
         const rest = identity.client();
         const { tree, sha: base } = await world.checkout(branch);
@@ -91,7 +88,6 @@ export function oracleArm(): Arm {
             tools: readTools(await readIssue(rest, issue), pull),
             skill,
             profile: cell.profile,
-            seed: hash32(["oracle", String(cell.seed), String(n)]),
           },
           // It knows its budget: the last of it is a hard ceiling, as LoopX's proxy holds it.
           { usd: budgetLeft(), hard: budget !== null },

@@ -12,7 +12,7 @@ import { AgentClaim } from "@loopx/harness";
 import { type GuardedChange, guardChanges } from "../../../../action/src/guard-changes.ts";
 import { missingResult } from "../../../../action/src/missing-result.ts";
 import { pushRefusal } from "../../../../action/src/push-refusal.ts";
-import type { Agent, Profile, Skill } from "../../agent/agent-types.ts";
+import type { Profile, Skill, SliceAgent } from "../../agent/agent-types.ts";
 import { readGithubTools } from "../../agent/github-read-tools.ts";
 import { memoryTree } from "../../agent/memory-tree.ts";
 import { toLoopxResult } from "../../agent/to-claim.ts";
@@ -49,10 +49,9 @@ export async function playTick(opts: {
   runId: number;
   slot: string;
   /** The agent the job runs (the arm's: scripted, or a real model's CLI). */
-  agent: Agent;
+  agent: SliceAgent;
   skill: Skill;
   profile: Profile;
-  seed: number;
   /**
    * Lets `minutes` of the tick's time pass: the agent job's run, during which people act and
    * CI finishes as they would while a runner works (the arm moves every clock).
@@ -103,7 +102,6 @@ export async function playTick(opts: {
       tools,
       skill: opts.skill,
       profile: opts.profile,
-      seed: opts.seed,
     },
     { usd: claim.limits.usd, hard: claim.limits.usdFrom === "budget" },
   );
