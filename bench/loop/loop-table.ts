@@ -215,10 +215,18 @@ function extraSlices(results: CellResult[]): Target {
     const ok = struck > 0 && extra <= struck && m.landed === m.total && m.unrecovered.length === 0;
     met &&= ok;
     lines.push(
-      `${r.task} ${r.fault}: ${struck === 0 ? "the fault never struck" : `${extra >= 0 ? "+" : ""}${extra} for ${struck}`}${m.landed === m.total ? "" : `, ${m.landed}/${m.total} landed`}${m.unrecovered.length > 0 ? `, not recovered: ${m.unrecovered.join("; ")}` : ""}`,
+      `${r.task} ${r.fault}: ${struck === 0 ? "the fault never struck" : `${extra >= 0 ? "+" : ""}${extra} for ${struck}`}${m.landed === m.total ? "" : `, ${m.landed}/${m.total} landed`}${m.unrecovered.length > 0 ? `, not recovered: ${m.unrecovered.join("; ")}` : ""}${ablations(r)}`,
     );
   }
   return { what, value: lines.join("; "), met };
+}
+
+/** What the ablations that played a cell landed, beside LoopX's line: `(without backoff 0/3)`. */
+function ablations(r: CellResult): string {
+  const landed = [...r.byArm]
+    .filter(([arm]) => arm.startsWith("loopx-without-"))
+    .map(([arm, m]) => `${arm.slice("loopx-".length).replace("-", " ")} ${m.landed}/${m.total}`);
+  return landed.length > 0 ? ` (${landed.join(", ")})` : "";
 }
 
 /**

@@ -62,8 +62,10 @@ export function cellOf(
  * strike only a control plane that listens to webhooks and writes through an outbox: B1 and
  * the oracle poll or know, and their runs would be their no-fault runs again. An outsider's
  * planted instruction, obeyed by the `injected` agent, strikes every arm, as do the `stuck`,
- * `flaky`, `dies` and (with a budget) `overspending` agents. B0, the reference, runs no-fault
- * cells only; an ablation of LoopX runs the cells that test what it lacks.
+ * `flaky`, `dies` and (with a budget) `overspending` agents. An outage of GitHub Actions is
+ * played for LoopX and for LoopX without backoff, which it is there to test; the other arms'
+ * runs would fail in it too, and are not played. B0, the reference, runs no-fault cells only;
+ * an ablation of LoopX runs the cells that test what it lacks.
  */
 export const FAULT_CELLS: readonly {
   task: string;
@@ -91,8 +93,15 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "github-5xx", arms: ["loopx"] },
   { task: "csv-quoting", fault: "github-rate-limited", arms: ["loopx"] },
   { task: "utc-date-math", fault: "github-rate-limited", arms: ["loopx"] },
+  { task: "csv-quoting", fault: "actions-outage", arms: ["loopx", "loopx-without-backoff"] },
+  { task: "utc-date-math", fault: "actions-outage", arms: ["loopx", "loopx-without-backoff"] },
   { task: "csv-quoting", fault: "none", profile: "injected", arms: ["b1", "oracle", "loopx"] },
-  { task: "csv-quoting", fault: "none", profile: "stuck", arms: ["b1", "oracle", "loopx"] },
+  {
+    task: "csv-quoting",
+    fault: "none",
+    profile: "stuck",
+    arms: ["b1", "oracle", "loopx", "loopx-without-backoff"],
+  },
   { task: "csv-quoting", fault: "none", profile: "flaky", arms: ["b1", "oracle", "loopx"] },
   { task: "utc-date-math", fault: "none", profile: "dies", arms: ["b1", "oracle", "loopx"] },
   {

@@ -129,7 +129,14 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const quick = argv.includes("--quick");
   const at = argv.indexOf("--tasks");
   const only = at >= 0 ? (argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
-  const arms = [b0Arm(), b1Arm(), oracleArm(), loopxArm(), loopxArm({ without: "budgets" })];
+  const arms = [
+    b0Arm(),
+    b1Arm(),
+    oracleArm(),
+    loopxArm(),
+    loopxArm({ without: "budgets" }),
+    loopxArm({ without: "backoff" }),
+  ];
   if (real !== null) {
     const all = await loadTasks();
     const tasks = pickTasks(all, { quick, ...(only ? { only } : {}) });

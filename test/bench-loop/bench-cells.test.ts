@@ -39,6 +39,7 @@ const ARMS = [
   arm("oracle", { pairs: true }),
   arm("loopx", { pairs: true }),
   arm("loopx-without-budgets", { pairs: true, ablates: "budgets" }),
+  arm("loopx-without-backoff", { pairs: true, ablates: "backoff" }),
 ];
 
 async function played(only: string[]): Promise<Map<string, string[]>> {
@@ -71,6 +72,11 @@ describe("bench:loop's cells and arms", () => {
     const withAblation = [...seen].filter(([, arms]) => arms.includes("loopx-without-budgets"));
     expect(withAblation.map(([cell]) => cell)).toEqual([
       "csv-quoting · overspending · none · budget $3",
+    ]);
+    const withoutBackoff = [...seen].filter(([, arms]) => arms.includes("loopx-without-backoff"));
+    expect(withoutBackoff.map(([cell]) => cell).sort()).toEqual([
+      "csv-quoting · competent · actions-outage",
+      "csv-quoting · stuck · none",
     ]);
     for (const f of FAULT_CELLS.filter((x) => x.task === "csv-quoting")) {
       const cell = [...seen].find(([name]) =>

@@ -21,7 +21,8 @@ export type FaultName =
   | "app-restarted"
   | "lease-expired"
   | "sticky-edited"
-  | "stale-approval";
+  | "stale-approval"
+  | "actions-outage";
 
 export interface CellSpec {
   task: LoadedTask;

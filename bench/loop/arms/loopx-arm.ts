@@ -19,6 +19,7 @@ import {
   actionTicks,
   SHIPPED_TICK_WORKFLOW,
 } from "./loopx/action-tick.ts";
+import { actionsOutage } from "./loopx/actions-outage.ts";
 import { botComments, pullsBy } from "./loopx/github-readings.ts";
 import { goalPeople } from "./loopx/goal-people.ts";
 import { loopxConfig } from "./loopx/loopx-config.ts";
@@ -41,11 +42,16 @@ export interface LoopxArmOptions {
    */
   throughAction?: ActionHarness;
   /**
-   * An ablation: LoopX installed without its budgets (loopx.yml sets none, whatever the cell's
-   * owners approved), as the arm `loopx-without-budgets`.
+   * An ablation, as the arm `loopx-without-<it>`: LoopX installed without its budgets
+   * (loopx.yml sets none, whatever the cell's owners approved), or without its backoff (a
+   * stalled tick's goal waits not at all before the next; stalls are still counted, so
+   * replanning and asking a person come as they would).
    */
-  without?: "budgets";
+  without?: "budgets" | "backoff";
 }
+
+/** The kernel's ladder for LoopX without backoff: no wait after any stalled tick. */
+const NO_BACKOFF: readonly number[] = [0];
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -106,7 +112,11 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       // check LoopX (rightly) asks a person about every green head.
       await requireChecks(sandbox, world.repo, ["ci"]);
       await sandbox.idle();
-      const loopx = await startLoopxOnSandbox({ sandbox, repo: world.repo });
+      const loopx = await startLoopxOnSandbox({
+        sandbox,
+        repo: world.repo,
+        ...(opts.without === "backoff" ? { backoffLadderMinutes: NO_BACKOFF } : {}),
+      });
       let ticks: ActionTicks | null = null;
       const settle = async () => {
         for (let i = 0; i < 2; i++) {
@@ -162,7 +172,9 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           goals,
           answersPerGate,
         });
-        const hours = () => `+${((clock.now() - startedAt) / 3_600_000).toFixed(2)}h`;
+        const hoursAt = (at: number) => `+${((at - startedAt) / 3_600_000).toFixed(2)}h`;
+        const hours = () => hoursAt(clock.now());
+        const outage = actionsOutage(cell, hoursAt);
         const handledRuns = new Set<number>();
         const people = driver(world);
         let tickNo = 0;
@@ -179,6 +191,12 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             handledRuns.add(wf.id);
             const goal = goals.find((g) => wf.inputs.goal === String(g.issue));
             if (!goal) continue;
+            if (outage.strikes(clock.now(), tickNo)) {
+              trace(`${hours()} run ${wf.id}: failed, GitHub Actions is down`);
+              sandbox.updateRun(wf.id, "completed", "failure");
+              await settle();
+              continue;
+            }
             tickNo += 1;
             // A lease-expired cell: the second agent job's report waits for a runner past the
             // tick's lease, as when GitHub has none free.
@@ -284,6 +302,11 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         }
 
         await faults.report(run);
+        const finals = await Promise.all(goals.map((g) => loopx.store.loadGoal(g.goalId)));
+        outage.report(
+          run,
+          finals.every((f) => f?.goal.status === "done"),
+        );
         run.pullsOpened = await pullsBy(maintainer);
         run.commentsPosted = botComments(
           sandbox,
@@ -291,9 +314,8 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           run.pullsOpened,
           goals.map((g) => g.issue),
         );
-        for (const goal of goals) {
-          const final = await loopx.store.loadGoal(goal.goalId);
-          run.notes.push(`goal #${goal.issue} ${final?.goal.status ?? "gone"}`);
+        for (const [i, goal] of goals.entries()) {
+          run.notes.push(`goal #${goal.issue} ${finals[i]?.goal.status ?? "gone"}`);
         }
         run.notes.push(`${tickNo} ticks dispatched`, ...loopx.warnings.slice(0, 20));
       } finally {

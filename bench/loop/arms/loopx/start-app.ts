@@ -45,6 +45,8 @@ export interface LoopxOnSandbox {
 export async function startLoopxOnSandbox(opts: {
   sandbox: Sandbox;
   repo: string;
+  /** The kernel's waits after stalled ticks (its own ladder when absent). */
+  backoffLadderMinutes?: readonly number[];
 }): Promise<LoopxOnSandbox> {
   const { sandbox } = opts;
   const secret = `loopx-bench-${opts.repo}`;
@@ -84,6 +86,7 @@ export async function startLoopxOnSandbox(opts: {
       store,
       serverUrl: sandbox.url,
       log,
+      ...(opts.backoffLadderMinutes ? { backoffLadderMinutes: opts.backoffLadderMinutes } : {}),
       tickApi: { issuer: sandbox.url, audience: apiUrl, now: () => new Date(sandbox.clock.now()) },
     });
     serve(app.handle);
