@@ -107,10 +107,16 @@ export function renderResults(bench: LoopBench, quick: boolean): string {
     "# bench:loop",
     "",
     `Measured ${new Date().toISOString()} by \`npm run bench:loop${quick ? " -- --quick" : ""}\` in ${(bench.wallMs / 1000).toFixed(0)} s (wall).`,
-    `Each cell: the task's repository on a fresh sandbox, CI on PR heads, one scripted person, ${HORIZON_HOURS} simulated hours, seed ${SEED}; landed = the todo's hidden test passes on main.`,
+    `Each cell: the task's repository on a fresh sandbox, CI on PR heads, one scripted person, ${HORIZON_HOURS} simulated hours, seed ${SEED}; landed = the todo's hidden test passes on main. The n-th agent job of a cell draws the same luck in every arm, so a flaky or dying agent fails on the same jobs whichever arm runs it.`,
     "",
     renderTable(bench.results, bench.arms),
     "",
+    ...(bench.arms.some((a) => a.startsWith("loopx-without-"))
+      ? [
+          "A `loopx-without-…` column is LoopX installed without that one component, played only in the cells that test it: its budgets in the cell with a $3 budget; its backoff with the stuck agent and while GitHub Actions is down for 90 minutes (`actions-outage`: every tick run dispatched meanwhile fails before it reaches LoopX).",
+          "",
+        ]
+      : []),
     ...(bench.results.some((r) => r.pair)
       ? [
           `A cell named "a + b" files both tasks' objectives as two goals on one repository (they change a file in common). The arms showing — there follow one objective per repository: their recipe names one issue, one branch and one progress file.`,
