@@ -53,12 +53,12 @@ async function throughOutage(arm: Arm, repo: string) {
 const gapsOf = (times: number[]) => times.slice(1).map((t, i) => t - (times[i] ?? t));
 
 /**
- * The owners' notices that stalled ticks need a person (kernel: stall.ts), not the status
- * comment that also says so.
+ * The owners' notices that runs failing before they reach LoopX need a person (kernel:
+ * stall.ts), not the status comment that also says so.
  */
 const aboutStalls = (c: { body?: string | null }) =>
   c.body?.includes("needs you.**") === true &&
-  c.body.includes(`${STALLED_TICKS_ASK_HUMAN} ticks in a row made no material change`);
+  c.body.includes(`${STALLED_TICKS_ASK_HUMAN} tick runs in a row failed before they reached LoopX`);
 
 describe("an outage of GitHub Actions", () => {
   it("LoopX backs off through it and lands every todo; without backoff it gives up", async () => {

@@ -19,6 +19,7 @@ export function growBackoff(
   backoff: Backoff,
   now: Date,
   ladder: readonly number[] = BACKOFF_LADDER_MINUTES,
+  o: { hostFailure?: boolean } = {},
 ): Backoff {
   const level = Math.min(backoff.level + 1, ladder.length);
   const minutes = ladder[level - 1] ?? 0;
@@ -27,7 +28,34 @@ export function growBackoff(
     backoff.until !== null && backoff.until.getTime() > candidate.getTime()
       ? backoff.until
       : candidate;
-  return { level, stalledTicks: backoff.stalledTicks + 1, until };
+  const hostFailures = (backoff.hostFailures ?? 0) + (o.hostFailure ? 1 : 0);
+  return {
+    level,
+    stalledTicks: backoff.stalledTicks + 1,
+    ...(hostFailures > 0 ? { hostFailures } : {}),
+    until,
+  };
+}
+
+/**
+ * Why a person is asked after the stalled ticks in `backoff`, in a clause: runs that never
+ * reached LoopX point at the workflow, its secrets or the runners, not at the plan.
+ */
+export function stallWords(backoff: Backoff): string {
+  const n = backoff.stalledTicks;
+  const host = backoff.hostFailures ?? 0;
+  if (host === n) {
+    return `${n} tick runs in a row failed before they reached LoopX (see their host_failure evidence): the tick workflow, its secrets or the runners need a look`;
+  }
+  const tried = triedStalls(backoff);
+  const replanned = tried >= STALLED_TICKS_REPLAN ? " and replanning has not helped" : "";
+  const of = host > 0 ? ` (${host} of them runs that failed before they reached LoopX)` : "";
+  return `${n} ticks in a row made no material change${of}${replanned}`;
+}
+
+/** Stalled ticks in a row in which the agent ran: only these can say the plan is wrong. */
+export function triedStalls(backoff: Backoff): number {
+  return backoff.stalledTicks - (backoff.hostFailures ?? 0);
 }
 
 export function isInitialBackoff(backoff: Backoff): boolean {

@@ -1,4 +1,4 @@
-import { STALLED_TICKS_ASK_HUMAN, STALLED_TICKS_REPLAN } from "./backoff.ts";
+import { STALLED_TICKS_ASK_HUMAN, STALLED_TICKS_REPLAN, stallWords } from "./backoff.ts";
 import { earliest, heldByText, heldUntil } from "./claims.ts";
 import { costLeft, exhaustedDimensions, roomBeside } from "./cost-ledger.ts";
 import type { Frontier } from "./frontier.ts";
@@ -224,7 +224,10 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
   if (stalled >= STALLED_TICKS_ASK_HUMAN) {
     return make("ask_human", {
       gates: openGates,
-      reason: `${stalled} ticks in a row made no material change; replanning alone has not helped.`,
+      reason:
+        goal.backoff.hostFailures === undefined
+          ? `${stalled} ticks in a row made no material change; replanning alone has not helped.`
+          : `${stallWords(goal.backoff)}.`,
       userInstruction:
         "Leave a comment with guidance, add a todo with `/loopx todo add <text>`, or `/loopx stop`.",
     });

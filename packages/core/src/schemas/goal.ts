@@ -36,6 +36,11 @@ export const Backoff = z.object({
   level: z.number().int().nonnegative(),
   /** Consecutive finished ticks without a material delta. */
   stalledTicks: z.number().int().nonnegative(),
+  /**
+   * Of those, the runs that failed before they reached LoopX: the agent never ran, so they
+   * say nothing about the plan and ask for no replan. Absent: none.
+   */
+  hostFailures: z.number().int().positive().optional(),
   /** No run before this instant (null: no window). */
   until: Instant.nullable(),
 });

@@ -16,7 +16,8 @@ export type HostFailureInput = z.input<typeof HostFailureInput>;
  * A tick that died before it claimed anything (bad workflow YAML, a missing secret, a run
  * stuck in the queue): `host_failure` evidence, and the loop backs off as after a stalled
  * tick — otherwise the evidence's own commit would dispatch the same failing run at once.
- * The same summary is recorded once, however often the event is delivered.
+ * It counts toward asking a person, never toward a replan: no agent ran the plan. The same
+ * summary is recorded once, however often the event is delivered.
  */
 export function recordHostFailure(
   state: GoalState,
@@ -31,6 +32,6 @@ export function recordHostFailure(
     return refuse("duplicate", "This host failure is already recorded.");
   }
   appendEvidence(d, { kind: "host_failure", summary: parsed.summary, url: parsed.url });
-  stall(d, parsed.summary);
+  stall(d, parsed.summary, d.ctx.now, { hostFailure: true });
   return commit(d);
 }
