@@ -40781,6 +40781,11 @@ var Backoff = external_exports.object({
   level: external_exports.number().int().nonnegative(),
   /** Consecutive finished ticks without a material delta. */
   stalledTicks: external_exports.number().int().nonnegative(),
+  /**
+   * Of those, the runs that failed before they reached LoopX: the agent never ran, so they
+   * say nothing about the plan and ask for no replan. Absent: none.
+   */
+  hostFailures: external_exports.number().int().positive().optional(),
   /** No run before this instant (null: no window). */
   until: Instant.nullable()
 });
