@@ -47,8 +47,8 @@ export function stallWords(backoff: Backoff): string {
   if (host === n) {
     return `${n} tick runs in a row failed before they reached LoopX (see their host_failure evidence): the tick workflow, its secrets or the runners need a look`;
   }
-  const tried = triedStalls(backoff);
-  const replanned = tried >= STALLED_TICKS_REPLAN ? " and replanning has not helped" : "";
+  const replanned =
+    triedStalls(backoff) >= STALLED_TICKS_REPLAN ? "; replanning alone has not helped" : "";
   const of = host > 0 ? ` (${host} of them runs that failed before they reached LoopX)` : "";
   return `${n} ticks in a row made no material change${of}${replanned}`;
 }

@@ -224,10 +224,7 @@ function pickWork(state: GoalState, frontier: Frontier, now: Date, openGates: st
   if (stalled >= STALLED_TICKS_ASK_HUMAN) {
     return make("ask_human", {
       gates: openGates,
-      reason:
-        goal.backoff.hostFailures === undefined
-          ? `${stalled} ticks in a row made no material change; replanning alone has not helped.`
-          : `${stallWords(goal.backoff)}.`,
+      reason: `${stallWords(goal.backoff)}.`,
       userInstruction:
         "Leave a comment with guidance, add a todo with `/loopx todo add <text>`, or `/loopx stop`.",
     });
