@@ -2,6 +2,8 @@
  * The bench's one table: a row per cell, a column per arm, and LoopX's win, tie or loss
  * against B1 in each cell, plus the targets that this run can judge.
  */
+
+import { ABLATION } from "./arms/arm-types.ts";
 import { type CellMetrics, perLanded } from "./cell-metrics.ts";
 
 export interface CellResult {
@@ -17,7 +19,7 @@ export interface CellResult {
 
 const money = (v: number | null) => (v === null ? "—" : `$${v.toFixed(2)}`);
 /** The ablation that installs LoopX without the budget the cell's owners approved. */
-const WITHOUT_BUDGETS = "loopx-without-budgets";
+const WITHOUT_BUDGETS = `${ABLATION}budgets`;
 
 function cellText(m: CellMetrics | undefined): string {
   if (!m) return "—";
@@ -224,8 +226,8 @@ function extraSlices(results: CellResult[]): Target {
 /** What the ablations that played a cell landed, beside LoopX's line: `(without backoff 0/3)`. */
 function ablations(r: CellResult): string {
   const landed = [...r.byArm]
-    .filter(([arm]) => arm.startsWith("loopx-without-"))
-    .map(([arm, m]) => `${arm.slice("loopx-".length).replace("-", " ")} ${m.landed}/${m.total}`);
+    .filter(([arm]) => arm.startsWith(ABLATION))
+    .map(([arm, m]) => `without ${arm.slice(ABLATION.length)} ${m.landed}/${m.total}`);
   return landed.length > 0 ? ` (${landed.join(", ")})` : "";
 }
 

@@ -24,9 +24,10 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { realModelAgent } from "./agent/real-agent.ts";
 import { RealModelError } from "./agent/real-model-setup.ts";
-import type { Arm, CellSpec } from "./arms/arm-types.ts";
+import { ABLATION, type Arm, type CellSpec } from "./arms/arm-types.ts";
 import { b0Arm } from "./arms/b0-arm.ts";
 import { b1Arm } from "./arms/b1-arm.ts";
+import { OUTAGE_MINUTES } from "./arms/loopx/actions-outage.ts";
 import { loopxArm } from "./arms/loopx-arm.ts";
 import { oracleArm } from "./arms/oracle-arm.ts";
 import type { CellMetrics } from "./cell-metrics.ts";
@@ -101,6 +102,23 @@ export async function benchLoop(opts: {
   return { results, arms: played.map((a) => a.name), wallMs: performance.now() - started };
 }
 
+/** What each `loopx-without-…` column lacks and which cells it played, read from the run. */
+function ablationNote(bench: LoopBench): string[] {
+  const ablations = bench.arms.filter((a) => a.startsWith(ABLATION));
+  if (ablations.length === 0) return [];
+  const where = ablations.map((a) => {
+    const cells = bench.results.filter((r) => r.byArm.has(a)).map((r) => r.cell);
+    return `without ${a.slice(ABLATION.length)} in ${cells.join(", ")}`;
+  });
+  const outage = bench.results.some((r) => r.fault === "actions-outage")
+    ? ` An \`actions-outage\` cell has GitHub Actions down for ${OUTAGE_MINUTES} minutes: every tick run dispatched meanwhile fails before it reaches LoopX.`
+    : "";
+  return [
+    `A \`${ABLATION}…\` column is LoopX installed without that one component, played only in the cells that test it: ${where.join("; ")}.${outage}`,
+    "",
+  ];
+}
+
 export function renderResults(bench: LoopBench, quick: boolean): string {
   const list = targets(bench.results);
   return [
@@ -111,12 +129,7 @@ export function renderResults(bench: LoopBench, quick: boolean): string {
     "",
     renderTable(bench.results, bench.arms),
     "",
-    ...(bench.arms.some((a) => a.startsWith("loopx-without-"))
-      ? [
-          "A `loopx-without-…` column is LoopX installed without that one component, played only in the cells that test it: its budgets in the cell with a $3 budget; its backoff with the stuck agent and while GitHub Actions is down for 90 minutes (`actions-outage`: every tick run dispatched meanwhile fails before it reaches LoopX).",
-          "",
-        ]
-      : []),
+    ...ablationNote(bench),
     ...(bench.results.some((r) => r.pair)
       ? [
           `A cell named "a + b" files both tasks' objectives as two goals on one repository (they change a file in common). The arms showing — there follow one objective per repository: their recipe names one issue, one branch and one progress file.`,

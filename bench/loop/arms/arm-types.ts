@@ -9,6 +9,9 @@ import type { Agent, Profile, Skill } from "../agent/agent-types.ts";
 import type { LoadedTask } from "../tasks/load-tasks.ts";
 import type { CellWorld } from "../world/cell-world.ts";
 
+/** How an ablation's arm is named: `loopx-without-budgets` is LoopX without its budgets. */
+export const ABLATION = "loopx-without-";
+
 /** The faults a cell may inject (`none` is the sanity row). */
 export type FaultName =
   | "none"

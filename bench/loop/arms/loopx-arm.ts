@@ -12,7 +12,7 @@ import { requireChecks } from "../../../test/support/required-checks.ts";
 import type { Skill } from "../agent/agent-types.ts";
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun, KILLED_JOB, objectivesOf } from "./arm-run.ts";
-import type { Arm, ArmContext, ArmRun } from "./arm-types.ts";
+import { ABLATION, type Arm, type ArmContext, type ArmRun } from "./arm-types.ts";
 import {
   type ActionHarness,
   type ActionTicks,
@@ -69,7 +69,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
   const answersPerGate = opts.answersPerGate ?? 3;
   const trace = opts.trace ?? (() => {});
   return {
-    name: opts.without ? `loopx-without-${opts.without}` : "loopx",
+    name: opts.without ? `${ABLATION}${opts.without}` : "loopx",
     pairs: true,
     ...(opts.without ? { ablates: opts.without } : {}),
     async run(ctx: ArmContext): Promise<ArmRun> {
