@@ -15,6 +15,7 @@ import { describeDispatchConformance } from "./dispatch-conformance.ts";
 import { claimFixture, createFixture, finishFixture, pauseFixture } from "./fixtures.ts";
 import { createdGoal, rowCount } from "./goal-rows.ts";
 import { describeInboxBatchConformance } from "./inbox-batch-conformance.ts";
+import { describeInboxRecordConformance } from "./inbox-record-conformance.ts";
 import { describeIntakeConformance } from "./intake-conformance.ts";
 import { kernelClaim, kernelCreate, kernelExpire, kernelResult } from "./kernel-fixtures.ts";
 import { describeOutboxConformance } from "./outbox-conformance.ts";
@@ -45,6 +46,7 @@ export function describeStoreConformance(
       describeIntakeConformance(name, () => store);
       describeRetentionConformance(name, () => store);
       describeInboxBatchConformance(name, () => store);
+      describeInboxRecordConformance(name, () => store);
       describeDeliveryConformance(name, () => store);
       describeClaimConformance(name, () => store);
       describeOutboxConformance(name, () => store);

@@ -3,7 +3,7 @@ import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
 import { runInLanes } from "./delivery-lanes.ts";
-import { processDelivery } from "./process-delivery.ts";
+import { handlerOf, processDelivery, unhandled } from "./process-delivery.ts";
 
 const BATCH = 64;
 /** At most this many deliveries of one installation per pass, so none starves the others. */
@@ -35,7 +35,17 @@ export function createInboxWorker(
     // Ignored deliveries changed nothing, so their marks wait for the batch's end and go in
     // one statement; a crash before it only means they are looked at again.
     const ignored: { deliveryId: string; outcome: string }[] = [];
-    const lanes = runInLanes(batch, PARALLEL, async (delivery) => {
+    // A kind of event no handler reads needs no order: in a lane it would only be a barrier
+    // (most carry no issue or commit), holding back every delivery after it.
+    const handled: Delivery[] = [];
+    for (const delivery of batch) {
+      if (handlerOf(delivery)) handled.push(delivery);
+      else {
+        const outcome = `ignored: ${unhandled(delivery)}`.slice(0, 500);
+        ignored.push({ deliveryId: delivery.deliveryId, outcome });
+      }
+    }
+    const lanes = runInLanes(handled, PARALLEL, async (delivery) => {
       try {
         const outcome = await process(deps, delivery);
         if (outcome.kind === "ignored") {

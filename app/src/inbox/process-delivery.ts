@@ -4,6 +4,7 @@ import type { AppDeps } from "../deps.ts";
 import { ISSUE_HANDLERS } from "../issues/issue-routes.ts";
 import { LIFECYCLE_HANDLERS } from "../lifecycle/lifecycle-routes.ts";
 import { PULL_HANDLERS } from "../pulls/pull-routes.ts";
+import type { Handler } from "../webhooks/on.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { TICK_HANDLERS } from "../workflow-runs/workflow-run-routes.ts";
 import { routeTable } from "./route-table.ts";
@@ -17,9 +18,16 @@ export const HANDLERS = routeTable({
   pulls: PULL_HANDLERS,
 });
 
+/** The handler that reads this kind of delivery; none means LoopX ignores it whatever it says. */
+export function handlerOf(delivery: Pick<Delivery, "event" | "action">): Handler | undefined {
+  return HANDLERS[`${delivery.event}.${delivery.action ?? ""}`] ?? HANDLERS[delivery.event];
+}
+
+export const unhandled = (delivery: Pick<Delivery, "event" | "action">): string =>
+  `no handler for ${delivery.event}.${delivery.action ?? ""}`;
+
 export async function processDelivery(deps: AppDeps, delivery: Delivery): Promise<Outcome> {
-  const handler =
-    HANDLERS[`${delivery.event}.${delivery.action ?? ""}`] ?? HANDLERS[delivery.event];
-  if (!handler) return ignored(`no handler for ${delivery.event}.${delivery.action ?? ""}`);
+  const handler = handlerOf(delivery);
+  if (!handler) return ignored(unhandled(delivery));
   return handler(deps, delivery);
 }

@@ -2,7 +2,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, rowsOf } from "./db.ts";
-import { toJsonText } from "./json-insert.ts";
 import { fromJson } from "./load.ts";
 import * as s from "./schema/index.ts";
 
@@ -18,25 +17,6 @@ export interface DeliveryInput {
 export type Delivery = typeof s.inbox.$inferSelect;
 
 const Raw = z.record(z.string(), z.unknown());
-
-/**
- * Redeliveries (GitHub's or the reconciler's) carry the same id and are inserted once.
- * Plain SQL: it runs for every webhook, and drizzle's builder cost more CPU than the
- * statement (see json-insert.ts). The payload goes as its JSON text, lone surrogates replaced
- * (PostgreSQL refuses them; see toJsonText).
- */
-export async function recordDelivery(db: Db, d: DeliveryInput): Promise<{ inserted: boolean }> {
-  const payload = d.payload === undefined || d.payload === null ? null : toJsonText(d.payload);
-  const rows = rowsOf(
-    await db.execute(sql`
-      INSERT INTO inbox (delivery_id, event, action, installation_id, payload)
-      VALUES (${d.deliveryId}, ${d.event}, ${d.action ?? null}, ${d.installationId ?? null},
-              ${payload}::text::jsonb)
-      ON CONFLICT DO NOTHING
-      RETURNING delivery_id`),
-  );
-  return { inserted: rows.length > 0 };
-}
 
 /**
  * Pending deliveries, round-robin across installations (the first of each, then the second

@@ -44,13 +44,11 @@ import {
 } from "./goals-repo.ts";
 import {
   type Delivery,
-  type DeliveryInput,
   getDelivery,
   markDeliveriesProcessed,
   markDeliveryFailed,
   markDeliveryProcessed,
   pendingDeliveries,
-  recordDelivery,
 } from "./inbox.ts";
 import { type IntakeRecord, recordIntake } from "./intake.ts";
 import type { LoadWindow } from "./load.ts";
@@ -83,6 +81,7 @@ import {
 } from "./pull-links.ts";
 import { queueEffects } from "./queue-effects.ts";
 import { keepHandle } from "./raw-handle.ts";
+import { createDeliveryRecorder } from "./record-deliveries.ts";
 import * as s from "./schema/index.ts";
 import { goalIdOfTick, goalsOfRepo, installationStanding, runHasTick } from "./tick-lookup.ts";
 import { pruneUsedTokens, runReachedApi, useToken } from "./used-tokens.ts";
@@ -148,7 +147,7 @@ export function createStore(conn: Connection): Store {
     setProjection: (goalId: string, target: ProjectionTarget, fields: Partial<Projection>) =>
       setProjection(db, goalId, target, fields),
 
-    recordDelivery: (d: DeliveryInput) => recordDelivery(db, d),
+    recordDelivery: createDeliveryRecorder(db),
     pendingDeliveries: (limit: number, opts?: { perInstallation?: number }): Promise<Delivery[]> =>
       pendingDeliveries(db, limit, opts),
     markDeliveryProcessed: (deliveryId: string, outcome?: string) =>
