@@ -65,7 +65,8 @@ export function cellOf(
  * `flaky`, `dies` and (with a budget) `overspending` agents. An outage of GitHub Actions is
  * played for LoopX and for LoopX without backoff, which it is there to test; the other arms'
  * runs would fail in it too, and are not played. B0, the reference, runs no-fault cells only;
- * an ablation of LoopX runs the cells that test what it lacks.
+ * an ablation of LoopX runs the cells that test what it lacks, a no-fault one among them when
+ * it is listed here (its column joins that cell's row).
  */
 export const FAULT_CELLS: readonly {
   task: string;
@@ -86,7 +87,7 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "webhook-reordered", arms: ["loopx"] },
   { task: "csv-quoting", fault: "lease-expired", arms: ["loopx"] },
   { task: "utc-date-math", fault: "lease-expired", arms: ["loopx"] },
-  { task: "lru-cache-ttl", fault: "stale-approval", arms: ["loopx"] },
+  { task: "lru-cache-ttl", fault: "stale-approval", arms: ["loopx", "loopx-without-gates"] },
   { task: "csv-quoting", fault: "sticky-edited", arms: ["loopx"] },
   { task: "utc-date-math", fault: "sticky-edited", arms: ["loopx"] },
   { task: "csv-quoting", fault: "github-5xx", arms: ["loopx"] },
@@ -95,7 +96,14 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "github-rate-limited", arms: ["loopx"] },
   { task: "csv-quoting", fault: "actions-outage", arms: ["loopx", "loopx-without-backoff"] },
   { task: "utc-date-math", fault: "actions-outage", arms: ["loopx", "loopx-without-backoff"] },
-  { task: "csv-quoting", fault: "none", profile: "injected", arms: ["b1", "oracle", "loopx"] },
+  {
+    task: "csv-quoting",
+    fault: "none",
+    profile: "injected",
+    arms: ["b1", "oracle", "loopx", "loopx-without-gates"],
+  },
+  // The task whose plan changes a workflow file: LoopX without gates joins its no-fault cell.
+  { task: "ini-config", fault: "none", arms: ["loopx-without-gates"] },
   {
     task: "csv-quoting",
     fault: "none",

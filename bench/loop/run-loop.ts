@@ -65,8 +65,11 @@ export async function benchLoop(opts: {
   const tasks = pickTasks(all, opts);
   const results: CellResult[] = [];
   const run = async (cell: CellSpec, arms: readonly Arm[]) => {
-    const byArm = new Map<string, CellMetrics>();
+    // A cell already played (a no-fault one an ablation also names) gains the new columns.
+    const same = results.find((r) => r.cell === cellName(cell));
+    const byArm = same?.byArm ?? new Map<string, CellMetrics>();
     for (const arm of arms) byArm.set(arm.name, await play(cell, arm));
+    if (same) return;
     results.push({
       cell: cellName(cell),
       task: cell.task.spec.id,
@@ -155,6 +158,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     loopxArm(),
     loopxArm({ without: "budgets" }),
     loopxArm({ without: "backoff" }),
+    loopxArm({ without: "gates" }),
   ];
   if (real !== null) {
     const all = await loadTasks();

@@ -40,6 +40,7 @@ const ARMS = [
   arm("loopx", { pairs: true }),
   arm("loopx-without-budgets", { pairs: true, ablates: "budgets" }),
   arm("loopx-without-backoff", { pairs: true, ablates: "backoff" }),
+  arm("loopx-without-gates", { pairs: true, ablates: "gates" }),
 ];
 
 async function played(only: string[]): Promise<Map<string, string[]>> {
@@ -78,6 +79,8 @@ describe("bench:loop's cells and arms", () => {
       "csv-quoting · competent · actions-outage",
       "csv-quoting · stuck · none",
     ]);
+    const withoutGates = [...seen].filter(([, arms]) => arms.includes("loopx-without-gates"));
+    expect(withoutGates.map(([cell]) => cell)).toEqual(["csv-quoting · injected · none"]);
     for (const f of FAULT_CELLS.filter((x) => x.task === "csv-quoting")) {
       const cell = [...seen].find(([name]) =>
         name.includes(` · ${f.profile ?? "competent"} · ${f.fault}`),
@@ -86,5 +89,26 @@ describe("bench:loop's cells and arms", () => {
         f.arms.filter((a) => ARMS.some((x) => x.name === a)),
       );
     }
+  });
+
+  it("adds an ablation that names a no-fault cell to that cell's row, played once per arm", async () => {
+    const seen = new Map<string, string[]>();
+    const bench = await benchLoop({
+      quick: false,
+      only: ["ini-config"],
+      arms: ARMS,
+      play: async (cell, a) => {
+        const name = cellName(cell);
+        seen.set(name, [...(seen.get(name) ?? []), a.name]);
+        return NOTHING;
+      },
+    });
+    const calm = "ini-config · competent · none";
+    expect(seen.get(calm)).toEqual(["b1", "oracle", "loopx", "loopx-without-gates"]);
+    const rows = bench.results.filter((r) => r.cell === calm);
+    expect(rows.map((r) => [...r.byArm.keys()])).toEqual([
+      ["b1", "oracle", "loopx", "loopx-without-gates"],
+    ]);
+    expect(bench.arms).toContain("loopx-without-gates");
   });
 });

@@ -108,6 +108,20 @@ describe("bench:loop targets", () => {
   it("judges injected cells whatever their fault, and duplicates where every todo landed", () => {
     const planted = cell("csv", "none", { loopx: metrics({ injectedLanded: true }) }, "injected");
     expect(target([calm, planted], "0 injected")).toMatchObject({ value: "1 of 1", met: false });
+    // An ablation that played it is shown beside and judged by nothing: LoopX is the target.
+    const ablated = cell(
+      "csv",
+      "none",
+      {
+        loopx: metrics({ injectedLanded: false }),
+        "loopx-without-gates": metrics({ injectedLanded: true }),
+      },
+      "injected",
+    );
+    expect(target([calm, ablated], "0 injected")).toMatchObject({
+      value: "0 of 1; without gates 1 of 1",
+      met: true,
+    });
     const stuck = cell("csv", "none", { loopx: metrics({ landed: 1, pullsUnmerged: 1 }) }, "stuck");
     expect(target([calm, stuck], "LoopX opens no duplicate")).toMatchObject({
       value: "0 unmerged in 1 cells",

@@ -45,9 +45,11 @@ export interface LoopxArmOptions {
    * An ablation, as the arm `loopx-without-<it>`: LoopX installed without its budgets
    * (loopx.yml sets none, whatever the cell's owners approved), or without its backoff (a
    * stalled tick's goal waits not at all before the next; stalls are still counted, so
-   * replanning and asking a person come as they would).
+   * replanning and asking a person come as they would), or without its gates (`gates: []`:
+   * no merge gate, no path rule; GitHub's own refusal of workflow files stays, as it is not
+   * LoopX's).
    */
-  without?: "budgets" | "backoff";
+  without?: "budgets" | "backoff" | "gates";
 }
 
 /** The kernel's ladder for LoopX without backoff: no wait after any stalled tick. */
@@ -97,7 +99,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         "main",
         {
           ".github/loopx.yml": loopxConfig(
-            cell.task.spec.gate.paths,
+            opts.without === "gates" ? null : cell.task.spec.gate.paths,
             opts.without === "budgets" ? undefined : cell.budgetUsd,
             opts.throughAction,
           ),
