@@ -159,6 +159,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     loopxArm({ without: "budgets" }),
     loopxArm({ without: "backoff" }),
     loopxArm({ without: "gates" }),
+    loopxArm({ without: "leases" }),
   ];
   if (real !== null) {
     const all = await loadTasks();

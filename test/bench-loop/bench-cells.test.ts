@@ -41,6 +41,7 @@ const ARMS = [
   arm("loopx-without-budgets", { pairs: true, ablates: "budgets" }),
   arm("loopx-without-backoff", { pairs: true, ablates: "backoff" }),
   arm("loopx-without-gates", { pairs: true, ablates: "gates" }),
+  arm("loopx-without-leases", { pairs: true, ablates: "leases" }),
 ];
 
 async function played(only: string[]): Promise<Map<string, string[]>> {
@@ -81,6 +82,11 @@ describe("bench:loop's cells and arms", () => {
     ]);
     const withoutGates = [...seen].filter(([, arms]) => arms.includes("loopx-without-gates"));
     expect(withoutGates.map(([cell]) => cell)).toEqual(["csv-quoting · injected · none"]);
+    const withoutLeases = [...seen].filter(([, arms]) => arms.includes("loopx-without-leases"));
+    expect(withoutLeases.map(([cell]) => cell).sort()).toEqual([
+      "csv-quoting · competent · lease-expired",
+      "csv-quoting · competent · report-lost",
+    ]);
     for (const f of FAULT_CELLS.filter((x) => x.task === "csv-quoting")) {
       const cell = [...seen].find(([name]) =>
         name.includes(` · ${f.profile ?? "competent"} · ${f.fault}`),

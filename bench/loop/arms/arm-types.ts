@@ -23,6 +23,7 @@ export type FaultName =
   | "github-rate-limited"
   | "app-restarted"
   | "lease-expired"
+  | "report-lost"
   | "sticky-edited"
   | "stale-approval"
   | "actions-outage";

@@ -22,6 +22,7 @@ import {
 import { actionsOutage } from "./loopx/actions-outage.ts";
 import { botComments, pullsBy } from "./loopx/github-readings.ts";
 import { goalPeople } from "./loopx/goal-people.ts";
+import { holdLeases } from "./loopx/hold-leases.ts";
 import { loopxConfig } from "./loopx/loopx-config.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
 import { playTick } from "./loopx/play-tick.ts";
@@ -47,9 +48,10 @@ export interface LoopxArmOptions {
    * stalled tick's goal waits not at all before the next; stalls are still counted, so
    * replanning and asking a person come as they would), or without its gates (`gates: []`:
    * no merge gate, no path rule; GitHub's own refusal of workflow files stays, as it is not
-   * LoopX's).
+   * LoopX's), or without its leases (every live tick's lease renewed before any clock moves:
+   * arms/loopx/hold-leases.ts).
    */
-  without?: "budgets" | "backoff" | "gates";
+  without?: "budgets" | "backoff" | "gates" | "leases";
 }
 
 /** The kernel's ladder for LoopX without backoff: no wait after any stalled tick. */
@@ -155,6 +157,11 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           gates: async () => (await loopx.store.loadGoal(goalId))?.gates ?? [],
         });
 
+        // Without leases, every live lease is renewed before any clock moves.
+        const goalIds = goals.map((g) => g.goalId);
+        const holdAll = async () => {
+          if (opts.without === "leases") await holdLeases(loopx.store, goalIds);
+        };
         const agent = agentOf(ctx.cell, run, ctx.agent);
         ticks = opts.throughAction
           ? await actionTicks({
@@ -201,9 +208,12 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             }
             tickNo += 1;
             // A lease-expired cell: the second agent job's report waits for a runner past the
-            // tick's lease, as when GitHub has none free.
+            // tick's lease, as when GitHub has none free. A report-lost cell: that report job's
+            // runner is lost, and GitHub fails the run.
             const late = cell.fault === "lease-expired" && agentJobs === KILLED_JOB - 1;
+            const lost = cell.fault === "report-lost" && agentJobs === KILLED_JOB - 1;
             const elapse = async (minutes: number) => {
+              await holdAll();
               const ms = minutes * MINUTE;
               loopx.carryTokens(ms);
               await people.advanceTo(clock.now() + ms);
@@ -221,6 +231,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
                   skill: goal.skill,
                   profile: cell.profile,
                   ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
+                  ...(lost ? { reportLost: true } : {}),
                   elapse,
                 });
             trace(
@@ -229,15 +240,24 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             run.jobs.push(...played.jobs);
             if (played.slice) run.slices.push(played.slice);
             if (played.ran) agentJobs += 1;
-            if (played.resultRefused) {
+            if (late && played.ran) {
+              const answer = played.resultRefused
+                ? "the App refused its late result"
+                : "the App took its result";
               run.faults.push(
-                `tick ${tickNo}'s report waited ${REPORT_QUEUE_MINUTES} min for a runner; the App refused its late result`,
+                `tick ${tickNo}'s report waited ${REPORT_QUEUE_MINUTES} min for a runner; ${answer}`,
+              );
+            }
+            if (played.reportLost) {
+              run.faults.push(
+                `tick ${tickNo}'s report job lost its runner: nothing reached LoopX, GitHub failed the run`,
               );
             }
             if (played.refused) run.notes.push(`tick ${tickNo}: push refused: ${played.refused}`);
             // The runner completes the runs it played itself.
             if (!ticks) {
-              sandbox.updateRun(wf.id, "completed", played.resultRefused ? "failure" : "success");
+              const failed = played.resultRefused || played.reportLost;
+              sandbox.updateRun(wf.id, "completed", failed ? "failure" : "success");
             }
             loopx.app.outbox.kick();
             await settle();
@@ -298,6 +318,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               `${hours()} goal ${state?.goal.status} todos ${(state?.todos ?? []).map((t) => `${t.key}:${t.status}`).join(",")} gates ${(state?.gates ?? []).map((g) => `${g.key}:${g.status}:${g.scopes.join("+")}`).join(",")} wake ${wake === null ? "none" : `${((wake - now) / MINUTE).toFixed(0)}m`} jump ${(jump / MINUTE).toFixed(0)}m`,
             );
           }
+          await holdAll();
           loopx.carryTokens(jump);
           await clock.advance(jump);
           await settle();

@@ -133,6 +133,7 @@ export async function actionTicks(opts: {
           slice: null,
           refused: null,
           resultRefused: false,
+          reportLost: false,
         };
       }
       billed.push({ at: at(), kind: "agent", minutes: AGENT_JOB_MINUTES });
@@ -149,6 +150,7 @@ export async function actionTicks(opts: {
         slice,
         refused: null,
         resultRefused: job("report")?.conclusion === "failure",
+        reportLost: false,
       };
     },
     async close() {

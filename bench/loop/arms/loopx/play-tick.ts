@@ -40,6 +40,8 @@ export interface PlayedTick {
   refused: string | null;
   /** The App refused the result itself (it came after the lease): the report job failed. */
   resultRefused: boolean;
+  /** The report job's runner was lost: nothing reached LoopX, and GitHub failed the run. */
+  reportLost: boolean;
 }
 
 export async function playTick(opts: {
@@ -59,6 +61,11 @@ export async function playTick(opts: {
   elapse: (minutes: number) => Promise<void>;
   /** Minutes the report job waits for a runner (a queue on GitHub's side): 0 unless a fault. */
   reportQueuedMinutes?: number;
+  /**
+   * The report job's runner is lost mid-job (GitHub: "The hosted runner lost communication
+   * with the server"): it neither reports nor pushes, and the run fails.
+   */
+  reportLost?: boolean;
 }): Promise<PlayedTick> {
   const { loopx, world, issue, runId } = opts;
   const at = () => world.sandbox.clock.now();
@@ -82,6 +89,7 @@ export async function playTick(opts: {
       slice: null,
       refused: null,
       resultRefused: false,
+      reportLost: false,
     };
   }
 
@@ -133,14 +141,6 @@ export async function playTick(opts: {
     });
   }
 
-  // The report job, once a runner picks it up (queued time is not billed).
-  if (opts.reportQueuedMinutes) await opts.elapse(opts.reportQueuedMinutes);
-  jobs.push({ at: at(), kind: "report", minutes: billedMinutes(SKIP_MINUTES) });
-  const sent = await loopx.post(
-    `/api/v1/ticks/${claim.tickId}/result`,
-    { leaseToken: claim.leaseToken, result },
-    await loopx.token(runId),
-  );
   const slice = (pushedFiles: string[], kept = true): SliceRecord => ({
     at: at(),
     todo: outcome.todo,
@@ -149,6 +149,26 @@ export async function playTick(opts: {
     tokens: outcome.tokens,
     pushedFiles,
   });
+  // The report job, once a runner picks it up (queued time is not billed).
+  if (opts.reportQueuedMinutes) await opts.elapse(opts.reportQueuedMinutes);
+  jobs.push({ at: at(), kind: "report", minutes: billedMinutes(SKIP_MINUTES) });
+  if (opts.reportLost) {
+    return {
+      route: claim.route,
+      ran: true,
+      todo: claim.todo,
+      jobs,
+      refused: null,
+      resultRefused: false,
+      reportLost: true,
+      slice: slice([], false),
+    };
+  }
+  const sent = await loopx.post(
+    `/api/v1/ticks/${claim.tickId}/result`,
+    { leaseToken: claim.leaseToken, result },
+    await loopx.token(runId),
+  );
   if (sent.status === 409) {
     // Past its lease: the App keeps the result as a record only, and the job fails unpushed.
     return {
@@ -158,6 +178,7 @@ export async function playTick(opts: {
       jobs,
       refused: null,
       resultRefused: true,
+      reportLost: false,
       slice: slice([], false),
     };
   }
@@ -246,6 +267,7 @@ export async function playTick(opts: {
     jobs,
     refused,
     resultRefused: false,
+    reportLost: false,
     slice: slice(pushedFiles),
   };
 }
