@@ -41613,6 +41613,11 @@ var HostFailureInput = external_exports.object({
   summary: external_exports.string().trim().min(1).max(500),
   url: external_exports.url().nullable().default(null)
 });
+var RunEndedInput = external_exports.object({
+  runId: external_exports.number().int().positive(),
+  /** GitHub's conclusion of the run: failure, timed_out, cancelled, startup_failure. */
+  conclusion: external_exports.string().trim().min(1).max(50)
+});
 
 // ../packages/core/src/transitions/external-claims.ts
 var TakeClaimInput = external_exports.object({ todo: TodoKey, until: Instant.nullable().default(null) });

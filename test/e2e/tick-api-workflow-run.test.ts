@@ -9,9 +9,16 @@ import {
   onWorkflowRun,
   WorkflowRunCompleted,
 } from "../../app/src/workflow-runs/on-workflow-run.ts";
-import { startTickHarness, type TickHarness } from "../support/tick-api-harness.ts";
+import {
+  allowUnknownRun,
+  startTickHarness,
+  type TickHarness,
+} from "../support/tick-api-harness.ts";
 
-/** Scenario: a tick run dies before reaching the API; the goal records it and backs off. */
+/**
+ * Scenario: a tick run dies before reaching the API, and the goal records it and backs off; a
+ * run dies after its claim and before its report, and its todo is free at once.
+ */
 describe("e2e: workflow_run watching", () => {
   let h: TickHarness;
   const runs: number[] = [];
@@ -103,14 +110,67 @@ describe("e2e: workflow_run watching", () => {
     }
   });
 
-  it("a run that reached the API, a success, or a cancelled run is left alone", async () => {
+  it("a run that claimed a todo and ended before its report frees the todo at once", async () => {
     const goal = await h.startGoal("Lint everything", ["Enable strict lint"]);
     const runId = runs.at(-1);
     if (runId === undefined) throw new Error("the goal dispatched no run");
     const asked = AskResponse.parse(
       (await h.post("/api/v1/ticks", { goal: goal.goal.issue.number }, await h.token(runId))).body,
     );
-    expect(asked.run).toBe(true);
+    if (!asked.run) throw new Error("expected a claim");
+    const leaseEnds = new Date(asked.leaseExpiresAt).getTime();
+    // Its report job's runner is lost: GitHub fails the run, and nothing else will report.
+    expect(await completeRun(runId, "failure")).toBe("applied");
+    const state = await h.store.loadGoal(goal.goal.id);
+    const tick = state?.ticks.find((t) => t.run?.id === runId);
+    expect(tick).toMatchObject({ outcome: "failed", failure: "host_failure" });
+    expect(tick?.finishedAt?.getTime()).toBeLessThan(leaseEnds);
+    expect(state?.todos[0]?.claim).toBeNull();
+    expect(state?.evidence.filter((e) => e.kind === "host_failure")).toEqual([
+      expect.objectContaining({ summary: expect.stringContaining(`run ${runId} ended failure`) }),
+    ]);
+    // Told again, it ends nothing more.
+    expect((await redeliver("2")).kind).toBe("ignored");
+
+    // The next run claims the todo once the backoff is over, long before the lease would end.
+    await dbOf(h.store).execute(
+      sql`UPDATE goals SET next_wake_at = now() - interval '1 second',
+                           backoff = jsonb_set(backoff, '{until}', to_jsonb(now() - interval '1 second'))
+           WHERE id = ${goal.goal.id}`,
+    );
+    const next = runId + 100_000;
+    allowUnknownRun(h.sandbox, next);
+    const again = AskResponse.parse(
+      (await h.post("/api/v1/ticks", { goal: goal.goal.issue.number }, await h.token(next))).body,
+    );
+    expect(again).toMatchObject({ run: true, todo: asked.todo });
+  });
+
+  it("a run that reported, a success, or a cancelled run that never asked is left alone", async () => {
+    const goal = await h.startGoal("Format everything", ["Run the formatter"]);
+    const runId = runs.at(-1);
+    if (runId === undefined) throw new Error("the goal dispatched no run");
+    const asked = AskResponse.parse(
+      (await h.post("/api/v1/ticks", { goal: goal.goal.issue.number }, await h.token(runId))).body,
+    );
+    if (!asked.run) throw new Error("expected a claim");
+    const reported = await h.post(
+      `/api/v1/ticks/${asked.tickId}/result`,
+      {
+        leaseToken: asked.leaseToken,
+        result: {
+          todo: asked.todo,
+          outcome: "no_change",
+          validation: null,
+          commits: [],
+          handoff: { done: "Looked.", next: "", questions: [] },
+          cost: { usd: 0.1, tokens: 100, runnerMinutes: 1 },
+        },
+      },
+      await h.token(runId),
+    );
+    expect(reported.status).toBe(200);
+    // A later job of the run failed after the report: the tick had already ended.
     expect(await completeRun(runId, "failure")).toMatch(/^ignored/);
 
     const other = runs.at(-2);

@@ -1,7 +1,7 @@
 /**
  * Claims and the shared allowance, run against every driver (one session: contention lives in
- * concurrency.test.ts): a due goal is claimed once, a run attempt claims once, finished ticks
- * count against installation ceilings.
+ * concurrency.test.ts): a due goal is claimed once, a run attempt claims once, a run's
+ * unfinished tick is found by its run, finished ticks count against installation ceilings.
  */
 import type { Store } from "@loopx/store";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -39,6 +39,26 @@ export function describeClaimConformance(name: string, store: () => Store): void
       );
       expect(second).toMatchObject({ ok: false, refusal: { code: "duplicate" } });
       expect((await store().loadGoal(b.goal.id))?.ticks).toEqual([]);
+    });
+
+    it("finds the goal of a run's unfinished tick, in that run's repository only", async () => {
+      const a = await createdGoal(store(), { repoId: 1 });
+      const run = { id: 777, attempt: 1 };
+      const c = await store().apply(
+        a.goal.id,
+        claimFixture({ agent: "w", leaseTtlMs: 60_000, run }),
+      );
+      if (!c.ok) throw new Error(c.refusal.message);
+      expect(await store().goalOfLiveRunTick(777, 1)).toBe(a.goal.id);
+      expect(await store().goalOfLiveRunTick(777, 2)).toBeNull();
+      expect(await store().goalOfLiveRunTick(778, 1)).toBeNull();
+      const tick = c.state.ticks[0];
+      if (!tick) throw new Error("no tick");
+      await store().apply(
+        a.goal.id,
+        finishFixture(tick.id, { usd: 0.1, tokens: 10, runnerMinutes: 1 }),
+      );
+      expect(await store().goalOfLiveRunTick(777, 1)).toBeNull();
     });
 
     it("computes the shared allowance from finished ticks against installation ceilings", async () => {

@@ -1,4 +1,4 @@
-import { type GoalState, recordHostFailure } from "@loopx/core";
+import { endRunTicks, type GoalState, recordHostFailure } from "@loopx/core";
 import type { Delivery } from "@loopx/store";
 import { z } from "zod";
 import type { AppDeps } from "../deps.ts";
@@ -31,6 +31,8 @@ export type WorkflowRunCompleted = z.infer<typeof WorkflowRunCompleted>;
 
 /** Conclusions that mean the run broke, as opposed to finishing or being cancelled by a person. */
 const FAILED = new Set(["failure", "timed_out", "startup_failure"]);
+/** Conclusions after which nothing of the run reports any more. */
+const ENDED = new Set([...FAILED, "cancelled"]);
 
 /**
  * Which goal a run was for. GitHub's payload carries no dispatch inputs, so: the run the app
@@ -50,10 +52,11 @@ async function goalOfRun(deps: AppDeps, e: WorkflowRunCompleted): Promise<GoalSt
 
 /**
  * `workflow_run.completed`: the run of a job a todo waits on wakes that todo. Otherwise, a
- * tick run that failed before it reached the tick API (bad YAML, a missing secret, never
- * started) becomes `host_failure` evidence on its goal and
- * backs the loop off — never a silent stall. A run that did reach the API is covered by its
- * lease (or needed none: a wait), so it is left alone.
+ * tick run that ended (failed, timed out or cancelled) while its tick had not reported (its
+ * report job's runner was lost, say) ends that tick now rather than when its lease runs out;
+ * a tick run that failed before it reached the tick API (bad YAML, a missing secret, never
+ * started) becomes `host_failure` evidence on its goal and backs the loop off — never a
+ * silent stall. A run that reached the API and reported, or only waited, is left alone.
  */
 export async function onWorkflowRun(
   deps: AppDeps,
@@ -63,13 +66,17 @@ export async function onWorkflowRun(
   const run = e.workflow_run;
   const job = await wakeJobTodo(deps, delivery, e);
   if (job !== null) return job;
-  if (!FAILED.has(run.conclusion ?? "")) return ignored(`run concluded ${run.conclusion}`);
+  const conclusion = run.conclusion ?? "";
+  if (!ENDED.has(conclusion)) return ignored(`run concluded ${run.conclusion}`);
   if (run.event !== "workflow_dispatch" && run.event !== "schedule") {
     return ignored(`a ${run.event} run is not a tick`);
   }
   const { store } = deps;
+  const live = await store.goalOfLiveRunTick(run.id, e.repository.id);
+  if (live !== null) return endRunTick(deps, delivery, live, run.id, conclusion);
+  if (!FAILED.has(conclusion)) return ignored(`run concluded ${run.conclusion}`);
   if ((await store.runHasTick(run.id)) || (await store.runReachedApi(run.id))) {
-    return ignored("the run reached the tick API; its lease covers it");
+    return ignored("the run reached the tick API, and its tick reported or only waited");
   }
   const goal = await goalOfRun(deps, e);
   if (!goal) return ignored(`run ${run.id} belongs to no goal LoopX can tell`);
@@ -94,5 +101,26 @@ export async function onWorkflowRun(
   );
   // The backoff it recorded decides when the goal runs again, not the wait for this run to ask.
   if (result.ok) await store.endDispatchedRun(run.id);
+  return result.ok ? applied : ignored(`refused: ${result.refusal.code}`);
+}
+
+/** The run's unfinished tick ends at GitHub's word; the backoff it records decides what next. */
+async function endRunTick(
+  deps: AppDeps,
+  delivery: Delivery,
+  goalId: string,
+  runId: number,
+  conclusion: string,
+): Promise<Outcome> {
+  const result = await deps.store.apply(
+    goalId,
+    (state, now) =>
+      endRunTicks(
+        state,
+        { runId, conclusion },
+        transitionContext(deps, { kind: "system", reason: "workflow_run ended" }, now),
+      ),
+    { deliveryId: delivery.deliveryId },
+  );
   return result.ok ? applied : ignored(`refused: ${result.refusal.code}`);
 }

@@ -142,6 +142,8 @@ export interface Store {
   goalIdOfTick(tickId: string): Promise<string | null>;
   /** Whether a tick was claimed by this workflow run. */
   runHasTick(runId: number): Promise<boolean>;
+  /** The goal of an unfinished tick that workflow run claimed in that repository, or null. */
+  goalOfLiveRunTick(runId: number, repoId: number): Promise<string | null>;
   /** Records a token's one use; false when it was used before (a replay, on any replica). */
   useToken(use: TokenUse): Promise<boolean>;
   /** Whether any token of this workflow run reached the tick API (while its rows are kept). */

@@ -83,7 +83,13 @@ import { queueEffects } from "./queue-effects.ts";
 import { keepHandle } from "./raw-handle.ts";
 import { createDeliveryRecorder } from "./record-deliveries.ts";
 import * as s from "./schema/index.ts";
-import { goalIdOfTick, goalsOfRepo, installationStanding, runHasTick } from "./tick-lookup.ts";
+import {
+  goalIdOfTick,
+  goalOfLiveRunTick,
+  goalsOfRepo,
+  installationStanding,
+  runHasTick,
+} from "./tick-lookup.ts";
 import { pruneUsedTokens, runReachedApi, useToken } from "./used-tokens.ts";
 
 export function createStore(conn: Connection): Store {
@@ -184,6 +190,7 @@ export function createStore(conn: Connection): Store {
 
     goalIdOfTick: (tickId) => goalIdOfTick(db, tickId),
     runHasTick: (runId) => runHasTick(db, runId),
+    goalOfLiveRunTick: (runId, repoId) => goalOfLiveRunTick(db, runId, repoId),
     useToken: (use) => useToken(db, use),
     runReachedApi: (runId) => runReachedApi(db, runId),
     pruneUsedTokens: (retentionMs) => pruneUsedTokens(db, retentionMs),

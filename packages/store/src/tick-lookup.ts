@@ -1,5 +1,5 @@
 /** Small reads the tick API needs before it can apply a transition. */
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import * as s from "./schema/index.ts";
 
@@ -21,6 +21,21 @@ export async function runHasTick(db: Db, runId: number): Promise<boolean> {
     .where(eq(s.ticks.runId, runId))
     .limit(1);
   return row !== undefined;
+}
+
+/** The goal of an unfinished tick this workflow run claimed in this repository, or null. */
+export async function goalOfLiveRunTick(
+  db: Db,
+  runId: number,
+  repoId: number,
+): Promise<string | null> {
+  const [row] = await db
+    .select({ goalId: s.ticks.goalId })
+    .from(s.ticks)
+    .innerJoin(s.goals, eq(s.goals.id, s.ticks.goalId))
+    .where(and(eq(s.ticks.runId, runId), isNull(s.ticks.finishedAt), eq(s.goals.repoId, repoId)))
+    .limit(1);
+  return row?.goalId ?? null;
 }
 
 export interface RepoGoal {
