@@ -1,20 +1,9 @@
 import type { Delivery } from "@loopx/store";
 import { describe, expect, it } from "vitest";
 import { runInLanes, subjectOf } from "../src/inbox/delivery-lanes.ts";
+import { storedDelivery } from "./stored-delivery.ts";
 
-const delivery = (id: string, payload: unknown): Delivery => ({
-  deliveryId: id,
-  event: "issues",
-  action: "edited",
-  installationId: 1,
-  payload,
-  receivedAt: new Date(0),
-  processedAt: null,
-  outcome: null,
-  attempts: 0,
-  nextAttemptAt: new Date(0),
-  error: null,
-});
+const delivery = (id: string, payload: unknown): Delivery => storedDelivery(id, payload);
 const onIssue = (id: string, n: number) =>
   delivery(id, { repository: { id: 7 }, issue: { number: n } });
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 1));

@@ -3,20 +3,10 @@ import { describe, expect, it } from "vitest";
 import type { AppDeps } from "../src/deps.ts";
 import { createInboxWorker } from "../src/inbox/inbox-worker.ts";
 import { applied } from "../src/webhooks/outcome.ts";
+import { storedDelivery } from "./stored-delivery.ts";
 
-const delivery = (id: string, event: string, action: string, payload: unknown): Delivery => ({
-  deliveryId: id,
-  event,
-  action,
-  installationId: 1,
-  payload,
-  receivedAt: new Date(0),
-  processedAt: null,
-  outcome: null,
-  attempts: 0,
-  nextAttemptAt: new Date(0),
-  error: null,
-});
+const delivery = (id: string, event: string, action: string, payload: unknown): Delivery =>
+  storedDelivery(id, payload, { event, action });
 const repository = { id: 7 };
 const labeled = (id: string, issue: number) =>
   delivery(id, "issues", "labeled", { repository, issue: { number: issue } });

@@ -12,8 +12,17 @@ import { toJsonText } from "./json-insert.ts";
 
 const Inserted = z.object({ delivery_id: z.string(), last: z.string() });
 
+/**
+ * One INSERT takes at most this many deliveries, and this much JSON past its first: a burst of
+ * large payloads (GitHub sends up to 25 MB) is written in several statements, not one.
+ */
+const MOST_ROWS = 64;
+const MOST_BYTES = 4 * 1024 * 1024;
+
 interface Waiting {
   delivery: DeliveryInput;
+  /** Its row as JSON, made when it arrives. */
+  row: string;
   settle: (result: { inserted: boolean } | Error) => void;
 }
 
@@ -28,8 +37,8 @@ export function createDeliveryRecorder(
   let writing = false;
   // The last arrival time this recorder wrote, exactly as the database holds it.
   let after: string | null = null;
-  const insert = async (deliveries: readonly DeliveryInput[]) => {
-    const { ids, last } = await insertAll(db, deliveries, after);
+  const insert = async (batch: readonly Waiting[]) => {
+    const { ids, last } = await insertAll(db, batch, after);
     after = last ?? after;
     return ids;
   };
@@ -37,15 +46,15 @@ export function createDeliveryRecorder(
   async function write(): Promise<void> {
     writing = true;
     while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
+      const batch = takeBatch(queue);
+      queue = queue.slice(batch.length);
       try {
-        const inserted = await insert(batch.map((w) => w.delivery));
+        const inserted = await insert(batch);
         for (const w of batch) w.settle({ inserted: inserted.delete(w.delivery.deliveryId) });
       } catch {
         // One delivery the database refuses must not fail the others it happened to wait with.
         for (const w of batch) {
-          await insert([w.delivery]).then(
+          await insert([w]).then(
             (inserted) => w.settle({ inserted: inserted.size > 0 }),
             (error: unknown) => w.settle(error instanceof Error ? error : new Error(String(error))),
           );
@@ -59,35 +68,49 @@ export function createDeliveryRecorder(
     new Promise((resolve, reject) => {
       queue.push({
         delivery,
+        row: rowOf(delivery),
         settle: (result) => (result instanceof Error ? reject(result) : resolve(result)),
       });
       if (!writing) void write();
     });
 }
 
+/** The first waiting deliveries within one statement's share: always at least one. */
+function takeBatch(queue: readonly Waiting[]): Waiting[] {
+  const batch: Waiting[] = [];
+  let bytes = 0;
+  for (const w of queue) {
+    if (batch.length > 0 && (batch.length >= MOST_ROWS || bytes + w.row.length > MOST_BYTES)) break;
+    batch.push(w);
+    bytes += w.row.length;
+  }
+  return batch;
+}
+
+/** A delivery as a JSON row; the payload as its JSON text, lone surrogates replaced. */
+function rowOf(d: DeliveryInput): string {
+  const fields = JSON.stringify({
+    delivery_id: d.deliveryId,
+    event: d.event,
+    action: d.action ?? null,
+    installation_id: d.installationId ?? null,
+  });
+  return `${fields.slice(0, -1)},"payload":${toJsonText(d.payload ?? null)}}`;
+}
+
 /**
  * One statement for the batch; the rows travel as one JSON parameter (see json-insert.ts),
- * each payload as its JSON text with lone surrogates replaced (PostgreSQL refuses them).
- * The inbox is processed in `received_at` order, so each row's is its arrival order: the
+ * each payload as its JSON text with lone surrogates replaced (PostgreSQL refuses them). The inbox is processed in `received_at` order, so each row's is its arrival order: the
  * transaction's clock a microsecond apart per row, and never before `after` (a coarse clock,
  * as PGlite's, can read the same instant for the next batch). Returns the inserted ids and
  * the latest time written, as text: exact, where a Date would drop the microseconds.
  */
 async function insertAll(
   db: Db,
-  deliveries: readonly DeliveryInput[],
+  batch: readonly Waiting[],
   after: string | null,
 ): Promise<{ ids: Set<string>; last: string | null }> {
-  const json = deliveries.map((d) => {
-    const payload = toJsonText(d.payload ?? null);
-    const fields = JSON.stringify({
-      delivery_id: d.deliveryId,
-      event: d.event,
-      action: d.action ?? null,
-      installation_id: d.installationId ?? null,
-    });
-    return `${fields.slice(0, -1)},"payload":${payload}}`;
-  });
+  const json = batch.map((w) => w.row);
   const answer = await db.execute(sql`
     WITH inserted AS (
     INSERT INTO inbox (delivery_id, event, action, installation_id, payload, received_at)

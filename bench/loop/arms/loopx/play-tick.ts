@@ -152,36 +152,24 @@ export async function playTick(opts: {
   // The report job, once a runner picks it up (queued time is not billed).
   if (opts.reportQueuedMinutes) await opts.elapse(opts.reportQueuedMinutes);
   jobs.push({ at: at(), kind: "report", minutes: billedMinutes(SKIP_MINUTES) });
-  if (opts.reportLost) {
-    return {
-      route: claim.route,
-      ran: true,
-      todo: claim.todo,
-      jobs,
-      refused: null,
-      resultRefused: false,
-      reportLost: true,
-      slice: slice([], false),
-    };
-  }
+  // A report that never pushed: its slice kept nothing, and the job failed.
+  const unpushed = (why: { resultRefused: boolean; reportLost: boolean }): PlayedTick => ({
+    route: claim.route,
+    ran: true,
+    todo: claim.todo,
+    jobs,
+    refused: null,
+    ...why,
+    slice: slice([], false),
+  });
+  if (opts.reportLost) return unpushed({ resultRefused: false, reportLost: true });
   const sent = await loopx.post(
     `/api/v1/ticks/${claim.tickId}/result`,
     { leaseToken: claim.leaseToken, result },
     await loopx.token(runId),
   );
-  if (sent.status === 409) {
-    // Past its lease: the App keeps the result as a record only, and the job fails unpushed.
-    return {
-      route: claim.route,
-      ran: true,
-      todo: claim.todo,
-      jobs,
-      refused: null,
-      resultRefused: true,
-      reportLost: false,
-      slice: slice([], false),
-    };
-  }
+  // Past its lease: the App keeps the result as a record only, and the job fails unpushed.
+  if (sent.status === 409) return unpushed({ resultRefused: true, reportLost: false });
   if (sent.status !== 200) {
     throw new Error(`result refused (${sent.status}): ${JSON.stringify(sent.body)}`);
   }
