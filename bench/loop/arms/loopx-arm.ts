@@ -11,7 +11,7 @@ import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
 import { requireChecks } from "../../../test/support/required-checks.ts";
 import type { Skill } from "../agent/agent-types.ts";
 import { RepoRest } from "../world/rest.ts";
-import { agentOf, emptyRun, KILLED_JOB, objectivesOf } from "./arm-run.ts";
+import { agentOf, emptyRun, objectivesOf } from "./arm-run.ts";
 import { ABLATION, type Arm, type ArmContext, type ArmRun } from "./arm-types.ts";
 import {
   type ActionHarness,
@@ -26,6 +26,7 @@ import { holdLeases } from "./loopx/hold-leases.ts";
 import { loopxConfig } from "./loopx/loopx-config.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
 import { playTick } from "./loopx/play-tick.ts";
+import { reportFault } from "./loopx/report-faults.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
 import { driver } from "./plain-loop/schedule.ts";
 
@@ -61,8 +62,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const RECONCILE_MS = 5 * MINUTE;
 const RESTART_DOWN_MS = 10 * MINUTE;
-/** Longer than any tick's lease (its wall limit and the report's share). */
-const REPORT_QUEUE_MINUTES = 60;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
 
@@ -207,11 +206,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               continue;
             }
             tickNo += 1;
-            // A lease-expired cell: the second agent job's report waits for a runner past the
-            // tick's lease, as when GitHub has none free. A report-lost cell: that report job's
-            // runner is lost, and GitHub fails the run.
-            const late = cell.fault === "lease-expired" && agentJobs === KILLED_JOB - 1;
-            const lost = cell.fault === "report-lost" && agentJobs === KILLED_JOB - 1;
+            const report = reportFault(cell.fault, agentJobs);
             const elapse = async (minutes: number) => {
               await holdAll();
               const ms = minutes * MINUTE;
@@ -230,8 +225,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
                   agent,
                   skill: goal.skill,
                   profile: cell.profile,
-                  ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
-                  ...(lost ? { reportLost: true } : {}),
+                  ...report.play,
                   elapse,
                 });
             trace(
@@ -240,19 +234,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             run.jobs.push(...played.jobs);
             if (played.slice) run.slices.push(played.slice);
             if (played.ran) agentJobs += 1;
-            if (late && played.ran) {
-              const answer = played.resultRefused
-                ? "the App refused its late result"
-                : "the App took its result";
-              run.faults.push(
-                `tick ${tickNo}'s report waited ${REPORT_QUEUE_MINUTES} min for a runner; ${answer}`,
-              );
-            }
-            if (played.reportLost) {
-              run.faults.push(
-                `tick ${tickNo}'s report job lost its runner: nothing reached LoopX, GitHub failed the run`,
-              );
-            }
+            run.faults.push(...report.struck(tickNo, played));
             if (played.refused) run.notes.push(`tick ${tickNo}: push refused: ${played.refused}`);
             // The runner completes the runs it played itself.
             if (!ticks) {
