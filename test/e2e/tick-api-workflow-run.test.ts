@@ -44,6 +44,15 @@ describe("e2e: workflow_run watching", () => {
     return (await h.store.getDelivery(sent.guid))?.outcome ?? null;
   }
 
+  /** The goal's backoff ends now, as its wait would have on the database clock. */
+  async function backoffOver(goalId: string): Promise<void> {
+    await dbOf(h.store).execute(
+      sql`UPDATE goals SET next_wake_at = now() - interval '1 second',
+                           backoff = jsonb_set(backoff, '{until}', to_jsonb(now() - interval '1 second'))
+           WHERE id = ${goalId}`,
+    );
+  }
+
   /** The same webhook again under another delivery id (GitHub's redelivery or a reconcile). */
   async function redeliver(seq: string): Promise<Outcome> {
     const sent = h.sandbox
@@ -97,11 +106,7 @@ describe("e2e: workflow_run watching", () => {
       expect((await scheduler.tick()).dispatched).toEqual([]);
       // The backoff's wait is over, well inside the quiet interval a run that may still ask
       // is given: this run ended, so it holds nothing back.
-      await dbOf(h.store).execute(
-        sql`UPDATE goals SET next_wake_at = now() - interval '1 second',
-                             backoff = jsonb_set(backoff, '{until}', to_jsonb(now() - interval '1 second'))
-             WHERE id = ${goal.goal.id}`,
-      );
+      await backoffOver(goal.goal.id);
       expect((await scheduler.tick()).dispatched).toEqual([
         `acme/widgets#${goal.goal.issue.number}`,
       ]);
@@ -133,11 +138,7 @@ describe("e2e: workflow_run watching", () => {
     expect((await redeliver("2")).kind).toBe("ignored");
 
     // The next run claims the todo once the backoff is over, long before the lease would end.
-    await dbOf(h.store).execute(
-      sql`UPDATE goals SET next_wake_at = now() - interval '1 second',
-                           backoff = jsonb_set(backoff, '{until}', to_jsonb(now() - interval '1 second'))
-           WHERE id = ${goal.goal.id}`,
-    );
+    await backoffOver(goal.goal.id);
     const next = runId + 100_000;
     allowUnknownRun(h.sandbox, next);
     const again = AskResponse.parse(
