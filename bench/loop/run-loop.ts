@@ -7,6 +7,8 @@
  *   npm run bench:loop                 # every task with no fault, then the fault cells
  *   npm run bench:loop -- --quick      # two tasks and one fault cell: the CI check's size
  *   npm run bench:loop -- --tasks a,b  # only these tasks (by id); results are printed, not written
+ *   npm run bench:loop -- --jobs N     # N cells at once, each in a worker process (default: one
+ *                                      # per core); --jobs 1 plays them one after another
  *   npm run bench:loop -- --real-model claude [--trials N]   # or codex; with --quick or --tasks
  *
  * `--real-model` replaces the fixed scripted agent with a real model's CLI (the `claude` or
@@ -20,17 +22,16 @@
  * model's, not the fixed agent's. It calls the model's API and costs money; nothing here runs it.
  */
 import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { realModelAgent } from "./agent/real-agent.ts";
 import { RealModelError } from "./agent/real-model-setup.ts";
+import { benchArms } from "./arms/all-arms.ts";
 import { ABLATION, type Arm, type CellSpec } from "./arms/arm-types.ts";
-import { b0Arm } from "./arms/b0-arm.ts";
-import { b1Arm } from "./arms/b1-arm.ts";
 import { OUTAGE_MINUTES } from "./arms/loopx/actions-outage.ts";
-import { loopxArm } from "./arms/loopx-arm.ts";
-import { oracleArm } from "./arms/oracle-arm.ts";
 import type { CellMetrics } from "./cell-metrics.ts";
+import { cellPool } from "./cell-pool.ts";
 import { type CellResult, renderTable, renderTargets, targets } from "./loop-table.ts";
 import {
   cellName,
@@ -44,7 +45,7 @@ import {
 } from "./play-cell.ts";
 import { realModelFlags } from "./real-model-flags.ts";
 import { benchTrials, renderTrials } from "./real-trials.ts";
-import { loadTasks } from "./tasks/load-tasks.ts";
+import { type LoadedTask, loadTasks } from "./tasks/load-tasks.ts";
 
 export interface LoopBench {
   results: CellResult[];
@@ -52,32 +53,25 @@ export interface LoopBench {
   wallMs: number;
 }
 
-export async function benchLoop(opts: {
-  quick: boolean;
-  arms: Arm[];
-  only?: string[];
-  /** Plays one arm on one cell (default: playCell, a fresh world for each). */
-  play?: (cell: CellSpec, arm: Arm) => Promise<CellMetrics>;
-}): Promise<LoopBench> {
-  const play = opts.play ?? playCell;
-  const started = performance.now();
-  const all = await loadTasks();
-  const tasks = pickTasks(all, opts);
-  const results: CellResult[] = [];
-  const run = async (cell: CellSpec, arms: readonly Arm[]) => {
-    // A cell already played (a no-fault one an ablation also names) gains the new columns.
-    const same = results.find((r) => r.cell === cellName(cell));
-    const byArm = same?.byArm ?? new Map<string, CellMetrics>();
-    for (const arm of arms) byArm.set(arm.name, await play(cell, arm));
-    if (same) return;
-    results.push({
-      cell: cellName(cell),
-      task: cell.task.spec.id,
-      profile: cell.profile,
-      fault: cell.fault,
-      byArm,
-      ...(cell.partner ? { pair: true } : {}),
-    });
+/** One row of the table: a cell and each arm that plays it (with the cell that arm plays). */
+interface CellRow {
+  cell: CellSpec;
+  plays: { cell: CellSpec; arm: Arm }[];
+}
+
+/** Every play of a run, row by row in the table's order. */
+function cellRows(
+  tasks: readonly LoadedTask[],
+  all: readonly LoadedTask[],
+  opts: { quick: boolean; arms: Arm[] },
+): CellRow[] {
+  const rows: CellRow[] = [];
+  const add = (cell: CellSpec, arms: readonly Arm[]) => {
+    // A cell already listed (a no-fault one an ablation also names) gains the new columns.
+    const same = rows.find((r) => cellName(r.cell) === cellName(cell));
+    const plays = arms.map((arm) => ({ cell, arm }));
+    if (same) same.plays.push(...plays);
+    else rows.push({ cell, plays });
   };
   // Ablations play only the cells that name them.
   const whole = opts.arms.filter((a) => !a.ablates);
@@ -85,11 +79,11 @@ export async function benchLoop(opts: {
     // A shared-file pair is one cell with both goals, played by the arms that can run two.
     const partner = partnerOf(task, all);
     if (partner)
-      await run(
+      add(
         { ...cellOf(task), partner },
         whole.filter((a) => a.pairs),
       );
-    else await run(cellOf(task), whole);
+    else add(cellOf(task), whole);
   }
   // The fault cells of the tasks this run covers (with --quick, one: a killed runner).
   const faults = FAULT_CELLS.filter(
@@ -98,12 +92,76 @@ export async function benchLoop(opts: {
   for (const f of faults) {
     const task = tasks.find((t) => t.spec.id === f.task);
     const arms = opts.arms.filter((a) => f.arms.includes(a.name));
-    if (task && arms.length > 0) await run(cellOf(task, f.fault, f.profile, f.budgetUsd), arms);
+    if (task && arms.length > 0) add(cellOf(task, f.fault, f.profile, f.budgetUsd), arms);
   }
+  return rows;
+}
+
+/** playCell in this process, one world at a time: each world holds a PGlite of its own. */
+function oneAtATime(): (cell: CellSpec, arm: Arm) => Promise<CellMetrics> {
+  let last: Promise<unknown> = Promise.resolve();
+  return (cell, arm) => {
+    const next = last.then(() => playCell(cell, arm));
+    last = next.catch(() => {});
+    return next;
+  };
+}
+
+export async function benchLoop(opts: {
+  quick: boolean;
+  arms: Arm[];
+  only?: string[];
+  /**
+   * Plays one arm on one cell (default: playCell in this process, one at a time). Every play
+   * of the run is asked for at once, so a pool (cell-pool.ts) decides how many run together.
+   */
+  play?: (cell: CellSpec, arm: Arm) => Promise<CellMetrics>;
+}): Promise<LoopBench> {
+  const play = opts.play ?? oneAtATime();
+  const started = performance.now();
+  const all = await loadTasks();
+  const rows = cellRows(pickTasks(all, opts), all, opts);
+  // Every play is asked for now, in the list's order; the table keeps that order whichever
+  // play ends first.
+  const results = await Promise.all(
+    rows.map(
+      async ({ cell, plays }): Promise<CellResult> => ({
+        cell: cellName(cell),
+        task: cell.task.spec.id,
+        profile: cell.profile,
+        fault: cell.fault,
+        byArm: new Map(
+          await Promise.all(
+            plays.map(async (p) => [p.arm.name, await play(p.cell, p.arm)] as const),
+          ),
+        ),
+        ...(cell.partner ? { pair: true } : {}),
+      }),
+    ),
+  );
   // A column per arm that played a cell of this run.
   const played = opts.arms.filter((a) => results.some((r) => r.byArm.has(a.name)));
   return { results, arms: played.map((a) => a.name), wallMs: performance.now() - started };
 }
+
+/**
+ * `--jobs N`: how many cells play at once, each in a worker process (default: one per core).
+ * Throws a FlagError saying what works for anything but a whole number from 1 up.
+ */
+export function jobsFlag(argv: readonly string[], cores = availableParallelism()): number {
+  const at = argv.indexOf("--jobs");
+  if (at < 0) return cores;
+  const value = argv[at + 1];
+  if (value === undefined || !/^[1-9][0-9]*$/.test(value)) {
+    throw new FlagError(
+      `--jobs takes how many cells to play at once, a whole number from 1 up (this machine has ${cores} cores, the default), not ${JSON.stringify(value ?? "")}; e.g. --jobs 2`,
+    );
+  }
+  return Number(value);
+}
+
+/** A flag the operator mistyped: printed without a stack, exit 2, nothing played. */
+export class FlagError extends Error {}
 
 /** What each `loopx-without-…` column lacks and which cells it played, read from the run. */
 function ablationNote(bench: LoopBench): string[] {
@@ -151,16 +209,8 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const quick = argv.includes("--quick");
   const at = argv.indexOf("--tasks");
   const only = at >= 0 ? (argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
-  const arms = [
-    b0Arm(),
-    b1Arm(),
-    oracleArm(),
-    loopxArm(),
-    loopxArm({ without: "budgets" }),
-    loopxArm({ without: "backoff" }),
-    loopxArm({ without: "gates" }),
-    loopxArm({ without: "leases" }),
-  ];
+  const jobs = jobsFlag(argv);
+  const arms = benchArms();
   if (real !== null) {
     const all = await loadTasks();
     const tasks = pickTasks(all, { quick, ...(only ? { only } : {}) });
@@ -175,7 +225,13 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     console.log(renderTrials({ model: real.setup.name, cells }));
     return 0;
   }
-  const bench = await benchLoop({ quick, arms, ...(only ? { only } : {}) });
+  const pool = cellPool(jobs);
+  let bench: LoopBench;
+  try {
+    bench = await benchLoop({ quick, arms, ...(only ? { only } : {}), play: pool.play });
+  } finally {
+    await pool.close();
+  }
   const text = renderResults(bench, quick);
   console.log(text);
   if (!quick && !only) writeFileSync(new URL("../loop-results.md", import.meta.url), text);
@@ -191,7 +247,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     process.exitCode = await main(process.argv.slice(2), process.env);
   } catch (err) {
-    if (!(err instanceof RealModelError)) throw err;
+    if (!(err instanceof RealModelError || err instanceof FlagError)) throw err;
     console.error(`bench:loop: ${err.message}`);
     process.exitCode = 2;
   }
