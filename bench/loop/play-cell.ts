@@ -57,9 +57,8 @@ export function cellOf(
 /**
  * The fault cells: each fault on tasks of its own, in the arms it means something to. A
  * killed runner strikes every arm's second agent job. A lost, duplicated or reordered webhook,
- * a restarted App, a report past its lease or lost with its runner, GitHub failing or
- * rate-limiting the App's writes,
- * a person rewriting its status comment and a reviewer approving a head the PR has left
+ * a restarted App, a report past its lease or lost with its runner (and re-run by a person),
+ * GitHub failing or rate-limiting the App's writes, a person rewriting its status comment and a reviewer approving a head the PR has left
  * strike only a control plane that listens to webhooks and writes through an outbox: B1 and
  * the oracle poll or know, and their runs would be their no-fault runs again. An outsider's
  * planted instruction, obeyed by the `injected` agent, strikes every arm, as do the `stuck`,
@@ -86,10 +85,20 @@ export const FAULT_CELLS: readonly {
   { task: "utc-date-math", fault: "webhook-duplicated", arms: ["loopx"] },
   { task: "csv-quoting", fault: "webhook-reordered", arms: ["loopx"] },
   { task: "utc-date-math", fault: "webhook-reordered", arms: ["loopx"] },
-  { task: "csv-quoting", fault: "lease-expired", arms: ["loopx", "loopx-without-leases"] },
-  { task: "utc-date-math", fault: "lease-expired", arms: ["loopx", "loopx-without-leases"] },
+  {
+    task: "csv-quoting",
+    fault: "lease-expired",
+    arms: ["loopx", "loopx-without-leases", "loopx-without-fencing"],
+  },
+  {
+    task: "utc-date-math",
+    fault: "lease-expired",
+    arms: ["loopx", "loopx-without-leases", "loopx-without-fencing"],
+  },
   { task: "csv-quoting", fault: "report-lost", arms: ["loopx", "loopx-without-leases"] },
   { task: "utc-date-math", fault: "report-lost", arms: ["loopx", "loopx-without-leases"] },
+  { task: "csv-quoting", fault: "report-rerun", arms: ["loopx", "loopx-without-fencing"] },
+  { task: "utc-date-math", fault: "report-rerun", arms: ["loopx", "loopx-without-fencing"] },
   { task: "lru-cache-ttl", fault: "stale-approval", arms: ["loopx", "loopx-without-gates"] },
   { task: "csv-quoting", fault: "sticky-edited", arms: ["loopx"] },
   { task: "utc-date-math", fault: "sticky-edited", arms: ["loopx"] },

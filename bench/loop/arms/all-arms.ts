@@ -18,6 +18,7 @@ export function benchArms(): Arm[] {
     loopxArm({ without: "backoff" }),
     loopxArm({ without: "gates" }),
     loopxArm({ without: "leases" }),
+    loopxArm({ without: "fencing" }),
   ];
 }
 

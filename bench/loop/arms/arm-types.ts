@@ -24,6 +24,7 @@ export type FaultName =
   | "app-restarted"
   | "lease-expired"
   | "report-lost"
+  | "report-rerun"
   | "sticky-edited"
   | "stale-approval"
   | "actions-outage";

@@ -20,13 +20,14 @@ import {
   SHIPPED_TICK_WORKFLOW,
 } from "./loopx/action-tick.ts";
 import { actionsOutage } from "./loopx/actions-outage.ts";
-import { botComments, pullsBy } from "./loopx/github-readings.ts";
+import { unfence } from "./loopx/drop-fencing.ts";
+import { botComments, pullsBy, pullsFrom } from "./loopx/github-readings.ts";
 import { goalPeople } from "./loopx/goal-people.ts";
 import { holdLeases } from "./loopx/hold-leases.ts";
 import { loopxConfig } from "./loopx/loopx-config.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
-import { playTick } from "./loopx/play-tick.ts";
-import { reportFault } from "./loopx/report-faults.ts";
+import { playTick, type ReportRerun } from "./loopx/play-tick.ts";
+import { reportFault, rerunLine } from "./loopx/report-faults.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
 import { driver } from "./plain-loop/schedule.ts";
 
@@ -50,9 +51,10 @@ export interface LoopxArmOptions {
    * replanning and asking a person come as they would), or without its gates (`gates: []`:
    * no merge gate, no path rule; GitHub's own refusal of workflow files stays, as it is not
    * LoopX's), or without its leases (every live tick's lease renewed before any clock moves:
-   * arms/loopx/hold-leases.ts).
+   * arms/loopx/hold-leases.ts), or without its fencing (a result is applied and its push
+   * granted whatever became of its tick: arms/loopx/drop-fencing.ts).
    */
-  without?: "budgets" | "backoff" | "gates" | "leases";
+  without?: "budgets" | "backoff" | "gates" | "leases" | "fencing";
 }
 
 /** The kernel's ladder for LoopX without backoff: no wait after any stalled tick. */
@@ -184,6 +186,16 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         const hours = () => hoursAt(clock.now());
         const outage = actionsOutage(cell, hoursAt);
         const handledRuns = new Set<number>();
+        // Failed runs a person will re-run, and when.
+        const reruns: {
+          at: number;
+          runId: number;
+          tickNo: number;
+          rerun: () => Promise<ReportRerun>;
+        }[] = [];
+        const unfenced = async (goalOf: string, tickId: string) => {
+          if (opts.without === "fencing") await unfence(loopx.store, goalOf, tickId);
+        };
         const people = driver(world);
         let tickNo = 0;
         let agentJobs = 0;
@@ -227,6 +239,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
                   profile: cell.profile,
                   ...report.play,
                   elapse,
+                  beforeResult: (tickId) => unfenced(goal.goalId, tickId),
                 });
             trace(
               `${hours()} tick ${tickNo} run ${wf.id}: ${played.route} ${played.todo ?? "-"} ${played.slice ? `agent ${played.slice.todo ?? "plan"} pushed ${played.slice.pushedFiles.length}` : "wait"}`,
@@ -234,6 +247,10 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             run.jobs.push(...played.jobs);
             if (played.slice) run.slices.push(played.slice);
             if (played.ran) agentJobs += 1;
+            if (report.rerunAfterMinutes !== null && played.rerun) {
+              const at = clock.now() + report.rerunAfterMinutes * MINUTE;
+              reruns.push({ at, runId: wf.id, tickNo, rerun: played.rerun });
+            }
             run.faults.push(...report.struck(tickNo, played));
             if (played.refused) run.notes.push(`tick ${tickNo}: push refused: ${played.refused}`);
             // The runner completes the runs it played itself.
@@ -263,6 +280,24 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             await loopx.syncClock();
           }
           await faults.act(clock.now(), hours());
+          // "Re-run failed jobs": the run is in progress again until its report job ends.
+          for (const due of reruns.filter((r) => r.at <= clock.now())) {
+            reruns.splice(reruns.indexOf(due), 1);
+            sandbox.updateRun(due.runId, "in_progress");
+            const rerun = await due.rerun();
+            run.jobs.push(rerun.job);
+            const [owner = ""] = world.repo.split("/");
+            const line = rerunLine(
+              due.tickNo,
+              rerun,
+              await pullsFrom(maintainer, owner, rerun.branch),
+            );
+            run.faults.push(line);
+            trace(`${hours()} ${line}`);
+            sandbox.updateRun(due.runId, "completed", rerun.accepted ? "success" : "failure");
+            loopx.app.outbox.kick();
+            await settle();
+          }
           if (clock.now() - reconciledAt >= RECONCILE_MS) {
             reconciledAt = clock.now();
             await loopx.app.reconcile();
@@ -292,6 +327,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             if (wake !== null) candidates.push(Math.max(wake, now) + WAKE_MARGIN_MS);
           }
           for (const act of world.person.pending()) candidates.push(Math.max(act.dueAt, now));
+          for (const r of reruns) candidates.push(Math.max(r.at, now));
           const target = Math.min(horizon, ...candidates);
           const jump = Math.max(0, target - now);
           for (const state of states) {

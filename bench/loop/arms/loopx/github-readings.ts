@@ -66,3 +66,17 @@ export function botComments(
   }
   return count;
 }
+
+const PullsOfHead = z.array(
+  z.object({ number: z.number().int(), state: z.string(), merged_at: z.string().nullable() }),
+);
+
+/** What became of the pull requests from `branch`, in words ("no pull request" when none). */
+export async function pullsFrom(rest: RepoRest, owner: string, branch: string): Promise<string> {
+  const head = encodeURIComponent(`${owner}:${branch}`);
+  const pulls = await rest.call("GET", `/pulls?state=all&head=${head}&per_page=100`, PullsOfHead);
+  if (pulls.length === 0) return "no pull request";
+  const words = (p: z.infer<typeof PullsOfHead>[number]) =>
+    `#${p.number} ${p.merged_at !== null ? "merged" : p.state}`;
+  return `pull request ${pulls.map(words).join(", ")}`;
+}

@@ -42,6 +42,23 @@ export interface PlayedTick {
   resultRefused: boolean;
   /** The report job's runner was lost: nothing reached LoopX, and GitHub failed the run. */
   reportLost: boolean;
+  /**
+   * GitHub's "Re-run failed jobs" of a lost report job: the report job again (run attempt 2),
+   * from the first attempt's outputs and artifacts — the same result, lease token and bundle.
+   */
+  rerun?: () => Promise<ReportRerun>;
+}
+
+/** What a re-run report job did. */
+export interface ReportRerun {
+  job: BilledJob;
+  /** The todo's branch, which the first attempt would have pushed. */
+  branch: string;
+  /** The App applied the result (else it refused it: the job failed). */
+  accepted: boolean;
+  /** The files its push changed on the todo's branch. */
+  pushedFiles: string[];
+  refused: string | null;
 }
 
 export async function playTick(opts: {
@@ -66,6 +83,8 @@ export async function playTick(opts: {
    * with the server"): it neither reports nor pushes, and the run fails.
    */
   reportLost?: boolean;
+  /** Called with the tick's id just before the report job sends its result. */
+  beforeResult?: (tickId: string) => Promise<void>;
 }): Promise<PlayedTick> {
   const { loopx, world, issue, runId } = opts;
   const at = () => world.sandbox.clock.now();
@@ -162,40 +181,38 @@ export async function playTick(opts: {
     ...why,
     slice: slice([], false),
   });
-  if (opts.reportLost) return unpushed({ resultRefused: false, reportLost: true });
-  const sent = await loopx.post(
-    `/api/v1/ticks/${claim.tickId}/result`,
-    { leaseToken: claim.leaseToken, result },
-    await loopx.token(runId),
-  );
-  // Past its lease: the App keeps the result as a record only, and the job fails unpushed.
-  if (sent.status === 409) return unpushed({ resultRefused: true, reportLost: false });
-  if (sent.status !== 200) {
-    throw new Error(`result refused (${sent.status}): ${JSON.stringify(sent.body)}`);
-  }
-  const answer = ResultResponse.parse(sent.body);
-  let pushedFiles: string[] = [];
-  let refused: string | null = null;
-  const grant = answer.push;
-  if (grant && changes.length > 0 && answer.interrupted !== "stopped") {
+  /** The push the App granted, guarded as the report job guards it, then `pushed`. */
+  const pushGranted = async (
+    answer: ResultResponse,
+    token: () => Promise<string>,
+  ): Promise<{ pushedFiles: string[]; refused: string | null }> => {
+    const grant = answer.push;
+    if (!grant || changes.length === 0 || answer.interrupted === "stopped") {
+      return { pushedFiles: [], refused: null };
+    }
     if (grant.branch !== claim.branch) {
       throw new Error(`the App granted a push to ${grant.branch}, not ${claim.branch}`);
     }
+    // As the report job: the slice's final tree committed onto the branch's head as it is now,
+    // or onto the checkout's base when the branch is new; that commit's diff is what is guarded.
+    const [head, main] = await Promise.all([world.checkout(grant.branch), world.checkout("main")]);
+    const onto = head.sha !== main.sha && head.sha !== baseSha ? head : null;
+    const pushing = onto ? diffTrees(onto.tree, after) : changes;
+    if (pushing.length === 0) return { pushedFiles: [], refused: null };
     const refusal = pushRefusal(
-      guardChanges(changes, {
+      guardChanges(pushing, {
         allowWorkflowPaths: grant.allowWorkflowPaths,
         protectedPaths: grant.protectedPaths,
         heldPaths: grant.heldPaths,
       }),
     );
     if (refusal) {
-      refused = `${refusal.reason} (${refusal.paths.join(", ")})`;
-      // As the report job: a change with workflow files goes to people as the commit's patch.
+      // A change with workflow files goes to people as the commit's patch.
       const patch = refusal.workflow
         ? await formatPatch(
-            base,
+            onto?.tree ?? base,
             after,
-            changes.map((c) => c.path),
+            pushing.map((c) => c.path),
             `${claim.todo}: slice ${claim.tickId}`,
           )
         : null;
@@ -211,52 +228,85 @@ export async function playTick(opts: {
             ...(patch !== null ? { patch } : {}),
           },
         },
-        await loopx.token(runId),
+        await token(),
       );
       if (told.status !== 200)
         throw new Error(`pushed (refused) refused: ${JSON.stringify(told.body)}`);
-    } else {
-      const files = Object.fromEntries(
-        changes.map((c) => [c.path, c.status === "D" ? null : (after.get(c.path) ?? null)]),
-      );
-      const pushed = appPush(
-        world,
-        grant.branch,
-        files,
-        APP_PUSHER,
-        `${claim.todo}: slice ${claim.tickId}`,
-        baseSha,
-      );
-      if ("refused" in pushed) {
-        throw new Error(
-          `the report job's guard let through what GitHub refuses: ${pushed.refused}`,
-        );
-      }
-      const headSha = pushed.pushed;
-      const told = await loopx.post(
-        `/api/v1/ticks/${claim.tickId}/pushed`,
-        {
-          leaseToken: claim.leaseToken,
-          branch: grant.branch,
-          headSha,
-          paths: changes.map((c) => c.path),
-        },
-        await loopx.token(runId),
-      );
-      if (told.status !== 200) throw new Error(`pushed refused: ${JSON.stringify(told.body)}`);
-      PushedResponse.parse(told.body);
-      pushedFiles = changes.map((c) => c.path);
+      return { pushedFiles: [], refused: `${refusal.reason} (${refusal.paths.join(", ")})` };
     }
+    const files = Object.fromEntries(
+      pushing.map((c) => [c.path, c.status === "D" ? null : (after.get(c.path) ?? null)]),
+    );
+    const pushed = appPush(
+      world,
+      grant.branch,
+      files,
+      APP_PUSHER,
+      `${claim.todo}: slice ${claim.tickId}`,
+      baseSha,
+    );
+    if ("refused" in pushed) {
+      throw new Error(`the report job's guard let through what GitHub refuses: ${pushed.refused}`);
+    }
+    const told = await loopx.post(
+      `/api/v1/ticks/${claim.tickId}/pushed`,
+      {
+        leaseToken: claim.leaseToken,
+        branch: grant.branch,
+        headSha: pushed.pushed,
+        paths: pushing.map((c) => c.path),
+      },
+      await token(),
+    );
+    if (told.status !== 200) throw new Error(`pushed refused: ${JSON.stringify(told.body)}`);
+    PushedResponse.parse(told.body);
+    return { pushedFiles: pushing.map((c) => c.path), refused: null };
+  };
+  // The report job's calls, from `attempt` of the run; null when the App refused the result.
+  const report = async (
+    attempt: number,
+  ): Promise<{ pushedFiles: string[]; refused: string | null } | null> => {
+    const token = () => loopx.token(runId, { run_attempt: String(attempt) });
+    await opts.beforeResult?.(claim.tickId);
+    const sent = await loopx.post(
+      `/api/v1/ticks/${claim.tickId}/result`,
+      { leaseToken: claim.leaseToken, result },
+      await token(),
+    );
+    // Past its lease, or its tick already ended: the App keeps the result as a record only.
+    if (sent.status === 409) return null;
+    if (sent.status !== 200) {
+      throw new Error(`result refused (${sent.status}): ${JSON.stringify(sent.body)}`);
+    }
+    return pushGranted(ResultResponse.parse(sent.body), token);
+  };
+  if (opts.reportLost) {
+    return {
+      ...unpushed({ resultRefused: false, reportLost: true }),
+      rerun: async () => {
+        const job: BilledJob = { at: at(), kind: "report", minutes: billedMinutes(SKIP_MINUTES) };
+        const done = await report(2);
+        return {
+          job,
+          branch: claim.branch,
+          accepted: done !== null,
+          pushedFiles: done?.pushedFiles ?? [],
+          refused: done?.refused ?? null,
+        };
+      },
+    };
   }
+  const reported = await report(1);
+  if (reported === null) return unpushed({ resultRefused: true, reportLost: false });
   return {
     route: claim.route,
     ran: true,
     todo: claim.todo,
     jobs,
-    refused,
+    refused: reported.refused,
     resultRefused: false,
     reportLost: false,
-    slice: slice(pushedFiles),
+    slice: slice(reported.pushedFiles),
   };
 }
 

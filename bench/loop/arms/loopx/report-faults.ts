@@ -1,18 +1,25 @@
 /**
  * The faults that strike a tick's report job, on the cell's second agent job: in a
  * lease-expired cell the report waits for a runner past the tick's lease, as when GitHub has
- * none free; in a report-lost cell its runner is lost, and GitHub fails the run.
+ * none free; in a report-lost cell its runner is lost, and GitHub fails the run; in a
+ * report-rerun cell the same, and then the maintainer, finding the failed run, re-runs its
+ * failed jobs an hour later: the report job again, with the first attempt's result and bundle,
+ * whatever LoopX did meanwhile.
  */
 import { KILLED_JOB } from "../arm-run.ts";
 import type { FaultName } from "../arm-types.ts";
-import type { PlayedTick } from "./play-tick.ts";
+import type { PlayedTick, ReportRerun } from "./play-tick.ts";
 
 /** Longer than any tick's lease (its wall limit and the report's share). */
 export const REPORT_QUEUE_MINUTES = 60;
+/** How long after the run failed the maintainer clicks "Re-run failed jobs". */
+export const RERUN_AFTER_MINUTES = 60;
 
 export interface ReportFault {
   /** What play-tick is told for this tick's report job. */
   play: { reportQueuedMinutes?: number; reportLost?: boolean };
+  /** Minutes after the failed run that a person re-runs its failed jobs (null: nobody does). */
+  rerunAfterMinutes: number | null;
   /** The fault lines of what struck, once the tick has played. */
   struck(tickNo: number, played: PlayedTick): string[];
 }
@@ -21,12 +28,14 @@ export interface ReportFault {
 export function reportFault(fault: FaultName, agentJobs: number): ReportFault {
   const here = agentJobs === KILLED_JOB - 1;
   const late = fault === "lease-expired" && here;
-  const lost = fault === "report-lost" && here;
+  const rerun = fault === "report-rerun" && here;
+  const lost = (fault === "report-lost" || rerun) && here;
   return {
     play: {
       ...(late ? { reportQueuedMinutes: REPORT_QUEUE_MINUTES } : {}),
       ...(lost ? { reportLost: true } : {}),
     },
+    rerunAfterMinutes: rerun ? RERUN_AFTER_MINUTES : null,
     struck(tickNo, played) {
       if (!played.ran) return [];
       if (late) {
@@ -45,4 +54,14 @@ export function reportFault(fault: FaultName, agentJobs: number): ReportFault {
       return [];
     },
   };
+}
+
+/** The fault line of a re-run report job: what the App made of a result from a tick it ended. */
+export function rerunLine(tickNo: number, rerun: ReportRerun, pulls: string): string {
+  const what = !rerun.accepted
+    ? "the App refused its result, as its tick had ended"
+    : rerun.pushedFiles.length > 0
+      ? `the App applied its result and its push changed ${rerun.pushedFiles.join(", ")} on ${rerun.branch} (${pulls})`
+      : `the App applied its result${rerun.refused ? `; its push was refused: ${rerun.refused}` : "; it pushed nothing new"}`;
+  return `the maintainer re-ran tick ${tickNo}'s failed report job: ${what}`;
 }
