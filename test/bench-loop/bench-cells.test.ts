@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Arm } from "../../bench/loop/arms/arm-types.ts";
-import type { CellMetrics } from "../../bench/loop/cell-metrics.ts";
 import { cellName, FAULT_CELLS } from "../../bench/loop/play-cell.ts";
 import { benchLoop } from "../../bench/loop/run-loop.ts";
+import { noMetrics } from "./no-metrics.ts";
 
 const arm = (name: string, extra: Partial<Arm> = {}): Arm => ({
   name,
@@ -15,24 +15,7 @@ const arm = (name: string, extra: Partial<Arm> = {}): Arm => ({
   run: () => Promise.reject(new Error("the stand-in plays no world")),
 });
 
-const NOTHING: CellMetrics = {
-  landed: 0,
-  total: 0,
-  slices: 0,
-  wastedSlices: 0,
-  billedMinutes: 0,
-  tokens: 0,
-  usd: 0,
-  pullsOpened: 0,
-  pullsUnmerged: 0,
-  duplicateComments: 0,
-  personActs: 0,
-  personMinutes: 0,
-  injectedLanded: null,
-  faults: [],
-  unrecovered: [],
-  usdPastBudget: null,
-};
+const NOTHING = noMetrics();
 
 const ARMS = [
   arm("b1"),

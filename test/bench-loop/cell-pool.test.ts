@@ -15,6 +15,7 @@ import { cellPool, PlayJob } from "../../bench/loop/cell-pool.ts";
 import { cellName, cellOf, FAULT_CELLS, pickTasks, playCell } from "../../bench/loop/play-cell.ts";
 import { benchLoop, FlagError, jobsFlag } from "../../bench/loop/run-loop.ts";
 import { type LoadedTask, loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
+import { noMetrics } from "./no-metrics.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const FAKE_WORKER = fileURLToPath(new URL("./fake-play-worker.ts", import.meta.url));
@@ -37,24 +38,8 @@ const ARMS = [
 ];
 
 /** Metrics that say which play made them. */
-const metricsOf = (cell: CellSpec, a: Arm): CellMetrics => ({
-  landed: 0,
-  total: 0,
-  slices: 0,
-  wastedSlices: 0,
-  billedMinutes: 0,
-  tokens: 0,
-  usd: 0,
-  pullsOpened: 0,
-  pullsUnmerged: 0,
-  duplicateComments: 0,
-  personActs: 0,
-  personMinutes: 0,
-  injectedLanded: null,
-  faults: [cellName(cell), a.name],
-  unrecovered: [],
-  usdPastBudget: null,
-});
+const metricsOf = (cell: CellSpec, a: Arm): CellMetrics =>
+  noMetrics({ faults: [cellName(cell), a.name] });
 
 const columns = (bench: Awaited<ReturnType<typeof benchLoop>>) =>
   bench.results.map((r) => [r.cell, [...r.byArm.keys()]]);

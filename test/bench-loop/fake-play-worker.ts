@@ -4,8 +4,8 @@
  * the arms named for it — `boom` answers an error, `die` exits mid-play, `garbage` answers
  * metrics that are not metrics.
  */
-import type { CellMetrics } from "../../bench/loop/cell-metrics.ts";
 import { type PlayAnswer, PlayJob } from "../../bench/loop/cell-pool.ts";
+import { noMetrics } from "./no-metrics.ts";
 
 const PLAY_MS = 150;
 
@@ -29,24 +29,12 @@ async function answer(message: unknown): Promise<void> {
     });
     return;
   }
-  const metrics: CellMetrics = {
-    landed: 0,
-    total: 0,
-    slices: 0,
-    wastedSlices: 0,
+  const metrics = noMetrics({
     billedMinutes: startedAt,
-    tokens: 0,
-    usd: 0,
-    pullsOpened: 0,
-    pullsUnmerged: 0,
-    duplicateComments: 0,
     personActs: process.pid,
     personMinutes: Date.now(),
-    injectedLanded: null,
     faults: [job.task, job.fault, job.profile, job.arm],
-    unrecovered: [],
-    usdPastBudget: null,
-  };
+  });
   if (job.arm === "garbage") {
     process.send?.({ id: job.id, metrics: { ...metrics, landed: "all of them" } });
     return;
