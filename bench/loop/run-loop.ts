@@ -180,6 +180,31 @@ function ablationNote(bench: LoopBench): string[] {
   ];
 }
 
+/**
+ * Where an ablation met its cell's fault otherwise than LoopX did, what each made of it (the
+ * arms' own fault lines): the table's figures alone can be equal when the outcomes are not.
+ */
+function faultNote(bench: LoopBench): string[] {
+  const lines: string[] = [];
+  for (const r of bench.results) {
+    const shipped = r.byArm.get("loopx")?.faults ?? [];
+    for (const [arm, m] of r.byArm) {
+      if (!arm.startsWith(ABLATION) || m.faults.join("\n") === shipped.join("\n")) continue;
+      lines.push(
+        `- ${r.cell}: LoopX — ${shipped.join("; ") || "nothing struck"}. ${arm} — ${m.faults.join("; ") || "nothing struck"}.`,
+      );
+    }
+  }
+  return lines.length === 0
+    ? []
+    : [
+        "Where an ablation met its fault otherwise than LoopX (each arm's record of it):",
+        "",
+        ...lines,
+        "",
+      ];
+}
+
 export function renderResults(bench: LoopBench, quick: boolean): string {
   const list = targets(bench.results);
   return [
@@ -191,6 +216,7 @@ export function renderResults(bench: LoopBench, quick: boolean): string {
     renderTable(bench.results, bench.arms),
     "",
     ...ablationNote(bench),
+    ...faultNote(bench),
     ...(bench.results.some((r) => r.pair)
       ? [
           `A cell named "a + b" files both tasks' objectives as two goals on one repository (they change a file in common). The arms showing — there follow one objective per repository: their recipe names one issue, one branch and one progress file.`,

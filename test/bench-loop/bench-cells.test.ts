@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { Arm } from "../../bench/loop/arms/arm-types.ts";
 import { cellName, FAULT_CELLS } from "../../bench/loop/play-cell.ts";
-import { benchLoop } from "../../bench/loop/run-loop.ts";
+import { benchLoop, renderResults } from "../../bench/loop/run-loop.ts";
 import { noMetrics } from "./no-metrics.ts";
 
 const arm = (name: string, extra: Partial<Arm> = {}): Arm => ({
@@ -25,6 +25,7 @@ const ARMS = [
   arm("loopx-without-backoff", { pairs: true, ablates: "backoff" }),
   arm("loopx-without-gates", { pairs: true, ablates: "gates" }),
   arm("loopx-without-leases", { pairs: true, ablates: "leases" }),
+  arm("loopx-without-fencing", { pairs: true, ablates: "fencing" }),
 ];
 
 async function played(only: string[]): Promise<Map<string, string[]>> {
@@ -99,5 +100,32 @@ describe("bench:loop's cells and arms", () => {
       ["b1", "oracle", "loopx", "loopx-without-gates"],
     ]);
     expect(bench.arms).toContain("loopx-without-gates");
+  });
+
+  it("notes each ablation's record of a fault where it differs from LoopX's, and only there", async () => {
+    const bench = await benchLoop({
+      quick: false,
+      only: ["csv-quoting", "utc-date-math"],
+      arms: ARMS,
+      // Without fencing, the csv-quoting re-run is taken; everywhere else every arm records alike.
+      play: async (cell, a) =>
+        noMetrics({
+          faults: [
+            `${cell.fault} struck`,
+            ...(cell.fault === "report-rerun"
+              ? [
+                  a.name === "loopx-without-fencing" && cell.task.spec.id === "csv-quoting"
+                    ? "re-run taken"
+                    : "re-run refused",
+                ]
+              : []),
+          ],
+        }),
+    });
+    const text = renderResults(bench, false);
+    const notes = text.split("\n").filter((l) => l.includes(": LoopX — "));
+    expect(notes).toEqual([
+      "- csv-quoting · competent · report-rerun: LoopX — report-rerun struck; re-run refused. loopx-without-fencing — report-rerun struck; re-run taken.",
+    ]);
   });
 });

@@ -21,13 +21,13 @@ import {
 } from "./loopx/action-tick.ts";
 import { actionsOutage } from "./loopx/actions-outage.ts";
 import { unfence } from "./loopx/drop-fencing.ts";
-import { botComments, pullsBy, pullsFrom } from "./loopx/github-readings.ts";
+import { botComments, pullsBy } from "./loopx/github-readings.ts";
 import { goalPeople } from "./loopx/goal-people.ts";
 import { holdLeases } from "./loopx/hold-leases.ts";
 import { loopxConfig } from "./loopx/loopx-config.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
-import { playTick, type ReportRerun } from "./loopx/play-tick.ts";
-import { reportFault, rerunLine } from "./loopx/report-faults.ts";
+import { playTick } from "./loopx/play-tick.ts";
+import { personReruns, reportFault } from "./loopx/report-faults.ts";
 import { startLoopxOnSandbox } from "./loopx/start-app.ts";
 import { driver } from "./plain-loop/schedule.ts";
 
@@ -186,13 +186,15 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
         const hours = () => hoursAt(clock.now());
         const outage = actionsOutage(cell, hoursAt);
         const handledRuns = new Set<number>();
-        // Failed runs a person will re-run, and when.
-        const reruns: {
-          at: number;
-          runId: number;
-          tickNo: number;
-          rerun: () => Promise<ReportRerun>;
-        }[] = [];
+        const reruns = personReruns({
+          sandbox,
+          repo: world.repo,
+          rest: maintainer,
+          settle: async () => {
+            loopx.app.outbox.kick();
+            await settle();
+          },
+        });
         const unfenced = async (goalOf: string, tickId: string) => {
           if (opts.without === "fencing") await unfence(loopx.store, goalOf, tickId);
         };
@@ -247,10 +249,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             run.jobs.push(...played.jobs);
             if (played.slice) run.slices.push(played.slice);
             if (played.ran) agentJobs += 1;
-            if (report.rerunAfterMinutes !== null && played.rerun) {
-              const at = clock.now() + report.rerunAfterMinutes * MINUTE;
-              reruns.push({ at, runId: wf.id, tickNo, rerun: played.rerun });
-            }
+            reruns.schedule(report, played, wf.id, tickNo);
             run.faults.push(...report.struck(tickNo, played));
             if (played.refused) run.notes.push(`tick ${tickNo}: push refused: ${played.refused}`);
             // The runner completes the runs it played itself.
@@ -280,24 +279,10 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             await loopx.syncClock();
           }
           await faults.act(clock.now(), hours());
-          // "Re-run failed jobs": the run is in progress again until its report job ends.
-          for (const due of reruns.filter((r) => r.at <= clock.now())) {
-            reruns.splice(reruns.indexOf(due), 1);
-            sandbox.updateRun(due.runId, "in_progress");
-            const rerun = await due.rerun();
-            run.jobs.push(rerun.job);
-            const [owner = ""] = world.repo.split("/");
-            const line = rerunLine(
-              due.tickNo,
-              rerun,
-              await pullsFrom(maintainer, owner, rerun.branch),
-            );
-            run.faults.push(line);
-            trace(`${hours()} ${line}`);
-            sandbox.updateRun(due.runId, "completed", rerun.accepted ? "success" : "failure");
-            loopx.app.outbox.kick();
-            await settle();
-          }
+          const reran = await reruns.playDue();
+          run.jobs.push(...reran.jobs);
+          run.faults.push(...reran.lines);
+          for (const line of reran.lines) trace(`${hours()} ${line}`);
           if (clock.now() - reconciledAt >= RECONCILE_MS) {
             reconciledAt = clock.now();
             await loopx.app.reconcile();
@@ -327,7 +312,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             if (wake !== null) candidates.push(Math.max(wake, now) + WAKE_MARGIN_MS);
           }
           for (const act of world.person.pending()) candidates.push(Math.max(act.dueAt, now));
-          for (const r of reruns) candidates.push(Math.max(r.at, now));
+          for (const at of reruns.dueTimes()) candidates.push(Math.max(at, now));
           const target = Math.min(horizon, ...candidates);
           const jump = Math.max(0, target - now);
           for (const state of states) {

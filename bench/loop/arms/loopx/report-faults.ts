@@ -6,8 +6,11 @@
  * failed jobs an hour later: the report job again, with the first attempt's result and bundle,
  * whatever LoopX did meanwhile.
  */
+import type { Sandbox } from "../../../../packages/sandbox/src/index.ts";
+import type { RepoRest } from "../../world/rest.ts";
 import { KILLED_JOB } from "../arm-run.ts";
-import type { FaultName } from "../arm-types.ts";
+import type { BilledJob, FaultName } from "../arm-types.ts";
+import { pullsFrom } from "./github-readings.ts";
 import type { PlayedTick, ReportRerun } from "./play-tick.ts";
 
 /** Longer than any tick's lease (its wall limit and the report's share). */
@@ -56,8 +59,55 @@ export function reportFault(fault: FaultName, agentJobs: number): ReportFault {
   };
 }
 
+/** The failed runs whose report job a person re-runs, and when. */
+export interface PersonReruns {
+  /** Remembers `played`'s lost report job when the fault has a person re-run it. */
+  schedule(fault: ReportFault, played: PlayedTick, runId: number, tickNo: number): void;
+  /** Re-runs the report jobs due by now ("Re-run failed jobs"): what they billed and did. */
+  playDue(): Promise<{ jobs: BilledJob[]; lines: string[] }>;
+  /** When the pending re-runs are due, for the clock to stop there. */
+  dueTimes(): number[];
+}
+
+export function personReruns(world: {
+  sandbox: Sandbox;
+  repo: string;
+  rest: RepoRest;
+  /** Lets the App take in what the re-run did (its webhooks, its outbox). */
+  settle: () => Promise<void>;
+}): PersonReruns {
+  const { sandbox } = world;
+  const [owner = ""] = world.repo.split("/");
+  const pending: { at: number; runId: number; tickNo: number; rerun: PlayedTick["rerun"] }[] = [];
+  return {
+    schedule(fault, played, runId, tickNo) {
+      if (fault.rerunAfterMinutes === null || !played.rerun) return;
+      const at = sandbox.clock.now() + fault.rerunAfterMinutes * 60_000;
+      pending.push({ at, runId, tickNo, rerun: played.rerun });
+    },
+    async playDue() {
+      const jobs: BilledJob[] = [];
+      const lines: string[] = [];
+      for (const due of pending.filter((r) => r.at <= sandbox.clock.now())) {
+        pending.splice(pending.indexOf(due), 1);
+        if (!due.rerun) continue;
+        // The run is in progress again until its report job ends.
+        sandbox.updateRun(due.runId, "in_progress");
+        const rerun = await due.rerun();
+        jobs.push(rerun.job);
+        const pulls = await pullsFrom(world.rest, owner, rerun.branch);
+        lines.push(rerunLine(due.tickNo, rerun, pulls));
+        sandbox.updateRun(due.runId, "completed", rerun.accepted ? "success" : "failure");
+        await world.settle();
+      }
+      return { jobs, lines };
+    },
+    dueTimes: () => pending.map((r) => r.at),
+  };
+}
+
 /** The fault line of a re-run report job: what the App made of a result from a tick it ended. */
-export function rerunLine(tickNo: number, rerun: ReportRerun, pulls: string): string {
+function rerunLine(tickNo: number, rerun: ReportRerun, pulls: string): string {
   const what = !rerun.accepted
     ? "the App refused its result, as its tick had ended"
     : rerun.pushedFiles.length > 0
