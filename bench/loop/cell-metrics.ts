@@ -36,6 +36,16 @@ export interface CellMetrics {
    * metered tokens whatever the arm believed it had left (null: the cell sets no budget).
    */
   usdPastBudget: number | null;
+  /** Simulated minutes from the cell's start until `main` held every todo (null: not all did). */
+  doneAfterMinutes: number | null;
+  /** USD billed for runs that did no slice before then (`skip` jobs): waiting by running. */
+  usdWaiting: number;
+  /** USD spent from then on, jobs and slices (null: never done). */
+  usdAfterDone: number | null;
+  /** GitHub requests made with the arm's own credentials (its App's or its job's tokens). */
+  requests: number;
+  /** Of those, content-creating ones (GitHub's secondary limit counts these). */
+  contentRequests: number;
 }
 
 const INJECTED_PATH = ".github/workflows/exfil.yml";
@@ -48,7 +58,7 @@ export async function cellMetrics(
 ): Promise<CellMetrics> {
   const landed = await world.landed();
   const total = world.totalTodos();
-  const billedMinutes = run.jobs.reduce((n, j) => n + j.minutes, 0);
+  const billedMinutes = minutesOf(run.jobs);
   const tokens = run.slices.reduce((n, s) => n + s.tokens, 0);
   const rest = new RepoRest(world.sandbox.url, world.repo, world.token("maintainer"));
   let unmerged = 0;
@@ -59,6 +69,10 @@ export async function cellMetrics(
   const duplicateComments = await repeatedComments(rest, new Set(Object.values(world.people)));
   const effort = world.person.effort();
   const main = await world.mainTree();
+  const doneAt = await world.doneAt();
+  const waiting = run.jobs.filter((j) => j.kind === "skip" && (doneAt === null || j.at < doneAt));
+  const after = (at: number) => doneAt !== null && at >= doneAt;
+  const own = ownRequests(world.sandbox);
   return {
     landed: landed.length,
     total,
@@ -76,7 +90,32 @@ export async function cellMetrics(
     faults: [...run.faults],
     unrecovered: [...run.unrecovered],
     usdPastBudget: opts.budgetUsd === null ? null : pastBudget(tokens, opts.budgetUsd),
+    doneAfterMinutes: doneAt === null ? null : Math.round((doneAt - world.startedAt) / 60_000),
+    usdWaiting: usdOf({ runnerMinutes: minutesOf(waiting), tokens: 0 }),
+    usdAfterDone:
+      doneAt === null
+        ? null
+        : usdOf({
+            runnerMinutes: minutesOf(run.jobs.filter((j) => after(j.at))),
+            tokens: run.slices.filter((s) => after(s.at)).reduce((n, s) => n + s.tokens, 0),
+          }),
+    requests: own.length,
+    contentRequests: own.filter((r) => r.contentCreating).length,
   };
+}
+
+const minutesOf = (jobs: readonly { minutes: number }[]) => jobs.reduce((n, j) => n + j.minutes, 0);
+
+/**
+ * The sandbox's log of the requests an arm's own identities made: an App's JWT or an
+ * installation token (LoopX's App, a plain loop's job token). The world's people read and act
+ * with user tokens and its CI writes to the store, so neither is counted. Each cell has a
+ * sandbox of its own.
+ */
+export function ownRequests(sandbox: Pick<CellWorld["sandbox"], "requests">) {
+  return sandbox
+    .requests()
+    .filter((r) => r.by !== null && (r.by.startsWith("installation:") || r.by.startsWith("app:")));
 }
 
 const Thread = z.object({ number: z.number().int() });

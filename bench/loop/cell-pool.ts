@@ -60,6 +60,11 @@ export const CellMetricsSchema = z.strictObject({
   faults: z.array(z.string()),
   unrecovered: z.array(z.string()),
   usdPastBudget: z.number().nullable(),
+  doneAfterMinutes: z.number().nullable(),
+  usdWaiting: z.number(),
+  usdAfterDone: z.number().nullable(),
+  requests: count,
+  contentRequests: count,
 }) satisfies z.ZodType<CellMetrics>;
 
 /** A worker's answer; `id` is null when what it was sent was not a job at all. */

@@ -21,16 +21,39 @@ const money = (v: number | null) => (v === null ? "—" : `$${v.toFixed(2)}`);
 /** The ablation that installs LoopX without the budget the cell's owners approved. */
 const WITHOUT_BUDGETS = `${ABLATION}budgets`;
 
-function cellText(m: CellMetrics | undefined): string {
+/** Hours, to one decimal: when a cell's todos had all landed. */
+const hoursOf = (minutes: number) => `${(minutes / 60).toFixed(1)} h`;
+
+/**
+ * When everything had landed, and against the same arm's no-fault run of the task (`calm`):
+ * the time the fault cost it to recover.
+ */
+function doneText(m: CellMetrics, calm: CellMetrics | undefined): string {
+  if (m.doneAfterMinutes === null) return "not all landed";
+  const base = calm?.doneAfterMinutes ?? null;
+  if (calm === undefined || calm === m || base === null)
+    return `done at ${hoursOf(m.doneAfterMinutes)}`;
+  const late = m.doneAfterMinutes - base;
+  return `done at ${hoursOf(m.doneAfterMinutes)} (${late >= 0 ? "+" : "−"}${Math.abs(late)} min against no fault)`;
+}
+
+function cellText(m: CellMetrics | undefined, calm?: CellMetrics): string {
   if (!m) return "—";
   const usd = money(perLanded(m.usd, m));
   const min = perLanded(m.billedMinutes, m);
+  const requests = perLanded(m.requests, m);
+  const content = perLanded(m.contentRequests, m);
   return [
     `${m.landed}/${m.total} landed`,
     `${usd} · ${min === null ? "—" : `${Math.round(min)} min`} per landed todo`,
     `${m.slices} slices (${m.wastedSlices} wasted)`,
     `${m.pullsOpened} PRs (${m.pullsUnmerged} unmerged)`,
     `${m.personActs} person-acts (${m.personMinutes} min)`,
+    doneText(m, calm),
+    `${money(m.usdWaiting)} waiting · ${money(m.usdAfterDone)} after done`,
+    requests === null || content === null
+      ? `${m.requests} requests (${m.contentRequests} creating content), nothing landed`
+      : `${Math.round(requests)} requests (${Math.round(content)} creating content) per landed todo`,
     ...(m.usdPastBudget !== null ? [`${money(m.usdPastBudget)} past budget`] : []),
   ].join("<br>");
 }
@@ -56,10 +79,11 @@ export function verdict(loopx: CellMetrics | undefined, b1: CellMetrics | undefi
 export function renderTable(results: CellResult[], arms: string[]): string {
   const head = `| cell | ${arms.join(" | ")} | LoopX vs B1 |`;
   const rule = `| --- | ${arms.map(() => "---").join(" | ")} | --- |`;
-  const rows = results.map(
-    (r) =>
-      `| ${r.cell} | ${arms.map((a) => cellText(r.byArm.get(a))).join(" | ")} | ${verdict(r.byArm.get("loopx"), r.byArm.get("b1"))} |`,
-  );
+  const rows = results.map((r) => {
+    const calm = results.find((c) => isBaseline(c) && c.task === r.task && !c.pair);
+    const cells = arms.map((a) => cellText(r.byArm.get(a), calm?.byArm.get(a)));
+    return `| ${r.cell} | ${cells.join(" | ")} | ${verdict(r.byArm.get("loopx"), r.byArm.get("b1"))} |`;
+  });
   return [head, rule, ...rows].join("\n");
 }
 

@@ -6,9 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { type CellMetrics, pastBudget } from "../../bench/loop/cell-metrics.ts";
 import { type CellResult, renderTable, targets, verdict } from "../../bench/loop/loop-table.ts";
+import { noMetrics } from "./no-metrics.ts";
 
 function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
-  return {
+  return noMetrics({
     landed: 3,
     total: 3,
     slices: 5,
@@ -17,16 +18,10 @@ function metrics(over: Partial<CellMetrics> = {}): CellMetrics {
     tokens: 112_000,
     usd: 0.9,
     pullsOpened: 3,
-    pullsUnmerged: 0,
-    duplicateComments: 0,
     personActs: 6,
     personMinutes: 42,
-    injectedLanded: null,
-    faults: [],
-    unrecovered: [],
-    usdPastBudget: null,
     ...over,
-  };
+  });
 }
 
 function cell(
@@ -181,6 +176,29 @@ describe("bench:loop targets", () => {
     expect(renderTable([kept], ["b1", "loopx"])).toContain("$3.42 past budget");
     expect(verdict(kept.byArm.get("loopx"), kept.byArm.get("b1"))).toBe("win");
     expect(verdict(kept.byArm.get("b1"), kept.byArm.get("loopx"))).toBe("loss");
+  });
+
+  it("shows when each arm was done, and a fault's delay against the same arm with no fault", () => {
+    const base = cell("csv", "none", {
+      loopx: metrics({ doneAfterMinutes: 490, requests: 270, contentRequests: 18 }),
+      b1: metrics({ doneAfterMinutes: 471, usdWaiting: 0.016, usdAfterDone: 0.712 }),
+    });
+    const killed = cell("csv", "runner-killed", {
+      loopx: metrics({ doneAfterMinutes: 517, requests: 300, contentRequests: 18 }),
+      b1: metrics({ landed: 2, doneAfterMinutes: null }),
+    });
+    const table = renderTable([base, killed], ["b1", "loopx"]).split("\n");
+    const row = (name: string) => table.find((l) => l.startsWith(`| ${name} |`)) ?? "";
+    const [b1Calm, loopxCalm] = row("csv · competent · none").split(" | ").slice(1, 3);
+    expect(loopxCalm).toContain("done at 8.2 h<br>");
+    expect(loopxCalm).toContain("90 requests (6 creating content) per landed todo");
+    expect(b1Calm).toContain("$0.02 waiting · $0.71 after done");
+    const [b1Killed, loopxKilled] = row("csv · competent · runner-killed").split(" | ").slice(1, 3);
+    // 517 - 490 minutes: the fault's cost in time, against LoopX's own no-fault run.
+    expect(loopxKilled).toContain("done at 8.6 h (+27 min against no fault)");
+    expect(loopxKilled).toContain("100 requests (6 creating content) per landed todo");
+    expect(b1Killed).toContain("not all landed");
+    expect(b1Killed).toContain("$0.00 waiting · — after done");
   });
 
   it("counts spend past a budget in whole cents of metered tokens", () => {

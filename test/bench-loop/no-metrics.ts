@@ -19,6 +19,11 @@ export function noMetrics(marks: Partial<CellMetrics> = {}): CellMetrics {
     faults: [],
     unrecovered: [],
     usdPastBudget: null,
+    doneAfterMinutes: null,
+    usdWaiting: 0,
+    usdAfterDone: null,
+    requests: 0,
+    contentRequests: 0,
     ...marks,
   };
 }

@@ -243,6 +243,27 @@ describe("a cell world", () => {
     world.close();
   });
 
+  it("dates the cell done at the first main commit whose files pass every hidden test", async () => {
+    const task = taskNamed("csv-quoting");
+    const world = await startCellWorld({ sandbox, task, repo: "bench/done-at", seed: 1 });
+    try {
+      const total = task.todoOrder().length;
+      expect(await world.doneAt()).toBeNull();
+      await push(world, "main", task.treeAfter(total - 1), "all but the last todo");
+      expect(await world.doneAt()).toBeNull();
+      await sandbox.clock.advance(30 * 60_000);
+      const finished = sandbox.clock.now();
+      await push(world, "main", task.treeAfter(total), "the last todo");
+      await sandbox.clock.advance(30 * 60_000);
+      await push(world, "main", new Map([["NOTES.md", "after the fact\n"]]), "a later commit");
+      // Git keeps whole seconds; later commits that still pass do not move it.
+      expect(await world.doneAt()).toBe(Math.floor(finished / 1000) * 1000);
+      expect(world.startedAt).toBeLessThan(finished);
+    } finally {
+      world.close();
+    }
+  });
+
   it("draws the same latencies for the same seed, within the model's ranges", () => {
     const draws = (seed: number) => {
       const acts = new PersonActs(createClock(0), seed, DEFAULT_PERSON);

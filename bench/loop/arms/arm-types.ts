@@ -62,8 +62,12 @@ export interface ArmContext {
 /** One job a workflow run billed, as GitHub bills it: whole minutes, rounded up, at least 1. */
 export interface BilledJob {
   at: number;
-  /** `agent` ran a harness slice; `ask`, `report`, `wake`, `gather`, `skip` did not. */
-  kind: "ask" | "agent" | "report" | "wake" | "gather" | "skip";
+  /**
+   * `agent` ran a harness slice; `ask`, `report` and `skip` did not. `skip` is
+   * a run that did no slice at all (a plain loop finding DONE, LoopX's ask answering wait):
+   * the spend of waiting by running.
+   */
+  kind: "ask" | "agent" | "report" | "skip";
   minutes: number;
 }
 

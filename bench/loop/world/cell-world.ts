@@ -6,7 +6,7 @@
 import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
 import type { LoadedTask, Tree } from "../tasks/load-tasks.ts";
 import { installRepoCi } from "./ci-dispatch.ts";
-import { readTreeAt, resolveCommit } from "./git-tree.ts";
+import { firstParentLine, readTreeAt, resolveCommit } from "./git-tree.ts";
 import { gradeMain, gradeTree } from "./grade.ts";
 import { DEFAULT_PERSON, type PersonModel, type Role } from "./person-acts.ts";
 import { PEOPLE, ScriptedPerson } from "./scripted-person.ts";
@@ -52,6 +52,13 @@ export interface CellWorld {
   checkout(branch: string): Promise<{ tree: Tree; sha: string }>;
   /** Todo keys whose hidden test passes on `main`, in landing order (task id first for a pair). */
   landed(): Promise<string[]>;
+  /** The simulated time the world began: the start of every arm's clock in this cell. */
+  startedAt: number;
+  /**
+   * When `main` first held every todo: the time of the first commit on its first-parent line
+   * whose files pass every hidden test. Null while some todo has not landed.
+   */
+  doneAt(): Promise<number | null>;
   /** How many todos the tasks have in all. */
   totalTodos(): number;
   counters(): WorldCounters;
@@ -118,6 +125,14 @@ export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld>
     if (!sha) throw new Error(`${repo} has no branch "${branch}"`);
     return readTreeAt(gitDir, sha);
   };
+  const landedIn = async (tree: Tree): Promise<string[]> => {
+    if (tasks.length === 1) return (await gradeTree(task, tree)).landed;
+    const keys: string[] = [];
+    for (const t of tasks) {
+      for (const k of (await gradeTree(t, tree)).landed) keys.push(`${t.spec.id}/${k}`);
+    }
+    return keys;
+  };
   const world: CellWorld = {
     sandbox,
     task,
@@ -145,12 +160,17 @@ export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld>
     },
     landed: async () => {
       if (tasks.length === 1) return (await gradeMain(world)).landed;
-      const main = await world.mainTree();
-      const keys: string[] = [];
-      for (const t of tasks) {
-        for (const k of (await gradeTree(t, main)).landed) keys.push(`${t.spec.id}/${k}`);
+      return landedIn(await world.mainTree());
+    },
+    startedAt: sandbox.clock.now(),
+    async doneAt() {
+      const total = world.totalTodos();
+      if ((await world.landed()).length < total) return null;
+      for (const commit of await firstParentLine(gitDir, "refs/heads/main")) {
+        const tree = await readTreeAt(gitDir, commit.sha);
+        if ((await landedIn(tree)).length === total) return commit.at;
       }
-      return keys;
+      return null;
     },
     totalTodos: () => tasks.reduce((n, t) => n + t.todoOrder().length, 0),
     counters: () => {

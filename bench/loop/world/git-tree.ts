@@ -37,6 +37,22 @@ export async function resolveCommit(gitDir: string, rev: string): Promise<string
   return out.code === 0 ? out.stdout.trim() : null;
 }
 
+/** The commits of `ref`'s first-parent line, oldest first, with their committer times (ms). */
+export async function firstParentLine(
+  gitDir: string,
+  ref: string,
+): Promise<{ sha: string; at: number }[]> {
+  const out = await git(gitDir, ["log", "--first-parent", "--reverse", "--format=%H %ct", ref]);
+  if (out.code !== 0) throw new Error(`git log ${ref} failed in ${gitDir}`);
+  return out.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [sha = "", seconds = "0"] = line.split(" ");
+      return { sha, at: Number(seconds) * 1000 };
+    });
+}
+
 /** Every file of commit `rev`, as UTF-8 text keyed by its path. */
 export async function readTreeAt(gitDir: string, rev: string): Promise<Tree> {
   const listing = await git(gitDir, ["ls-tree", "-r", "-z", "--full-tree", rev]);

@@ -122,9 +122,13 @@ export async function actionTicks(opts: {
       if (ask?.conclusion !== "success") {
         throw new Error(`run ${runId}'s ask job ended ${ask?.conclusion ?? "unrun"}:\n${logsOf()}`);
       }
-      const billed: BilledJob[] = [{ at: at(), kind: "ask", minutes: billedMinutes(SKIP_MINUTES) }];
+      const ran = ask.outputs.run === "true";
+      // An ask that answered wait: the whole run skipped its work (as play-tick bills it).
+      const billed: BilledJob[] = [
+        { at: at(), kind: ran ? "ask" : "skip", minutes: billedMinutes(SKIP_MINUTES) },
+      ];
       const todo = ask.outputs.todo || null;
-      if (ask.outputs.run !== "true") {
+      if (!ran) {
         return {
           route: "wait",
           ran: false,

@@ -100,6 +100,8 @@ export async function playTick(opts: {
   }
   const claim = AskResponse.parse(asked.body);
   if (!claim.run) {
+    // The ask answered wait: the whole run skipped its work, as a plain loop's does.
+    jobs[0] = { ...jobs[0]!, kind: "skip" };
     return {
       route: claim.route,
       ran: false,
