@@ -89,7 +89,7 @@ export async function playTick(opts: {
   const { loopx, world, issue, runId } = opts;
   const at = () => world.sandbox.clock.now();
   // The ask and report jobs do no slice: well under a minute, billed as one.
-  const jobs: BilledJob[] = [{ at: at(), kind: "ask", minutes: billedMinutes(SKIP_MINUTES) }];
+  const askJob = { at: at(), minutes: billedMinutes(SKIP_MINUTES) };
   const asked = await loopx.post(
     "/api/v1/ticks",
     { goal: issue, ...(opts.slot ? { slot: opts.slot } : {}) },
@@ -99,14 +99,14 @@ export async function playTick(opts: {
     throw new Error(`ask refused (${asked.status}): ${JSON.stringify(asked.body)}`);
   }
   const claim = AskResponse.parse(asked.body);
+  const jobs: BilledJob[] = [{ ...askJob, kind: "ask" }];
   if (!claim.run) {
-    // The ask answered wait: the whole run skipped its work, as a plain loop's does.
-    jobs[0] = { ...jobs[0]!, kind: "skip" };
     return {
       route: claim.route,
       ran: false,
       todo: null,
-      jobs,
+      // The ask answered wait: the whole run skipped its work, as a plain loop's does.
+      jobs: [{ ...askJob, kind: "skip" }],
       slice: null,
       refused: null,
       resultRefused: false,
