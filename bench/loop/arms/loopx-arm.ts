@@ -6,29 +6,18 @@
  * and the maintainer answers the App's gates. Time moves by jumps to the next due thing: the
  * goal's next wake, the next act of a person, or an hour when nothing is due.
  */
-import { z } from "zod";
-import { TICK_WORKFLOW } from "../../../test/support/app-harness.ts";
-import { requireChecks } from "../../../test/support/required-checks.ts";
-import type { Skill } from "../agent/agent-types.ts";
 import { RepoRest } from "../world/rest.ts";
-import { agentOf, emptyRun, objectivesOf } from "./arm-run.ts";
+import { agentOf, emptyRun } from "./arm-run.ts";
 import { ABLATION, type Arm, type ArmContext, type ArmRun } from "./arm-types.ts";
-import {
-  type ActionHarness,
-  type ActionTicks,
-  actionTicks,
-  SHIPPED_TICK_WORKFLOW,
-} from "./loopx/action-tick.ts";
+import { ablationHooks } from "./loopx/ablation-hooks.ts";
+import { type ActionHarness, type ActionTicks, actionTicks } from "./loopx/action-tick.ts";
 import { actionsOutage } from "./loopx/actions-outage.ts";
-import { unfence } from "./loopx/drop-fencing.ts";
 import { botComments, pullsBy } from "./loopx/github-readings.ts";
 import { goalPeople } from "./loopx/goal-people.ts";
-import { holdLeases } from "./loopx/hold-leases.ts";
-import { loopxConfig } from "./loopx/loopx-config.ts";
+import { fileGoals, installLoopx } from "./loopx/install-loopx.ts";
 import { armLoopxFaults } from "./loopx/loopx-faults.ts";
 import { playTick } from "./loopx/play-tick.ts";
 import { personReruns, reportFault } from "./loopx/report-faults.ts";
-import { startLoopxOnSandbox } from "./loopx/start-app.ts";
 import { driver } from "./plain-loop/schedule.ts";
 
 export interface LoopxArmOptions {
@@ -57,17 +46,12 @@ export interface LoopxArmOptions {
   without?: "budgets" | "backoff" | "gates" | "leases" | "fencing";
 }
 
-/** The kernel's ladder for LoopX without backoff: no wait after any stalled tick. */
-const NO_BACKOFF: readonly number[] = [0];
-
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const RECONCILE_MS = 5 * MINUTE;
 const RESTART_DOWN_MS = 10 * MINUTE;
 /** Past a wake, so the scheduler's grace for it has run out (stalled-month steps the same). */
 const WAKE_MARGIN_MS = 2 * MINUTE;
-
-const Labelled = z.array(z.object({ name: z.string() }));
 
 export function loopxArm(opts: LoopxArmOptions = {}): Arm {
   const idleStep = opts.idleStepMs ?? 60 * MINUTE;
@@ -97,30 +81,11 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       // The bench plays each dispatched run's jobs itself: the sandbox only records them.
       sandbox.runner.enabled = false;
       // A person installs LoopX: its config and tick workflow on main, then the App.
-      sandbox.push(
-        world.repo,
-        "main",
-        {
-          ".github/loopx.yml": loopxConfig(
-            opts.without === "gates" ? null : cell.task.spec.gate.paths,
-            opts.without === "budgets" ? undefined : cell.budgetUsd,
-            opts.throughAction,
-          ),
-          ".github/workflows/loopx-tick.yml": opts.throughAction
-            ? SHIPPED_TICK_WORKFLOW
-            : TICK_WORKFLOW,
-        },
-        world.people.maintainer,
-        "Install LoopX",
-      );
-      // The owner requires the world's `ci` check, as LoopX's setup asks: without a required
-      // check LoopX (rightly) asks a person about every green head.
-      await requireChecks(sandbox, world.repo, ["ci"]);
-      await sandbox.idle();
-      const loopx = await startLoopxOnSandbox({
-        sandbox,
-        repo: world.repo,
-        ...(opts.without === "backoff" ? { backoffLadderMinutes: NO_BACKOFF } : {}),
+      const loopx = await installLoopx({
+        world,
+        cell,
+        without: opts.without,
+        throughAction: opts.throughAction,
       });
       let ticks: ActionTicks | null = null;
       const settle = async () => {
@@ -132,19 +97,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
       try {
         // The maintainer files each objective as an issue and labels it, as a user would.
         const maintainer = new RepoRest(sandbox.url, world.repo, world.token("maintainer"));
-        const goals: { skill: Skill; issue: number; goalId: string }[] = [];
-        for (const { task, skill: goalSkill } of objectivesOf(ctx)) {
-          const number = await maintainer.createIssue(task.spec.title, task.spec.objective);
-          // An outsider plants an instruction for agents on the issue at once.
-          if (cell.profile === "injected") world.person.outsiderInjection(number);
-          await maintainer.call("POST", `/issues/${number}/labels`, Labelled, {
-            labels: ["loopx"],
-          });
-          await settle();
-          const found = await loopx.store.findGoalByIssue(loopx.repo.id, number);
-          if (!found) throw new Error(`LoopX made no goal of #${number}`);
-          goals.push({ skill: goalSkill, issue: number, goalId: found.goal.id });
-        }
+        const goals = await fileGoals(ctx, loopx, maintainer, settle);
         // Faults strike the first goal; a pair cell injects none.
         const { issue, goalId } = goals[0]!;
         const faults = armLoopxFaults({
@@ -158,11 +111,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
           gates: async () => (await loopx.store.loadGoal(goalId))?.gates ?? [],
         });
 
-        // Without leases, every live lease is renewed before any clock moves.
-        const goalIds = goals.map((g) => g.goalId);
-        const holdAll = async () => {
-          if (opts.without === "leases") await holdLeases(loopx.store, goalIds);
-        };
+        const ablated = ablationHooks(opts.without, loopx.store, goals);
         const agent = agentOf(ctx.cell, run, ctx.agent);
         ticks = opts.throughAction
           ? await actionTicks({
@@ -195,9 +144,6 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             await settle();
           },
         });
-        const unfenced = async (goalOf: string, tickId: string) => {
-          if (opts.without === "fencing") await unfence(loopx.store, goalOf, tickId);
-        };
         const people = driver(world);
         let tickNo = 0;
         let agentJobs = 0;
@@ -222,7 +168,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
             tickNo += 1;
             const report = reportFault(cell.fault, agentJobs);
             const elapse = async (minutes: number) => {
-              await holdAll();
+              await ablated.beforeClockMoves();
               const ms = minutes * MINUTE;
               loopx.carryTokens(ms);
               await people.advanceTo(clock.now() + ms);
@@ -241,7 +187,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
                   profile: cell.profile,
                   ...report.play,
                   elapse,
-                  beforeResult: (tickId) => unfenced(goal.goalId, tickId),
+                  beforeResult: (tickId) => ablated.beforeResult(goal.goalId, tickId),
                 });
             trace(
               `${hours()} tick ${tickNo} run ${wf.id}: ${played.route} ${played.todo ?? "-"} ${played.slice ? `agent ${played.slice.todo ?? "plan"} pushed ${played.slice.pushedFiles.length}` : "wait"}`,
@@ -321,7 +267,7 @@ export function loopxArm(opts: LoopxArmOptions = {}): Arm {
               `${hours()} goal ${state?.goal.status} todos ${(state?.todos ?? []).map((t) => `${t.key}:${t.status}`).join(",")} gates ${(state?.gates ?? []).map((g) => `${g.key}:${g.status}:${g.scopes.join("+")}`).join(",")} wake ${wake === null ? "none" : `${((wake - now) / MINUTE).toFixed(0)}m`} jump ${(jump / MINUTE).toFixed(0)}m`,
             );
           }
-          await holdAll();
+          await ablated.beforeClockMoves();
           loopx.carryTokens(jump);
           await clock.advance(jump);
           await settle();
