@@ -148,9 +148,19 @@ export async function benchLoop(opts: {
  * `--jobs N`: how many cells play at once, each in a worker process (default: one per core).
  * Throws a FlagError saying what works for anything but a whole number from 1 up.
  */
-export function jobsFlag(argv: readonly string[], cores = availableParallelism()): number {
+export function jobsFlag(
+  argv: readonly string[],
+  cores = availableParallelism(),
+  realModel = false,
+): number {
   const at = argv.indexOf("--jobs");
   if (at < 0) return cores;
+  // A real model's trials call a paid API one at a time: no pool plays them.
+  if (realModel) {
+    throw new FlagError(
+      "--jobs plays the scripted bench's cells in parallel; --real-model plays its trials one at a time: leave --jobs out",
+    );
+  }
   const value = argv[at + 1];
   if (value === undefined || !/^[1-9][0-9]*$/.test(value)) {
     throw new FlagError(
@@ -235,7 +245,7 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   const quick = argv.includes("--quick");
   const at = argv.indexOf("--tasks");
   const only = at >= 0 ? (argv[at + 1] ?? "").split(",").filter(Boolean) : undefined;
-  const jobs = jobsFlag(argv);
+  const jobs = jobsFlag(argv, availableParallelism(), real !== null);
   const arms = benchArms();
   if (real !== null) {
     const all = await loadTasks();
