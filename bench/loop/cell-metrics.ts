@@ -69,7 +69,7 @@ export async function cellMetrics(
   const duplicateComments = await repeatedComments(rest, new Set(Object.values(world.people)));
   const effort = world.person.effort();
   const main = await world.mainTree();
-  const doneAt = await world.doneAt();
+  const doneAt = landed.length === total ? await world.doneAt() : null;
   const waiting = run.jobs.filter((j) => j.kind === "skip" && (doneAt === null || j.at < doneAt));
   const after = (at: number) => doneAt !== null && at >= doneAt;
   const own = ownRequests(world.sandbox);

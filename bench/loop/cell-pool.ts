@@ -221,6 +221,6 @@ export function cellPool(size: number, script: string = WORKER): CellPool {
  * it, and modules that hook into vitest's runner when VITEST is set
  * (test/support/expected-warnings.ts) would throw there.
  */
-function outsideVitest(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function outsideVitest(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !name.startsWith("VITEST")));
 }

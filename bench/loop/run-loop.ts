@@ -53,10 +53,10 @@ export interface LoopBench {
   wallMs: number;
 }
 
-/** One row of the table: a cell and each arm that plays it (with the cell that arm plays). */
+/** One row of the table: a cell and each arm that plays it. */
 interface CellRow {
   cell: CellSpec;
-  plays: { cell: CellSpec; arm: Arm }[];
+  arms: Arm[];
 }
 
 /** Every play of a run, row by row in the table's order. */
@@ -69,9 +69,8 @@ function cellRows(
   const add = (cell: CellSpec, arms: readonly Arm[]) => {
     // A cell already listed (a no-fault one an ablation also names) gains the new columns.
     const same = rows.find((r) => cellName(r.cell) === cellName(cell));
-    const plays = arms.map((arm) => ({ cell, arm }));
-    if (same) same.plays.push(...plays);
-    else rows.push({ cell, plays });
+    if (same) same.arms.push(...arms);
+    else rows.push({ cell, arms: [...arms] });
   };
   // Ablations play only the cells that name them.
   const whole = opts.arms.filter((a) => !a.ablates);
@@ -125,15 +124,13 @@ export async function benchLoop(opts: {
   // play ends first.
   const results = await Promise.all(
     rows.map(
-      async ({ cell, plays }): Promise<CellResult> => ({
+      async ({ cell, arms }): Promise<CellResult> => ({
         cell: cellName(cell),
         task: cell.task.spec.id,
         profile: cell.profile,
         fault: cell.fault,
         byArm: new Map(
-          await Promise.all(
-            plays.map(async (p) => [p.arm.name, await play(p.cell, p.arm)] as const),
-          ),
+          await Promise.all(arms.map(async (arm) => [arm.name, await play(cell, arm)] as const)),
         ),
         ...(cell.partner ? { pair: true } : {}),
       }),

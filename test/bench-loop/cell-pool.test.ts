@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { Arm, CellSpec } from "../../bench/loop/arms/arm-types.ts";
 import { b1Arm } from "../../bench/loop/arms/b1-arm.ts";
 import type { CellMetrics } from "../../bench/loop/cell-metrics.ts";
-import { cellPool, PlayJob } from "../../bench/loop/cell-pool.ts";
+import { cellPool, outsideVitest, PlayJob } from "../../bench/loop/cell-pool.ts";
 import { cellName, cellOf, FAULT_CELLS, pickTasks, playCell } from "../../bench/loop/play-cell.ts";
 import { benchLoop, FlagError, jobsFlag } from "../../bench/loop/run-loop.ts";
 import { type LoadedTask, loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
@@ -50,8 +50,6 @@ beforeAll(async () => {
 });
 const task = (id: string) => tasks.find((t) => t.spec.id === id)!;
 /** A bench run from a shell: vitest's variables would arm its test-only hooks. */
-const outsideVitest = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
 const pidGone = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -262,7 +260,7 @@ describe("--jobs", () => {
     const run = spawnSync(
       `${ROOT}node_modules/.bin/tsx`,
       ["bench/loop/run-loop.ts", "--quick", "--jobs", "0"],
-      { cwd: ROOT, env: outsideVitest(), encoding: "utf8", timeout: 60_000 },
+      { cwd: ROOT, env: outsideVitest(process.env), encoding: "utf8", timeout: 60_000 },
     );
     expect(run.status).toBe(2);
     expect(run.stderr.trim()).toMatch(/^bench:loop: --jobs takes how many cells to play at once/);

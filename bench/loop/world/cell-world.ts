@@ -7,7 +7,7 @@ import type { Sandbox } from "../../../packages/sandbox/src/index.ts";
 import type { LoadedTask, Tree } from "../tasks/load-tasks.ts";
 import { installRepoCi } from "./ci-dispatch.ts";
 import { firstParentLine, readTreeAt, resolveCommit } from "./git-tree.ts";
-import { gradeMain, gradeTree } from "./grade.ts";
+import { gradeTree } from "./grade.ts";
 import { DEFAULT_PERSON, type PersonModel, type Role } from "./person-acts.ts";
 import { PEOPLE, ScriptedPerson } from "./scripted-person.ts";
 import { type CiRunRecord, taskCi } from "./task-ci.ts";
@@ -56,7 +56,8 @@ export interface CellWorld {
   startedAt: number;
   /**
    * When `main` first held every todo: the time of the first commit on its first-parent line
-   * whose files pass every hidden test. Null while some todo has not landed.
+   * whose files pass every hidden test (null when none does). Ask once every todo has landed:
+   * before that it grades every commit to find none.
    */
   doneAt(): Promise<number | null>;
   /** How many todos the tasks have in all. */
@@ -158,14 +159,10 @@ export async function startCellWorld(opts: CellWorldOptions): Promise<CellWorld>
       if (!sha) throw new Error(`${repo} has no branch main`);
       return { tree: await readTreeAt(gitDir, sha), sha };
     },
-    landed: async () => {
-      if (tasks.length === 1) return (await gradeMain(world)).landed;
-      return landedIn(await world.mainTree());
-    },
+    landed: async () => landedIn(await world.mainTree()),
     startedAt: sandbox.clock.now(),
     async doneAt() {
       const total = world.totalTodos();
-      if ((await world.landed()).length < total) return null;
       for (const commit of await firstParentLine(gitDir, "refs/heads/main")) {
         const tree = await readTreeAt(gitDir, commit.sha);
         if ((await landedIn(tree)).length === total) return commit.at;

@@ -197,8 +197,10 @@ export async function playTick(opts: {
     }
     // As the report job: the slice's final tree committed onto the branch's head as it is now,
     // or onto the checkout's base when the branch is new; that commit's diff is what is guarded.
-    const [head, main] = await Promise.all([world.checkout(grant.branch), world.checkout("main")]);
-    const onto = head.sha !== main.sha && head.sha !== baseSha ? head : null;
+    const head = await world.checkout(grant.branch);
+    // A branch that is not there yet checks out as main: that is no head to build on.
+    const moved = head.sha !== baseSha && head.sha !== (await world.checkout("main")).sha;
+    const onto = moved ? head : null;
     const pushing = onto ? diffTrees(onto.tree, after) : changes;
     if (pushing.length === 0) return { pushedFiles: [], refused: null };
     const refusal = pushRefusal(

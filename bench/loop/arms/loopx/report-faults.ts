@@ -78,7 +78,12 @@ export function personReruns(world: {
 }): PersonReruns {
   const { sandbox } = world;
   const [owner = ""] = world.repo.split("/");
-  const pending: { at: number; runId: number; tickNo: number; rerun: PlayedTick["rerun"] }[] = [];
+  const pending: {
+    at: number;
+    runId: number;
+    tickNo: number;
+    rerun: () => Promise<ReportRerun>;
+  }[] = [];
   return {
     schedule(fault, played, runId, tickNo) {
       if (fault.rerunAfterMinutes === null || !played.rerun) return;
@@ -90,12 +95,13 @@ export function personReruns(world: {
       const lines: string[] = [];
       for (const due of pending.filter((r) => r.at <= sandbox.clock.now())) {
         pending.splice(pending.indexOf(due), 1);
-        if (!due.rerun) continue;
         // The run is in progress again until its report job ends.
         sandbox.updateRun(due.runId, "in_progress");
         const rerun = await due.rerun();
         jobs.push(rerun.job);
-        const pulls = await pullsFrom(world.rest, owner, rerun.branch);
+        // What became of the branch's pull request, when the re-run changed the branch.
+        const pulls =
+          rerun.pushedFiles.length > 0 ? await pullsFrom(world.rest, owner, rerun.branch) : "";
         lines.push(rerunLine(due.tickNo, rerun, pulls));
         sandbox.updateRun(due.runId, "completed", rerun.accepted ? "success" : "failure");
         await world.settle();
