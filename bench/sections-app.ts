@@ -4,6 +4,7 @@ import { benchGovernance, CRON, MODEL, SCENARIOS, type Scenario, WAKE_CRON } fro
 import type { BenchPostgres } from "./pg.ts";
 import { ms, row } from "./sections.ts";
 import type { Row } from "./table.ts";
+import type { WebhookFigures } from "./webhooks.ts";
 
 export async function webhookRows(pg: BenchPostgres | null): Promise<Row[]> {
   // Imported here: it pulls in the App, Probot and the sandbox.
@@ -38,7 +39,7 @@ export async function webhookRows(pg: BenchPostgres | null): Promise<Row[]> {
         ),
         row(
           section,
-          `events/s, ${IN_FLIGHT} in flight (median of ${f.bursts.map((b) => b.toFixed(0)).join(", ")})`,
+          `events/s, ${IN_FLIGHT} in flight (${bursts(f)})`,
           f.eventsPerSec.toFixed(0),
           onPg ? "≥ 500/s" : "—",
           onPg ? f.eventsPerSec >= 500 : null,
@@ -62,6 +63,12 @@ export async function webhookRows(pg: BenchPostgres | null): Promise<Row[]> {
   return rows;
 }
 
+/** Which bursts a rate is the median of, and the warm-up's own rate. */
+function bursts(f: WebhookFigures): string {
+  const each = f.bursts.map((b) => b.toFixed(0)).join(", ");
+  return `median of ${each}, after a warm-up burst at ${f.coldEventsPerSec.toFixed(0)}/s`;
+}
+
 /** The issue's webhook mix on PostgreSQL (bench/webhook-mix.ts says what is sent and read). */
 async function mixRows(pg: BenchPostgres): Promise<Row[]> {
   const { benchWebhooks, IN_FLIGHT } = await import("./webhooks.ts");
@@ -77,7 +84,7 @@ async function mixRows(pg: BenchPostgres): Promise<Row[]> {
       row(section, "p99, one at a time", ms(f.p99Ms), "< 20 ms", f.p99Ms < 20),
       row(
         section,
-        `events/s committed (transition + outbox, or marked processed when nothing changed), ${IN_FLIGHT} in flight (median of ${f.bursts.map((b) => b.toFixed(0)).join(", ")}; load average ${f.loadAverage})`,
+        `events/s committed (transition + outbox, or marked processed when nothing changed), ${IN_FLIGHT} in flight (${bursts(f)}; load average ${f.loadAverage})`,
         f.eventsPerSec.toFixed(0),
         "≥ 1,000/s",
         f.eventsPerSec >= 1000,

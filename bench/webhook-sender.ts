@@ -1,7 +1,9 @@
 /**
- * Sends a burst of signed webhooks from a worker thread, as GitHub would from elsewhere: the
+ * Sends bursts of signed webhooks from one worker thread, as GitHub would from elsewhere: the
  * sender's own work (fetch, body handling) then does not run on the App's event loop and
- * count against the App's throughput. Plain JavaScript evaluated in the worker (no loader).
+ * count against the App's throughput. One worker serves every burst, so its code is compiled
+ * and its connections to the App are open after the first, as a sender's would be. Plain
+ * JavaScript evaluated in the worker (no loader).
  */
 import { Worker } from "node:worker_threads";
 
@@ -15,8 +17,14 @@ export interface SignedDelivery {
 
 const SENDER = `
 const { parentPort, workerData } = require("node:worker_threads");
-const { url, requests, inFlight } = workerData;
-parentPort.once("message", async () => {
+const { url, inFlight } = workerData;
+let requests = [];
+parentPort.on("message", async (m) => {
+  if (m.requests) {
+    requests = m.requests;
+    parentPort.postMessage("loaded");
+    return;
+  }
   let next = 0;
   const failures = [];
   const lane = async () => {
@@ -46,35 +54,54 @@ parentPort.once("message", async () => {
 parentPort.postMessage("ready");
 `;
 
-/**
- * Starts the worker, waits until it is ready, then calls `started` and lets it send; resolves
- * when every delivery has been answered.
- */
-export async function sendBurst(
-  url: string,
-  requests: SignedDelivery[],
-  inFlight: number,
-  started: () => void,
-): Promise<void> {
-  const worker = new Worker(SENDER, { eval: true, workerData: { url, requests, inFlight } });
+export interface Sender {
+  /**
+   * Hands the burst to the worker, then calls `started` and lets it send, `inFlight` at a
+   * time; resolves when every delivery has been answered.
+   */
+  burst(requests: SignedDelivery[], started: () => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startSender(url: string, inFlight: number): Promise<Sender> {
+  const worker = new Worker(SENDER, { eval: true, workerData: { url, inFlight } });
+  const reply = () =>
+    new Promise<unknown>((resolve, reject) => {
+      const fail = (error: Error) => reject(error);
+      worker.once("error", fail);
+      worker.once("message", (m) => {
+        worker.off("error", fail);
+        resolve(m);
+      });
+    });
   try {
-    await new Promise<void>((resolve, reject) => {
-      worker.once("error", reject);
-      worker.once("message", () => resolve());
-    });
-    const done = new Promise<unknown>((resolve, reject) => {
-      worker.once("error", reject);
-      worker.once("message", resolve);
-    });
-    started();
-    worker.postMessage("go");
-    const answer = await done;
-    const failures =
-      answer && typeof answer === "object" && "failures" in answer && Array.isArray(answer.failures)
-        ? answer.failures
-        : ["the sender answered nothing"];
-    if (failures.length > 0) throw new Error(`webhook burst: ${failures.slice(0, 3).join("; ")}`);
-  } finally {
+    await reply();
+  } catch (error) {
     await worker.terminate();
+    throw error;
   }
+  return {
+    async burst(requests, started) {
+      const loaded = reply();
+      worker.postMessage({ requests });
+      await loaded;
+      const done = reply();
+      started();
+      worker.postMessage("go");
+      const answer = await done;
+      const failures =
+        answer &&
+        typeof answer === "object" &&
+        "failures" in answer &&
+        Array.isArray(answer.failures)
+          ? answer.failures
+          : ["the sender answered nothing"];
+      if (failures.length > 0) {
+        throw new Error(`webhook burst: ${failures.slice(0, 3).join("; ")}`);
+      }
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
 }

@@ -5,7 +5,8 @@
  *
  *   latency:    one `issues.labeled` at a time; from the POST to the transaction's commit
  *   throughput: bursts of them, 64 in flight, sent from a worker thread; committed
- *               transitions per second, the median over BURSTS bursts
+ *               transitions per second, the median over BURSTS bursts after one that
+ *               warms up (its rate printed apart)
  *
  *   mix:        the same latency and bursts for the issue's mix on PostgreSQL (60 % check
  *               runs on watched PRs, 20 % comments on 1,000-todo goals, 10 % labels, 10 %
@@ -45,10 +46,11 @@ import {
   pullReadsInMemory,
   seedMix,
 } from "./webhook-mix.ts";
-import { type SignedDelivery, sendBurst } from "./webhook-sender.ts";
+import { type SignedDelivery, startSender } from "./webhook-sender.ts";
 
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 300);
-const BURST_EVENTS = Number(process.env.BENCH_BURST_EVENTS ?? 1200);
+const BURST_EVENTS = Number(process.env.BENCH_BURST_EVENTS ?? 2000);
+/** Measured bursts, after one more that warms up (BURST_EVENTS is shared among them all). */
 const BURSTS = 3;
 export const IN_FLIGHT = 64;
 
@@ -56,9 +58,14 @@ export interface WebhookFigures {
   p50Ms: number;
   p99Ms: number;
   latencySamples: number;
-  /** Median over the bursts. */
+  /** Median over the measured bursts. */
   eventsPerSec: number;
   bursts: number[];
+  /**
+   * The warm-up burst's rate: the pool's connections opened, the sender's opened to the App,
+   * and the concurrent path compiled, all during it.
+   */
+  coldEventsPerSec: number;
   /** The 1, 5 and 15 minute load averages when the bursts ended. */
   loadAverage: string;
   /** Per event, how many deliveries committed a change and how many changed nothing. */
@@ -223,28 +230,37 @@ async function benchOnSandbox(
     for (const d of signed.slice(20, LATENCY_EVENTS)) latencies.push(await one(d));
 
     // Bursts come from a worker thread (bench/webhook-sender.ts): the sender's work stays
-    // off the App's event loop. A burst ends when its last transition has committed.
+    // off the App's event loop. A burst ends when its last transition has committed. The
+    // first is a warm-up, as a serving App's pool and its senders' connections are open and
+    // its code compiled: its rate is kept apart.
     const rates: number[] = [];
     const all = signed.slice(LATENCY_EVENTS);
-    const size = Math.floor(all.length / BURSTS);
-    for (let b = 0; b < BURSTS; b++) {
-      const burst = all.slice(b * size, (b + 1) * size);
-      const commits = burst.map((d) => commitOf(d.id));
-      let started = 0;
-      await sendBurst(url, burst, IN_FLIGHT, () => {
-        started = performance.now();
-      });
-      await Promise.all(commits);
-      rates.push(burst.length / ((performance.now() - started) / 1000));
+    const size = Math.floor(all.length / (BURSTS + 1));
+    const sender = await startSender(url, IN_FLIGHT);
+    try {
+      for (let b = 0; b <= BURSTS; b++) {
+        const burst = all.slice(b * size, (b + 1) * size);
+        const commits = burst.map((d) => commitOf(d.id));
+        let started = 0;
+        await sender.burst(burst, () => {
+          started = performance.now();
+        });
+        await Promise.all(commits);
+        rates.push(burst.length / ((performance.now() - started) / 1000));
+      }
+    } finally {
+      await sender.close();
     }
+    const [cold = 0, ...warm] = rates;
     return {
+      coldEventsPerSec: cold,
       loadAverage: loadAverage(),
       outcomes: await outcomes(store),
       p50Ms: quantile(latencies, 0.5),
       p99Ms: quantile(latencies, 0.99),
       latencySamples: latencies.length,
-      eventsPerSec: median(rates),
-      bursts: rates,
+      eventsPerSec: median(warm),
+      bursts: warm,
     };
   } finally {
     await app.close();
@@ -259,7 +275,7 @@ function print(label: string, f: WebhookFigures, targets: boolean): void {
     `${label}: webhook → committed transition p99 ${f.p99Ms.toFixed(1)} ms${t("< 20 ms")}`,
   );
   console.log(
-    `${label}: events/s (${IN_FLIGHT} in flight), median of ${f.bursts.map((b) => b.toFixed(0)).join(", ")}: ${f.eventsPerSec.toFixed(0)}${t("≥ 500/s")}`,
+    `${label}: events/s (${IN_FLIGHT} in flight), median of ${f.bursts.map((b) => b.toFixed(0)).join(", ")} after a warm-up burst at ${f.coldEventsPerSec.toFixed(0)}: ${f.eventsPerSec.toFixed(0)}${t("≥ 500/s")}`,
   );
 }
 
