@@ -30,7 +30,7 @@ export async function benchPostgres(): Promise<BenchPostgres | null> {
   return {
     source: `PostgreSQL ${String(version[0]?.server_version ?? "?").split(" ")[0]}${given ? " (given URL)" : " (throwaway, fsync off)"}`,
     async freshDatabase(label) {
-      const name = `loopx_bench_${label.replace(/\W/g, "_")}_${process.pid}_${n++}`;
+      const name = `loopx_bench_${label.toLowerCase().replace(/\W/g, "_")}_${process.pid}_${n++}`;
       await admin.unsafe(`CREATE DATABASE ${name}`);
       made.push(name);
       return at(name);

@@ -4,6 +4,7 @@ import { benchGovernance, CRON, MODEL, SCENARIOS, type Scenario, WAKE_CRON } fro
 import type { BenchPostgres } from "./pg.ts";
 import { ms, row } from "./sections.ts";
 import type { Row } from "./table.ts";
+import type { MixKind } from "./webhook-mix.ts";
 import type { WebhookFigures } from "./webhooks.ts";
 
 export async function webhookRows(pg: BenchPostgres | null): Promise<Row[]> {
@@ -71,11 +72,10 @@ function bursts(f: WebhookFigures): string {
 
 /** The issue's webhook mix on PostgreSQL (bench/webhook-mix.ts says what is sent and read). */
 async function mixRows(pg: BenchPostgres): Promise<Row[]> {
-  const { benchWebhooks, IN_FLIGHT } = await import("./webhooks.ts");
-  const store = await openStore({
-    databaseUrl: await pg.freshDatabase("mix"),
-    maxConnections: 16,
-  });
+  const { benchKindsAlone, benchWebhooks, IN_FLIGHT } = await import("./webhooks.ts");
+  const open = async (label: string) =>
+    openStore({ databaseUrl: await pg.freshDatabase(label), maxConnections: 16 });
+  const store = await open("mix");
   try {
     const f = await benchWebhooks(store, { mix: true });
     const section = `webhook mix: 60 % check_run on watched PRs, 20 % comments on 1,000-todo goals, 10 % labels, 10 % unrelated (${pg.source}; GitHub reads, the PR monitor's included, answered in memory)`;
@@ -90,10 +90,28 @@ async function mixRows(pg: BenchPostgres): Promise<Row[]> {
         f.eventsPerSec >= 1000,
       ),
       row(section, "what the deliveries did", f.outcomes),
+      row(section, ...kindsAlone(await benchKindsAlone(open))),
     ];
   } finally {
     await store.close();
   }
+}
+
+const KIND_NAMES: Record<MixKind, string> = {
+  checkRun: "check runs with their suites",
+  comment: "comments on 1,000-todo goals",
+  label: "labels",
+  unrelated: "unrelated events",
+};
+
+/** A figure and its value: each kind's rate when sent alone, where the mix's time goes. */
+function kindsAlone(kinds: { kind: MixKind; figures: WebhookFigures }[]): [string, string] {
+  return [
+    `events/s of each kind sent alone, same goals and pull requests (each the median of ${kinds[0]?.figures.bursts.length ?? 0} bursts after a warm-up; labels alone: the label row above)`,
+    kinds
+      .map(({ kind, figures }) => `${KIND_NAMES[kind]} ${figures.eventsPerSec.toFixed(0)}`)
+      .join(" · "),
+  ];
 }
 
 /** The inbox backlog drain on PostgreSQL (bench/inbox-backlog.ts says what is seeded). */

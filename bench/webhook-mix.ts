@@ -36,6 +36,16 @@ import type { Sandbox } from "../packages/sandbox/src/index.ts";
 import type { SignedDelivery } from "./webhook-sender.ts";
 
 export const MIX = { checkRun: 0.6, comment: 0.2, label: 0.1, unrelated: 0.1 } as const;
+/** One of the mix's kinds, sent alone to see what each costs (`checkRun` with its suites). */
+export type MixKind = keyof typeof MIX;
+/** The mix's kind for the i-th delivery: 6 in 10 check runs, 2 comments, a label, an unrelated. */
+const KIND_BY_SLOT: readonly MixKind[] = [
+  ...Array<MixKind>(6).fill("checkRun"),
+  "comment",
+  "comment",
+  "label",
+  "unrelated",
+];
 export const WATCHED_PULLS = 50;
 export const BIG_GOALS = 10;
 export const TODOS_PER_BIG_GOAL = 1000;
@@ -65,7 +75,7 @@ const sha = (i: number) => (0xabc00000 + i).toString(16).padEnd(40, "0");
 
 /**
  * Seeds the goals (on the store, with the sandbox's repository and issues) and renders the
- * deliveries: `n` in the mix's proportions, interleaved as a firehose is.
+ * deliveries: `n` in the mix's proportions, interleaved as a firehose is, or `n` of `only`.
  */
 export async function seedMix(
   store: Store,
@@ -73,6 +83,7 @@ export async function seedMix(
   labeled: string[],
   n: number,
   installationId: number,
+  only?: MixKind,
 ): Promise<MixDelivery[]> {
   const alice = new Octokit({
     baseUrl: sandbox.url,
@@ -145,7 +156,7 @@ export async function seedMix(
 
   // Comments as the sandbox renders them: plain notes from a writer on the big goals.
   const big = issues.slice(WATCHED_PULLS);
-  const comments = Math.round(n * MIX.comment);
+  const comments = only === "comment" ? n : only ? 0 : Math.round(n * MIX.comment);
   const before = sandbox.emitted.length;
   for (let i = 0; i < comments; i++) {
     await alice.rest.issues.createComment({
@@ -230,18 +241,18 @@ export async function seedMix(
   let k = 0;
   let l = 0;
   for (let i = 0; i < n; i++) {
-    const slot = i % 10;
+    const kind = only ?? KIND_BY_SLOT[i % KIND_BY_SLOT.length];
     const id = `mix-${i}`;
-    if (slot < 6) {
+    if (kind === "checkRun") {
       const run = k++;
       out.push({ id, event: "check_run", body: checkRun(run) });
       // The head's last run: its suite completes.
       if (Math.floor(run / SUITES_AT_ONCE) % CHECKS === CHECKS - 1) {
         out.push({ id: `${id}-suite`, event: "check_suite", body: checkSuite(headOf(run)) });
       }
-    } else if (slot < 8 && c < commentBodies.length)
+    } else if (kind === "comment" && c < commentBodies.length)
       out.push({ id, event: "issue_comment", body: commentBodies[c++] ?? "" });
-    else if (slot === 8 && l < labeled.length)
+    else if (kind === "label" && l < labeled.length)
       out.push({ id, event: "issues", body: labeled[l++] ?? "" });
     else out.push({ id, event: "star", body: unrelated() });
   }

@@ -10,7 +10,8 @@
  *
  *   mix:        the same latency and bursts for the issue's mix on PostgreSQL (60 % check
  *               runs on watched PRs, 20 % comments on 1,000-todo goals, 10 % labels, 10 %
- *               unrelated; bench/webhook-mix.ts), with the load average and what each did
+ *               unrelated; bench/webhook-mix.ts), with the load average and what each did;
+ *               then each kind but labels sent alone, to show where the mix's time goes
  *
  * backlog:    deliveries seeded straight into the inbox, drained by the inbox worker
  *               (bench/inbox-backlog.ts), and the batch statement's EXPLAIN at that backlog
@@ -23,7 +24,7 @@
  *
  *   npx tsx bench/webhooks.ts                                  # PGlite + a throwaway PostgreSQL
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts  # a role that may CREATE DATABASE
- *   BENCH_WEBHOOKS=mix npx tsx bench/webhooks.ts               # the mix row alone
+ *   BENCH_WEBHOOKS=mix npx tsx bench/webhooks.ts               # the mix and its kinds alone
  */
 import { createServer } from "node:http";
 import { pathToFileURL } from "node:url";
@@ -42,6 +43,7 @@ import {
   loadAverage,
   MIX,
   type MixDelivery,
+  type MixKind,
   outcomes,
   pullReadsInMemory,
   seedMix,
@@ -53,6 +55,11 @@ const BURST_EVENTS = Number(process.env.BENCH_BURST_EVENTS ?? 2000);
 /** Measured bursts, after one more that warms up (BURST_EVENTS is shared among them all). */
 const BURSTS = 3;
 export const IN_FLIGHT = 64;
+
+export interface WebhookOptions {
+  mix?: boolean;
+  only?: MixKind;
+}
 
 export interface WebhookFigures {
   p50Ms: number;
@@ -74,11 +81,12 @@ export interface WebhookFigures {
 
 /**
  * `mix`: the issue's mix (bench/webhook-mix.ts) instead of labels only, with the PR
- * monitor's reads answered in memory too.
+ * monitor's reads answered in memory too; `only`: one of the mix's kinds alone, on the mix's
+ * goals and pull requests.
  */
 export async function benchWebhooks(
   store: Store,
-  opts: { mix?: boolean } = {},
+  opts: WebhookOptions = {},
 ): Promise<WebhookFigures> {
   const secret = "bench-secret";
   const sandbox = await createSandbox({ webhookSecret: secret, secondaryLimits: false });
@@ -95,8 +103,9 @@ async function benchOnSandbox(
   sandbox: Sandbox,
   secret: string,
   store: Store,
-  opts: { mix?: boolean },
+  opts: WebhookOptions,
 ): Promise<WebhookFigures> {
+  const mix = opts.mix === true || opts.only !== undefined;
   sandbox.createRepo("acme/widgets", { collaborators: { alice: "maintain" } });
   const { app: appRecord, privateKey } = sandbox.createApp({ slug: "loopx" });
   if (!privateKey) throw new Error("the sandbox made no private key");
@@ -110,7 +119,9 @@ async function benchOnSandbox(
     request: { retries: 0 },
   });
   const total = LATENCY_EVENTS + BURST_EVENTS;
-  const labels = opts.mix ? Math.ceil(total * MIX.label) : total;
+  // One labelled issue at least: its payload names the installation.
+  const labels =
+    !mix || opts.only === "label" ? total : opts.only ? 1 : Math.ceil(total * MIX.label);
   for (let i = 0; i < labels; i++) {
     const { data } = await alice.rest.issues.create({
       owner: "acme",
@@ -133,8 +144,8 @@ async function benchOnSandbox(
   const installationId = z
     .object({ installation: z.object({ id: z.number() }) })
     .parse(JSON.parse(bodies[0] ?? "{}")).installation.id;
-  const deliveries: MixDelivery[] = opts.mix
-    ? await seedMix(store, sandbox, bodies, total, installationId)
+  const deliveries: MixDelivery[] = mix
+    ? await seedMix(store, sandbox, bodies, total, installationId, opts.only)
     : bodies.map((body, i) => ({ id: `bench-${i}`, event: "issues", body }));
   const committed = new Map<string, () => void>();
   const done = (id: string | undefined) => committed.get(id ?? "")?.();
@@ -185,7 +196,7 @@ async function benchOnSandbox(
       const local: GitHubPort = readsInMemory
         ? { ...port, permission: async () => "maintain", readConfig: async () => null }
         : port;
-      return opts.mix ? pullReadsInMemory(local) : local;
+      return mix ? pullReadsInMemory(local) : local;
     },
   });
   await app.outbox.stop();
@@ -268,14 +279,33 @@ async function benchOnSandbox(
   }
 }
 
-function print(label: string, f: WebhookFigures, targets: boolean): void {
-  const t = (s: string) => (targets ? `   target ${s}` : "");
+/** The mix's kinds sent alone (labels alone are the plain bench), each on a fresh store. */
+export const KINDS_ALONE: readonly MixKind[] = ["checkRun", "comment", "unrelated"];
+
+export async function benchKindsAlone(
+  open: (kind: MixKind) => Promise<Store>,
+): Promise<{ kind: MixKind; figures: WebhookFigures }[]> {
+  const out = [];
+  for (const kind of KINDS_ALONE) {
+    const store = await open(kind);
+    try {
+      out.push({ kind, figures: await benchWebhooks(store, { only: kind }) });
+    } finally {
+      await store.close();
+    }
+  }
+  return out;
+}
+
+/** `rate`: the events/s target, when the figures have targets (the mix's is higher). */
+function print(label: string, f: WebhookFigures, rate?: string): void {
+  const t = (s: string) => (rate ? `   target ${s}` : "");
   console.log(`${label}: webhook → committed transition p50 ${f.p50Ms.toFixed(1)} ms`);
   console.log(
     `${label}: webhook → committed transition p99 ${f.p99Ms.toFixed(1)} ms${t("< 20 ms")}`,
   );
   console.log(
-    `${label}: events/s (${IN_FLIGHT} in flight), median of ${f.bursts.map((b) => b.toFixed(0)).join(", ")} after a warm-up burst at ${f.coldEventsPerSec.toFixed(0)}: ${f.eventsPerSec.toFixed(0)}${t("≥ 500/s")}`,
+    `${label}: events/s (${IN_FLIGHT} in flight), median of ${f.bursts.map((b) => b.toFixed(0)).join(", ")} after a warm-up burst at ${f.coldEventsPerSec.toFixed(0)}: ${f.eventsPerSec.toFixed(0)}${t(rate ?? "")}`,
   );
 }
 
@@ -285,7 +315,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   if (!mixOnly) {
     const pglite = await openStore({ dataDir: "memory://" });
     try {
-      print("PGlite", await benchWebhooks(pglite), false);
+      print("PGlite", await benchWebhooks(pglite));
     } finally {
       await pglite.close();
     }
@@ -300,7 +330,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       if (!mixOnly) {
         const store = await open("webhooks");
         try {
-          print("PostgreSQL", await benchWebhooks(store), true);
+          print("PostgreSQL", await benchWebhooks(store), "≥ 500/s");
           const { benchBacklog } = await import("./inbox-backlog.ts");
           const b = await benchBacklog(await open("backlog"));
           console.log(
@@ -316,10 +346,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       const mixed = await open("mix");
       try {
         const f = await benchWebhooks(mixed, { mix: true });
-        print("PostgreSQL, the mix", f, true);
+        print("PostgreSQL, the mix", f, "≥ 1,000/s");
         console.log(`PostgreSQL, the mix: load average ${f.loadAverage}; ${f.outcomes}`);
       } finally {
         await mixed.close();
+      }
+      for (const { kind, figures } of await benchKindsAlone(open)) {
+        print(`PostgreSQL, ${kind} alone`, figures);
       }
     } finally {
       await pg.stop();
