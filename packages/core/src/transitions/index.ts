@@ -15,7 +15,7 @@ export {
 export { isTrustedActor } from "./kit.ts";
 export type { ClaimOutcome } from "./leases.ts";
 export { claimNext, claimTodo, expireLeases, releaseLease, renewLease } from "./leases.ts";
-export { addEvidence, queueNote } from "./notes.ts";
+export { addEvidence, queueNote, WAITING_OUTSIDER_NOTES } from "./notes.ts";
 export { notifyOwners, occasionWaits } from "./notify-owners.ts";
 export { PushedCommitInput, recordPushedCommit } from "./pushed-commit.ts";
 export { refreshProjections } from "./refresh-projections.ts";
