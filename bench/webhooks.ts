@@ -22,14 +22,13 @@
  * ~10–40 ms per call (git-backed contents), which would time the fake GitHub, not the app.
  * BENCH_GITHUB_READS=sandbox keeps them on the sandbox for the end-to-end figure.
  *
- *   npx tsx bench/webhooks.ts                                  # PGlite + a throwaway PostgreSQL
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks.ts  # a role that may CREATE DATABASE
- *   BENCH_WEBHOOKS=mix npx tsx bench/webhooks.ts               # the mix and its kinds alone
+ *   npx tsx bench/webhooks-cli.ts                                  # PGlite + a throwaway PostgreSQL
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/webhooks-cli.ts  # a role that may CREATE DATABASE
+ *   BENCH_WEBHOOKS=mix npx tsx bench/webhooks-cli.ts               # the mix and its kinds alone
  */
 import { createServer } from "node:http";
-import { pathToFileURL } from "node:url";
 import type { GitHubPort } from "@loopx/github";
-import { openStore, type Store } from "@loopx/store";
+import type { Store } from "@loopx/store";
 import { Octokit } from "@octokit/rest";
 import { Webhooks } from "@octokit/webhooks";
 import { Probot } from "probot";
@@ -37,7 +36,6 @@ import { z } from "zod";
 import { createLoopxApp, WEBHOOK_PATH } from "../app/src/create-loopx-app.ts";
 import { LoopxOctokit } from "../app/src/github/loopx-octokit.ts";
 import { createSandbox, type Sandbox } from "../packages/sandbox/src/index.ts";
-import { benchPostgres } from "./pg.ts";
 import { median, quantile } from "./stats.ts";
 import {
   loadAverage,
@@ -295,67 +293,4 @@ export async function benchKindsAlone(
     }
   }
   return out;
-}
-
-/** `rate`: the events/s target, when the figures have targets (the mix's is higher). */
-function print(label: string, f: WebhookFigures, rate?: string): void {
-  const t = (s: string) => (rate ? `   target ${s}` : "");
-  console.log(`${label}: webhook → committed transition p50 ${f.p50Ms.toFixed(1)} ms`);
-  console.log(
-    `${label}: webhook → committed transition p99 ${f.p99Ms.toFixed(1)} ms${t("< 20 ms")}`,
-  );
-  console.log(
-    `${label}: events/s (${IN_FLIGHT} in flight), median of ${f.bursts.map((b) => b.toFixed(0)).join(", ")} after a warm-up burst at ${f.coldEventsPerSec.toFixed(0)}: ${f.eventsPerSec.toFixed(0)}${t(rate ?? "")}`,
-  );
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  // BENCH_WEBHOOKS=mix runs the mix row alone.
-  const mixOnly = process.env.BENCH_WEBHOOKS === "mix";
-  if (!mixOnly) {
-    const pglite = await openStore({ dataDir: "memory://" });
-    try {
-      print("PGlite", await benchWebhooks(pglite));
-    } finally {
-      await pglite.close();
-    }
-  }
-  const pg = await benchPostgres();
-  if (!pg) {
-    console.log("PostgreSQL: skipped (no binaries; set BENCH_DATABASE_URL or install postgresql)");
-  } else {
-    const open = async (label: string) =>
-      openStore({ databaseUrl: await pg.freshDatabase(label), maxConnections: 16 });
-    try {
-      if (!mixOnly) {
-        const store = await open("webhooks");
-        try {
-          print("PostgreSQL", await benchWebhooks(store), "≥ 500/s");
-          const { benchBacklog } = await import("./inbox-backlog.ts");
-          const b = await benchBacklog(await open("backlog"));
-          console.log(
-            `PostgreSQL: backlog of ${b.deliveries} seeded deliveries drained at ${b.perSec.toFixed(0)}/s   target ≥ 500/s ${b.perSec >= 500 ? "met" : "NOT MET"}`,
-          );
-          console.log(
-            `PostgreSQL: batch statement at that backlog: ${b.seqScanOnInbox ? "Seq Scan on inbox (NOT MET)" : "index-backed (met)"}\n  ${b.plan.join("\n  ")}`,
-          );
-        } finally {
-          await store.close();
-        }
-      }
-      const mixed = await open("mix");
-      try {
-        const f = await benchWebhooks(mixed, { mix: true });
-        print("PostgreSQL, the mix", f, "≥ 1,000/s");
-        console.log(`PostgreSQL, the mix: load average ${f.loadAverage}; ${f.outcomes}`);
-      } finally {
-        await mixed.close();
-      }
-      for (const { kind, figures } of await benchKindsAlone(open)) {
-        print(`PostgreSQL, ${kind} alone`, figures);
-      }
-    } finally {
-      await pg.stop();
-    }
-  }
 }
