@@ -15,7 +15,6 @@ import { insertJson } from "./json-insert.ts";
 import {
   DEFAULT_WINDOW,
   FULL_WINDOW,
-  type GoalRow,
   type LoadWindow,
   loadAggregate,
   lockAndLoad,
@@ -222,11 +221,6 @@ export async function createGoal(
     ]);
     return { ok: true, state: result.state, events: result.events, effects: result.effects };
   });
-}
-
-export async function loadGoalRow(db: Db, row: GoalRow | undefined, window?: LoadWindow) {
-  if (!row) return null;
-  return loadAggregate(db, row, await txNow(db), window);
 }
 
 export async function apply(

@@ -242,6 +242,30 @@ export async function loadAggregate(
 
 const Locked = z.object({ goal: z.record(z.string(), z.unknown()), now: z.coerce.date() });
 
+/**
+ * Reads the goal matching `where` (written against `goals` as `lg`) with its aggregate, in
+ * one statement: the row and its collections are one snapshot, and a webhook handler
+ * finding its goal pays one round trip, not one for the row, the clock and the aggregate.
+ */
+export async function readGoal(
+  db: Db,
+  where: SQL,
+  window: LoadWindow = DEFAULT_WINDOW,
+): Promise<GoalState | null> {
+  const [raw] = rowsOf(
+    await db.execute(sql`
+      SELECT row_to_json(lg) AS goal, now() AS now, ${collectionColumns(
+        sql`lg.id`,
+        sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
+        sql`(lg.counters->>'tick')::int - ${window.recentTicks}`,
+        window,
+      )}
+      FROM goals lg WHERE ${where} LIMIT 1`),
+  );
+  if (raw === undefined) return null;
+  return toState(fromJson(s.goals, Locked.parse(raw).goal), raw);
+}
+
 export interface LockOptions {
   /** Pass over rows another transaction holds (the claim race) instead of waiting. */
   skipLocked?: boolean;

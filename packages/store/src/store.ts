@@ -1,6 +1,6 @@
 /** The store's one entry point: a driver underneath, the repositories on top, written once. */
 import type { Effect, GoalState, TransitionResult } from "@loopx/core";
-import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, isNull, lte, sql } from "drizzle-orm";
 import { sharedAllowance } from "./allowance.ts";
 import {
   type ClaimedNext,
@@ -39,7 +39,6 @@ import {
   apply,
   createGoal,
   type DeliveryOptions,
-  loadGoalRow,
   type Transition,
 } from "./goals-repo.ts";
 import {
@@ -51,7 +50,7 @@ import {
   pendingDeliveries,
 } from "./inbox.ts";
 import { type IntakeRecord, recordIntake } from "./intake.ts";
-import type { LoadWindow } from "./load.ts";
+import { type LoadWindow, readGoal } from "./load.ts";
 import { migrationStatus } from "./migration-status.ts";
 import { createOpsStore } from "./ops-store.ts";
 import {
@@ -107,17 +106,10 @@ export function createStore(conn: Connection): Store {
       build: (now: Date) => TransitionResult,
       opts?: DeliveryOptions,
     ): Promise<Applied> => createGoal(db, build, opts),
-    loadGoal: async (goalId: string, window?: LoadWindow): Promise<GoalState | null> => {
-      const [row] = await db.select().from(s.goals).where(eq(s.goals.id, goalId));
-      return loadGoalRow(db, row, window);
-    },
-    findGoalByIssue: async (repoId: number, issueNumber: number): Promise<GoalState | null> => {
-      const [row] = await db
-        .select()
-        .from(s.goals)
-        .where(and(eq(s.goals.repoId, repoId), eq(s.goals.issueNumber, issueNumber)));
-      return loadGoalRow(db, row);
-    },
+    loadGoal: (goalId: string, window?: LoadWindow): Promise<GoalState | null> =>
+      readGoal(db, sql`lg.id = ${goalId}`, window),
+    findGoalByIssue: (repoId: number, issueNumber: number): Promise<GoalState | null> =>
+      readGoal(db, sql`lg.repo_id = ${repoId} AND lg.issue_number = ${issueNumber}`),
     apply: (goalId: string, transition: Transition, opts?: ApplyOptions): Promise<Applied> =>
       apply(db, goalId, transition, opts),
     claimNextDue: (agent: string, claim: ClaimFn, opts?: ClaimNextOptions): Promise<ClaimedNext> =>
