@@ -70,6 +70,7 @@ export function queueNote(
   return commit(d);
 }
 
+/** Evidence observed outside a tick (a check run, a monitor); trusted sources end a stall. */
 export function addEvidence(
   state: GoalState,
   input: AddEvidenceInput,
