@@ -72,7 +72,12 @@ export async function commentApplied(db: Db, goalId: string, commentId: number):
     .select({ id: s.events.id })
     .from(s.events)
     .where(
-      and(eq(s.events.goalId, goalId), sql`${s.events.data}->>'commentId' = ${String(commentId)}`),
+      and(
+        eq(s.events.goalId, goalId),
+        // Both conditions as events_comment_idx states them, so the planner can use it.
+        sql`${s.events.data} ? 'commentId'`,
+        sql`${s.events.data}->>'commentId' = ${String(commentId)}`,
+      ),
     )
     .limit(1);
   return rows.length > 0;

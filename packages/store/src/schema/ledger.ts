@@ -31,7 +31,14 @@ export const events = pgTable(
     versionBefore: integer("version_before"),
     versionAfter: integer("version_after").notNull(),
   },
-  (t) => [index("events_goal_idx").on(t.goalId, t.id)],
+  (t) => [
+    index("events_goal_idx").on(t.goalId, t.id),
+    // Whether a comment was applied (pull-links.ts): only the events a comment caused, so a
+    // goal's every comment does not read its whole history.
+    index("events_comment_idx")
+      .on(t.goalId, sql`(data->>'commentId')`)
+      .where(sql`data ? 'commentId'`),
+  ],
 );
 
 /** Webhook deliveries as received; processed_at is set in the transaction they caused. */
