@@ -2,22 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
   addEvidence,
   addTodo,
-  approveGate,
-  BACKOFF_LADDER_MINUTES,
-  claimNext,
   claimTodo,
   completeTodoByHuman,
   createGoal,
   dropTodo,
   editTodo,
-  expireLeases,
-  openGate,
   pauseGoal,
   queueNote,
-  rejectGate,
-  releaseLease,
-  renewLease,
-  reopenGatesForPush,
   reorderTodo,
   requestReplan,
   resumeGoal,
@@ -27,21 +18,17 @@ import {
 import {
   APP,
   at,
-  claimed,
   claimInput,
   ctx,
   expectOk,
   expectRefused,
-  gate,
   goal,
-  lease1,
   minutes,
   OWNER,
   STRANGER,
   state,
   T0,
   todo,
-  uuid,
   WRITER,
 } from "./fixtures.ts";
 
@@ -182,220 +169,6 @@ describe("todo edits", () => {
     expect(expectRefused(reopenTodo(r.state, { todo: "T1" }, ctx(T0, WRITER))).code).toBe(
       "invalid_state",
     );
-  });
-});
-
-describe("claims and leases", () => {
-  it("claimTodo leases the decided todo and records a tick", () => {
-    const s = claimed();
-    const t = s.todos[0];
-    expect(t?.claim).toEqual({
-      tickId: uuid(501),
-      agent: "agent-a",
-      leaseExpiresAt: at(minutes(30)),
-    });
-    expect(t?.attempts).toBe(1);
-    expect(s.ticks[0]?.number).toBe(1);
-    expect(s.goal.counters.tick).toBe(2);
-  });
-  it("refuses a second claim while the lease is live", () => {
-    const ref = expectRefused(claimTodo(claimed(), claimInput(2), ctx(at(minutes(1)))));
-    expect(ref.code).toBe("lease_held");
-  });
-  it("expires a dead lease first, charging the cap; the backoff dates from the expiry", () => {
-    const atExpiry = claimNext(claimed(), claimInput(2), ctx(at(minutes(30))));
-    expect(atExpiry.decision?.route).toBe("wait");
-    expect(atExpiry.decision?.nextWakeAt).toEqual(at(minutes(33)));
-    const r = expectOk(claimTodo(claimed(), claimInput(2), ctx(at(minutes(33)))));
-    const first = r.state.ticks[0];
-    expect(first?.failure).toBe("lease_expired");
-    expect(first?.cost).toEqual(goal().tickCap);
-    expect(r.state.ticks[1]?.todo).toBeDefined();
-  });
-  it("refuses a claim for a todo other than the decided one", () => {
-    const s = state({ todos: [todo("T1"), todo("T2")] });
-    expect(expectRefused(claimTodo(s, claimInput(1, { todo: "T2" }), ctx())).code).toBe(
-      "invalid_state",
-    );
-  });
-  it("refuses over budget and inactive goals with the decision's reason", () => {
-    const over = state({ todos: [todo("T1")] }, { budget: { usd: 0 } });
-    const ref = expectRefused(claimTodo(over, claimInput(1), ctx()));
-    expect(ref.code).toBe("over_budget");
-    const stopped = state({ todos: [todo("T1")] }, { status: "stopped" });
-    expect(expectRefused(claimTodo(stopped, claimInput(1), ctx())).code).toBe("goal_inactive");
-  });
-  it("refuses a second claim from the same run attempt", () => {
-    const run = { id: 9, attempt: 1 };
-    const s = expectOk(
-      claimTodo(state({ todos: [todo("T1"), todo("T2")] }), claimInput(1, { run }), ctx()),
-    ).state;
-    expect(expectRefused(claimTodo(s, claimInput(2, { run }), ctx(at(minutes(40))))).code).toBe(
-      "duplicate",
-    );
-  });
-  it("refuses a short lease token", () => {
-    expect(
-      expectRefused(
-        claimTodo(state({ todos: [todo("T1")] }), claimInput(1, { leaseToken: "short" }), ctx()),
-      ).code,
-    ).toBe("invalid_input");
-  });
-  it("claimNext returns the decision, telling a wait from a run", () => {
-    const out = claimNext(claimed(), claimInput(2), ctx(at(minutes(1))));
-    expect(out.decision?.route).toBe("wait");
-    expect(out.result.ok).toBe(false);
-  });
-  it("renewLease extends; wrong token and expired leases are refused", () => {
-    const s = claimed();
-    const r = expectOk(renewLease(s, { ...lease1, leaseTtlMs: minutes(60) }, ctx(at(minutes(20)))));
-    expect(r.state.todos[0]?.claim?.leaseExpiresAt).toEqual(at(minutes(80)));
-    expect(r.state.ticks[0]?.leaseExpiresAt).toEqual(at(minutes(80)));
-    expect(
-      expectRefused(
-        renewLease(
-          s,
-          { ...lease1, leaseToken: "wrong-token-xxxxxxxx", leaseTtlMs: minutes(60) },
-          ctx(),
-        ),
-      ).code,
-    ).toBe("lease_not_held");
-    expect(
-      expectRefused(renewLease(s, { ...lease1, leaseTtlMs: minutes(60) }, ctx(at(minutes(30)))))
-        .code,
-    ).toBe("lease_expired");
-  });
-  it("releaseLease finishes the tick at its cap and grows backoff", () => {
-    const r = expectOk(releaseLease(claimed(), lease1, ctx(at(minutes(5)))));
-    expect(r.state.ticks[0]?.cost).toEqual(goal().tickCap);
-    expect(r.state.goal.spent.usd).toBe(2);
-    expect(r.state.todos[0]?.claim).toBeNull();
-    expect(r.state.goal.backoff.level).toBe(1);
-    expect(r.state.goal.backoff.until).toEqual(at(minutes(5 + (BACKOFF_LADDER_MINUTES[0] ?? 0))));
-  });
-  it("expireLeases releases, records host_failure, charges the cap, grows backoff", () => {
-    const r = expectOk(expireLeases(claimed(), ctx(at(minutes(31)))));
-    expect(r.state.todos[0]?.claim).toBeNull();
-    expect(r.state.ticks[0]?.outcome).toBe("failed");
-    expect(r.state.evidence.some((e) => e.kind === "host_failure")).toBe(true);
-    expect(r.state.goal.spent).toEqual({ usd: 2, tokens: 1000, runnerMinutes: 30, ticks: 1 });
-    expect(r.state.goal.backoff.stalledTicks).toBe(1);
-    expect(expectRefused(expireLeases(claimed(), ctx(at(minutes(29))))).code).toBe("not_found");
-  });
-});
-
-describe("gates", () => {
-  const gated = () =>
-    state(
-      {
-        todos: [todo("T1", { requiredScopes: ["merge"] })],
-        gates: [gate("G1", ["merge"], { pr: { number: 5, headSha: "abcdef1234", seenAt: null } })],
-      },
-      { backoff: { level: 2, stalledTicks: 2, until: at(minutes(10)) } },
-    );
-  it("openGate posts a gate comment and a review request for a PR-bound gate", () => {
-    const r = expectOk(
-      openGate(
-        state({ todos: [todo("T1")] }),
-        { question: "Deploy?", scopes: ["deploy"], pr: { number: 3, headSha: "abcdef1" } },
-        ctx(),
-      ),
-    );
-    expect(r.effects.find((e) => e.kind === "gate_comment")?.key).toBe("gate:G1:opened");
-    const rr = r.effects.find((e) => e.kind === "review_request");
-    expect(rr?.kind === "review_request" && rr.reviewers).toEqual(["octo-owner"]);
-    expect(
-      expectRefused(openGate(state(), { question: "x", scopes: [] }, ctx())).message,
-    ).toContain("scopes");
-  });
-  it("approveGate by a writer grants, resets backoff, posts a receipt, and dispatches", () => {
-    const r = expectOk(
-      approveGate(gated(), { gate: "G1", note: "ship it", headSha: "abcdef1234" }, ctx(T0, WRITER)),
-    );
-    expect(r.state.gates[0]?.status).toBe("approved");
-    expect(r.state.goal.backoff.until).toBeNull();
-    expect(r.effects.some((e) => e.key === "receipt:gate:G1:approved@abcdef1234")).toBe(true);
-    expect(r.effects.some((e) => e.kind === "dispatch")).toBe(true);
-  });
-  it("a PR-bound gate reopened by a push gets a second receipt when approved again", () => {
-    const first = expectOk(
-      approveGate(gated(), { gate: "G1", headSha: "abcdef1234" }, ctx(T0, WRITER)),
-    );
-    const pushed = expectOk(
-      reopenGatesForPush(first.state, { pr: 5, headSha: "fedcba9876" }, ctx(at(minutes(1)))),
-    );
-    expect(pushed.state.gates[0]?.status).toBe("open");
-    const again = expectOk(
-      approveGate(pushed.state, { gate: "G1", headSha: "fedcba9876" }, ctx(at(minutes(2)), WRITER)),
-    );
-    const receipts = [...first.effects, ...again.effects]
-      .filter((e) => e.kind === "receipt")
-      .map((e) => e.key);
-    expect(new Set(receipts).size).toBe(2);
-  });
-  it("a push delivered after a later one moves no gate back", () => {
-    const first = expectOk(
-      approveGate(gated(), { gate: "G1", headSha: "abcdef1234" }, ctx(T0, WRITER)),
-    );
-    const later = expectOk(
-      reopenGatesForPush(
-        first.state,
-        { pr: 5, headSha: "fedcba9876", before: "abcdef1234" },
-        ctx(at(minutes(1))),
-      ),
-    );
-    expect(later.state.gates[0]?.pr?.headSha).toBe("fedcba9876");
-    // The push that made a head in between, delivered last: its `before` is no head the gate knows.
-    const stale = reopenGatesForPush(
-      later.state,
-      { pr: 5, headSha: "1234567890", before: "abcdef1234" },
-      ctx(at(minutes(2))),
-    );
-    expect(expectRefused(stale).code).toBe("out_of_order");
-    // A push that follows the known head moves the gate on.
-    const next = expectOk(
-      reopenGatesForPush(
-        later.state,
-        { pr: 5, headSha: "1234567890", before: "fedcba9876" },
-        ctx(at(minutes(2))),
-      ),
-    );
-    expect(next.state.gates[0]?.pr?.headSha).toBe("1234567890");
-  });
-  it("a gate without a PR keeps one receipt key", () => {
-    const s = state({
-      todos: [todo("T1", { requiredScopes: ["deploy"] })],
-      gates: [gate("G1", ["deploy"])],
-    });
-    const r = expectOk(approveGate(s, { gate: "G1" }, ctx(T0, WRITER)));
-    expect(r.effects.some((e) => e.key === "receipt:gate:G1:approved")).toBe(true);
-  });
-  it("refuses an untrusted approver, a stale head, a missing gate, and a second approval", () => {
-    expect(expectRefused(approveGate(gated(), { gate: "G1" }, ctx(T0, STRANGER))).code).toBe(
-      "not_authorized",
-    );
-    expect(expectRefused(approveGate(gated(), { gate: "G1" }, ctx(T0, APP))).code).toBe(
-      "not_authorized",
-    );
-    expect(
-      expectRefused(approveGate(gated(), { gate: "G1", headSha: "0000000" }, ctx(T0, WRITER))).code,
-    ).toBe("stale_version");
-    expect(expectRefused(approveGate(gated(), { gate: "G7" }, ctx(T0, WRITER))).code).toBe(
-      "not_found",
-    );
-    const once = expectOk(approveGate(gated(), { gate: "G1" }, ctx(T0, WRITER))).state;
-    expect(expectRefused(approveGate(once, { gate: "G1" }, ctx(T0, WRITER))).code).toBe(
-      "duplicate",
-    );
-  });
-  it("rejectGate needs a reason and leaves covered todos blocked", () => {
-    expect(
-      expectRefused(rejectGate(gated(), { gate: "G1", reason: "" }, ctx(T0, WRITER))).code,
-    ).toBe("invalid_input");
-    const r = expectOk(rejectGate(gated(), { gate: "G1", reason: "not yet" }, ctx(T0, WRITER)));
-    expect(r.state.gates[0]?.status).toBe("rejected");
-    expect(r.effects.some((e) => e.key === "receipt:gate:G1:rejected")).toBe(true);
-    expect(expectRefused(claimTodo(r.state, claimInput(1), ctx())).code).toBe("invalid_state");
   });
 });
 
