@@ -22,6 +22,7 @@ import {
 } from "@loopx/core";
 import { openStore, type Store } from "@loopx/store";
 import postgres from "postgres";
+import { lookupPlanRows } from "./lookup-plans.ts";
 import { type BenchPostgres, benchPostgres } from "./pg.ts";
 import { guarded, ms, row } from "./sections.ts";
 import { quantile } from "./stats.ts";
@@ -229,6 +230,7 @@ export async function growthRows(pg: BenchPostgres, cycles = 40): Promise<Row[]>
         ),
       );
     }
+    rows.push(...(await lookupPlanRows(store, section, grown.goal.id, what)));
     return rows;
   } finally {
     await store.close();

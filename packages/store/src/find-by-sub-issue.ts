@@ -10,10 +10,18 @@ export async function findBySubIssue(
   db: Db,
   subIssueId: number,
 ): Promise<{ goalId: string; todo: string } | null> {
-  const [row] = await db
+  const [row] = await subIssueLookup(db, subIssueId);
+  return row ?? null;
+}
+
+/**
+ * The statement (the growth bench EXPLAINs it): asked for every issue closed, reopened,
+ * edited or assigned, so it reads todos_sub_issue_idx, never every todo in the store.
+ */
+export function subIssueLookup(db: Db, subIssueId: number) {
+  return db
     .select({ goalId: s.todos.goalId, todo: s.todos.key })
     .from(s.todos)
     .where(eq(s.todos.subIssueId, subIssueId))
     .limit(1);
-  return row ?? null;
 }

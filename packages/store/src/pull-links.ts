@@ -68,7 +68,16 @@ export async function pullsWithHead(db: Db, repoId: number, sha: string): Promis
 
 /** Whether any event of this goal carries `commentId` (commands tag their events with it). */
 export async function commentApplied(db: Db, goalId: string, commentId: number): Promise<boolean> {
-  const rows = await db
+  const rows = await commentLookup(db, goalId, commentId);
+  return rows.length > 0;
+}
+
+/**
+ * The statement (the growth bench EXPLAINs it): asked for every comment on a goal, so it
+ * reads events_comment_idx, never the goal's whole history.
+ */
+export function commentLookup(db: Db, goalId: string, commentId: number) {
+  return db
     .select({ id: s.events.id })
     .from(s.events)
     .where(
@@ -80,5 +89,4 @@ export async function commentApplied(db: Db, goalId: string, commentId: number):
       ),
     )
     .limit(1);
-  return rows.length > 0;
 }

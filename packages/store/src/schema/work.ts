@@ -56,6 +56,9 @@ export const todos = pgTable(
       .on(t.goalId, sql`(completion->>'at') DESC NULLS LAST`, sql`ordinal DESC`)
       .where(sql`status IN ('done', 'dropped')`),
     index("todos_position_idx").on(t.goalId, t.position),
+    // Which todo an issue event's issue is the sub-issue of (find-by-sub-issue.ts): asked for
+    // every issue closed, reopened, edited or assigned, across every goal in the store.
+    index("todos_sub_issue_idx").on(t.subIssueId).where(sql`sub_issue_id IS NOT NULL`),
   ],
 );
 

@@ -1,1 +1,0 @@
-CREATE INDEX "events_comment_idx" ON "events" USING btree ("goal_id",(data->>'commentId')) WHERE data ? 'commentId';
