@@ -92,6 +92,8 @@ export const gates = pgTable(
     index("gates_approved_scopes_idx")
       .on(t.goalId, t.scopes, sql`ordinal DESC`)
       .where(sql`status = 'approved'`),
+    // Which goals a pull request's event concerns (pull-links.ts), without their every gate.
+    index("gates_pr_idx").on(t.goalId, t.prNumber).where(sql`pr_number IS NOT NULL`),
   ],
 );
 
