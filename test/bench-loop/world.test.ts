@@ -9,7 +9,7 @@ import { z } from "zod";
 import { injectedOrders } from "../../bench/loop/agent/read-prompt.ts";
 import { type LoadedTask, loadTasks } from "../../bench/loop/tasks/load-tasks.ts";
 import { type CellWorld, startCellWorld } from "../../bench/loop/world/cell-world.ts";
-import { gradeMain } from "../../bench/loop/world/grade.ts";
+import { gradeTree } from "../../bench/loop/world/grade.ts";
 import {
   DEFAULT_PERSON,
   type PersonAct,
@@ -131,7 +131,10 @@ describe("a cell world", () => {
     if (mergeAct) expect(await reach(mergeAct)).toMatchObject({ outcome: "done" });
     expect(await world.person.attend()).toEqual([]);
     expect(await world.landed()).toEqual(["t1"]);
-    expect(await gradeMain(world)).toEqual({ landed: ["t1"], total: 4 });
+    expect(await gradeTree(world.task, await world.mainTree())).toEqual({
+      landed: ["t1"],
+      total: 4,
+    });
     expect((await world.mainTree()).get("src/dates.mjs")).toBe(t1.get("src/dates.mjs"));
     world.close();
   });

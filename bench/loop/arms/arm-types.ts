@@ -12,6 +12,9 @@ import type { CellWorld } from "../world/cell-world.ts";
 /** How an ablation's arm is named: `loopx-without-budgets` is LoopX without its budgets. */
 export const ABLATION = "loopx-without-";
 
+/** The component an ablation of LoopX leaves out (the arm is `loopx-without-<it>`). */
+export type LoopxPart = "budgets" | "backoff" | "gates" | "leases" | "fencing";
+
 /** The faults a cell may inject (`none` is the sanity row). */
 export type FaultName =
   | "none"

@@ -8,7 +8,7 @@
  */
 import { RepoRest } from "../world/rest.ts";
 import { agentOf, emptyRun } from "./arm-run.ts";
-import { ABLATION, type Arm, type ArmContext, type ArmRun } from "./arm-types.ts";
+import { ABLATION, type Arm, type ArmContext, type ArmRun, type LoopxPart } from "./arm-types.ts";
 import { ablationHooks } from "./loopx/ablation-hooks.ts";
 import { type ActionHarness, type ActionTicks, actionTicks } from "./loopx/action-tick.ts";
 import { actionsOutage } from "./loopx/actions-outage.ts";
@@ -43,7 +43,7 @@ export interface LoopxArmOptions {
    * arms/loopx/hold-leases.ts), or without its fencing (a result is applied and its push
    * granted whatever became of its tick: arms/loopx/drop-fencing.ts).
    */
-  without?: "budgets" | "backoff" | "gates" | "leases" | "fencing";
+  without?: LoopxPart;
 }
 
 const MINUTE = 60_000;

@@ -18,11 +18,3 @@ export async function gradeTree(task: LoadedTask, tree: Tree): Promise<Grade> {
   const passed = await runHidden(tree, keys, (k) => task.hiddenTest(k));
   return { landed: keys.filter((k) => passed[k] === true), total: keys.length };
 }
-
-/** Grades the world's `main` as it stands. */
-export async function gradeMain(world: {
-  task: LoadedTask;
-  mainTree(): Promise<Tree>;
-}): Promise<Grade> {
-  return gradeTree(world.task, await world.mainTree());
-}

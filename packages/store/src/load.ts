@@ -240,7 +240,8 @@ export async function loadAggregate(
   return toState(goal, row);
 }
 
-const Locked = z.object({ goal: z.record(z.string(), z.unknown()), now: z.coerce.date() });
+const Found = z.object({ goal: z.record(z.string(), z.unknown()) });
+const Locked = Found.extend({ now: z.coerce.date() });
 
 /**
  * Reads the goal matching `where` (written against `goals` as `lg`) with its aggregate, in
@@ -254,7 +255,7 @@ export async function readGoal(
 ): Promise<GoalState | null> {
   const [raw] = rowsOf(
     await db.execute(sql`
-      SELECT row_to_json(lg) AS goal, now() AS now, ${collectionColumns(
+      SELECT row_to_json(lg) AS goal, ${collectionColumns(
         sql`lg.id`,
         sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
         sql`(lg.counters->>'tick')::int - ${window.recentTicks}`,
@@ -263,7 +264,7 @@ export async function readGoal(
       FROM goals lg WHERE ${where} LIMIT 1`),
   );
   if (raw === undefined) return null;
-  return toState(fromJson(s.goals, Locked.parse(raw).goal), raw);
+  return toState(fromJson(s.goals, Found.parse(raw).goal), raw);
 }
 
 export interface LockOptions {

@@ -5,6 +5,7 @@
  * shipped, and the ablations written into its config or options, do nothing here.
  */
 import type { Store } from "@loopx/store";
+import type { LoopxPart } from "../arm-types.ts";
 import { unfence } from "./drop-fencing.ts";
 import { holdLeases } from "./hold-leases.ts";
 
@@ -14,7 +15,7 @@ export interface AblationHooks {
 }
 
 export function ablationHooks(
-  without: string | undefined,
+  without: LoopxPart | undefined,
   store: Store,
   goals: readonly { goalId: string }[],
 ): AblationHooks {

@@ -10,7 +10,7 @@ import type { Skill } from "../../agent/agent-types.ts";
 import type { CellWorld } from "../../world/cell-world.ts";
 import type { RepoRest } from "../../world/rest.ts";
 import { objectivesOf } from "../arm-run.ts";
-import type { ArmContext, CellSpec } from "../arm-types.ts";
+import type { ArmContext, CellSpec, LoopxPart } from "../arm-types.ts";
 import { type ActionHarness, SHIPPED_TICK_WORKFLOW } from "./action-tick.ts";
 import { loopxConfig } from "./loopx-config.ts";
 import { type LoopxOnSandbox, startLoopxOnSandbox } from "./start-app.ts";
@@ -30,7 +30,7 @@ export async function installLoopx(opts: {
   world: CellWorld;
   cell: CellSpec;
   /** The component the ablation leaves out (config-level ones are written here). */
-  without?: string | undefined;
+  without?: LoopxPart | undefined;
   throughAction?: ActionHarness | undefined;
 }): Promise<LoopxOnSandbox> {
   const { world, cell } = opts;
