@@ -4,6 +4,7 @@ import { redactSecrets } from "./redact-secrets.ts";
 import type { DataBlock, HarnessBrief } from "./schemas/brief.ts";
 import type { GoalState } from "./schemas/state.ts";
 import type { Tick } from "./schemas/tick.ts";
+import { notesForSlice } from "./slice-notes.ts";
 
 /** A brief's rendered text never exceeds this many bytes of UTF-8 (8 KiB). */
 export const BRIEF_MAX_BYTES = 8192;
@@ -92,9 +93,7 @@ export function buildBrief(
   const scrub = (s: string) => redactSecrets(s, secrets);
   const maxBytes = opts.maxBytes ?? BRIEF_MAX_BYTES;
 
-  const notes = state.notes.filter(
-    (n) => n.deliveredTo === null || (tick !== null && n.deliveredTo === tick.id),
-  );
+  const notes = notesForSlice(state.notes, tick?.id ?? null);
   const lastHandoff = state.handoffs.at(-1) ?? null;
   const data: DataBlock[] = [];
   const outsider = !goal.objective.authorTrusted;

@@ -27,6 +27,7 @@ export * from "./redact-secrets.ts";
 export * from "./repair-policy.ts";
 export * from "./schemas/index.ts";
 export * from "./scope.ts";
+export * from "./slice-notes.ts";
 export * from "./slot-quota.ts";
 export * from "./state-words.ts";
 export * from "./test-counts.ts";

@@ -3,7 +3,8 @@ import type { GoalState, Refusal, TransitionResult } from "@loopx/core";
 import { sql } from "drizzle-orm";
 import type { Db } from "./db.ts";
 import { type Applied, commit, inWindowedTx } from "./goals-repo.ts";
-import { DEFAULT_WINDOW, lockAndLoad } from "./load.ts";
+import { lockAndLoad } from "./load.ts";
+import { DEFAULT_WINDOW } from "./load-window.ts";
 
 export type ClaimFn = (state: GoalState, now: Date, agent: string) => TransitionResult | null;
 

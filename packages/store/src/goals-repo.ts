@@ -12,13 +12,8 @@ import { finishDelivery, takeDelivery } from "./delivery-lock.ts";
 import { pipelined, RefusalError, refusalForConstraint, uniqueViolation } from "./errors.ts";
 import { enqueueIntake } from "./intake-rows.ts";
 import { insertJson } from "./json-insert.ts";
-import {
-  DEFAULT_WINDOW,
-  FULL_WINDOW,
-  type LoadWindow,
-  loadAggregate,
-  lockAndLoad,
-} from "./load.ts";
+import { loadAggregate, lockAndLoad } from "./load.ts";
+import { DEFAULT_WINDOW, FULL_WINDOW, type LoadWindow } from "./load-window.ts";
 import { appendEvents, enqueueEffects, hitUnloadedRow, writeChildren } from "./persist.ts";
 import { movedPastWindow, reachedPastWindow } from "./reached-past-window.ts";
 import * as s from "./schema/index.ts";

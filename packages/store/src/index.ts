@@ -36,7 +36,7 @@ export type {
 export type { Delivery, DeliveryInput } from "./inbox.ts";
 export type { IntakeRecord } from "./intake.ts";
 export type { IntakeTarget } from "./intake-rows.ts";
-export { DEFAULT_WINDOW, FULL_WINDOW, type LoadWindow } from "./load.ts";
+export { DEFAULT_WINDOW, FULL_WINDOW, type LoadWindow } from "./load-window.ts";
 export type { MigrationStatus } from "./migration-status.ts";
 export type { InstallationControls, Lag, OperationsSnapshot } from "./operations.ts";
 export type { OpsStore } from "./ops-store.ts";

@@ -18,7 +18,7 @@ import type { EndedSessions } from "./ended-sessions.ts";
 import type { Applied, ApplyOptions, DeliveryOptions, Transition } from "./goals-repo.ts";
 import type { Delivery, DeliveryInput } from "./inbox.ts";
 import type { IntakeRecord } from "./intake.ts";
-import type { LoadWindow } from "./load.ts";
+import type { LoadWindow } from "./load-window.ts";
 import type { MigrationStatus } from "./migration-status.ts";
 import type { OpsStore } from "./ops-store.ts";
 import type { DueOutboxOptions, OutboxItem } from "./outbox.ts";

@@ -50,7 +50,8 @@ import {
   pendingDeliveries,
 } from "./inbox.ts";
 import { type IntakeRecord, recordIntake } from "./intake.ts";
-import { type LoadWindow, readGoal } from "./load.ts";
+import { readGoal } from "./load.ts";
+import type { LoadWindow } from "./load-window.ts";
 import { migrationStatus } from "./migration-status.ts";
 import { createOpsStore } from "./ops-store.ts";
 import {

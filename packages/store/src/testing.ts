@@ -12,6 +12,7 @@ export { dueCandidatesQuery, takeDueDispatches } from "./due-dispatches.ts";
 export { subIssueLookup } from "./find-by-sub-issue.ts";
 /** The inbox batch statement, for the bench's EXPLAIN. */
 export { pendingQuery } from "./inbox.ts";
+export { notesLookup } from "./load-window.ts";
 export { commentLookup } from "./pull-links.ts";
 /** `keepHandle`: a test's stand-in wrapping a store (a counting proxy) keeps its raw handle. */
 export { dbOf, keepHandle } from "./raw-handle.ts";

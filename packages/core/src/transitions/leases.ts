@@ -11,6 +11,7 @@ import {
 } from "../schemas/inputs.ts";
 import type { GoalState } from "../schemas/state.ts";
 import type { RefusalCode, TransitionContext, TransitionResult } from "../schemas/transition.ts";
+import { notesForSlice } from "../slice-notes.ts";
 import { compareTodos } from "../todo-order.ts";
 import { commit } from "./commit.ts";
 import { noticeSkippedHolds } from "./external-claims.ts";
@@ -156,7 +157,7 @@ export function claimNext(
     noticeSkippedHolds(d, skipped, todo.key);
   }
   // Notes waiting in the inbox ride along with this tick's brief, once.
-  for (const note of d.state.notes) if (note.deliveredTo === null) note.deliveredTo = parsed.tickId;
+  for (const note of notesForSlice(d.state.notes, null)) note.deliveredTo = parsed.tickId;
   emit(d, "todo.claimed", {
     todo: todo.key,
     tickId: parsed.tickId,

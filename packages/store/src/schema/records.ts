@@ -61,7 +61,13 @@ export const notes = pgTable(
     at: tstz("at").notNull(),
     deliveredTo: uuid("delivered_to"),
   },
-  (t) => [index("notes_goal_seq_idx").on(t.goalId, t.seq)],
+  (t) => [
+    index("notes_goal_seq_idx").on(t.goalId, t.seq),
+    // The load's two windows (load.ts noteWindow): each a range of its own, however long the
+    // goal's thread has grown on either side.
+    index("notes_waiting_idx").on(t.goalId, t.trusted, t.seq).where(sql`delivered_to IS NULL`),
+    index("notes_delivered_idx").on(t.goalId, t.seq).where(sql`delivered_to IS NOT NULL`),
+  ],
 );
 
 export const pullRequests = pgTable(

@@ -1,0 +1,2 @@
+CREATE INDEX "notes_waiting_idx" ON "notes" USING btree ("goal_id","trusted","seq") WHERE delivered_to IS NULL;--> statement-breakpoint
+CREATE INDEX "notes_delivered_idx" ON "notes" USING btree ("goal_id","seq") WHERE delivered_to IS NOT NULL;
