@@ -1,18 +1,29 @@
 /**
  * The plans of the lookups a webhook makes before it knows which goal it concerns, on a
  * grown store: whether a comment was applied (the goal's events) and whose sub-issue an
- * issue is (every todo in the store). EXPLAIN, not a timing: a sequential scan here grows
+ * issue is (every todo in the store); and of the notes every transition loads (the goal's
+ * thread). EXPLAIN, not a timing: a sequential scan here grows
  * with a goal's age or with the whole store, on every comment or issue event.
  */
 import type { Store } from "@loopx/store";
-import { commentLookup, dbOf, rowsOf, sql, subIssueLookup } from "@loopx/store/testing";
+import {
+  commentLookup,
+  dbOf,
+  notesLookup,
+  rowsOf,
+  sql,
+  subIssueLookup,
+} from "@loopx/store/testing";
 import { z } from "zod";
 import { row } from "./sections.ts";
 import type { Row } from "./table.ts";
 
 const PlanRow = z.object({ "QUERY PLAN": z.string() });
 
-type Lookup = ReturnType<typeof commentLookup> | ReturnType<typeof subIssueLookup>;
+type Lookup =
+  | ReturnType<typeof commentLookup>
+  | ReturnType<typeof subIssueLookup>
+  | ReturnType<typeof notesLookup>;
 
 async function explain(store: Store, statement: Lookup): Promise<string[]> {
   const rows = rowsOf(await dbOf(store).execute(sql`EXPLAIN ${statement}`));
@@ -41,6 +52,7 @@ export async function lookupPlanRows(
   const db = dbOf(store);
   const comment = reads(await explain(store, commentLookup(db, grownGoalId, 1_234_567)));
   const subIssue = reads(await explain(store, subIssueLookup(db, 1_234_567)));
+  const notes = reads(await explain(store, notesLookup(grownGoalId)));
   // The index made for each: another (the goal's events by id, say) still reads them all.
   const only = (read: string, index: string) => read === index;
   return [
@@ -57,6 +69,15 @@ export async function lookupPlanRows(
       subIssue,
       "todos_sub_issue_idx alone",
       only(subIssue, "todos_sub_issue_idx"),
+    ),
+    row(
+      section,
+      `the notes a transition loads on the goal with ${what}: EXPLAIN reads`,
+      notes,
+      "notes_waiting_idx and notes_delivered_idx, no Seq Scan",
+      !notes.includes("Seq Scan") &&
+        notes.includes("notes_waiting_idx") &&
+        notes.includes("notes_delivered_idx"),
     ),
   ];
 }

@@ -53,12 +53,20 @@ function create() {
     );
 }
 
-/** Finished history as rows: done todos, resolved gates, merged PRs, events. */
-export async function seedHistory(
-  url: string,
-  goalId: string,
-  size: { todos: number; gates: number; prs: number; events: number },
-): Promise<void> {
+/** What seedHistory writes: finished history, and a thread of writers' notes. */
+export interface HistorySize {
+  todos: number;
+  gates: number;
+  prs: number;
+  events: number;
+  /** Notes earlier slices read. */
+  notes: number;
+  /** Writers' notes no slice has read yet (the goal waited while its team commented). */
+  waitingNotes: number;
+}
+
+/** History as rows: done todos, resolved gates, merged PRs, events, notes read and waiting. */
+export async function seedHistory(url: string, goalId: string, size: HistorySize): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const completion = (n: string) =>
@@ -91,6 +99,14 @@ export async function seedHistory(
        SELECT $1, 'todo.added', '{"kind":"app"}'::jsonb, now(), '{}'::jsonb, 1, 1
          FROM generate_series(1, $2::int) n`,
       [goalId, size.events],
+    );
+    await sql.unsafe(
+      `INSERT INTO notes (id, goal_id, from_login, trusted, text, at, delivered_to)
+       SELECT gen_random_uuid(), $1, 'bob', true, 'Note ' || n || ': keep the public API as it is.',
+              now() - interval '1 day' + n * interval '1 second',
+              CASE WHEN n <= $2::int THEN '00000000-0000-4000-8000-000000000002'::uuid END
+         FROM generate_series(1, $2::int + $3::int) n`,
+      [goalId, size.notes, size.waitingNotes],
     );
     await sql.unsafe(
       `UPDATE goals SET counters = jsonb_set(jsonb_set(counters, '{todo}', to_jsonb($2::int)), '{gate}', to_jsonb($3::int)) WHERE id = $1`,
@@ -192,7 +208,14 @@ export async function growthRows(pg: BenchPostgres, cycles = 40): Promise<Row[]>
       return m.state;
     });
     if (!fresh || !grown) throw new Error("no goals");
-    const size = { todos: 20_000, gates: 2_000, prs: 1_000, events: 100_000 };
+    const size = {
+      todos: 20_000,
+      gates: 2_000,
+      prs: 1_000,
+      events: 100_000,
+      notes: 10_000,
+      waitingNotes: 1_000,
+    };
     await seedHistory(url, grown.goal.id, size);
     const timings = {
       fresh: { ask: [], report: [], comment: [] } as Timings,
@@ -206,7 +229,8 @@ export async function growthRows(pg: BenchPostgres, cycles = 40): Promise<Row[]>
       await cycle(store, grown, timings.grown);
     }
     const rows: Row[] = [];
-    const what = `${size.todos.toLocaleString("en")} done todos, ${size.gates.toLocaleString("en")} resolved gates, ${size.prs.toLocaleString("en")} merged PRs, ${size.events.toLocaleString("en")} events (seeded as rows)`;
+    const n = (x: number) => x.toLocaleString("en");
+    const what = `${n(size.todos)} done todos, ${n(size.gates)} resolved gates, ${n(size.prs)} merged PRs, ${n(size.events)} events, ${n(size.notes)} notes read and ${n(size.waitingNotes)} writers' notes waiting (seeded as rows)`;
     for (const op of ["ask", "report", "comment"] as const) {
       const f50 = quantile(timings.fresh[op], 0.5);
       const g50 = quantile(timings.grown[op], 0.5);
@@ -257,7 +281,14 @@ export async function grownClaimRows(pg: BenchPostgres): Promise<Row[]> {
     warmup: CLAIM_WARMUP,
     history: async (url, goalIds) => {
       for (const id of goalIds) {
-        await seedHistory(url, id, { todos: 1_000, gates: 0, prs: 0, events: 0 });
+        await seedHistory(url, id, {
+          todos: 1_000,
+          gates: 0,
+          prs: 0,
+          events: 0,
+          notes: 0,
+          waitingNotes: 0,
+        });
       }
     },
   });
