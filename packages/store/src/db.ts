@@ -113,7 +113,15 @@ function preparing(client: postgres.Sql): postgres.Sql {
         return (query: string, params?: postgres.ParameterOrJSON<never>[], options?: object) =>
           target.unsafe(query, params, { ...options, prepare: true });
       }
-      if (prop === "begin" || prop === "savepoint") {
+      if (prop === "begin") {
+        return (...args: unknown[]) => {
+          const body = args.at(-1);
+          if (typeof body !== "function") return Reflect.apply(value, target, args);
+          const options = typeof args[0] === "string" && args.length > 1 ? args[0] : "";
+          return beginPipelined(target, options, (scoped) => body(preparing(scoped)));
+        };
+      }
+      if (prop === "savepoint") {
         return (...args: unknown[]) => {
           const body = args.at(-1);
           if (typeof body !== "function") return Reflect.apply(value, target, args);
@@ -124,6 +132,47 @@ function preparing(client: postgres.Sql): postgres.Sql {
       return value.bind(target);
     },
   });
+}
+
+/**
+ * A transaction whose BEGIN travels with its first statements. postgres.js's `begin` waits for
+ * BEGIN's answer before it runs the body: a round trip of its own on every transaction, and
+ * the hot paths (claims, webhook transitions) are counted in round trips. Here BEGIN is sent
+ * on a reserved connection and the body's statements queue behind it on the same socket; a
+ * BEGIN that failed fails them with it.
+ *
+ * A statement that failed aborts the transaction even if the body handled its error, and
+ * COMMIT then answers ROLLBACK instead of an error (postgres.js's `begin` tracks such errors
+ * for the same reason), so that answer is thrown. No savepoints: nothing here nests
+ * transactions.
+ */
+async function beginPipelined<T>(
+  client: postgres.Sql,
+  options: string,
+  body: (scoped: postgres.Sql) => T | Promise<T>,
+): Promise<T> {
+  const conn = await client.reserve();
+  try {
+    const opened = conn.unsafe(`begin ${options.replace(/[^a-z ]/gi, "")}`).execute();
+    let result: T;
+    try {
+      result = await body(conn);
+      await opened;
+    } catch (error) {
+      await opened.catch(() => {});
+      await conn.unsafe("rollback").catch(() => {});
+      throw error;
+    }
+    const ended = await conn.unsafe("commit");
+    if (ended.command !== "COMMIT") {
+      throw new Error(
+        `the transaction was rolled back at COMMIT (${ended.command}): one of its statements failed and its error was handled inside the transaction; let it propagate instead`,
+      );
+    }
+    return result;
+  } finally {
+    conn.release();
+  }
 }
 
 /** Raw SQL results differ by driver (postgres.js: an array; PGlite: `{ rows }`). */
