@@ -20,10 +20,7 @@ import type { Row } from "./table.ts";
 
 const PlanRow = z.object({ "QUERY PLAN": z.string() });
 
-type Lookup =
-  | ReturnType<typeof commentLookup>
-  | ReturnType<typeof subIssueLookup>
-  | ReturnType<typeof notesLookup>;
+type Lookup = ReturnType<typeof commentLookup> | ReturnType<typeof subIssueLookup>;
 
 async function explain(store: Store, statement: Lookup): Promise<string[]> {
   const rows = rowsOf(await dbOf(store).execute(sql`EXPLAIN ${statement}`));
@@ -50,7 +47,7 @@ export async function lookupPlanRows(
   what: string,
 ): Promise<Row[]> {
   const db = dbOf(store);
-  const comment = reads(await explain(store, commentLookup(db, grownGoalId, 1_234_567)));
+  const comment = reads(await explain(store, commentLookup(grownGoalId, 1_234_567)));
   const subIssue = reads(await explain(store, subIssueLookup(db, 1_234_567)));
   const notes = reads(await explain(store, notesLookup(grownGoalId)));
   // The index made for each: another (the goal's events by id, say) still reads them all.

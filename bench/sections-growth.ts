@@ -183,14 +183,16 @@ async function cycle(store: Store, state: GoalState, into: Timings): Promise<voi
   // What the comment handler reads before it applies: the goal, and whether this comment
   // was applied already (a redelivery), which must not read the goal's whole history.
   t = performance.now();
-  const about = await store.findGoalByIssue(state.goal.repo.id, state.goal.issue.number);
-  if (await store.commentApplied(state.goal.id, 1_000_000 + into.comment.length)) {
-    throw new Error("a comment no event carries reads as applied");
-  }
+  const about = await store.findCommentedGoal(
+    state.goal.repo.id,
+    state.goal.issue.number,
+    1_000_000 + into.comment.length,
+  );
+  if (about?.applied !== false) throw new Error("a comment no event carries reads as applied");
   const commented = await store.apply(
     state.goal.id,
     (s, now) => addTodo(s, { title: "next step" }, { actor: BOB, now, newId: randomUUID }),
-    { loaded: about ?? undefined },
+    { loaded: about.goal },
   );
   into.comment.push(performance.now() - t);
   if (!commented.ok) throw new Error(`comment refused: ${commented.refusal.message}`);

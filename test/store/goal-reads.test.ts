@@ -226,6 +226,26 @@ function describeGoalReads(
       expect(await store.commentApplied(other, 77)).toBe(false);
       expect(await store.commentApplied(plain, 77)).toBe(false);
     });
+
+    it("findCommentedGoal reads the goal of an issue with commentApplied's answer, at once", async () => {
+      const tagged = await goal(store, undefined, 79);
+      const plain = await goal(store);
+      const issueOf = async (id: string) => {
+        const g = await store.loadGoal(id);
+        if (!g) throw new Error(`no goal ${id}`);
+        return [g.goal.repo.id, g.goal.issue.number] as const;
+      };
+      const [repo, issue] = await issueOf(tagged);
+      const found = await store.findCommentedGoal(repo, issue, 79);
+      expect(found?.applied).toBe(true);
+      expect(found?.goal).toEqual(await store.findGoalByIssue(repo, issue));
+      expect(await store.findCommentedGoal(repo, issue, 80)).toMatchObject({ applied: false });
+
+      const [plainRepo, plainIssue] = await issueOf(plain);
+      const other = await store.findCommentedGoal(plainRepo, plainIssue, 79);
+      expect(other).toMatchObject({ applied: false, goal: { goal: { id: plain } } });
+      expect(await store.findCommentedGoal(repo, 987_654, 79)).toBeNull();
+    });
   });
 }
 

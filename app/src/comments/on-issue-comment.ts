@@ -79,11 +79,11 @@ export async function onIssueComment(
   }
   const first = screenComment(base);
   if (first !== null) return commitPlan(deps, delivery, { ...about, goal: null }, first);
-  const goal = await deps.store.findGoalByIssue(e.repository.id, e.issue.number);
+  const found = await deps.store.findCommentedGoal(e.repository.id, e.issue.number, base.commentId);
+  const goal = found?.goal ?? null;
   if (!goal) await waitForLabel(deps, delivery, e);
   if (!goal && anywhere !== null) return goallessCommand(deps, delivery, e, anywhere, dry);
-  const alreadyApplied =
-    goal !== null && (await deps.store.commentApplied(goal.goal.id, base.commentId));
+  const alreadyApplied = found?.applied ?? false;
   const screened = screenComment({ ...base, goal, alreadyApplied });
   if (screened !== null) return commitPlan(deps, delivery, { ...about, goal }, screened);
   if (goal === null) throw new Error("screenComment lets no comment without a goal through");

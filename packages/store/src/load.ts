@@ -126,6 +126,22 @@ export async function loadAggregate(
 
 const Found = z.object({ goal: z.record(z.string(), z.unknown()) });
 const Locked = Found.extend({ now: z.coerce.date() });
+const Commented = Found.extend({ applied: z.boolean() });
+
+/** The goal matching `where` (against `goals` as `lg`) with its aggregate and `extra` columns. */
+async function readGoalRow(db: Db, where: SQL, window: LoadWindow, extra: SQL) {
+  const [raw] = rowsOf(
+    await db.execute(sql`
+      SELECT row_to_json(lg) AS goal${extra}, ${collectionColumns(
+        sql`lg.id`,
+        sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
+        sql`(lg.counters->>'tick')::int - ${window.recentTicks}`,
+        window,
+      )}
+      FROM goals lg WHERE ${where} LIMIT 1`),
+  );
+  return raw;
+}
 
 /**
  * Reads the goal matching `where` (written against `goals` as `lg`) with its aggregate, in
@@ -137,18 +153,24 @@ export async function readGoal(
   where: SQL,
   window: LoadWindow = DEFAULT_WINDOW,
 ): Promise<GoalState | null> {
-  const [raw] = rowsOf(
-    await db.execute(sql`
-      SELECT row_to_json(lg) AS goal, ${collectionColumns(
-        sql`lg.id`,
-        sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
-        sql`(lg.counters->>'tick')::int - ${window.recentTicks}`,
-        window,
-      )}
-      FROM goals lg WHERE ${where} LIMIT 1`),
-  );
+  const raw = await readGoalRow(db, where, window, sql``);
   if (raw === undefined) return null;
   return toState(fromJson(s.goals, Found.parse(raw).goal), raw);
+}
+
+/**
+ * readGoal for a comment's handler, with whether the comment already caused a transition
+ * (`applied`, as commentLookup asks it) in the same statement: one round trip, not two.
+ */
+export async function readCommentedGoal(
+  db: Db,
+  where: SQL,
+  applied: SQL,
+): Promise<{ goal: GoalState; applied: boolean } | null> {
+  const raw = await readGoalRow(db, where, DEFAULT_WINDOW, sql`, ${applied} AS applied`);
+  if (raw === undefined) return null;
+  const found = Commented.parse(raw);
+  return { goal: toState(fromJson(s.goals, found.goal), raw), applied: found.applied };
 }
 
 export interface LockOptions {

@@ -56,6 +56,12 @@ export interface Store {
   createGoal(build: (now: Date) => TransitionResult, opts?: DeliveryOptions): Promise<Applied>;
   loadGoal(goalId: string, window?: LoadWindow): Promise<GoalState | null>;
   findGoalByIssue(repoId: number, issueNumber: number): Promise<GoalState | null>;
+  /** findGoalByIssue for a comment's handler, with commentApplied's answer, in one read. */
+  findCommentedGoal(
+    repoId: number,
+    issueNumber: number,
+    commentId: number,
+  ): Promise<{ goal: GoalState; applied: boolean } | null>;
   /** Locks the goal, runs the transition on its state, commits rows, events and outbox at once. */
   apply(goalId: string, transition: Transition, opts?: ApplyOptions): Promise<Applied>;
   claimNextDue(agent: string, claim: ClaimFn, opts?: ClaimNextOptions): Promise<ClaimedNext>;

@@ -2,8 +2,9 @@
  * Which goals and pull requests a webhook is about. GitHub names a PR by number and a commit
  * by sha; the goal rows know which of them LoopX watches.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "./db.ts";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { type Db, rowsOf } from "./db.ts";
 import * as s from "./schema/index.ts";
 
 /** Goals of this repository with a gate bound to, or a link to, pull request `pr`. */
@@ -68,25 +69,24 @@ export async function pullsWithHead(db: Db, repoId: number, sha: string): Promis
 
 /** Whether any event of this goal carries `commentId` (commands tag their events with it). */
 export async function commentApplied(db: Db, goalId: string, commentId: number): Promise<boolean> {
-  const rows = await commentLookup(db, goalId, commentId);
-  return rows.length > 0;
+  const [row] = rowsOf(await db.execute(commentLookup(goalId, commentId)));
+  return Applied.parse(row).applied;
 }
 
+const Applied = z.object({ applied: z.boolean() });
+
 /**
- * The statement (the growth bench EXPLAINs it): asked for every comment on a goal, so it
- * reads events_comment_idx, never the goal's whole history.
+ * Whether an event of the goal `goalId` (SQL: a value or a column) carries `commentId`, as
+ * a condition: asked for every comment on a goal, so it reads events_comment_idx, never the
+ * goal's whole history. Both conditions are the index's own, so the planner can use it.
  */
-export function commentLookup(db: Db, goalId: string, commentId: number) {
-  return db
-    .select({ id: s.events.id })
-    .from(s.events)
-    .where(
-      and(
-        eq(s.events.goalId, goalId),
-        // Both conditions as events_comment_idx states them, so the planner can use it.
-        sql`${s.events.data} ? 'commentId'`,
-        sql`${s.events.data}->>'commentId' = ${String(commentId)}`,
-      ),
-    )
-    .limit(1);
+export function commentEventOf(goalId: SQL, commentId: number): SQL {
+  return sql`EXISTS (SELECT 1 FROM events ce
+     WHERE ce.goal_id = ${goalId} AND ce.data ? 'commentId'
+       AND ce.data->>'commentId' = ${String(commentId)})`;
+}
+
+/** The statement commentApplied sends (the growth bench EXPLAINs it). */
+export function commentLookup(goalId: string, commentId: number): SQL {
+  return sql`SELECT ${commentEventOf(sql`${goalId}::uuid`, commentId)} AS applied`;
 }

@@ -50,7 +50,7 @@ import {
   pendingDeliveries,
 } from "./inbox.ts";
 import { type IntakeRecord, recordIntake } from "./intake.ts";
-import { readGoal } from "./load.ts";
+import { readCommentedGoal, readGoal } from "./load.ts";
 import type { LoadWindow } from "./load-window.ts";
 import { migrationStatus } from "./migration-status.ts";
 import { createOpsStore } from "./ops-store.ts";
@@ -74,6 +74,7 @@ import {
 import { type PruneOptions, pruneRetained } from "./prune.ts";
 import {
   commentApplied,
+  commentEventOf,
   goalIdsForPull,
   goalIdsWatchingPull,
   goalsWatchingPulls,
@@ -111,6 +112,12 @@ export function createStore(conn: Connection): Store {
       readGoal(db, sql`lg.id = ${goalId}`, window),
     findGoalByIssue: (repoId: number, issueNumber: number): Promise<GoalState | null> =>
       readGoal(db, sql`lg.repo_id = ${repoId} AND lg.issue_number = ${issueNumber}`),
+    findCommentedGoal: (repoId: number, issueNumber: number, commentId: number) =>
+      readCommentedGoal(
+        db,
+        sql`lg.repo_id = ${repoId} AND lg.issue_number = ${issueNumber}`,
+        commentEventOf(sql`lg.id`, commentId),
+      ),
     apply: (goalId: string, transition: Transition, opts?: ApplyOptions): Promise<Applied> =>
       apply(db, goalId, transition, opts),
     claimNextDue: (agent: string, claim: ClaimFn, opts?: ClaimNextOptions): Promise<ClaimedNext> =>
