@@ -8,7 +8,7 @@ import type { Store } from "@loopx/store";
 import { dbOf, keepHandle } from "@loopx/store/testing";
 
 /** Port reads that return a goal's aggregate. */
-const GOAL_READS = new Set(["loadGoal", "findGoalByIssue"]);
+const GOAL_READS = new Set(["loadGoal", "findGoalByIssue", "findCommentedGoal"]);
 
 export interface StoreCounts {
   calls: string[];
