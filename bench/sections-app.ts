@@ -84,7 +84,7 @@ async function mixRows(pg: BenchPostgres): Promise<Row[]> {
       row(section, "p99, one at a time", ms(f.p99Ms), "< 20 ms", f.p99Ms < 20),
       row(
         section,
-        `events/s committed (transition + outbox, or marked processed when nothing changed), ${IN_FLIGHT} in flight (${bursts(f)}; load average ${f.loadAverage})`,
+        `events/s committed (transition + outbox, or stored or marked processed when nothing changed), ${IN_FLIGHT} in flight (${bursts(f)}; load average ${f.loadAverage})`,
         f.eventsPerSec.toFixed(0),
         "≥ 1,000/s",
         f.eventsPerSec >= 1000,

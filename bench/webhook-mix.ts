@@ -5,15 +5,15 @@
  * top, each head's `check_suite.completed` right after its CHECKS runs (one per 20 runs).
  *
  * The check runs conclude `success`, as most do. The PR monitor acts once per head and check
- * suite: a passing run is parsed by the App's schema and marked processed with its batch (no
- * store read, no GitHub read, no transition); its suite's completion reads the PR and its
+ * suite: a passing run is parsed by the App's schema as it arrives and stored processed (no
+ * worker pass, no GitHub read, no transition); its suite's completion reads the PR and its
  * checks and commits the monitor's transition. Runs of SUITES_AT_ONCE heads interleave, as
  * CI of several PRs does.
  *
  * An event counts when its delivery's transaction commits: the transition with its outbox
- * rows and the delivery mark, or the intake record; a delivery that changes nothing (an
- * unrelated event, a passing check run, a reading that is not new) counts when the worker
- * marks it processed. Payloads: labels and comments as the sandbox renders them, check runs,
+ * rows and the delivery mark, or the intake record; a delivery that changes nothing counts
+ * when its row is stored processed (an unrelated event, a passing check run: settled on
+ * arrival) or when the worker marks it so (a reading that is not new). Payloads: labels and comments as the sandbox renders them, check runs,
  * suites and stars from @octokit/webhooks-examples with this repository, installation, head
  * and PR. Each is parsed by the App's own schemas before it is sent.
  *

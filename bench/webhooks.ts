@@ -147,8 +147,8 @@ async function benchOnSandbox(
     : bodies.map((body, i) => ({ id: `bench-${i}`, event: "issues", body }));
   const committed = new Map<string, () => void>();
   const done = (id: string | undefined) => committed.get(id ?? "")?.();
-  // Where a delivery's transaction commits: a transition, an intake record, or the mark of
-  // one that changed nothing.
+  // Where a delivery's transaction commits: a transition, an intake record, or the inbox row
+  // or mark of one that changed nothing.
   const timed: Store = {
     ...store,
     createGoal: async (build, o) => {
@@ -165,6 +165,12 @@ async function benchOnSandbox(
       const recorded = await store.recordIntake(r);
       done(r.deliveryId);
       return recorded;
+    },
+    // A delivery settled on arrival commits with its inbox row.
+    recordDelivery: async (d) => {
+      const r = await store.recordDelivery(d);
+      if (d.settled) done(d.deliveryId);
+      return r;
     },
     markDeliveriesProcessed: async (marks) => {
       const n = await store.markDeliveriesProcessed(marks);

@@ -20,6 +20,7 @@ import { createOctokitAppPort } from "./github/octokit-app-port.ts";
 import { createOctokitPort } from "./github/octokit-port.ts";
 import { renewInstallationToken } from "./github/renew-installation-token.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
+import { recordArrival } from "./inbox/record-arrival.ts";
 import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
 import { createPruneLoop, PRUNE_INTERVAL_MS } from "./prune-loop.ts";
 import { openPullOnPush } from "./pulls/on-pushed.ts";
@@ -31,7 +32,6 @@ import {
 } from "./scheduler/create-scheduler.ts";
 import { type MetricsAccess, serveHealthAndMetrics, serveOperations } from "./server.ts";
 import { capWebhookBody } from "./webhooks/capped-webhook-body.ts";
-import { Routable } from "./webhooks/envelope.ts";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
 
@@ -167,15 +167,7 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   };
 
   probot.onAny(async (context) => {
-    const routable = Routable.safeParse(context.payload);
-    await store.recordDelivery({
-      deliveryId: context.id,
-      event: context.name,
-      action: routable.data?.action ?? null,
-      installationId: routable.data?.installation?.id ?? null,
-      payload: context.payload,
-    });
-    inbox.kick();
+    if ((await recordArrival(store, context)).pending) inbox.kick();
   });
   const middleware = await createNodeMiddleware(() => {}, { probot, webhooksPath: WEBHOOK_PATH });
   // Tick API calls and scheduler passes commit transitions whose GitHub writes wait in the outbox.

@@ -63,5 +63,31 @@ export function describeInboxRecordConformance(name: string, store: () => Store)
       // And the recorder still works after a refusal.
       expect(await store().recordDelivery(delivery("later"))).toEqual({ inserted: true });
     });
+
+    it("stores a delivery settled on arrival processed, with its outcome, among pending ones", async () => {
+      const outcome = "ignored: no handler for star.created";
+      await Promise.all([
+        store().recordDelivery(delivery("waits")),
+        store().recordDelivery({ ...delivery("settled"), event: "star", settled: outcome }),
+        store().recordDelivery(delivery("waits too")),
+      ]);
+      const pending = await store().pendingDeliveries(10);
+      expect(pending.map((d) => d.deliveryId)).toEqual(["waits", "waits too"]);
+      const Row = z.object({ outcome: z.string().nullable(), processed: z.boolean() });
+      const rows = rowsOf(
+        await dbOf(store()).execute(
+          sql`SELECT outcome, processed_at IS NOT NULL AS processed FROM inbox ORDER BY received_at`,
+        ),
+      ).map((r) => Row.parse(r));
+      expect(rows).toEqual([
+        { outcome: null, processed: false },
+        { outcome, processed: true },
+        { outcome: null, processed: false },
+      ]);
+      // Marked again (a worker that read it before an upgrade): the first outcome stands.
+      expect(
+        await store().markDeliveriesProcessed([{ deliveryId: "settled", outcome: "ignored: x" }]),
+      ).toBe(0);
+    });
   });
 }

@@ -3,7 +3,7 @@ import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import { createDrainLoop, type DrainLoop } from "../drain-loop.ts";
 import { runInLanes } from "./delivery-lanes.ts";
-import { handlerOf, processDelivery, unhandled } from "./process-delivery.ts";
+import { handlerOf, ignoredOutcome, processDelivery, unhandled } from "./process-delivery.ts";
 
 const BATCH = 64;
 /** At most this many deliveries of one installation per pass, so none starves the others. */
@@ -40,19 +40,17 @@ export function createInboxWorker(
     const handled: Delivery[] = [];
     for (const delivery of batch) {
       if (handlerOf(delivery)) handled.push(delivery);
-      else {
-        const outcome = `ignored: ${unhandled(delivery)}`.slice(0, 500);
-        ignored.push({ deliveryId: delivery.deliveryId, outcome });
-      }
+      else
+        ignored.push({
+          deliveryId: delivery.deliveryId,
+          outcome: ignoredOutcome(unhandled(delivery)),
+        });
     }
     const lanes = runInLanes(handled, PARALLEL, async (delivery) => {
       try {
         const outcome = await process(deps, delivery);
         if (outcome.kind === "ignored") {
-          ignored.push({
-            deliveryId: delivery.deliveryId,
-            outcome: `ignored: ${outcome.why}`.slice(0, 500),
-          });
+          ignored.push({ deliveryId: delivery.deliveryId, outcome: ignoredOutcome(outcome.why) });
         }
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

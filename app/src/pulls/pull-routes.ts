@@ -1,7 +1,7 @@
 import type { Delivery } from "@loopx/store";
 import type { AppDeps } from "../deps.ts";
 import type { Repository } from "../webhooks/envelope.ts";
-import type { Routes } from "../webhooks/on.ts";
+import type { Routes, Settles } from "../webhooks/on.ts";
 import { on } from "../webhooks/on.ts";
 import { ignored, type Outcome } from "../webhooks/outcome.ts";
 import { monitorPull, type PullTarget } from "./monitor-pull.ts";
@@ -152,13 +152,27 @@ const monitorChecked =
  */
 const PASSING = new Set(["success", "neutral", "skipped"]);
 
-const checkRunCompleted = on(CheckRunChanged, async (deps, delivery, e) => {
+/** Why a finished run changes nothing by itself, or null when the monitor must read it. */
+function passedRun(e: CheckRunChanged): string | null {
   const conclusion = e.check_run.conclusion ?? null;
-  if (conclusion !== null && PASSING.has(conclusion)) {
-    return ignored(`check run ${conclusion}: its suite's completion reads the head`);
-  }
+  return conclusion !== null && PASSING.has(conclusion)
+    ? `check run ${conclusion}: its suite's completion reads the head`
+    : null;
+}
+
+const checkRunCompleted = on(CheckRunChanged, async (deps, delivery, e) => {
+  const passed = passedRun(e);
+  if (passed !== null) return ignored(passed);
   return monitorChecked((c: CheckRunChanged) => c.check_run)(deps, delivery, e);
 });
+
+/** A passing check run is settled on arrival: most of a busy repository's deliveries. */
+export const PULL_SETTLES: Settles = {
+  "check_run.completed": (payload) => {
+    const e = CheckRunChanged.safeParse(payload);
+    return e.success ? passedRun(e.data) : null;
+  },
+};
 
 /**
  * The PR monitor's webhooks. `pull_request.synchronize` and

@@ -8,6 +8,12 @@ export type Handler = (deps: AppDeps, delivery: Delivery) => Promise<Outcome>;
 /** One webhook family's routes: `event.action` (or just `event`) → handler. */
 export type Routes = Readonly<Record<string, Handler>>;
 
+/**
+ * Routes whose payload alone can say a delivery changes nothing (`event.action` → why, or
+ * null when the handler must look): such a delivery is stored processed on arrival.
+ */
+export type Settles = Readonly<Record<string, (payload: unknown) => string | null>>;
+
 /** Parses the payload at the edge; a payload that is not what GitHub documents is dropped loudly. */
 export function on<S extends z.ZodType>(
   schema: S,

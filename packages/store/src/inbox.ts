@@ -12,6 +12,12 @@ export interface DeliveryInput {
   action?: string | null | undefined;
   installationId?: number | null | undefined;
   payload: unknown;
+  /**
+   * Its outcome, when that is known on arrival (no handler reads this kind of event, or its
+   * payload alone says it changes nothing): the row is stored processed, with this outcome,
+   * and no worker pass reads it back.
+   */
+  settled?: string | null | undefined;
 }
 
 export type Delivery = typeof s.inbox.$inferSelect;

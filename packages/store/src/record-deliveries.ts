@@ -94,6 +94,7 @@ function rowOf(d: DeliveryInput): string {
     event: d.event,
     action: d.action ?? null,
     installation_id: d.installationId ?? null,
+    outcome: d.settled?.slice(0, 500) ?? null,
   });
   return `${fields.slice(0, -1)},"payload":${toJsonText(d.payload ?? null)}}`;
 }
@@ -113,13 +114,16 @@ async function insertAll(
   const json = batch.map((w) => w.row);
   const answer = await db.execute(sql`
     WITH inserted AS (
-    INSERT INTO inbox (delivery_id, event, action, installation_id, payload, received_at)
+    INSERT INTO inbox (delivery_id, event, action, installation_id, payload, received_at,
+                       processed_at, outcome)
     SELECT m.delivery_id, m.event, m.action, m.installation_id, m.payload,
            greatest(now(), ${after}::timestamptz + interval '1 microsecond')
-             + (m.n - 1) * interval '1 microsecond'
+             + (m.n - 1) * interval '1 microsecond',
+           CASE WHEN m.outcome IS NOT NULL THEN now() END, m.outcome
     FROM ROWS FROM (jsonb_to_recordset(${`[${json.join(",")}]`}::text::jsonb)
-      AS (delivery_id text, event text, action text, installation_id bigint, payload jsonb))
-      WITH ORDINALITY AS m(delivery_id, event, action, installation_id, payload, n)
+      AS (delivery_id text, event text, action text, installation_id bigint, outcome text,
+          payload jsonb))
+      WITH ORDINALITY AS m(delivery_id, event, action, installation_id, outcome, payload, n)
     ORDER BY m.n
     ON CONFLICT DO NOTHING
     RETURNING delivery_id, received_at)
