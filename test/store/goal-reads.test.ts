@@ -4,12 +4,10 @@
  * gates or watches. Run on both drivers: the SQL must mean the same on PostgreSQL and PGlite.
  */
 import { type DomainEvent, EventType, type GoalState, type TransitionResult } from "@loopx/core";
-import { openStore, type Store } from "@loopx/store";
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { freshDatabase, sharedPglite, truncateAll } from "../support/databases.ts";
+import type { Store } from "@loopx/store";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type OpenStore, onEveryDriver, truncateAll } from "../support/databases.ts";
 import { goalState } from "./fixtures.ts";
-
-const serverUrl = inject("pgUrl");
 
 type Shape = (s: GoalState) => GoalState;
 
@@ -68,10 +66,7 @@ const all =
   (s) =>
     shapes.reduce((acc, f) => f(acc), s);
 
-function describeGoalReads(
-  name: string,
-  open: () => Promise<{ store: Store; done(): Promise<void> }>,
-) {
+function describeGoalReads(name: string, open: OpenStore) {
   describe(`goal reads on ${name}`, () => {
     let store: Store;
     let done: () => Promise<void> = async () => {};
@@ -249,18 +244,4 @@ function describeGoalReads(
   });
 }
 
-describeGoalReads("PGlite", async () => ({
-  store: await openStore({ pglite: await sharedPglite() }),
-  done: async () => {},
-}));
-
-describe.skipIf(!serverUrl)(
-  `real PostgreSQL${serverUrl ? "" : ` (skipped: ${inject("pgSkipReason")})`}`,
-  () => {
-    describeGoalReads("PostgreSQL", async () => {
-      if (!serverUrl) throw new Error("unreachable: skipped without a server");
-      const db = await freshDatabase(serverUrl);
-      return { store: await openStore({ databaseUrl: db.url }), done: db.drop };
-    });
-  },
-);
+onEveryDriver(describeGoalReads);

@@ -4,13 +4,12 @@
  * finished gates and bound to merged PRs. The expectation is derived from the whole load.
  */
 import type { GoalState } from "@loopx/core";
-import { DEFAULT_WINDOW, FULL_WINDOW, openStore, type Store } from "@loopx/store";
+import { DEFAULT_WINDOW, FULL_WINDOW, type Store } from "@loopx/store";
 import { dbOf, sql } from "@loopx/store/testing";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freshDatabase, sharedPglite } from "../support/databases.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OpenStore, onEveryDriver } from "../support/databases.ts";
 import { kernelCreate } from "./kernel-fixtures.ts";
 
-const serverUrl = inject("pgUrl");
 const recent = DEFAULT_WINDOW.recentFinished ?? 0;
 const SCOPE_SETS = [["deploy"], ["merge"], ["deploy", "merge"], ["publish"]];
 /** Approved gates per scope set, then more expired gates than the window keeps, newer. */
@@ -28,7 +27,7 @@ function newestApprovedPerScopeSet(s: GoalState): string[] {
   return [...newest.values()].map((n) => n.key).sort();
 }
 
-function describeGates(name: string, open: () => Promise<{ store: Store; done(): Promise<void> }>) {
+function describeGates(name: string, open: OpenStore) {
   describe(`the window keeps the newest approved gate of each scope set (${name})`, () => {
     let store: Store;
     let done: () => Promise<void>;
@@ -85,18 +84,4 @@ function describeGates(name: string, open: () => Promise<{ store: Store; done():
   });
 }
 
-describeGates("PGlite", async () => ({
-  store: await openStore({ pglite: await sharedPglite() }),
-  done: async () => {},
-}));
-
-describe.skipIf(!serverUrl)(
-  `real PostgreSQL${serverUrl ? "" : ` (skipped: ${inject("pgSkipReason")})`}`,
-  () => {
-    describeGates("PostgreSQL", async () => {
-      if (!serverUrl) throw new Error("unreachable: skipped without a server");
-      const db = await freshDatabase(serverUrl);
-      return { store: await openStore({ databaseUrl: db.url }), done: db.drop };
-    });
-  },
-);
+onEveryDriver(describeGates);

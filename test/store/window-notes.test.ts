@@ -12,14 +12,13 @@ import {
   type TransitionContext,
   WRITER_NOTES_PER_SLICE,
 } from "@loopx/core";
-import { DEFAULT_WINDOW, type LoadWindow, openStore, type Store } from "@loopx/store";
+import { DEFAULT_WINDOW, type LoadWindow, type Store } from "@loopx/store";
 import { dbOf, rowsOf, sql } from "@loopx/store/testing";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { freshDatabase, sharedPglite } from "../support/databases.ts";
+import { type OpenStore, onEveryDriver } from "../support/databases.ts";
 import { kernelClaim, kernelCreate } from "./kernel-fixtures.ts";
 
-const serverUrl = inject("pgUrl");
 const WRITER = { kind: "human", login: "bob", trusted: true } as const;
 const VISITOR = { kind: "human", login: "visitor", trusted: false } as const;
 /** A window whose delivered-notes share bites: fewer than one slice delivers. */
@@ -33,10 +32,7 @@ const NoteRow = z.object({
   delivered_to: z.string().nullable(),
 });
 
-function describeNotesWindow(
-  name: string,
-  open: () => Promise<{ store: Store; done: () => Promise<void> }>,
-) {
+function describeNotesWindow(name: string, open: OpenStore) {
   describe(`a transition carries the notes a slice reads, not the thread (${name})`, () => {
     let store: Store;
     let done: () => Promise<void> = async () => {};
@@ -129,18 +125,4 @@ function describeNotesWindow(
   });
 }
 
-describeNotesWindow("PGlite", async () => ({
-  store: await openStore({ pglite: await sharedPglite() }),
-  done: async () => {},
-}));
-
-describe.skipIf(!serverUrl)(
-  `real PostgreSQL${serverUrl ? "" : ` (skipped: ${inject("pgSkipReason")})`}`,
-  () => {
-    describeNotesWindow("PostgreSQL", async () => {
-      if (!serverUrl) throw new Error("unreachable: skipped without a server");
-      const db = await freshDatabase(serverUrl);
-      return { store: await openStore({ databaseUrl: db.url }), done: db.drop };
-    });
-  },
-);
+onEveryDriver(describeNotesWindow);

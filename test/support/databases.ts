@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { openStore, type Store } from "@loopx/store";
 import { dbOf, sql } from "@loopx/store/testing";
 import postgres from "postgres";
+import { describe, inject } from "vitest";
 
 /**
  * A database of its own on the shared server, so test files running in parallel workers
@@ -52,6 +53,31 @@ export async function postgresStore(
       await db.drop();
     },
   };
+}
+
+/** Opens the store a suite runs on, and what to do once it is closed. */
+export type OpenStore = () => Promise<{ store: Store; done: () => Promise<void> }>;
+
+/**
+ * Declares a store suite twice: on the worker's shared PGlite, and on a database of its own
+ * on the real server (skipped, saying why, where vitest's global setup found none).
+ */
+export function onEveryDriver(suite: (name: string, open: OpenStore) => void): void {
+  suite("PGlite", async () => ({
+    store: await openStore({ pglite: await sharedPglite() }),
+    done: async () => {},
+  }));
+  const serverUrl = inject("pgUrl");
+  describe.skipIf(!serverUrl)(
+    `real PostgreSQL${serverUrl ? "" : ` (skipped: ${inject("pgSkipReason")})`}`,
+    () => {
+      suite("PostgreSQL", async () => {
+        if (!serverUrl) throw new Error("unreachable: skipped without a server");
+        const db = await freshDatabase(serverUrl);
+        return { store: await openStore({ databaseUrl: db.url }), done: db.drop };
+      });
+    },
+  );
 }
 
 const KEY = Symbol.for("loopx.test.pglite");
