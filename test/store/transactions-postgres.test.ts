@@ -2,7 +2,8 @@
  * Transactions on PostgreSQL send BEGIN with their first statements (db.ts beginPipelined).
  * What must still hold: a body that fails leaves nothing behind, a statement that failed
  * rolls the transaction back even when the body handled its error (COMMIT answers ROLLBACK
- * then, and the caller must hear it), and BEGIN costs no round trip of its own.
+ * then, and the caller must hear it), a nested transaction is a savepoint, and BEGIN costs
+ * no round trip of its own.
  */
 import net from "node:net";
 import { openStore, type Store } from "@loopx/store";
@@ -56,6 +57,23 @@ describe.skipIf(!serverUrl)(
         tx.execute(sql`INSERT INTO installations (id) VALUES (7003)`),
       );
       expect(await installed(7003)).toBe(1);
+    });
+
+    it("a transaction nested in one is a savepoint: its failure undoes only its own writes", async () => {
+      await dbOf(store).transaction(async (tx) => {
+        await tx.execute(sql`INSERT INTO installations (id) VALUES (7005)`);
+        const nested = tx.transaction(async (inner) => {
+          await inner.execute(sql`INSERT INTO installations (id) VALUES (7006)`);
+          throw new Error("the nested part gave up");
+        });
+        await expect(nested).rejects.toThrow("the nested part gave up");
+        await tx.transaction((inner) =>
+          inner.execute(sql`INSERT INTO installations (id) VALUES (7007)`),
+        );
+      });
+      expect([await installed(7005), await installed(7006), await installed(7007)]).toEqual([
+        1, 0, 1,
+      ]);
     });
 
     it("BEGIN goes out with the first statement: one write for both, one for COMMIT", async () => {

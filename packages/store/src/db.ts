@@ -143,8 +143,8 @@ function preparing(client: postgres.Sql): postgres.Sql {
  *
  * A statement that failed aborts the transaction even if the body handled its error, and
  * COMMIT then answers ROLLBACK instead of an error (postgres.js's `begin` tracks such errors
- * for the same reason), so that answer is thrown. No savepoints: nothing here nests
- * transactions.
+ * for the same reason), so that answer is thrown. A transaction nested in it (drizzle's
+ * `tx.transaction`) is a savepoint, as in postgres.js's own.
  */
 async function beginPipelined<T>(
   client: postgres.Sql,
@@ -154,9 +154,25 @@ async function beginPipelined<T>(
   const conn = await client.reserve();
   try {
     const opened = conn.unsafe(`begin ${options.replace(/[^a-z ]/gi, "")}`).execute();
+    let savepoints = 0;
+    const savepoint = async <U>(nested: (scoped: postgres.Sql) => U | Promise<U>): Promise<U> => {
+      const name = `s${++savepoints}`;
+      await conn.unsafe(`savepoint ${name}`);
+      try {
+        const inner = await nested(scoped);
+        await conn.unsafe(`release savepoint ${name}`);
+        return inner;
+      } catch (error) {
+        await conn.unsafe(`rollback to savepoint ${name}`);
+        throw error;
+      }
+    };
+    const scoped: postgres.Sql = new Proxy(conn, {
+      get: (target, prop) => (prop === "savepoint" ? savepoint : Reflect.get(target, prop, target)),
+    });
     let result: T;
     try {
-      result = await body(conn);
+      result = await body(scoped);
       await opened;
     } catch (error) {
       await opened.catch(() => {});
