@@ -61,11 +61,9 @@ export interface HistorySize {
   events: number;
   /** Notes earlier slices read. */
   notes: number;
-  /** Writers' notes no slice has read yet (the goal waited while its team commented). */
-  waitingNotes: number;
 }
 
-/** History as rows: done todos, resolved gates, merged PRs, events, notes read and waiting. */
+/** History as rows: done todos, resolved gates, merged PRs, events, notes slices read. */
 export async function seedHistory(url: string, goalId: string, size: HistorySize): Promise<void> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
@@ -100,14 +98,7 @@ export async function seedHistory(url: string, goalId: string, size: HistorySize
          FROM generate_series(1, $2::int) n`,
       [goalId, size.events],
     );
-    await sql.unsafe(
-      `INSERT INTO notes (id, goal_id, from_login, trusted, text, at, delivered_to)
-       SELECT gen_random_uuid(), $1, 'bob', true, 'Note ' || n || ': keep the public API as it is.',
-              now() - interval '1 day' + n * interval '1 second',
-              CASE WHEN n <= $2::int THEN '00000000-0000-4000-8000-000000000002'::uuid END
-         FROM generate_series(1, $2::int + $3::int) n`,
-      [goalId, size.notes, size.waitingNotes],
-    );
+    await seedNotes(sql, goalId, size.notes, true);
     await sql.unsafe(
       `UPDATE goals SET counters = jsonb_set(jsonb_set(counters, '{todo}', to_jsonb($2::int)), '{gate}', to_jsonb($3::int)) WHERE id = $1`,
       [goalId, size.todos + 2, size.gates + 1],
@@ -198,6 +189,31 @@ async function cycle(store: Store, state: GoalState, into: Timings): Promise<voi
   if (!commented.ok) throw new Error(`comment refused: ${commented.refusal.message}`);
 }
 
+/** `n` writers' notes on the goal, read by an earlier slice or still waiting for the next. */
+async function seedNotes(sql: postgres.Sql, goalId: string, n: number, read: boolean) {
+  await sql.unsafe(
+    `INSERT INTO notes (id, goal_id, from_login, trusted, text, at, delivered_to)
+     SELECT gen_random_uuid(), $1, 'bob', true, 'Note ' || n || ': keep the public API as it is.',
+            now() - interval '1 day' + n * interval '1 second', $3::uuid
+       FROM generate_series(1, $2::int) n`,
+    [goalId, n, read ? "00000000-0000-4000-8000-000000000002" : null],
+  );
+}
+
+/**
+ * A thread that waited for a slice, on a goal of either age: open work, so both goals carry
+ * it and the grown ÷ fresh ratio stays a measure of age. A claim delivers a slice's share.
+ */
+async function seedWaitingThread(url: string, goalId: string, n: number): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await seedNotes(sql, goalId, n, false);
+    await sql.unsafe("ANALYZE notes");
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
 export async function growthRows(pg: BenchPostgres, cycles = 40): Promise<Row[]> {
   const section = `goal growth (${pg.source}, warm caches)`;
   const url = await pg.freshDatabase("growth");
@@ -216,9 +232,10 @@ export async function growthRows(pg: BenchPostgres, cycles = 40): Promise<Row[]>
       prs: 1_000,
       events: 100_000,
       notes: 10_000,
-      waitingNotes: 1_000,
     };
     await seedHistory(url, grown.goal.id, size);
+    const waiting = 1_000;
+    for (const goal of [fresh, grown]) await seedWaitingThread(url, goal.goal.id, waiting);
     const timings = {
       fresh: { ask: [], report: [], comment: [] } as Timings,
       grown: { ask: [], report: [], comment: [] } as Timings,
@@ -232,7 +249,7 @@ export async function growthRows(pg: BenchPostgres, cycles = 40): Promise<Row[]>
     }
     const rows: Row[] = [];
     const n = (x: number) => x.toLocaleString("en");
-    const what = `${n(size.todos)} done todos, ${n(size.gates)} resolved gates, ${n(size.prs)} merged PRs, ${n(size.events)} events, ${n(size.notes)} notes read and ${n(size.waitingNotes)} writers' notes waiting (seeded as rows)`;
+    const what = `${n(size.todos)} done todos, ${n(size.gates)} resolved gates, ${n(size.prs)} merged PRs, ${n(size.events)} events, ${n(size.notes)} notes read (seeded as rows; it and the fresh goal each with ${n(waiting)} writers' notes waiting)`;
     for (const op of ["ask", "report", "comment"] as const) {
       const f50 = quantile(timings.fresh[op], 0.5);
       const g50 = quantile(timings.grown[op], 0.5);
@@ -289,7 +306,6 @@ export async function grownClaimRows(pg: BenchPostgres): Promise<Row[]> {
           prs: 0,
           events: 0,
           notes: 0,
-          waitingNotes: 0,
         });
       }
     },
