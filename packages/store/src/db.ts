@@ -154,6 +154,9 @@ async function beginPipelined<T>(
   const conn = await client.reserve();
   try {
     const opened = conn.unsafe(`begin ${options.replace(/[^a-z ]/gi, "")}`).execute();
+    // Its failure is read once the body is done; until then it must not count as unhandled
+    // (a connection cut mid-body fails BEGIN's promise first).
+    opened.catch(() => {});
     let savepoints = 0;
     const savepoint = async <U>(nested: (scoped: postgres.Sql) => U | Promise<U>): Promise<U> => {
       const name = `s${++savepoints}`;
@@ -175,7 +178,6 @@ async function beginPipelined<T>(
       result = await body(scoped);
       await opened;
     } catch (error) {
-      await opened.catch(() => {});
       await conn.unsafe("rollback").catch(() => {});
       throw error;
     }
