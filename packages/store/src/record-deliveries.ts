@@ -94,7 +94,7 @@ function rowOf(d: DeliveryInput): string {
     event: d.event,
     action: d.action ?? null,
     installation_id: d.installationId ?? null,
-    outcome: d.settled?.slice(0, 500) ?? null,
+    outcome: d.settled ?? null,
   });
   return `${fields.slice(0, -1)},"payload":${toJsonText(d.payload ?? null)}}`;
 }
