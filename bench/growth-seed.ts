@@ -4,7 +4,7 @@
  */
 import postgres from "postgres";
 
-/** What seedHistory writes: finished history, and a thread of writers' notes. */
+/** How much history seedHistory writes. */
 export interface HistorySize {
   todos: number;
   gates: number;

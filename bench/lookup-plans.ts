@@ -2,8 +2,8 @@
  * The plans of the lookups a webhook makes before it knows which goal it concerns, on a
  * grown store: whether a comment was applied (the goal's events) and whose sub-issue an
  * issue is (every todo in the store); and of the notes every transition loads (the goal's
- * thread). EXPLAIN, not a timing: a sequential scan here grows
- * with a goal's age or with the whole store, on every comment or issue event.
+ * thread). EXPLAIN, not a timing: a sequential scan here grows with a goal's age or with
+ * the whole store, on every comment, issue event or transition.
  */
 import type { Store } from "@loopx/store";
 import {

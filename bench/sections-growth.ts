@@ -1,9 +1,10 @@
 /**
  * A transition's cost as a goal ages, on real PostgreSQL: ask (claim), report (a completed
  * slice) and a comment transition (a writer's `/loopx todo add`: the goal and the
- * applied-comment check read, then the transition) on a goal grown to 20,000
- * done todos, 2,000 resolved gates, 1,000 merged PRs and 100,000 events, beside a fresh
- * goal's, alternating the two in one process. The history is seeded as rows directly (real
+ * applied-comment check read, then the transition) on a goal grown to 20,000 done todos,
+ * 2,000 resolved gates, 1,000 merged PRs, 100,000 events and 10,000 notes read, beside a
+ * fresh goal's, alternating the two in one process; both wait with the same thread of
+ * writers' notes no slice has read. The history is seeded as rows directly (real
  * cycles would take hours); the measured cycles are real kernel transitions through the
  * store. Also claims at 32-way contention on goals with 1,001 todos.
  *

@@ -13,9 +13,9 @@
  * An event counts when its delivery's transaction commits: the transition with its outbox
  * rows and the delivery mark, or the intake record; a delivery that changes nothing counts
  * when its row is stored processed (an unrelated event, a passing check run: settled on
- * arrival) or when the worker marks it so (a reading that is not new). Payloads: labels and comments as the sandbox renders them, check runs,
- * suites and stars from @octokit/webhooks-examples with this repository, installation, head
- * and PR. Each is parsed by the App's own schemas before it is sent.
+ * arrival) or when the worker marks it so (a reading that is not new). Payloads: labels and
+ * comments as the sandbox renders them, check runs, suites and stars from
+ * @octokit/webhooks-examples with this repository, installation, head and PR. Each is parsed by the App's own schemas before it is sent.
  *
  * GitHub reads are answered in memory (permission, loopx.yml, and the PR monitor's: the PR,
  * its checks, statuses, waiting runs, reviews, required checks, commit message): a head is
