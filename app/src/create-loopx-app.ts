@@ -8,7 +8,7 @@ import type {
   OpsStore,
   Store,
 } from "@loopx/store";
-import { createNodeMiddleware, type Probot } from "probot";
+import type { Probot } from "probot";
 import { z } from "zod";
 import { createTickApi, type TickApiOptions } from "./api/tick-api.ts";
 import { withContentBudget } from "./content-budget.ts";
@@ -31,7 +31,7 @@ import {
   type SchedulerOptions,
 } from "./scheduler/create-scheduler.ts";
 import { type MetricsAccess, serveHealthAndMetrics, serveOperations } from "./server.ts";
-import { capWebhookBody } from "./webhooks/capped-webhook-body.ts";
+import { createWebhookIntake } from "./webhooks/webhook-intake.ts";
 
 export const WEBHOOK_PATH = "/api/github/webhooks";
 
@@ -81,7 +81,7 @@ export interface LoopxApp {
   outbox: DrainLoop;
   /** Expired leases, due goals' dispatches: started by `start`, driven by hand in tests. */
   scheduler: Scheduler;
-  /** The HTTP handler: the tick API, webhooks (verified by Probot), /healthz, /metrics. */
+  /** The HTTP handler: the tick API, webhooks (verified with Probot's secret), /healthz, /metrics. */
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
   /** /healthz and /metrics with no token, for a port only the operator reaches. */
   serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void>;
@@ -166,10 +166,15 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     stop: () => inboxLoop.stop(),
   };
 
-  probot.onAny(async (context) => {
-    if ((await recordArrival(store, context)).pending) inbox.kick();
+  // Probot's own webhook instance holds the secret; only its signature check is used.
+  const { webhooks } = await probot.ready();
+  const receiveWebhook = createWebhookIntake({
+    verify: (body, signature) => webhooks.verify(body, signature),
+    record: async (delivery) => {
+      if ((await recordArrival(store, delivery)).pending) inbox.kick();
+    },
+    log,
   });
-  const middleware = await createNodeMiddleware(() => {}, { probot, webhooksPath: WEBHOOK_PATH });
   // Tick API calls and scheduler passes commit transitions whose GitHub writes wait in the outbox.
   const extraOnPushed = opts.tickApi.onPushed;
   const tickApi = createTickApi(
@@ -196,12 +201,9 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
     if (await serveOperations(req, res, ops, log, opts.metrics ?? { token: null })) return;
     if (await dashboard(req, res)) return;
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path === WEBHOOK_PATH && (await capWebhookBody(req, res))) return;
-    const handled = await middleware(req, res);
-    if (!handled && !res.headersSent) {
-      res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ message: "Not Found" }));
-    }
+    if (path === WEBHOOK_PATH) return receiveWebhook(req, res);
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ message: "Not Found" }));
   }
 
   async function serveMetrics(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * The app's HTTP surface besides webhooks: `GET /healthz` (200 while the store answers, 503
- * otherwise) and `GET /metrics`. Probot 14 has no router, so a plain node server composes
- * these with Probot's middleware (see create-loopx-app.ts), and `listen` serves it.
+ * otherwise) and `GET /metrics`. A plain node server composes these with the tick API and
+ * the webhook endpoint (see create-loopx-app.ts), and `listen` serves it.
  * Metrics list every installation's spend: on the public port they need the operator's
  * bearer token (LOOPX_METRICS_TOKEN), or they are served on a local port of their own.
  */

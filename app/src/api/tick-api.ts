@@ -47,7 +47,7 @@ function route(path: string): Route | null {
 
 /**
  * The tick API, as a node HTTP handler that answers only under /api/v1/ (it returns false
- * for any other path, so it composes in front of Probot's middleware). Every call: body
+ * for any other path, so it composes in front of the webhook endpoint). Every call: body
  * size limit → OIDC token → its event, rate and one use (no database work before these) →
  * the route's own checks; refusals are ApiError bodies.
  */

@@ -1,13 +1,7 @@
 import type { Store } from "@loopx/store";
 import { Routable } from "../webhooks/envelope.ts";
+import type { VerifiedDelivery } from "../webhooks/webhook-intake.ts";
 import { settledOnArrival } from "./process-delivery.ts";
-
-/** What Probot hands over for every verified webhook. */
-interface Arrived {
-  id: string;
-  name: string;
-  payload: unknown;
-}
 
 /**
  * Stores a verified webhook in the inbox. One whose kind and payload settle it (no handler
@@ -16,7 +10,7 @@ interface Arrived {
  */
 export async function recordArrival(
   store: Pick<Store, "recordDelivery">,
-  arrived: Arrived,
+  arrived: VerifiedDelivery,
 ): Promise<{ pending: boolean }> {
   const routable = Routable.safeParse(arrived.payload);
   const delivery = {
