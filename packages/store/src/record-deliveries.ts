@@ -120,9 +120,9 @@ async function insertAll(
            greatest(now(), ${after}::timestamptz + interval '1 microsecond')
              + (m.n - 1) * interval '1 microsecond',
            CASE WHEN m.outcome IS NOT NULL THEN now() END, m.outcome
-    FROM ROWS FROM (jsonb_to_recordset(${`[${json.join(",")}]`}::text::jsonb)
+    FROM ROWS FROM (json_to_recordset(${`[${json.join(",")}]`}::text::json)
       AS (delivery_id text, event text, action text, installation_id bigint, outcome text,
-          payload jsonb))
+          payload json))
       WITH ORDINALITY AS m(delivery_id, event, action, installation_id, outcome, payload, n)
     ORDER BY m.n
     ON CONFLICT DO NOTHING

@@ -1,0 +1,1 @@
+ALTER TABLE "inbox" ALTER COLUMN "payload" SET DATA TYPE json;
