@@ -21,6 +21,7 @@ import { createOctokitPort } from "./github/octokit-port.ts";
 import { renewInstallationToken } from "./github/renew-installation-token.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
 import { recordArrival } from "./inbox/record-arrival.ts";
+import { createLruMap } from "./lru-map.ts";
 import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
 import { createPruneLoop, PRUNE_INTERVAL_MS } from "./prune-loop.ts";
 import { openPullOnPush } from "./pulls/on-pushed.ts";
@@ -99,6 +100,9 @@ export interface LoopxApp {
 
 const AppSlug = z.object({ slug: z.string().min(1) });
 
+/** GitHub ports kept built, across installations and outsiders' lanes. */
+const PORTS_KEPT = 1_000;
+
 /**
  * Wires Probot to the store: a verified webhook is stored and answered 2xx at once; the
  * inbox worker turns deliveries into transitions; the outbox worker writes GitHub after
@@ -121,13 +125,26 @@ export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   };
   const ops = store.ops;
   const contents = createConditionalCache();
-  const portIn = async (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
+  const makePort = async (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
     const octokit = withConditionalReads(
       withContentBudget(await probot.auth(installationId), installationId, ops, lane),
       contents,
     );
     const port = createOctokitPort(octokit, await botLogin());
     return opts.wrapPort ? opts.wrapPort(port) : port;
+  };
+  // One port per installation and lane, kept: building an Octokit with its plugins and hooks
+  // cost a webhook more than its reads. Its token is not held here but in Probot's cache,
+  // which mints a new one when it expires and which renewToken empties.
+  const ports = createLruMap<Promise<GitHubPort>>(PORTS_KEPT);
+  const portIn = (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
+    const key = lane.kind === "loopx" ? `${installationId}` : `${installationId} ${lane.subject}`;
+    const kept = ports.get(key);
+    if (kept) return kept;
+    const made = makePort(installationId, lane);
+    ports.set(key, made);
+    made.catch(() => ports.delete(key));
+    return made;
   };
 
   const portFor = (id: number) =>

@@ -9,6 +9,7 @@
  */
 import type { ProbotOctokit } from "probot";
 import { z } from "zod";
+import { createLruMap, type LruMap } from "../lru-map.ts";
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 type Answer = Awaited<ReturnType<Octokit["request"]>>;
@@ -17,34 +18,11 @@ type Answer = Awaited<ReturnType<Octokit["request"]>>;
 const CONDITIONAL = /^\/repos\/[^/]+\/[^/]+(?:\/.+)?$/;
 const Status = z.object({ status: z.number() });
 
-export interface ConditionalCache {
-  get(key: string): { etag: string; answer: Answer } | undefined;
-  set(key: string, value: { etag: string; answer: Answer }): void;
-  delete(key: string): void;
-}
+export type ConditionalCache = LruMap<{ etag: string; answer: Answer }>;
 
 /** At most `limit` answers, the least recently used dropped first. */
 export function createConditionalCache(limit = 2_000): ConditionalCache {
-  const kept = new Map<string, { etag: string; answer: Answer }>();
-  return {
-    get(key) {
-      const hit = kept.get(key);
-      if (hit) {
-        kept.delete(key);
-        kept.set(key, hit);
-      }
-      return hit;
-    },
-    set(key, value) {
-      kept.delete(key);
-      kept.set(key, value);
-      for (const oldest of kept.keys()) {
-        if (kept.size <= limit) break;
-        kept.delete(oldest);
-      }
-    },
-    delete: (key) => kept.delete(key),
-  };
+  return createLruMap(limit);
 }
 
 /** Sends this Octokit's repository reads conditionally against `cache`. */
