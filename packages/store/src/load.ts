@@ -1,7 +1,7 @@
 /** Loading one goal's aggregate, trimmed to what decide() and the transitions need. */
 import { GoalState } from "@loopx/core";
 import { getTableColumns, type SQL, sql } from "drizzle-orm";
-import type { PgTable } from "drizzle-orm/pg-core";
+import { PgDialect, type PgTable } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import {
   rowToEvidence,
@@ -85,6 +85,36 @@ function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, windo
            FROM pull_requests p WHERE p.goal_id = ${id} AND ${pullWindow(id, window)}) AS prs`;
 }
 
+const dialect = new PgDialect();
+const ownColumnsByWindow = new Map<string, SQL>();
+
+/**
+ * collectionColumns of the statement's own goal row (`goals` as `lg`), as SQL text built once
+ * per window: it binds no value, and drizzle walking its tree on every load cost a webhook
+ * transition more CPU than building the rest of its statements.
+ */
+function ownCollectionColumns(window: LoadWindow): SQL {
+  const key = JSON.stringify(window);
+  const kept = ownColumnsByWindow.get(key);
+  if (kept) return kept;
+  const built = dialect.sqlToQuery(
+    collectionColumns(
+      sql`lg.id`,
+      sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
+      sql`(lg.counters->>'tick')::int - ${literal(window.recentTicks)}`,
+      window,
+    ),
+  );
+  if (built.params.length > 0) {
+    throw new Error(
+      "a load window's collection columns bind no value: write its sizes with literal()",
+    );
+  }
+  const made = sql.raw(built.sql);
+  ownColumnsByWindow.set(key, made);
+  return made;
+}
+
 function toState(goal: GoalRow, row: unknown): GoalState {
   const rows = AggregateRows.parse(row);
   return GoalState.parse({
@@ -132,12 +162,7 @@ const Commented = Found.extend({ applied: z.boolean() });
 async function readGoalRow(db: Db, where: SQL, window: LoadWindow, extra: SQL) {
   const [raw] = rowsOf(
     await db.execute(sql`
-      SELECT row_to_json(lg) AS goal${extra}, ${collectionColumns(
-        sql`lg.id`,
-        sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
-        sql`(lg.counters->>'tick')::int - ${window.recentTicks}`,
-        window,
-      )}
+      SELECT row_to_json(lg) AS goal${extra}, ${ownCollectionColumns(window)}
       FROM goals lg WHERE ${where} LIMIT 1`),
   );
   return raw;
@@ -221,12 +246,7 @@ export async function lockAndLoad(
              set_config(${LOCKED_GOAL}, locked.id::text, true) AS marked
       FROM locked`),
     tx.execute(sql`
-      SELECT ${collectionColumns(
-        sql`lg.id`,
-        sql`now() - (lg.quota->>'windowHours')::float8 * interval '1 hour'`,
-        sql`(lg.counters->>'tick')::int - ${w.recentTicks}`,
-        w,
-      )}
+      SELECT ${ownCollectionColumns(w)}
       FROM goals lg
       WHERE lg.id = nullif(current_setting(${LOCKED_GOAL}, true), '')::uuid
         ${opts.loaded ? sql`AND lg.version <> ${opts.loaded.goal.version}` : sql``}`),
