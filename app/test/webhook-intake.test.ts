@@ -54,7 +54,7 @@ describe("the webhook intake", () => {
     server = s.server;
     const payload = { action: "opened", installation: { id: 7 }, note: "é ✓" };
     expect((await deliver(s.url, "d-1", payload)).status).toBe(200);
-    expect(got).toEqual([{ id: "d-1", name: "issues", payload }]);
+    expect(got).toEqual([{ id: "d-1", name: "issues", payload, body: JSON.stringify(payload) }]);
   });
 
   it("answers only once the delivery is stored, however long that takes", async () => {

@@ -3,7 +3,7 @@
  * with the transition that handled them, refusals, and fairness across installations.
  */
 import type { Store } from "@loopx/store";
-import { dbOf, eq, tables } from "@loopx/store/testing";
+import { dbOf, eq, rowsOf, sql, tables } from "@loopx/store/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { truncateAll } from "../support/databases.ts";
 import { pauseFixture } from "./fixtures.ts";
@@ -45,6 +45,36 @@ export function describeDeliveryConformance(name: string, store: () => Store): v
       expect(r).toEqual({ inserted: true });
       const d = await store().getDelivery("d-surrogate");
       expect(d?.payload).toEqual({ issue: { title: "bad \ufffd title" } });
+    });
+
+    it("stores a payload's JSON text as it came: its numbers whole, its escapes read", async () => {
+      // Past 2^53 JSON.parse rounds; the text keeps the digits GitHub sent.
+      const body = '{"id": 9007199254740993, "title": "caf\\u00e9 \\u2713"}';
+      await store().recordDelivery({
+        deliveryId: "d-text",
+        event: "issues",
+        payload: JSON.parse(body),
+        payloadText: body,
+      });
+      const raw = rowsOf(
+        await dbOf(store()).execute(
+          sql`SELECT payload->>'id' AS id, payload->>'title' AS title FROM inbox WHERE delivery_id = 'd-text'`,
+        ),
+      );
+      expect(raw).toEqual([{ id: "9007199254740993", title: "café ✓" }]);
+    });
+
+    it("stores the parsed payload instead of text that escapes a lone surrogate", async () => {
+      const body = '{"title": "bad \\ud800 title"}';
+      const r = await store().recordDelivery({
+        deliveryId: "d-text-surrogate",
+        event: "issues",
+        payload: JSON.parse(body),
+        payloadText: body,
+      });
+      expect(r).toEqual({ inserted: true });
+      const d = await store().getDelivery("d-text-surrogate");
+      expect(d?.payload).toEqual({ title: "bad \ufffd title" });
     });
 
     it("marks a delivery processed in the transition's transaction, once", async () => {

@@ -19,6 +19,7 @@ export async function recordArrival(
     action: routable.data?.action ?? null,
     installationId: routable.data?.installation?.id ?? null,
     payload: arrived.payload,
+    payloadText: arrived.body,
   };
   const settled = settledOnArrival(delivery);
   await store.recordDelivery({ ...delivery, settled });

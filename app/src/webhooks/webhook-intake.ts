@@ -13,6 +13,8 @@ export interface VerifiedDelivery {
   id: string;
   name: string;
   payload: Record<string, unknown>;
+  /** The body `payload` was parsed from, as GitHub signed it. */
+  body: string;
 }
 
 export interface WebhookIntakeOptions {
@@ -78,7 +80,7 @@ export function createWebhookIntake(opts: WebhookIntakeOptions) {
       return answer(res, 400, { error: "Invalid JSON: the payload is not a JSON object" });
     }
     try {
-      await opts.record({ id, name, payload });
+      await opts.record({ id, name, payload, body });
     } catch (error) {
       opts.log.error(
         `webhook ${id} (${name}) not stored: ${error instanceof Error ? error.message : String(error)}; GitHub marks it failed and the reconcile sweep fetches it back`,

@@ -13,6 +13,11 @@ export interface DeliveryInput {
   installationId?: number | null | undefined;
   payload: unknown;
   /**
+   * `payload` as the JSON text it was parsed from (a webhook's body, signature-checked):
+   * stored as it came, where serialising `payload` again would cost as much as parsing it.
+   */
+  payloadText?: string | undefined;
+  /**
    * Its outcome, when that is known on arrival (no handler reads this kind of event, or its
    * payload alone says it changes nothing): the row is stored processed, with this outcome,
    * and no worker pass reads it back.

@@ -10,6 +10,8 @@ import { type Db, rowsOf } from "./db.ts";
 import type { DeliveryInput } from "./inbox.ts";
 import { toJsonText } from "./json-insert.ts";
 
+const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+
 const Inserted = z.object({ delivery_id: z.string(), last: z.string() });
 
 /**
@@ -87,7 +89,11 @@ function takeBatch(queue: readonly Waiting[]): Waiting[] {
   return batch;
 }
 
-/** A delivery as a JSON row; the payload as its JSON text, lone surrogates replaced. */
+/**
+ * A delivery as a JSON row; the payload as its JSON text, lone surrogates replaced. Text
+ * that came with the delivery is used as it is unless it escapes a surrogate (PostgreSQL
+ * refuses lone ones; telling them from pairs is toJsonText's job, on the parsed value).
+ */
 function rowOf(d: DeliveryInput): string {
   const fields = JSON.stringify({
     delivery_id: d.deliveryId,
@@ -96,7 +102,11 @@ function rowOf(d: DeliveryInput): string {
     installation_id: d.installationId ?? null,
     outcome: d.settled ?? null,
   });
-  return `${fields.slice(0, -1)},"payload":${toJsonText(d.payload ?? null)}}`;
+  const text =
+    d.payloadText !== undefined && !ESCAPED_SURROGATE.test(d.payloadText)
+      ? d.payloadText
+      : toJsonText(d.payload ?? null);
+  return `${fields.slice(0, -1)},"payload":${text}}`;
 }
 
 /**
