@@ -28,7 +28,16 @@ import * as s from "./schema/index.ts";
 
 export type GoalRow = typeof s.goals.$inferSelect;
 
-const JsonRows = z.array(z.record(z.string(), z.unknown()));
+const isJsonObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+/**
+ * A collection's rows as json_agg gives them: objects, checked and not copied (z.record would
+ * copy every column of every row once more); toState maps their columns and GoalState parses
+ * the result.
+ */
+const JsonRows = z.array(
+  z.custom<Record<string, unknown>>(isJsonObject, "a collection's row is not a JSON object"),
+);
 const AggregateRows = z.object({
   todos: JsonRows,
   gates: JsonRows,
