@@ -62,7 +62,7 @@ const header = [
 ];
 const notes = [
   "decide(): goals built in memory, a gate per ten todos, most todos gated so decide() reads them all; 5 repeats of 4,000 calls.",
-  "Webhooks: the real App over HTTP (signature check, inbox, worker, goal-creating transaction); the handler's two GitHub reads answered in memory (BENCH_GITHUB_READS=sandbox in bench/webhooks.ts keeps them on the sandbox); outbox stopped.",
+  "Webhooks: the real App over HTTP (signature check, inbox, worker, goal-creating transaction); the handler's two GitHub reads answered in memory (BENCH_GITHUB_READS=sandbox in bench/webhooks.ts keeps them on the sandbox); outbox stopped. Bursts come from a worker thread over plain keep-alive sockets, their requests built before the clock starts (fetch cost the shared two cores about 450 µs a request).",
   "Claims: 32 single-connection sessions draining 1,000 due goals through claimNextDue (FOR UPDATE SKIP LOCKED), a fresh database per repeat.",
   "Requests: counted from the sandbox's request log (OIDC token requests to the runner service excluded); a productive tick is ask → shell slice → report → the App's outbox.",
   ...GOVERNANCE_NOTES,

@@ -104,7 +104,7 @@ const AppSlug = z.object({ slug: z.string().min(1) });
 const PORTS_KEPT = 1_000;
 
 /**
- * Wires Probot to the store: a verified webhook is stored and answered 2xx at once; the
+ * Wires Probot to the store: a verified webhook is stored, then answered 2xx; the
  * inbox worker turns deliveries into transitions; the outbox worker writes GitHub after
  * commit. Nothing here decides anything — the kernel does.
  */
