@@ -1,27 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type GitHubPort, readsOnly } from "@loopx/github";
-import type {
-  ContentLane,
-  ContentLimits,
-  InstallationControls,
-  OpsStore,
-  Store,
-} from "@loopx/store";
+import type { ContentLimits, InstallationControls, OpsStore, Store } from "@loopx/store";
 import type { Probot } from "probot";
-import { z } from "zod";
 import { createTickApi, type TickApiOptions } from "./api/tick-api.ts";
-import { withContentBudget } from "./content-budget.ts";
 import { createDashboard, DASHBOARD_PATH, type DashboardOptions } from "./dashboard/index.ts";
 import { intakeDeps, type Logger, type WriterDeps } from "./deps.ts";
 import type { DrainLoop } from "./drain-loop.ts";
-import { createConditionalCache, withConditionalReads } from "./github/conditional-reads.ts";
+import { createInstallationPorts } from "./github/installation-ports.ts";
 import { createOctokitAppPort } from "./github/octokit-app-port.ts";
-import { createOctokitPort } from "./github/octokit-port.ts";
 import { renewInstallationToken } from "./github/renew-installation-token.ts";
 import { createInboxWorker } from "./inbox/inbox-worker.ts";
 import { recordArrival } from "./inbox/record-arrival.ts";
-import { createLruMap } from "./lru-map.ts";
 import { createOutboxWorker, type OutboxOptions } from "./outbox/outbox-worker.ts";
 import { createPruneLoop, PRUNE_INTERVAL_MS } from "./prune-loop.ts";
 import { openPullOnPush } from "./pulls/on-pushed.ts";
@@ -98,11 +88,6 @@ export interface LoopxApp {
   close(): Promise<void>;
 }
 
-const AppSlug = z.object({ slug: z.string().min(1) });
-
-/** GitHub ports kept built, across installations and outsiders' lanes. */
-const PORTS_KEPT = 1_000;
-
 /**
  * Wires Probot to the store: a verified webhook is stored, then answered 2xx; the
  * inbox worker turns deliveries into transitions; the outbox worker writes GitHub after
@@ -111,42 +96,8 @@ const PORTS_KEPT = 1_000;
 export async function createLoopxApp(opts: LoopxAppOptions): Promise<LoopxApp> {
   const { probot, store } = opts;
   const log = opts.log ?? probot.log;
-  let bot: Promise<string> | null = null;
-  const botLogin = () => {
-    bot ??= probot
-      .auth()
-      .then((octokit) => octokit.rest.apps.getAuthenticated())
-      .then(({ data }) => `${AppSlug.parse(data).slug}[bot]`)
-      .catch((error: unknown) => {
-        bot = null;
-        throw error;
-      });
-    return bot;
-  };
   const ops = store.ops;
-  const contents = createConditionalCache();
-  const makePort = async (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
-    const octokit = withConditionalReads(
-      withContentBudget(await probot.auth(installationId), installationId, ops, lane),
-      contents,
-    );
-    const port = createOctokitPort(octokit, await botLogin());
-    return opts.wrapPort ? opts.wrapPort(port) : port;
-  };
-  // One port per installation and lane, kept: building an Octokit with its plugins and hooks
-  // cost a webhook more than its reads. Its token is not held here but in Probot's cache,
-  // which mints a new one when it expires and which renewToken empties.
-  const ports = createLruMap<Promise<GitHubPort>>(PORTS_KEPT);
-  const portIn = (installationId: number, lane: ContentLane): Promise<GitHubPort> => {
-    const key = lane.kind === "loopx" ? `${installationId}` : `${installationId} ${lane.subject}`;
-    const kept = ports.get(key);
-    if (kept) return kept;
-    const made = makePort(installationId, lane);
-    ports.set(key, made);
-    made.catch(() => ports.delete(key));
-    return made;
-  };
-
+  const portIn = createInstallationPorts(probot, ops, opts.wrapPort);
   const portFor = (id: number) =>
     portIn(id, { kind: "loopx", ...(opts.contentLimits ? { limits: opts.contentLimits } : {}) });
   const deps: WriterDeps = {
