@@ -80,6 +80,9 @@ export function upsertTail(table: PgTable, target: string[], keep: string[]): st
   return tail;
 }
 
+/** A surrogate written as an escape in JSON text: JSON.stringify escapes only lone ones. */
+export const ESCAPED_SURROGATE = /\\ud[89a-f]/i;
+
 /** A UTF-16 surrogate with no partner (JSON.stringify escapes exactly these as `\\udXXX`). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -91,7 +94,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function toJsonText(value: unknown): string {
   const text = JSON.stringify(value);
-  if (!/\\ud[89a-f]/i.test(text)) return text;
+  if (!ESCAPED_SURROGATE.test(text)) return text;
   return JSON.stringify(value, (_key, v: unknown) =>
     typeof v === "string" ? v.replace(LONE_SURROGATE, "\ufffd") : v,
   );

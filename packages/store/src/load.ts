@@ -95,16 +95,15 @@ function collectionColumns(id: SQL, quotaStart: SQL, firstRecentTick: SQL, windo
 }
 
 const dialect = new PgDialect();
-const ownColumnsByWindow = new Map<string, SQL>();
+const ownColumnsByWindow = new WeakMap<LoadWindow, SQL>();
 
 /**
  * collectionColumns of the statement's own goal row (`goals` as `lg`), as SQL text built once
- * per window: it binds no value, and drizzle walking its tree on every load cost a webhook
+ * per window object (the store's are constants): it binds no value, and drizzle walking its tree on every load cost a webhook
  * transition more CPU than building the rest of its statements.
  */
 function ownCollectionColumns(window: LoadWindow): SQL {
-  const key = JSON.stringify(window);
-  const kept = ownColumnsByWindow.get(key);
+  const kept = ownColumnsByWindow.get(window);
   if (kept) return kept;
   const built = dialect.sqlToQuery(
     collectionColumns(
@@ -120,7 +119,7 @@ function ownCollectionColumns(window: LoadWindow): SQL {
     );
   }
   const made = sql.raw(built.sql);
-  ownColumnsByWindow.set(key, made);
+  ownColumnsByWindow.set(window, made);
   return made;
 }
 

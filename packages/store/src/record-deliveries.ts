@@ -8,9 +8,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, rowsOf } from "./db.ts";
 import type { DeliveryInput } from "./inbox.ts";
-import { toJsonText } from "./json-insert.ts";
-
-const ESCAPED_SURROGATE = /\\u[dD][89a-fA-F]/;
+import { ESCAPED_SURROGATE, toJsonText } from "./json-insert.ts";
 
 const Inserted = z.object({ delivery_id: z.string(), last: z.string() });
 
